@@ -1,0 +1,178 @@
+# bisectd: one plain GNU Makefile.
+#
+#   make                 build the daemon, the client and the agent
+#   make check           install missing test packages (root), run every test
+#   make demo            bisect a generated regression with the embedded default
+#   make bench           benchmarks, each against a baseline measured in the same run
+#   make fuzz            run each libFuzzer target for FUZZ_TIME seconds
+#   make install         PREFIX=/usr/local DESTDIR=
+#
+#   DEVELOPER=1          -Wall -Wextra -Werror
+#   SANITIZE=address,undefined
+#                        instrumented build, kept apart in build-san/
+
+CC		?= cc
+CFLAGS		?= -O2 -g
+PREFIX		?= /usr/local
+DESTDIR		?=
+PKGS		 = libgit2 libssh2 sqlite3 yaml-0.1 jansson gsl libcurl libcrypto
+FUZZ_TIME	?= 20
+PROVE_JOBS	?= 2
+
+ifneq ($(SANITIZE),)
+BUILD		?= build-san
+SAN_FLAGS	 = -fsanitize=$(SANITIZE) -fno-omit-frame-pointer \
+		   -fno-sanitize-recover=all
+else
+BUILD		?= build
+SAN_FLAGS	 =
+endif
+
+WARN		 = -Wall -Wformat=2 -Wno-format-nonliteral
+ifeq ($(DEVELOPER),1)
+WARN		+= -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
+		   -Wno-missing-field-initializers
+endif
+
+PKG_CFLAGS	:= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS	:= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+ALL_CFLAGS	 = -std=gnu11 -I. -I$(BUILD) $(WARN) $(CFLAGS) $(SAN_FLAGS) \
+		   $(PKG_CFLAGS) -D_GNU_SOURCE -MMD -MP
+ALL_LDFLAGS	 = $(LDFLAGS) $(SAN_FLAGS)
+LIBS		 = $(PKG_LIBS) -lm
+
+UTIL_SRC	 = $(wildcard util/*.c)
+STATS_SRC	 = $(wildcard stats/*.c)
+JOBS_SRC	 = $(wildcard jobs/*.c)
+SCHEMA_SRC	 = $(wildcard schema/*.c)
+AGENTS_SRC	 = $(filter-out agents/bisect-agent.c,$(wildcard agents/*.c))
+BISECTD_SRC	 = $(filter-out bisectd/bisectd.c bisectd/bisectctl.c,\
+		   $(wildcard bisectd/*.c))
+MIGRATIONS	 = $(sort $(wildcard schema/migrations/*.sql))
+
+obj		 = $(patsubst %.c,$(BUILD)/%.o,$(1))
+
+LIB_UTIL	 = $(BUILD)/libutil.a
+LIB_STATS	 = $(BUILD)/libstats.a
+LIB_JOBS	 = $(BUILD)/libjobs.a
+LIB_SCHEMA	 = $(BUILD)/libschema.a
+LIB_AGENTS	 = $(BUILD)/libagents.a
+LIB_BISECTD	 = $(BUILD)/libbisectd.a
+# Link order follows the dependency arrows of DESIGN §2.
+ALL_LIBS	 = $(LIB_BISECTD) $(LIB_AGENTS) $(LIB_JOBS) $(LIB_SCHEMA) \
+		   $(LIB_STATS) $(LIB_UTIL)
+
+BIN		 = $(BUILD)/bin
+PROGRAMS	 = $(BIN)/bisectd $(BIN)/bisectctl $(BIN)/bisect-agent
+
+UNIT_SRC	 = $(wildcard tests/unit/test-*.c)
+UNIT_BIN	 = $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRC))
+BENCH_SRC	 = $(wildcard bench/*.c)
+BENCH_BIN	 = $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
+SHELL_TESTS	 = $(sort $(wildcard tests/t[0-9][0-9][0-9][0-9]-*.sh))
+
+.PHONY: all check test unit-test shell-test demo bench fuzz install clean deps \
+	deps-demo
+.DELETE_ON_ERROR:
+
+all: $(PROGRAMS) $(UNIT_BIN) $(BENCH_BIN)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/schema/migrations.c: $(MIGRATIONS) tools/embed-sql.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed-sql.sh $(MIGRATIONS) > $@
+
+$(BUILD)/schema/migrations.o: $(BUILD)/schema/migrations.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIB_UTIL): $(call obj,$(UTIL_SRC))
+$(LIB_STATS): $(call obj,$(STATS_SRC))
+$(LIB_JOBS): $(call obj,$(JOBS_SRC))
+$(LIB_SCHEMA): $(call obj,$(SCHEMA_SRC)) $(BUILD)/schema/migrations.o
+$(LIB_AGENTS): $(call obj,$(AGENTS_SRC))
+$(LIB_BISECTD): $(call obj,$(BISECTD_SRC))
+
+$(BUILD)/lib%.a:
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/bisectd: $(BUILD)/bisectd/bisectd.o $(ALL_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BIN)/bisectctl: $(BUILD)/bisectd/bisectctl.o $(ALL_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BIN)/bisect-agent: $(BUILD)/agents/bisect-agent.o $(LIB_AGENTS) $(LIB_JOBS) \
+		$(LIB_STATS) $(LIB_UTIL)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(ALL_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(ALL_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+# The README's two commands. Each first installs the Debian packages it
+# needs (as root, saying what it installs), then builds with a fresh make
+# so that pkg-config sees the libraries it just installed.
+check: deps
+	@$(MAKE) --no-print-directory test
+
+demo: deps-demo
+	@$(MAKE) --no-print-directory all
+	BISECTD_BUILD=$(abspath $(BUILD)) sh tools/demo.sh
+
+deps:
+	@sh tools/install-deps check
+
+deps-demo:
+	@sh tools/install-deps demo
+
+test: all
+	BISECTD_BUILD=$(abspath $(BUILD)) BISECTD_SRC=$(CURDIR) \
+		prove -j$(PROVE_JOBS) --exec '' $(UNIT_BIN) $(SHELL_TESTS)
+
+unit-test: all
+	prove --exec '' $(UNIT_BIN)
+
+bench: all
+	BISECTD_BUILD=$(abspath $(BUILD)) BISECTD_SRC=$(CURDIR) sh bench/run.sh
+
+FUZZ_SRC	 = $(wildcard tests/fuzz/fuzz-*.c)
+FUZZ_LIB_SRC	 = $(UTIL_SRC) $(STATS_SRC) $(JOBS_SRC) $(AGENTS_SRC)
+FUZZ_BIN	 = $(patsubst tests/fuzz/%.c,build-fuzz/%,$(FUZZ_SRC))
+
+build-fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC)
+	@mkdir -p $(dir $@)
+	clang -std=gnu11 -I. -D_GNU_SOURCE -g -O1 \
+		-fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) \
+		-o $@ $< $(FUZZ_LIB_SRC) $(LIBS)
+
+fuzz: $(FUZZ_BIN)
+	@set -e; for f in $(FUZZ_BIN); do \
+		n=$$(basename $$f); mkdir -p build-fuzz/corpus/$$n; \
+		echo "fuzz: $$n for $(FUZZ_TIME)s"; \
+		$$f -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
+			build-fuzz/corpus/$$n tests/fuzz/corpus/$$n; \
+	done
+
+install: $(PROGRAMS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/bisectd/jobs
+	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(wildcard jobs/library/*.yaml) \
+		$(DESTDIR)$(PREFIX)/share/bisectd/jobs/
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,35 @@
+/*
+ * Reaching an agent from the daemon: "local" runs bisect-agent as a child
+ * process on this machine; "ssh" (libssh2) uploads the job and artifacts to
+ * a test machine, runs it there and fetches the results. A transport_run
+ * call blocks; the scheduler calls it from a child process of its own.
+ */
+#ifndef AGENTS_TRANSPORT_H
+#define AGENTS_TRANSPORT_H
+
+#include "jobs/config.h"
+
+struct transport;
+
+struct transport_job {
+	const char	*run_dir;	/* local: job.yaml, log, result/ */
+	const char	*job_text;	/* the job's canonical text */
+	const char	*artifact_dir;	/* the build's artifacts, or NULL */
+	unsigned	 timeout;	/* seconds for the whole run; 0: none */
+};
+
+/* agent_path: the bisect-agent binary to run (or upload). */
+int	transport_open(const struct config_agent *, const char *agent_path,
+	    struct transport **out, char **cause);
+/*
+ * Run one job. On 0, RUN_DIR/result/ holds the agent's results (which may
+ * themselves record a failed testcase). -1 means the run could not be
+ * carried out (the agent or the connection failed); *cause says why.
+ */
+int	transport_run(struct transport *, const struct transport_job *,
+	    char **cause);
+/* The agent's inventory ("bisect-agent info"), as key value lines. */
+int	transport_info(struct transport *, char **out, char **cause);
+void	transport_close(struct transport *);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * The repositories under test, through libgit2 (no git subprocess):
+ * resolving revisions, reading commits, loading a bisection range as a DAG
+ * for the driver, and checking commits out into a persistent worktree.
+ */
+#ifndef BISECTD_REPO_H
+#define BISECTD_REPO_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "jobs/config.h"
+#include "stats/bisect.h"
+
+#define REPO_OID_HEX 40
+
+struct repo;
+
+struct repo_commit {
+	char	 oid[REPO_OID_HEX + 1];
+	char	*subject;
+	char	*author;		/* "Name <email>" */
+	time_t	 time;
+	size_t	 nr_parents;
+};
+
+/*
+ * The range `bad ^good...` as the driver wants it: commits[] holds the
+ * candidates then the good ends; parents point inside the array.
+ */
+struct repo_range {
+	struct bisect_commit	*commits;
+	size_t			 nr_commits;
+	size_t			 bad;
+	size_t			*good;
+	size_t			 nr_good;
+	char			(*oids)[REPO_OID_HEX + 1];
+	size_t			*parent_store;
+};
+
+int	 repo_open(const struct config_repo *, struct repo **out, char **cause);
+void	 repo_free(struct repo *);
+int	 repo_resolve(struct repo *, const char *rev,
+	     char out[REPO_OID_HEX + 1], char **cause);
+int	 repo_commit_read(struct repo *, const char *oid,
+	     struct repo_commit *out, char **cause);
+void	 repo_commit_release(struct repo_commit *);
+/* good must be an ancestor of bad; several good ends are allowed. */
+int	 repo_range_load(struct repo *, const char *const *good, size_t nr_good,
+	     const char *bad, struct repo_range *out, char **cause);
+void	 repo_range_release(struct repo_range *);
+/*
+ * Make dir hold exactly the tree of oid, touching only the files that
+ * differ from what was checked out there before, so that incremental
+ * builds stay incremental.
+ */
+int	 repo_checkout(struct repo *, const char *oid, const char *dir,
+	     char **cause);
+
+#endif

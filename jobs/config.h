@@ -1,0 +1,71 @@
+/*
+ * bisectd.yaml (DESIGN §3.1): the database, the work directory, the
+ * repositories with their build recipes, the agents and the mail settings.
+ * Relative paths are resolved against the config file's directory when
+ * loaded, so every path in a struct config is absolute.
+ */
+#ifndef JOBS_CONFIG_H
+#define JOBS_CONFIG_H
+
+#include <stddef.h>
+
+struct config_repo {
+	char	 *name;
+	char	 *path;			/* absolute */
+	char	 *fetch;		/* remote name or URL; NULL */
+	char	**track;
+	size_t	  nr_track;
+	char	 *build_command;	/* NULL: nothing to build */
+	char	 *kconfig;		/* absolute; NULL */
+	char	**artifacts;		/* relative to BUILD_DIR or the tree */
+	size_t	  nr_artifacts;
+};
+
+struct config_agent {
+	char	*name;
+	char	*transport;		/* "local" or "ssh" */
+	char	*host;
+	int	 port;			/* 22 */
+	char	*user;
+	char	*identity;		/* absolute */
+	char	*known_hosts;		/* absolute */
+	char	*boot;			/* "none", "qemu", "kexec" */
+	int	 slots;			/* 1 */
+};
+
+struct config_mail {
+	char	 *smtp;
+	char	 *from;
+	char	**to;
+	size_t	  nr_to;
+};
+
+struct config {
+	char			*path;	/* the file loaded, or NULL */
+	char			*dir;	/* its directory */
+	char			*db;	/* absolute; default WORKDIR/bisectd.db */
+	char			*workdir; /* absolute; default DIR/state */
+	struct config_repo	*repos;
+	size_t			 nr_repos;
+	struct config_agent	*agents; /* never empty: implicit "local" */
+	size_t			 nr_agents;
+	struct config_mail	 mail;
+};
+
+/*
+ * Find the config file: explicit, then $BISECTD_CONFIG, then
+ * ./bisectd.yaml, then /etc/bisectd/bisectd.yaml. Errors when none exists.
+ */
+int	 config_find(const char *explicit, char **out, char **cause);
+/* Errors are "FILE:LINE:COL: message naming the key". */
+int	 config_load(const char *path, struct config **out, char **cause);
+int	 config_parse(const char *name, const char *dir, const char *buf,
+	     size_t len, struct config **out, char **cause);
+void	 config_free(struct config *);
+/* By name; NULL name means the only repository (NULL if several). */
+const struct config_repo *config_repo_find(const struct config *,
+	     const char *name);
+const struct config_agent *config_agent_find(const struct config *,
+	     const char *name);
+
+#endif

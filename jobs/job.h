@@ -1,0 +1,61 @@
+/*
+ * Job files (DESIGN §3.2): an LKP-like YAML file that names a testcase and
+ * its parameters. Loading parses it with libyaml, validates it, and expands
+ * every list-valued parameter into a cartesian product of concrete jobs.
+ * Each concrete job carries its canonical text (what travels to the agent
+ * and what its stable id is hashed from).
+ */
+#ifndef JOBS_JOB_H
+#define JOBS_JOB_H
+
+#include <stddef.h>
+
+enum job_direction {
+	JOB_DIRECTION_UNKNOWN = 0,
+	JOB_DIRECTION_HIGHER,		/* higher is better (throughput) */
+	JOB_DIRECTION_LOWER,		/* lower is better (latency, time) */
+};
+
+/*
+ * One parameter of an expanded job, as it appears in the canonical text.
+ * Nested maps (requires:, sysctl:) are flattened with dotted keys:
+ * "requires.nr_node" = ">=2", "sysctl.vm.swappiness" = "10".
+ */
+struct job_param {
+	char	*key;
+	char	*value;
+};
+
+struct job {
+	char			*id;		/* 16 hex: stable over runs: */
+	char			*file;		/* the file it came from */
+	char			*testcase;
+	char			*category;	/* NULL when absent */
+	char			*run;		/* inline command, or NULL */
+	char			*metric;	/* headline metric, or NULL */
+	enum job_direction	 direction;	/* of the headline metric */
+	unsigned		 runs;		/* samples to start with; 3 */
+	unsigned		 runtime;	/* seconds; 0 when absent */
+	char			**monitors;
+	size_t			 nr_monitors;
+	struct job_param	*params;	/* every parameter, sorted by key */
+	size_t			 nr_params;
+	char			*canonical;	/* canonical YAML of this job */
+};
+
+/*
+ * Parse, validate and expand. On error returns -1 with *cause set to
+ * "FILE:LINE:COL: message naming the key" and nothing in *out.
+ */
+int	 job_load(const char *path, struct job ***out, size_t *nr, char **cause);
+int	 job_parse(const char *name, const char *buf, size_t len,
+	     struct job ***out, size_t *nr, char **cause);
+void	 job_free(struct job *);
+void	 job_list_free(struct job **, size_t);
+/* The value of a parameter (dotted key), or NULL. Borrowed. */
+const char *job_param(const struct job *, const char *key);
+/* "testcase/k1=v1/k2=v2" over the matrix axes, for display; allocated. */
+char	*job_describe(const struct job *);
+const char *job_direction_name(enum job_direction);
+
+#endif

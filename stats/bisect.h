@@ -1,0 +1,97 @@
+/*
+ * The bisection driver (DESIGN §4): a pure function from the state of a
+ * bisection -- the commit range as a DAG, which commits built, and every
+ * sample taken so far -- to what to do next. No I/O: the scheduler calls it
+ * again whenever samples land, and after a crash, and gets the same answer.
+ */
+#ifndef STATS_BISECT_H
+#define STATS_BISECT_H
+
+#include <stddef.h>
+
+enum bisect_build {
+	BISECT_BUILD_UNKNOWN = 0,	/* not built yet */
+	BISECT_BUILD_OK,
+	BISECT_BUILD_FAILED,		/* untestable: never good nor bad */
+};
+
+/*
+ * One commit of the range `bad ^good`, or one of the good ends. Parents
+ * are indices into the same array; parents outside the array (reachable
+ * from a good end) are left out, as git bisect leaves them out.
+ */
+struct bisect_commit {
+	const char		*name;		/* borrowed; hex oid */
+	const size_t		*parents;
+	size_t			 nr_parents;
+	enum bisect_build	 build;
+	const double		*samples;	/* headline metric, as taken */
+	size_t			 nr_samples;
+};
+
+struct bisect_input {
+	const struct bisect_commit	*commits;
+	size_t				 nr_commits;
+	size_t				 bad;
+	const size_t			*good;
+	size_t				 nr_good;
+	int		direction;	/* +1 higher is better, -1 lower, 0 unknown */
+	double		min_effect_pct;	/* smaller differences are no change */
+	unsigned	slots;		/* commits that can be sampled at once */
+	unsigned	initial_runs;	/* the job's runs: */
+	unsigned	max_runs;	/* cap on samples of one commit */
+};
+
+enum bisect_status {
+	BISECT_CONTINUE = 0,	/* take the samples in wants, then ask again */
+	BISECT_FOUND,
+	BISECT_NO_CHANGE,
+	BISECT_AMBIGUOUS,
+	BISECT_FAILED,
+};
+
+/* Take samples of commit until it has `samples` in all (build it first). */
+struct bisect_want {
+	size_t		commit;
+	unsigned	samples;
+};
+
+struct bisect_result {
+	enum bisect_status	 status;
+	struct bisect_want	*wants;
+	size_t			 nr_wants;
+	size_t			*culprits;	/* FOUND: main culprit first */
+	size_t			 nr_culprits;
+	size_t			*candidates;	/* AMBIGUOUS */
+	size_t			 nr_candidates;
+	/* good ends against bad end */
+	double			 change_pct;
+	double			 ci_lo;
+	double			 ci_hi;
+	double			 p_value;
+	/* the main culprit against its first parent */
+	double			 culprit_change_pct;
+	double			 culprit_ci_lo;
+	double			 culprit_ci_hi;
+	double			 culprit_p_value;
+	double			 explained_pct;
+	/* for "bisect: N commits left (about K steps)" */
+	size_t			 remaining;
+	unsigned		 steps;
+	char			*error;		/* FAILED */
+};
+
+int	 bisect_decide(struct bisect_result *, const struct bisect_input *);
+void	 bisect_result_release(struct bisect_result *);
+const char *bisect_status_name(enum bisect_status);
+
+/*
+ * git bisect's choice of the next commit among the candidates: the one
+ * whose ancestors in the range number closest to half. skip[] marks
+ * commits that cannot be chosen (may be NULL). Returns the index, or
+ * (size_t)-1 when nothing is left to choose.
+ */
+size_t	 bisect_midpoint(const struct bisect_commit *, size_t nr,
+	     const unsigned char *skip);
+
+#endif

@@ -1,0 +1,43 @@
+/*
+ * Comparing two sets of samples: the percentage change of b against a, a
+ * confidence interval for it, a p-value from a test suited to small,
+ * non-normal samples, and a verdict that respects the metric's direction
+ * and a minimum effect size. docs/methodology.md gives the reasons.
+ */
+#ifndef STATS_COMPARE_H
+#define STATS_COMPARE_H
+
+#include <stddef.h>
+
+struct compare_opts {
+	double	alpha;		/* significance level; 0 means 0.05 */
+	double	min_effect_pct;	/* |change| below this is not a change */
+	int	direction;	/* +1 higher is better, -1 lower, 0 unknown */
+};
+
+enum compare_verdict {
+	COMPARE_SAME = 0,	/* no significant change */
+	COMPARE_REGRESSION,
+	COMPARE_IMPROVEMENT,
+	COMPARE_CHANGED,	/* significant, direction unknown */
+};
+
+struct comparison {
+	double			change_pct;	/* (mean b - mean a) / |mean a| */
+	double			ci_lo;		/* (1 - alpha) interval, % */
+	double			ci_hi;
+	double			p_value;
+	int			significant;	/* p < alpha and |change| >= min */
+	enum compare_verdict	verdict;
+};
+
+/* Returns -1 when either side has fewer than two samples. */
+int	compare_samples(struct comparison *, const double *a, size_t na,
+	    const double *b, size_t nb, const struct compare_opts *);
+/* The building blocks, exposed for tests against SciPy. */
+double	compare_mannwhitney_p(const double *a, size_t na, const double *b,
+	    size_t nb);
+double	compare_welch_p(const double *a, size_t na, const double *b,
+	    size_t nb);
+
+#endif
