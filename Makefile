@@ -64,7 +64,9 @@ ALL_LIBS	 = $(LIB_BISECTD) $(LIB_AGENTS) $(LIB_JOBS) $(LIB_SCHEMA) \
 		   $(LIB_STATS) $(LIB_UTIL)
 
 BIN		 = $(BUILD)/bin
-PROGRAMS	 = $(BIN)/bisectd $(BIN)/bisectctl $(BIN)/bisect-agent
+PROGRAMS	 = $(if $(wildcard bisectd/bisectd.c),$(BIN)/bisectd) \
+		   $(if $(wildcard bisectd/bisectctl.c),$(BIN)/bisectctl) \
+		   $(if $(wildcard agents/bisect-agent.c),$(BIN)/bisect-agent)
 
 UNIT_SRC	 = $(wildcard tests/unit/test-*.c)
 UNIT_BIN	 = $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRC))
