@@ -1,0 +1,40 @@
+/*
+ * What the store's files share: the connection, a cache of prepared
+ * statements keyed by their (static) SQL text, and binding helpers.
+ */
+#ifndef SCHEMA_STORE_INTERNAL_H
+#define SCHEMA_STORE_INTERNAL_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "schema/store.h"
+
+struct store_stmt {
+	const char	*sql;
+	sqlite3_stmt	*stmt;
+};
+
+struct store {
+	sqlite3			*db;
+	char			*path;
+	struct store_stmt	*stmts;
+	size_t			 nr_stmts;
+	size_t			 alloc_stmts;
+};
+
+/*
+ * Prepare (or reuse) sql and bind its parameters from fmt: 't' text (NULL
+ * binds NULL), 'i' int64_t, 'd' double. The statement is reset first.
+ */
+int	 store_stmt(struct store *, sqlite3_stmt **out, char **cause,
+	     const char *sql, const char *fmt, ...);
+/* Step a statement that returns no rows (or ignores them). */
+int	 store_exec_stmt(struct store *, sqlite3_stmt *, char **cause);
+/* sqlite3_step: 1 row, 0 done, -1 error with *cause. */
+int	 store_step(struct store *, sqlite3_stmt *, char **cause);
+char	*store_column_text(sqlite3_stmt *, int);
+int64_t	 store_now(void);
+int	 store_error(struct store *, char **cause, const char *what);
+
+#endif

@@ -1,0 +1,485 @@
+/*
+ * Runs and what they recorded. A run is one execution of a job at a
+ * commit; its samples (one per metric, with per-instance values) and the
+ * environment it saw are written together with its "done" status in one
+ * transaction, and only by the attempt that currently owns the run.
+ */
+#include <sqlite3.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema/store-internal.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static const char sql_run_count[] =
+    "SELECT count(*) FILTER (WHERE status IN ('pending', 'running', "
+    "'done')), coalesce(max(seq) + 1, 0) FROM runs WHERE job = ? AND "
+    "repo = ? AND commit_oid = ?";
+static const char sql_run_totals[] =
+    "SELECT count(*) FILTER (WHERE status = 'done'), count(*) FILTER "
+    "(WHERE status IN ('failed', 'skipped')) FROM runs WHERE job = ? AND "
+    "repo = ? AND commit_oid = ?";
+static const char sql_run_add[] =
+    "INSERT INTO runs (job, repo, commit_oid, seq, recipe, created) "
+    "VALUES (?, ?, ?, ?, ?, ?)";
+static const char sql_run_pending[] =
+    "SELECT id FROM runs WHERE status = 'pending' ORDER BY id";
+static const char sql_run_get[] =
+    "SELECT id, job, repo, commit_oid, seq, recipe, status, agent, token, "
+    "attempts, run_dir, error FROM runs WHERE id = ?";
+static const char sql_run_start[] =
+    "UPDATE runs SET status = 'running', agent = ?, run_dir = ?, "
+    "attempts = attempts + 1, token = abs(random()), started = ?, "
+    "error = NULL WHERE id = ? AND status = 'pending' RETURNING token";
+static const char sql_run_owner[] =
+    "SELECT status, token FROM runs WHERE id = ?";
+static const char sql_run_done[] =
+    "UPDATE runs SET status = 'done', exit_status = ?, finished = ? "
+    "WHERE id = ?";
+static const char sql_sample_add[] =
+    "INSERT INTO samples (run, metric, value, instances) VALUES (?, ?, ?, ?)";
+static const char sql_env_add[] =
+    "INSERT OR REPLACE INTO run_env (run, key, value) VALUES (?, ?, ?)";
+static const char sql_run_retry[] =
+    "UPDATE runs SET status = CASE WHEN attempts >= ? THEN 'failed' ELSE "
+    "'pending' END, error = ?, finished = ? WHERE id = ? AND token = ? AND "
+    "status = 'running'";
+static const char sql_run_skip_build[] =
+    "UPDATE runs SET status = 'skipped', error = ?, finished = ? WHERE "
+    "repo = ? AND commit_oid = ? AND recipe = ? AND status = 'pending'";
+static const char sql_run_busy[] =
+    "SELECT EXISTS (SELECT 1 FROM runs WHERE job = ? AND repo = ? AND "
+    "status IN ('pending', 'running'))";
+static const char sql_run_running_agent[] =
+    "SELECT count(*) FROM runs WHERE status = 'running' AND agent = ?";
+static const char sql_series_get[] =
+    "SELECT s.value, s.instances FROM samples s JOIN runs r ON s.run = r.id "
+    "WHERE r.job = ? AND r.repo = ? AND r.commit_oid = ? AND "
+    "r.status = 'done' AND s.metric = ? ORDER BY r.seq";
+static const char sql_series_all[] =
+    "SELECT s.metric, s.value, s.instances FROM samples s JOIN runs r ON "
+    "s.run = r.id WHERE r.job = ? AND r.repo = ? AND r.commit_oid = ? AND "
+    "r.status = 'done' ORDER BY s.metric, r.seq";
+static const char sql_env_get[] =
+    "SELECT key, value FROM run_env WHERE run = (SELECT id FROM runs WHERE "
+    "job = ? AND repo = ? AND commit_oid = ? AND status = 'done' ORDER BY "
+    "seq DESC LIMIT 1) ORDER BY key";
+
+int
+store_run_count(struct store *st, int64_t job, const char *repo,
+    const char *oid, int *live, int *next_seq, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r;
+
+	if (store_stmt(st, &stmt, cause, sql_run_count, "itt", job, repo,
+	    oid) != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1) {
+		*live = sqlite3_column_int(stmt, 0);
+		*next_seq = sqlite3_column_int(stmt, 1);
+	}
+	sqlite3_reset(stmt);
+	return r == 1 ? 0 : -1;
+}
+
+int
+store_run_totals(struct store *st, int64_t job, const char *repo,
+    const char *oid, int *done, int *failed, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r;
+
+	if (store_stmt(st, &stmt, cause, sql_run_totals, "itt", job, repo,
+	    oid) != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1) {
+		*done = sqlite3_column_int(stmt, 0);
+		*failed = sqlite3_column_int(stmt, 1);
+	}
+	sqlite3_reset(stmt);
+	return r == 1 ? 0 : -1;
+}
+
+int
+store_run_add(struct store *st, int64_t job, const char *repo,
+    const char *oid, int seq, const char *recipe, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_run_add, "ittiti", job, repo,
+	    oid, (int64_t)seq, recipe, store_now()) != 0)
+		return -1;
+	return store_exec_stmt(st, stmt, cause);
+}
+
+int
+store_run_pending(struct store *st, int64_t **ids, size_t *nr, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int64_t		*v = NULL;
+	size_t		 n = 0, alloc = 0;
+	int		 r;
+
+	if (store_stmt(st, &stmt, cause, sql_run_pending, "") != 0)
+		return -1;
+	while ((r = store_step(st, stmt, cause)) == 1) {
+		ALLOC_GROW(v, n, alloc);
+		v[n++] = sqlite3_column_int64(stmt, 0);
+	}
+	sqlite3_reset(stmt);
+	if (r < 0) {
+		free(v);
+		return -1;
+	}
+	*ids = v;
+	*nr = n;
+	return 0;
+}
+
+int
+store_run_get(struct store *st, int64_t id, struct store_run *out,
+    char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r;
+
+	memset(out, 0, sizeof *out);
+	if (store_stmt(st, &stmt, cause, sql_run_get, "i", id) != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1) {
+		out->id = sqlite3_column_int64(stmt, 0);
+		out->job = sqlite3_column_int64(stmt, 1);
+		out->repo = store_column_text(stmt, 2);
+		out->commit_oid = store_column_text(stmt, 3);
+		out->seq = sqlite3_column_int(stmt, 4);
+		out->recipe = store_column_text(stmt, 5);
+		out->status = store_column_text(stmt, 6);
+		out->agent = store_column_text(stmt, 7);
+		out->token = sqlite3_column_int64(stmt, 8);
+		out->attempts = sqlite3_column_int(stmt, 9);
+		out->run_dir = store_column_text(stmt, 10);
+		out->error = store_column_text(stmt, 11);
+	}
+	sqlite3_reset(stmt);
+	if (r == 0)
+		return error_set(cause, "no run %lld", (long long)id);
+	return r < 0 ? -1 : 0;
+}
+
+int
+store_run_start(struct store *st, int64_t id, const char *agent,
+    const char *run_dir, int64_t *token, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r;
+
+	if (store_stmt(st, &stmt, cause, sql_run_start, "ttii", agent, run_dir,
+	    store_now(), id) != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1)
+		*token = sqlite3_column_int64(stmt, 0);
+	sqlite3_reset(stmt);
+	if (r == 0)
+		return error_set(cause, "run %lld is not pending",
+		    (long long)id);
+	return r < 0 ? -1 : 0;
+}
+
+static char *
+store_instances_json(const double *v, size_t n)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	size_t		i;
+
+	strbuf_addch(&sb, '[');
+	for (i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s%.17g", i ? "," : "", v[i]);
+	strbuf_addch(&sb, ']');
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Parse the "[1,2.5,...]" this file writes; anything else gives nothing. */
+static void
+store_instances_parse(const char *s, double **v, size_t *n, size_t *alloc)
+{
+	char	*end;
+	double	 x;
+
+	if (s == NULL || *s != '[')
+		return;
+	s++;
+	while (*s != '\0' && *s != ']') {
+		x = strtod(s, &end);
+		if (end == s)
+			return;
+		ALLOC_GROW(*v, *n, *alloc);
+		(*v)[(*n)++] = x;
+		s = end;
+		if (*s == ',')
+			s++;
+	}
+}
+
+int
+store_run_finish(struct store *st, int64_t id, int64_t token,
+    int exit_status, const struct store_sample *samples, size_t nr_samples,
+    const struct store_env *env, size_t nr_env, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	char		*status = NULL, *inst = NULL;
+	size_t		 i;
+	int		 r = -1, mine;
+
+	if (store_begin(st, cause) != 0)
+		return -1;
+	if (store_stmt(st, &stmt, cause, sql_run_owner, "i", id) != 0)
+		goto out;
+	if ((r = store_step(st, stmt, cause)) < 0)
+		goto out;
+	mine = 0;
+	if (r == 1) {
+		status = store_column_text(stmt, 0);
+		mine = strcmp(status, "running") == 0 &&
+		    sqlite3_column_int64(stmt, 1) == token;
+	}
+	sqlite3_reset(stmt);
+	if (!mine) {
+		store_rollback(st);
+		r = 1;
+		goto out;
+	}
+	r = -1;
+	for (i = 0; i < nr_samples; i++) {
+		if (!isfinite(samples[i].value))
+			continue;
+		free(inst);
+		inst = NULL;
+		if (samples[i].nr_instances > 0)
+			inst = store_instances_json(samples[i].instances,
+			    samples[i].nr_instances);
+		if (store_stmt(st, &stmt, cause, sql_sample_add, "itdt", id,
+		    samples[i].metric, samples[i].value, inst) != 0 ||
+		    store_exec_stmt(st, stmt, cause) != 0)
+			goto out;
+	}
+	for (i = 0; i < nr_env; i++) {
+		if (store_stmt(st, &stmt, cause, sql_env_add, "itt", id,
+		    env[i].key, env[i].value) != 0 ||
+		    store_exec_stmt(st, stmt, cause) != 0)
+			goto out;
+	}
+	if (store_stmt(st, &stmt, cause, sql_run_done, "iii",
+	    (int64_t)exit_status, store_now(), id) != 0 ||
+	    store_exec_stmt(st, stmt, cause) != 0)
+		goto out;
+	if (store_commit(st, cause) != 0)
+		goto out;
+	r = 0;
+out:
+	if (r < 0)
+		store_rollback(st);
+	free(status);
+	free(inst);
+	return r;
+}
+
+int
+store_run_retry(struct store *st, int64_t id, int64_t token,
+    const char *error, int max_attempts, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_run_retry, "itiii",
+	    (int64_t)max_attempts, error, store_now(), id, token) != 0)
+		return -1;
+	return store_exec_stmt(st, stmt, cause);
+}
+
+int
+store_run_skip_build(struct store *st, const char *repo, const char *oid,
+    const char *recipe, const char *error, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_run_skip_build, "tittt",
+	    error, store_now(), repo, oid, recipe) != 0)
+		return -1;
+	return store_exec_stmt(st, stmt, cause);
+}
+
+int
+store_run_busy(struct store *st, int64_t job, const char *repo, int *busy,
+    char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r;
+
+	if (store_stmt(st, &stmt, cause, sql_run_busy, "it", job, repo) != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1)
+		*busy = sqlite3_column_int(stmt, 0);
+	sqlite3_reset(stmt);
+	return r == 1 ? 0 : -1;
+}
+
+int
+store_run_count_running(struct store *st, const char *agent, int *nr,
+    char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r;
+
+	if (store_stmt(st, &stmt, cause, sql_run_running_agent, "t",
+	    agent) != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1)
+		*nr = sqlite3_column_int(stmt, 0);
+	sqlite3_reset(stmt);
+	return r == 1 ? 0 : -1;
+}
+
+void
+store_run_release(struct store_run *run)
+{
+	if (run == NULL)
+		return;
+	free(run->repo);
+	free(run->commit_oid);
+	free(run->recipe);
+	free(run->status);
+	free(run->agent);
+	free(run->run_dir);
+	free(run->error);
+	memset(run, 0, sizeof *run);
+}
+
+int
+store_series_get(struct store *st, int64_t job, const char *repo,
+    const char *oid, const char *metric, struct store_series *out,
+    char **cause)
+{
+	sqlite3_stmt	*stmt;
+	size_t		 alloc = 0, ialloc = 0;
+	int		 r;
+
+	memset(out, 0, sizeof *out);
+	out->metric = xstrdup(metric);
+	if (store_stmt(st, &stmt, cause, sql_series_get, "ittt", job, repo,
+	    oid, metric) != 0)
+		return -1;
+	while ((r = store_step(st, stmt, cause)) == 1) {
+		ALLOC_GROW(out->values, out->nr, alloc);
+		out->values[out->nr++] = sqlite3_column_double(stmt, 0);
+		if (sqlite3_column_type(stmt, 1) == SQLITE_TEXT) {
+			store_instances_parse((const char *)
+			    sqlite3_column_text(stmt, 1), &out->instances,
+			    &out->nr_instances, &ialloc);
+			out->nr_instance_runs++;
+		}
+	}
+	sqlite3_reset(stmt);
+	return r < 0 ? -1 : 0;
+}
+
+int
+store_series_all(struct store *st, int64_t job, const char *repo,
+    const char *oid, struct store_series **out, size_t *nr, char **cause)
+{
+	sqlite3_stmt		*stmt;
+	struct store_series	*v = NULL, *cur = NULL;
+	size_t			 n = 0, alloc = 0, valloc = 0, ialloc = 0;
+	const char		*metric;
+	int			 r;
+
+	if (store_stmt(st, &stmt, cause, sql_series_all, "itt", job, repo,
+	    oid) != 0)
+		return -1;
+	while ((r = store_step(st, stmt, cause)) == 1) {
+		metric = (const char *)sqlite3_column_text(stmt, 0);
+		if (cur == NULL || strcmp(cur->metric, metric) != 0) {
+			ALLOC_GROW(v, n, alloc);
+			cur = &v[n++];
+			memset(cur, 0, sizeof *cur);
+			cur->metric = xstrdup(metric);
+			valloc = ialloc = 0;
+		}
+		ALLOC_GROW(cur->values, cur->nr, valloc);
+		cur->values[cur->nr++] = sqlite3_column_double(stmt, 1);
+		if (sqlite3_column_type(stmt, 2) == SQLITE_TEXT) {
+			store_instances_parse((const char *)
+			    sqlite3_column_text(stmt, 2), &cur->instances,
+			    &cur->nr_instances, &ialloc);
+			cur->nr_instance_runs++;
+		}
+	}
+	sqlite3_reset(stmt);
+	if (r < 0) {
+		store_series_list_free(v, n);
+		return -1;
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+void
+store_series_release(struct store_series *s)
+{
+	if (s == NULL)
+		return;
+	free(s->metric);
+	free(s->values);
+	free(s->instances);
+	memset(s, 0, sizeof *s);
+}
+
+void
+store_series_list_free(struct store_series *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		store_series_release(&v[i]);
+	free(v);
+}
+
+int
+store_env_get(struct store *st, int64_t job, const char *repo,
+    const char *oid, char ***keys, char ***values, size_t *nr, char **cause)
+{
+	sqlite3_stmt	 *stmt;
+	char		**k = NULL, **v = NULL;
+	size_t		  n = 0, alloc = 0, alloc2 = 0;
+	int		  r;
+
+	if (store_stmt(st, &stmt, cause, sql_env_get, "itt", job, repo,
+	    oid) != 0)
+		return -1;
+	while ((r = store_step(st, stmt, cause)) == 1) {
+		ALLOC_GROW(k, n, alloc);
+		ALLOC_GROW(v, n, alloc2);
+		k[n] = store_column_text(stmt, 0);
+		v[n] = store_column_text(stmt, 1);
+		n++;
+	}
+	sqlite3_reset(stmt);
+	if (r < 0) {
+		while (n-- > 0) {
+			free(k[n]);
+			free(v[n]);
+		}
+		free(k);
+		free(v);
+		return -1;
+	}
+	*keys = k;
+	*values = v;
+	*nr = n;
+	return 0;
+}

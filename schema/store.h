@@ -1,0 +1,246 @@
+/*
+ * The store: bisectd's state in SQLite, behind prepared statements only.
+ * Opening applies the numbered migrations of schema/migrations/ in order,
+ * turns on WAL and a busy timeout, so that the scheduler and its children
+ * (each with its own connection) can write concurrently.
+ */
+#ifndef SCHEMA_STORE_H
+#define SCHEMA_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct store;
+
+struct store_request {
+	int64_t	 id;
+	char	*kind;		/* queue, compare, bisect */
+	char	*status;	/* pending, running, done, failed */
+	char	*repo;
+	char	*job_file;
+	char	*args;		/* JSON */
+	char	*error;
+	int64_t	 created;
+	int64_t	 finished;
+};
+
+struct store_job {
+	int64_t	 id;
+	char	*job_id;
+	char	*testcase;
+	char	*description;
+	char	*canonical;
+	char	*metric;
+	char	*direction;
+};
+
+struct store_build {
+	int64_t	 id;
+	char	*repo;
+	char	*commit_oid;
+	char	*recipe;
+	char	*status;	/* pending, running, ok, failed */
+	int	 attempts;
+	char	*artifact_dir;
+	char	*log_path;
+	char	*log_tail;
+	double	 seconds;
+	char	*error;
+};
+
+struct store_run {
+	int64_t	 id;
+	int64_t	 job;
+	char	*repo;
+	char	*commit_oid;
+	int	 seq;
+	char	*recipe;
+	char	*status;	/* pending, running, done, failed, skipped */
+	char	*agent;
+	int64_t	 token;
+	int	 attempts;
+	char	*run_dir;
+	char	*error;
+};
+
+struct store_bisection {
+	int64_t	 id;
+	int64_t	 job;
+	char	*repo;
+	char	*good;
+	char	*bad;
+	char	*metric;
+	char	*direction;
+	char	*status;
+	char	*progress;
+	char	*result;	/* JSON or NULL */
+};
+
+struct store_step {
+	char	*commit_oid;
+	char	*verdict;
+	int	 samples;
+	double	 mean;
+};
+
+/* One metric at one commit: every value, in run order. */
+struct store_series {
+	char	*metric;
+	double	*values;
+	size_t	 nr;
+	/* per-instance values of the most recent runs, flattened */
+	double	*instances;
+	size_t	 nr_instances;
+	size_t	 nr_instance_runs;
+};
+
+/* What a finished run recorded: written in one transaction. */
+struct store_sample {
+	const char	*metric;
+	double		 value;
+	const double	*instances;
+	size_t		 nr_instances;
+};
+
+struct store_env {
+	const char	*key;
+	const char	*value;
+};
+
+int	 store_open(const char *path, struct store **out, char **cause);
+void	 store_close(struct store *);
+int	 store_begin(struct store *, char **cause);
+int	 store_commit(struct store *, char **cause);
+void	 store_rollback(struct store *);
+int	 store_schema_version(struct store *);
+
+/* requests */
+int	 store_request_add(struct store *, const char *kind, const char *repo,
+	     const char *job_file, const char *dedup_key, const char *args,
+	     int64_t *id, char **cause);
+int	 store_request_get(struct store *, int64_t id,
+	     struct store_request *out, char **cause);
+/* An unfinished request with this key, or 0. */
+int	 store_request_find_active(struct store *, const char *dedup_key,
+	     int64_t *id, char **cause);
+int	 store_request_active(struct store *, int64_t **ids, size_t *nr,
+	     char **cause);
+int	 store_request_set_status(struct store *, int64_t id,
+	     const char *status, const char *error, char **cause);
+int	 store_request_job_add(struct store *, int64_t request, int64_t job,
+	     char **cause);
+int	 store_request_jobs(struct store *, int64_t request, int64_t **jobs,
+	     size_t *nr, char **cause);
+int	 store_request_commit_add(struct store *, int64_t request, int seq,
+	     const char *oid, const char *rev, char **cause);
+int	 store_request_commits(struct store *, int64_t request, char ***oids,
+	     char ***revs, size_t *nr, char **cause);
+int	 store_request_list(struct store *, int limit,
+	     struct store_request **out, size_t *nr, char **cause);
+void	 store_request_release(struct store_request *);
+
+/* jobs */
+int	 store_job_add(struct store *, const char *job_id, const char *testcase,
+	     const char *description, const char *canonical, const char *metric,
+	     const char *direction, int64_t *id, char **cause);
+int	 store_job_get(struct store *, int64_t id, struct store_job *out,
+	     char **cause);
+void	 store_job_release(struct store_job *);
+
+/* builds */
+int	 store_build_ensure(struct store *, const char *repo, const char *oid,
+	     const char *recipe, int64_t *id, char **cause);
+/* 1 and out filled when the build exists, 0 when not. */
+int	 store_build_find(struct store *, const char *repo, const char *oid,
+	     const char *recipe, struct store_build *out, char **cause);
+int	 store_build_get(struct store *, int64_t id, struct store_build *out,
+	     char **cause);
+int	 store_build_pending(struct store *, int64_t **ids, size_t *nr,
+	     char **cause);
+int	 store_build_start(struct store *, int64_t id, char **cause);
+int	 store_build_finish(struct store *, int64_t id, const char *status,
+	     const char *artifact_dir, const char *log_path,
+	     const char *log_tail, double seconds, const char *error,
+	     char **cause);
+/* The child died without finishing: back to pending, or failed at cap. */
+int	 store_build_retry(struct store *, int64_t id, const char *error,
+	     int max_attempts, char **cause);
+int	 store_build_count_running(struct store *, const char *repo, int *nr,
+	     char **cause);
+void	 store_build_release(struct store_build *);
+
+/* runs */
+/* Runs of (job, repo, oid) that are pending, running or done. */
+int	 store_run_count(struct store *, int64_t job, const char *repo,
+	     const char *oid, int *live, int *next_seq, char **cause);
+int	 store_run_add(struct store *, int64_t job, const char *repo,
+	     const char *oid, int seq, const char *recipe, char **cause);
+/* Pending runs in creation order. */
+int	 store_run_pending(struct store *, int64_t **ids, size_t *nr,
+	     char **cause);
+int	 store_run_get(struct store *, int64_t id, struct store_run *out,
+	     char **cause);
+int	 store_run_start(struct store *, int64_t id, const char *agent,
+	     const char *run_dir, int64_t *token, char **cause);
+/*
+ * Record a finished run in one transaction: samples, environment, status
+ * done. Returns 1 when the run is no longer ours (token changed, status not
+ * running): nothing is written then, so nothing is counted twice.
+ */
+int	 store_run_finish(struct store *, int64_t id, int64_t token,
+	     int exit_status, const struct store_sample *, size_t nr_samples,
+	     const struct store_env *, size_t nr_env, char **cause);
+int	 store_run_retry(struct store *, int64_t id, int64_t token,
+	     const char *error, int max_attempts, char **cause);
+int	 store_run_skip_build(struct store *, const char *repo, const char *oid,
+	     const char *recipe, const char *error, char **cause);
+/* Any run of this job in this repository still pending or running? */
+int	 store_run_busy(struct store *, int64_t job, const char *repo,
+	     int *busy, char **cause);
+int	 store_run_count_running(struct store *, const char *agent, int *nr,
+	     char **cause);
+/* The per-commit totals of a job: done runs and failed runs. */
+int	 store_run_totals(struct store *, int64_t job, const char *repo,
+	     const char *oid, int *done, int *failed, char **cause);
+void	 store_run_release(struct store_run *);
+
+/* After a crash: work marked running belongs to nobody; queue it again. */
+int	 store_recover(struct store *, int *nr_runs, int *nr_builds,
+	     char **cause);
+
+/* samples */
+int	 store_series_get(struct store *, int64_t job, const char *repo,
+	     const char *oid, const char *metric, struct store_series *out,
+	     char **cause);
+/* Every metric recorded for (job, repo, oid). */
+int	 store_series_all(struct store *, int64_t job, const char *repo,
+	     const char *oid, struct store_series **out, size_t *nr,
+	     char **cause);
+void	 store_series_release(struct store_series *);
+void	 store_series_list_free(struct store_series *, size_t);
+int	 store_env_get(struct store *, int64_t job, const char *repo,
+	     const char *oid, char ***keys, char ***values, size_t *nr,
+	     char **cause);
+
+/* bisections */
+int	 store_bisection_add(struct store *, int64_t id, int64_t job,
+	     const char *repo, const char *good, const char *bad,
+	     const char *metric, const char *direction, char **cause);
+int	 store_bisection_get(struct store *, int64_t id,
+	     struct store_bisection *out, char **cause);
+int	 store_bisection_progress(struct store *, int64_t id,
+	     const char *progress, char **cause);
+int	 store_bisection_finish(struct store *, int64_t id, const char *status,
+	     const char *result, const struct store_step *, size_t nr_steps,
+	     char **cause);
+int	 store_bisection_steps(struct store *, int64_t id,
+	     struct store_step **out, size_t *nr, char **cause);
+void	 store_bisection_release(struct store_bisection *);
+void	 store_steps_free(struct store_step *, size_t);
+
+/* reports */
+int	 store_report_add(struct store *, int64_t bisection,
+	     const char *headline, const char *body, int64_t *id,
+	     char **cause);
+
+#endif
