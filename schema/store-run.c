@@ -483,3 +483,35 @@ store_env_get(struct store *st, int64_t job, const char *repo,
 	*nr = n;
 	return 0;
 }
+
+static const char sql_run_commits[] =
+    "SELECT commit_oid FROM runs WHERE job = ? AND repo = ? GROUP BY "
+    "commit_oid ORDER BY min(id)";
+
+int
+store_run_commits(struct store *st, int64_t job, const char *repo,
+    char ***oids, size_t *nr, char **cause)
+{
+	sqlite3_stmt	 *stmt;
+	char		**v = NULL;
+	size_t		  n = 0, alloc = 0;
+	int		  r;
+
+	if (store_stmt(st, &stmt, cause, sql_run_commits, "it", job,
+	    repo) != 0)
+		return -1;
+	while ((r = store_step(st, stmt, cause)) == 1) {
+		ALLOC_GROW(v, n, alloc);
+		v[n++] = store_column_text(stmt, 0);
+	}
+	sqlite3_reset(stmt);
+	if (r < 0) {
+		while (n-- > 0)
+			free(v[n]);
+		free(v);
+		return -1;
+	}
+	*oids = v;
+	*nr = n;
+	return 0;
+}

@@ -202,6 +202,9 @@ int	 store_run_count_running(struct store *, const char *agent, int *nr,
 /* The per-commit totals of a job: done runs and failed runs. */
 int	 store_run_totals(struct store *, int64_t job, const char *repo,
 	     const char *oid, int *done, int *failed, char **cause);
+/* The commits a job has runs at, in the order they were first asked for. */
+int	 store_run_commits(struct store *, int64_t job, const char *repo,
+	     char ***oids, size_t *nr, char **cause);
 void	 store_run_release(struct store_run *);
 
 /* After a crash: work marked running belongs to nobody; queue it again. */
@@ -237,6 +240,21 @@ int	 store_bisection_steps(struct store *, int64_t id,
 	     struct store_step **out, size_t *nr, char **cause);
 void	 store_bisection_release(struct store_bisection *);
 void	 store_steps_free(struct store_step *, size_t);
+
+/* status */
+struct store_counts {
+	int	requests_active;
+	int	builds_pending;
+	int	builds_running;
+	int	builds_ok;
+	int	builds_failed;
+	int	runs_pending;
+	int	runs_running;
+	int	runs_done;
+	int	runs_failed;
+	int	samples;
+};
+int	 store_counts(struct store *, struct store_counts *, char **cause);
 
 /* reports */
 int	 store_report_add(struct store *, int64_t bisection,

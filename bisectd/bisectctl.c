@@ -1,0 +1,64 @@
+/*
+ * bisectctl: the command-line client. Requests go into the database; with
+ * --wait, when no daemon holds the scheduler lock, the client runs the
+ * scheduler itself until its request is done (the embedded default).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bisectd/cmd.h"
+#include "util/log.h"
+
+static const struct cmd_entry *cmd_table[] = {
+	&cmd_queue_entry,
+	&cmd_bisect_entry,
+	&cmd_compare_entry,
+	&cmd_status_entry,
+	&cmd_show_entry,
+	&cmd_report_entry,
+	&cmd_agents_entry,
+	&cmd_log_entry,
+	NULL
+};
+
+static int
+usage(FILE *f)
+{
+	size_t	i;
+
+	fprintf(f, "usage: bisectctl [-c FILE] COMMAND [ARGS]\n\ncommands:\n");
+	for (i = 0; cmd_table[i] != NULL; i++)
+		fprintf(f, "  %-8s %s\n", cmd_table[i]->name,
+		    cmd_table[i]->summary);
+	return CMD_USAGE;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char	*config = NULL;
+	size_t		 i;
+	int		 arg = 1;
+
+	log_setup("bisectctl", 0, LOG_INFO);
+	while (arg < argc && argv[arg][0] == '-') {
+		if (strcmp(argv[arg], "-c") == 0 && arg + 1 < argc) {
+			config = argv[arg + 1];
+			arg += 2;
+		} else if (strcmp(argv[arg], "-h") == 0 ||
+		    strcmp(argv[arg], "--help") == 0) {
+			usage(stdout);
+			return 0;
+		} else
+			return usage(stderr);
+	}
+	if (arg >= argc)
+		return usage(stderr);
+	for (i = 0; cmd_table[i] != NULL; i++) {
+		if (strcmp(cmd_table[i]->name, argv[arg]) == 0)
+			return cmd_table[i]->exec(config, argc - arg,
+			    argv + arg);
+	}
+	fprintf(stderr, "error: unknown command '%s'\n", argv[arg]);
+	return usage(stderr);
+}

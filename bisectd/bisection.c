@@ -1,0 +1,635 @@
+/*
+ * The glue between a bisection's rows and the pure driver. Each turn, when
+ * none of its runs is pending or running, it rebuilds the driver's input
+ * from the database alone -- the range (cached: it only depends on good
+ * and bad), build outcomes and every sample -- and applies the answer. As
+ * the driver is deterministic and its wants are target totals, a restarted
+ * scheduler asks again and gets the same answer: nothing is lost and
+ * nothing is taken twice.
+ */
+#include <jansson.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisectd/bisection.h"
+#include "bisectd/build.h"
+#include "bisectd/repo.h"
+#include "bisectd/report.h"
+#include "jobs/metric.h"
+#include "stats/bisect.h"
+#include "stats/summary.h"
+#include "util/error.h"
+#include "util/log.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define BISECTION_MAX_RUNS	40
+
+struct bisection {
+	int64_t			 id;
+	struct repo		*repo;
+	struct repo_range	 range;
+	size_t			*order;		/* indices sorted by oid */
+	char			*recipe;
+};
+
+/* Per turn: the samples of the touched commits. */
+struct bisection_turn {
+	size_t			*touched;	/* indices into the range */
+	size_t			 nr_touched;
+	struct store_series	*series;	/* one per touched commit */
+	int			*done;
+	size_t			 nr_runs;
+};
+
+void
+bisection_free(struct bisection *bs)
+{
+	if (bs == NULL)
+		return;
+	repo_range_release(&bs->range);
+	repo_free(bs->repo);
+	free(bs->order);
+	free(bs->recipe);
+	free(bs);
+}
+
+static const struct repo_range *bisection_sort_range;
+
+static int
+bisection_cmp_oid(const void *a, const void *b)
+{
+	const size_t	ia = *(const size_t *)a, ib = *(const size_t *)b;
+
+	return strcmp(bisection_sort_range->oids[ia],
+	    bisection_sort_range->oids[ib]);
+}
+
+static size_t
+bisection_find(const struct bisection *bs, const char *oid)
+{
+	size_t	lo = 0, hi = bs->range.nr_commits, mid;
+	int	c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(bs->range.oids[bs->order[mid]], oid);
+		if (c == 0)
+			return bs->order[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (size_t)-1;
+}
+
+static int
+bisection_load(struct scheduler *s, const struct store_bisection *b,
+    struct bisection **out, char **cause)
+{
+	const struct config_repo	*cr;
+	struct bisection		*bs;
+	const char			*good = b->good;
+	size_t				 i;
+
+	for (i = 0; i < s->nr_bisections; i++) {
+		if (s->bisections[i]->id == b->id) {
+			*out = s->bisections[i];
+			return 0;
+		}
+	}
+	if ((cr = config_repo_find(s->ctx->config, b->repo)) == NULL)
+		return error_set(cause, "no repository '%s' in the config",
+		    b->repo);
+	bs = xcalloc(1, sizeof *bs);
+	bs->id = b->id;
+	bs->recipe = build_recipe_id(cr);
+	if (repo_open(cr, &bs->repo, cause) != 0 ||
+	    repo_range_load(bs->repo, &good, 1, b->bad, &bs->range,
+	    cause) != 0) {
+		bisection_free(bs);
+		return -1;
+	}
+	bs->order = xcalloc(bs->range.nr_commits, sizeof *bs->order);
+	for (i = 0; i < bs->range.nr_commits; i++)
+		bs->order[i] = i;
+	bisection_sort_range = &bs->range;
+	qsort(bs->order, bs->range.nr_commits, sizeof *bs->order,
+	    bisection_cmp_oid);
+	bisection_sort_range = NULL;
+	ALLOC_GROW(s->bisections, s->nr_bisections, s->alloc_bisections);
+	s->bisections[s->nr_bisections++] = bs;
+	*out = bs;
+	return 0;
+}
+
+void
+bisection_forget(struct scheduler *s, int64_t id)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nr_bisections; i++) {
+		if (s->bisections[i]->id != id)
+			continue;
+		bisection_free(s->bisections[i]);
+		s->bisections[i] = s->bisections[--s->nr_bisections];
+		return;
+	}
+}
+
+static void
+bisection_turn_release(struct bisection_turn *t)
+{
+	size_t	i;
+
+	for (i = 0; i < t->nr_touched; i++)
+		store_series_release(&t->series[i]);
+	free(t->series);
+	free(t->touched);
+	free(t->done);
+	memset(t, 0, sizeof *t);
+}
+
+/* Fill the range's build states and samples from the database. */
+static int
+bisection_gather(struct scheduler *s, struct bisection *bs,
+    const struct store_bisection *b, struct bisection_turn *t, char **cause)
+{
+	struct store		 *st = s->ctx->store;
+	struct bisect_commit	 *c;
+	struct store_build	  build;
+	char			**oids = NULL;
+	size_t			  nr = 0, i, idx;
+	int			  done, failed, found, r = -1;
+
+	memset(&build, 0, sizeof build);
+	for (i = 0; i < bs->range.nr_commits; i++) {
+		c = &bs->range.commits[i];
+		c->build = BISECT_BUILD_UNKNOWN;
+		c->samples = NULL;
+		c->nr_samples = 0;
+	}
+	if (store_run_commits(st, b->job, b->repo, &oids, &nr, cause) != 0)
+		return -1;
+	t->touched = xcalloc(nr + 1, sizeof *t->touched);
+	t->series = xcalloc(nr + 1, sizeof *t->series);
+	t->done = xcalloc(nr + 1, sizeof *t->done);
+	for (i = 0; i < nr; i++) {
+		if ((idx = bisection_find(bs, oids[i])) == (size_t)-1)
+			continue;
+		c = &bs->range.commits[idx];
+		if (store_series_get(st, b->job, b->repo, oids[i], b->metric,
+		    &t->series[t->nr_touched], cause) != 0)
+			goto out;
+		if (store_run_totals(st, b->job, b->repo, oids[i], &done,
+		    &failed, cause) != 0)
+			goto out;
+		store_build_release(&build);
+		if ((found = store_build_find(st, b->repo, oids[i], bs->recipe,
+		    &build, cause)) < 0)
+			goto out;
+		if (found && strcmp(build.status, "ok") == 0)
+			c->build = BISECT_BUILD_OK;
+		if ((found && strcmp(build.status, "failed") == 0) ||
+		    (failed > 0 && t->series[t->nr_touched].nr == 0))
+			c->build = BISECT_BUILD_FAILED;
+		c->samples = t->series[t->nr_touched].values;
+		c->nr_samples = t->series[t->nr_touched].nr;
+		t->done[t->nr_touched] = done;
+		t->nr_runs += (size_t)done;
+		t->touched[t->nr_touched++] = idx;
+	}
+	r = 0;
+out:
+	store_build_release(&build);
+	for (i = 0; i < nr; i++)
+		free(oids[i]);
+	free(oids);
+	return r;
+}
+
+static int
+bisection_direction(const char *direction)
+{
+	if (strcmp(direction, "higher") == 0)
+		return 1;
+	if (strcmp(direction, "lower") == 0)
+		return -1;
+	return 0;
+}
+
+static int
+bisection_want(struct scheduler *s, struct bisection *bs,
+    const struct store_bisection *b, const struct bisect_result *res,
+    int *added, char **cause)
+{
+	struct store	*st = s->ctx->store;
+	const char	*oid;
+	int64_t		 build;
+	size_t		 i;
+	int		 live, next;
+
+	for (i = 0; i < res->nr_wants; i++) {
+		if (bs->range.commits[res->wants[i].commit].build ==
+		    BISECT_BUILD_FAILED)
+			continue;
+		oid = bs->range.oids[res->wants[i].commit];
+		if (store_build_ensure(st, b->repo, oid, bs->recipe, &build,
+		    cause) != 0 ||
+		    store_run_count(st, b->job, b->repo, oid, &live, &next,
+		    cause) != 0)
+			return -1;
+		while ((unsigned)live < res->wants[i].samples) {
+			if (store_run_add(st, b->job, b->repo, oid, next++,
+			    bs->recipe, cause) != 0)
+				return -1;
+			live++;
+			(*added)++;
+		}
+	}
+	return 0;
+}
+
+static char *
+bisection_progress(const struct bisection *bs, const struct bisect_result *res)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	size_t		i;
+	int		ends = 1;
+
+	for (i = 0; i < res->nr_wants; i++) {
+		if (res->wants[i].commit != bs->range.bad)
+			ends = ends && bs->range.nr_good > 0 &&
+			    res->wants[i].commit == bs->range.good[0];
+	}
+	if (ends)
+		strbuf_addstr(&sb, "bisect: checking that good and bad differ");
+	else
+		strbuf_addf(&sb, "bisect: %zu commits left (about %u steps)",
+		    res->remaining, res->steps);
+	for (i = 0; i < res->nr_wants; i++)
+		strbuf_addf(&sb, "%s %.7s (%u runs)", i ? "," : ", testing",
+		    bs->range.oids[res->wants[i].commit],
+		    res->wants[i].samples);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Is c among the range's commits that contain one of from[]? */
+static unsigned char *
+bisection_descendants(const struct repo_range *range, const size_t *from,
+    size_t nr_from)
+{
+	unsigned char	*mark = xcalloc(range->nr_commits + 1, 1);
+	int		 changed = 1;
+	size_t		 i, j;
+
+	for (i = 0; i < nr_from; i++)
+		mark[from[i]] = 1;
+	while (changed) {
+		changed = 0;
+		for (i = 0; i < range->nr_commits; i++) {
+			if (mark[i])
+				continue;
+			for (j = 0; j < range->commits[i].nr_parents; j++) {
+				if (mark[range->commits[i].parents[j]]) {
+					mark[i] = 1;
+					changed = 1;
+					break;
+				}
+			}
+		}
+	}
+	return mark;
+}
+
+static int
+bisection_is_good_end(const struct repo_range *range, size_t idx)
+{
+	size_t	i;
+
+	for (i = 0; i < range->nr_good; i++)
+		if (range->good[i] == idx)
+			return 1;
+	return 0;
+}
+
+/* The log of tested commits with verdicts relative to the conclusion. */
+static struct store_step *
+bisection_steps(const struct bisection *bs, const struct bisection_turn *t,
+    const struct bisect_result *res, size_t *nr)
+{
+	const struct repo_range	*range = &bs->range;
+	struct store_step	*steps = xcalloc(t->nr_touched + 1,
+				    sizeof *steps);
+	const size_t		*from = res->culprits;
+	size_t			 nr_from = res->nr_culprits > 0 ? 1 : 0, i, k;
+	unsigned char		*bad = NULL;
+	struct summary		 sum;
+	const struct bisect_commit *c;
+
+	if (res->status == BISECT_AMBIGUOUS) {
+		from = res->candidates;
+		nr_from = res->nr_candidates;
+	}
+	bad = bisection_descendants(range, from, nr_from);
+	for (i = 0; i < t->nr_touched; i++) {
+		k = t->touched[i];
+		c = &range->commits[k];
+		steps[i].commit_oid = range->oids[k];
+		summary_compute(&sum, c->samples, c->nr_samples);
+		steps[i].samples = (int)c->nr_samples;
+		steps[i].mean = c->nr_samples > 0 ? sum.mean : NAN;
+		if (c->build == BISECT_BUILD_FAILED)
+			steps[i].verdict = "skip";
+		else if (bisection_is_good_end(range, k))
+			steps[i].verdict = "good";
+		else if (k == range->bad)
+			steps[i].verdict = "bad";
+		else if (res->status == BISECT_FOUND ||
+		    res->status == BISECT_AMBIGUOUS)
+			steps[i].verdict = bad[k] ? "bad" : "good";
+		else
+			steps[i].verdict = "skip";
+	}
+	free(bad);
+	*nr = t->nr_touched;
+	return steps;
+}
+
+static json_t *
+bisection_stats_json(const struct bisect_commit *c)
+{
+	struct summary	sum;
+
+	summary_compute(&sum, c->samples, c->nr_samples);
+	return json_pack("{s:f, s:f, s:I}", "mean", c->nr_samples ? sum.mean :
+	    0.0, "stddev_pct", isfinite(sum.stddev_pct) ? sum.stddev_pct :
+	    0.0, "n", (json_int_t)c->nr_samples);
+}
+
+static json_t *
+bisection_oid_list(const struct repo_range *range, const size_t *v, size_t n)
+{
+	json_t	*a = json_array();
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_string(range->oids[v[i]]));
+	return a;
+}
+
+static double
+bisection_round(double x, double unit)
+{
+	return isfinite(x) ? round(x / unit) * unit : 0.0;
+}
+
+static char *
+bisection_json(struct scheduler *s, const struct bisection *bs,
+    const struct store_bisection *b, const struct bisection_turn *t,
+    const struct bisect_result *res)
+{
+	const struct repo_range	*range = &bs->range;
+	json_t			*o = json_object(), *skipped = json_array();
+	struct repo_commit	 rc;
+	size_t			 i, culprit, parent, builds = 0;
+	char			*text;
+	int			 found = res->status == BISECT_FOUND &&
+				    res->nr_culprits > 0;
+
+	json_object_set_new(o, "id", json_integer(b->id));
+	json_object_set_new(o, "status", json_string(
+	    bisect_status_name(res->status)));
+	if (found) {
+		culprit = res->culprits[0];
+		json_object_set_new(o, "culprit",
+		    json_string(range->oids[culprit]));
+		memset(&rc, 0, sizeof rc);
+		if (repo_commit_read(bs->repo, range->oids[culprit], &rc,
+		    NULL) == 0)
+			json_object_set_new(o, "subject",
+			    json_string(rc.subject));
+		repo_commit_release(&rc);
+	}
+	json_object_set_new(o, "metric", json_string(b->metric));
+	json_object_set_new(o, "direction", json_string(b->direction));
+	json_object_set_new(o, "good", json_string(b->good));
+	json_object_set_new(o, "bad", json_string(b->bad));
+	if (found) {
+		json_object_set_new(o, "change_pct", json_real(
+		    bisection_round(res->culprit_change_pct, 0.1)));
+		json_object_set_new(o, "ci_pct", json_pack("[f, f]",
+		    bisection_round(res->culprit_ci_lo, 0.1),
+		    bisection_round(res->culprit_ci_hi, 0.1)));
+		json_object_set_new(o, "p_value", json_real(
+		    isfinite(res->culprit_p_value) ? res->culprit_p_value : 1));
+		culprit = res->culprits[0];
+		if (range->commits[culprit].nr_parents > 0) {
+			parent = range->commits[culprit].parents[0];
+			json_object_set_new(o, "parent", bisection_stats_json(
+			    &range->commits[parent]));
+		}
+		json_object_set_new(o, "culprit_stats", bisection_stats_json(
+		    &range->commits[culprit]));
+		json_object_set_new(o, "explained_pct", json_real(
+		    bisection_round(res->explained_pct, 1)));
+	} else {
+		json_object_set_new(o, "change_pct", json_real(
+		    bisection_round(res->change_pct, 0.1)));
+		json_object_set_new(o, "ci_pct", json_pack("[f, f]",
+		    bisection_round(res->ci_lo, 0.1),
+		    bisection_round(res->ci_hi, 0.1)));
+		json_object_set_new(o, "p_value", json_real(
+		    isfinite(res->p_value) ? res->p_value : 1));
+	}
+	json_object_set_new(o, "culprits", bisection_oid_list(range,
+	    res->culprits, found ? res->nr_culprits : 0));
+	if (res->status == BISECT_AMBIGUOUS)
+		json_object_set_new(o, "candidates", bisection_oid_list(range,
+		    res->candidates, res->nr_candidates));
+	if (res->status == BISECT_FAILED)
+		json_object_set_new(o, "error", json_string(res->error ?
+		    res->error : "the driver failed"));
+	for (i = 0; i < t->nr_touched; i++) {
+		if (range->commits[t->touched[i]].build != BISECT_BUILD_UNKNOWN)
+			builds++;
+		if (range->commits[t->touched[i]].build == BISECT_BUILD_FAILED)
+			json_array_append_new(skipped, json_string(
+			    range->oids[t->touched[i]]));
+	}
+	json_object_set_new(o, "builds", json_integer((json_int_t)builds));
+	json_object_set_new(o, "runs", json_integer((json_int_t)t->nr_runs));
+	json_object_set_new(o, "skipped", skipped);
+	text = json_dumps(o, JSON_PRESERVE_ORDER | JSON_COMPACT);
+	json_decref(o);
+	(void)s;
+	return text;
+}
+
+static int
+bisection_fail(struct scheduler *s, int64_t id, const char *why,
+    char **cause)
+{
+	json_t	*o = json_pack("{s:I, s:s, s:s}", "id", (json_int_t)id,
+		    "status", "failed", "error", why);
+	char	*text = json_dumps(o, JSON_PRESERVE_ORDER | JSON_COMPACT);
+	int	 r;
+
+	log_error("bisection %lld failed: %s", (long long)id, why);
+	r = store_bisection_finish(s->ctx->store, id, "failed", text, NULL, 0,
+	    cause);
+	if (r == 0)
+		r = store_request_set_status(s->ctx->store, id, "failed", why,
+		    cause);
+	json_decref(o);
+	free(text);
+	bisection_forget(s, id);
+	s->progress = 1;
+	return r;
+}
+
+static int
+bisection_conclude(struct scheduler *s, struct bisection *bs,
+    const struct store_bisection *b, const struct bisection_turn *t,
+    const struct bisect_result *res, char **cause)
+{
+	struct store_step	*steps = NULL;
+	char			*json = NULL, *headline = NULL, *body = NULL;
+	size_t			 nr_steps = 0;
+	int64_t			 report;
+	int			 r = -1;
+
+	json = bisection_json(s, bs, b, t, res);
+	steps = bisection_steps(bs, t, res, &nr_steps);
+	if (store_bisection_finish(s->ctx->store, b->id,
+	    bisect_status_name(res->status), json, steps, nr_steps,
+	    cause) != 0)
+		goto out;
+	if (res->status == BISECT_FOUND) {
+		if (report_bisection(s->ctx, b->id, &headline, &body,
+		    cause) != 0)
+			goto out;
+		if (store_report_add(s->ctx->store, b->id, headline, body,
+		    &report, cause) != 0)
+			goto out;
+	}
+	r = 0;
+out:
+	free(steps);
+	free(json);
+	free(headline);
+	free(body);
+	bisection_forget(s, b->id);
+	s->progress = 1;
+	return r;
+}
+
+int
+bisection_plan(struct scheduler *s, int64_t id, char **cause)
+{
+	struct store			*st = s->ctx->store;
+	struct store_bisection		 b;
+	struct store_request		 rq;
+	struct bisection		*bs = NULL;
+	struct bisection_turn		 t;
+	struct bisect_input		 in;
+	struct bisect_result		 res;
+	const struct metric_info	*mi;
+	char				*progress = NULL, *why = NULL;
+	int				 busy, added = 0, r = -1;
+	unsigned			 runs;
+
+	memset(&t, 0, sizeof t);
+	memset(&res, 0, sizeof res);
+	memset(&rq, 0, sizeof rq);
+	if (store_bisection_get(st, id, &b, cause) != 0)
+		return -1;
+	if (strcmp(b.status, "running") != 0) {
+		r = store_request_set_status(st, id, strcmp(b.status,
+		    "failed") == 0 ? "failed" : "done", NULL, cause);
+		goto out;
+	}
+	if (store_request_get(st, id, &rq, cause) != 0)
+		goto out;
+	if (strcmp(rq.status, "pending") == 0 &&
+	    store_request_set_status(st, id, "running", NULL, cause) != 0)
+		goto out;
+	if (store_run_busy(st, b.job, b.repo, &busy, cause) != 0)
+		goto out;
+	if (busy) {
+		r = 0;
+		goto out;
+	}
+	if (bisection_load(s, &b, &bs, &why) != 0) {
+		r = bisection_fail(s, id, why, cause);
+		goto out;
+	}
+	if (bisection_gather(s, bs, &b, &t, cause) != 0)
+		goto out;
+	mi = metric_lookup(b.metric);
+	runs = 3;
+	{
+		struct store_job	sj;
+		struct job		**jobs = NULL;
+		size_t			  nr = 0;
+
+		if (store_job_get(st, b.job, &sj, cause) != 0)
+			goto out;
+		if (job_parse(sj.job_id, sj.canonical, strlen(sj.canonical),
+		    &jobs, &nr, NULL) == 0 && nr == 1)
+			runs = jobs[0]->runs;
+		job_list_free(jobs, nr);
+		store_job_release(&sj);
+	}
+	memset(&in, 0, sizeof in);
+	in.commits = bs->range.commits;
+	in.nr_commits = bs->range.nr_commits;
+	in.bad = bs->range.bad;
+	in.good = bs->range.good;
+	in.nr_good = bs->range.nr_good;
+	in.direction = bisection_direction(b.direction);
+	in.min_effect_pct = mi->min_effect_pct;
+	in.slots = scheduler_slots(s->ctx);
+	in.initial_runs = runs;
+	in.max_runs = runs > BISECTION_MAX_RUNS ? runs : BISECTION_MAX_RUNS;
+	if (bisect_decide(&res, &in) != 0 && res.status != BISECT_FAILED) {
+		r = bisection_fail(s, id, res.error ? res.error :
+		    "the bisection driver failed", cause);
+		goto out;
+	}
+	if (res.status != BISECT_CONTINUE) {
+		r = bisection_conclude(s, bs, &b, &t, &res, cause);
+		goto out;
+	}
+	if (store_begin(st, cause) != 0)
+		goto out;
+	if (bisection_want(s, bs, &b, &res, &added, cause) != 0) {
+		store_rollback(st);
+		goto out;
+	}
+	progress = bisection_progress(bs, &res);
+	if (store_bisection_progress(st, id, progress, cause) != 0 ||
+	    store_commit(st, cause) != 0) {
+		store_rollback(st);
+		goto out;
+	}
+	if (added == 0) {
+		r = bisection_fail(s, id, "the bisection driver asked for no "
+		    "new samples", cause);
+		goto out;
+	}
+	s->progress = 1;
+	r = 0;
+out:
+	bisect_result_release(&res);
+	bisection_turn_release(&t);
+	store_bisection_release(&b);
+	store_request_release(&rq);
+	free(progress);
+	free(why);
+	return r;
+}

@@ -1,0 +1,18 @@
+/*
+ * Driving one bisection: gather what the database knows about its range
+ * (builds, samples), ask the pure driver in stats/bisect.c what to do next,
+ * and turn its answer into runs to take, or into the conclusion: the
+ * result JSON, the log of tested commits and the report.
+ */
+#ifndef BISECTD_BISECTION_H
+#define BISECTD_BISECTION_H
+
+#include <stdint.h>
+
+#include "bisectd/scheduler.h"
+
+int	bisection_plan(struct scheduler *, int64_t id, char **cause);
+void	bisection_forget(struct scheduler *, int64_t id);
+void	bisection_free(struct bisection *);
+
+#endif

@@ -1,0 +1,172 @@
+/*
+ * bisectctl bisect: a manual bisection request. With --wait it runs (or
+ * follows) the scheduler until the bisection concludes, with git-bisect
+ * style progress on stderr, then prints the headline and compare table,
+ * or with --json the result object of DESIGN §3.3. Rerunning an identical
+ * command while its bisection is unfinished resumes it.
+ */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisectd/cmd.h"
+#include "bisectd/report.h"
+#include "bisectd/request.h"
+#include "bisectd/scheduler.h"
+#include "util/strbuf.h"
+
+static void
+cmd_bisect_print(struct context *ctx, const struct store_bisection *b,
+    json_t *res)
+{
+	const char	*status = json_string_value(json_object_get(res,
+			    "status"));
+	char		*headline = NULL, *body = NULL, *cause = NULL;
+	json_t		*cand;
+	size_t		 i;
+
+	if (status == NULL)
+		status = b->status;
+	if (strcmp(status, "found") == 0) {
+		if (report_bisection(ctx, b->id, &headline, &body,
+		    &cause) == 0) {
+			printf("%s\n", body);
+		} else {
+			printf("%s\n", json_string_value(json_object_get(res,
+			    "culprit")));
+			fprintf(stderr, "warning: %s\n", cause);
+		}
+	} else if (strcmp(status, "no_change") == 0) {
+		printf("no change: good and bad do not differ beyond noise in "
+		    "%s (%+.1f%%, 95%% CI [%+.1f%%, %+.1f%%], p = %.2g)\n",
+		    b->metric,
+		    json_number_value(json_object_get(res, "change_pct")),
+		    json_number_value(json_array_get(json_object_get(res,
+		    "ci_pct"), 0)),
+		    json_number_value(json_array_get(json_object_get(res,
+		    "ci_pct"), 1)),
+		    json_number_value(json_object_get(res, "p_value")));
+	} else if (strcmp(status, "ambiguous") == 0) {
+		cand = json_object_get(res, "candidates");
+		printf("ambiguous: the first bad commit is one of %zu commits "
+		    "that could not be told apart:\n", json_array_size(cand));
+		for (i = 0; i < json_array_size(cand); i++)
+			printf("  %s\n", json_string_value(json_array_get(cand,
+			    i)));
+	} else {
+		printf("failed: %s\n", json_string_value(json_object_get(res,
+		    "error")));
+	}
+	free(headline);
+	free(body);
+	free(cause);
+}
+
+static int
+cmd_bisect_exec(const char *config, int argc, char **argv)
+{
+	static const struct option	 longopts[] = {
+		{ "good", required_argument, NULL, 'g' },
+		{ "bad", required_argument, NULL, 'b' },
+		{ "repo", required_argument, NULL, 'r' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "wait", no_argument, NULL, 'w' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct context		*ctx = NULL;
+	struct request_spec	 spec;
+	struct store_bisection	 b;
+	struct cmd_progress	 progress = { NULL };
+	const char		*revs[2] = { NULL, NULL };
+	json_t			*res = NULL;
+	char			*cause = NULL;
+	int64_t			 id;
+	int			 c, wait = 0, json = 0, resumed, r = CMD_FAILED;
+
+	memset(&spec, 0, sizeof spec);
+	memset(&b, 0, sizeof b);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'g':
+			revs[0] = optarg;
+			break;
+		case 'b':
+			revs[1] = optarg;
+			break;
+		case 'r':
+			spec.repo = optarg;
+			break;
+		case 'm':
+			spec.metric = optarg;
+			break;
+		case 'w':
+			wait = 1;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		default:
+			return cmd_usage(&cmd_bisect_entry);
+		}
+	}
+	if (optind + 1 != argc || revs[0] == NULL || revs[1] == NULL)
+		return cmd_usage(&cmd_bisect_entry);
+	spec.kind = "bisect";
+	spec.job_file = argv[optind];
+	spec.revs = revs;
+	spec.nr_revs = 2;
+	if ((r = cmd_open(config, &ctx)) != CMD_OK)
+		return r;
+	r = request_create(ctx, &spec, &id, &resumed, &cause);
+	if (r != 0) {
+		fprintf(stderr, "error: %s\n", cause);
+		r = r == REQUEST_BAD_INPUT ? CMD_USAGE : CMD_FAILED;
+		goto out;
+	}
+	r = CMD_FAILED;
+	fprintf(stderr, "bisect: %s bisection %lld\n", resumed ? "resuming" :
+	    "queued", (long long)id);
+	if (!wait) {
+		printf("%lld\n", (long long)id);
+		r = CMD_OK;
+		goto out;
+	}
+	if (scheduler_wait(ctx, id, cmd_progress_tick, &progress,
+	    &cause) != 0) {
+		fprintf(stderr, "error: %s\n", cause);
+		goto out;
+	}
+	if (store_bisection_get(ctx->store, id, &b, &cause) != 0) {
+		fprintf(stderr, "error: %s\n", cause);
+		goto out;
+	}
+	if (b.result == NULL || (res = json_loads(b.result, 0, NULL)) == NULL) {
+		fprintf(stderr, "error: bisection %lld ended without a result "
+		    "(%s)\n", (long long)id, b.status);
+		goto out;
+	}
+	if (json)
+		printf("%s\n", b.result);
+	else
+		cmd_bisect_print(ctx, &b, res);
+	r = strcmp(b.status, "failed") == 0 ? CMD_FAILED : CMD_OK;
+out:
+	json_decref(res);
+	store_bisection_release(&b);
+	free(progress.last);
+	free(cause);
+	context_free(ctx);
+	return r;
+}
+
+const struct cmd_entry cmd_bisect_entry = {
+	.name = "bisect",
+	.usage = "JOB.yaml --good REV --bad REV [--repo NAME] [--metric M] "
+	    "[--wait] [--json]",
+	.summary = "find the commit that changed a metric",
+	.exec = cmd_bisect_exec,
+};

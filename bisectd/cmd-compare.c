@@ -1,0 +1,81 @@
+/*
+ * bisectctl compare: run a job file's jobs at two commits and print the
+ * LKP-style compare table for every metric, the headline metric first.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisectd/cmd.h"
+#include "bisectd/request.h"
+#include "bisectd/scheduler.h"
+
+static int
+cmd_compare_exec(const char *config, int argc, char **argv)
+{
+	static const struct option	 longopts[] = {
+		{ "repo", required_argument, NULL, 'r' },
+		{ "wait", no_argument, NULL, 'w' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct context		*ctx = NULL;
+	struct request_spec	 spec;
+	const char		*revs[2];
+	int64_t			 id;
+	char			*cause = NULL;
+	int			 c, wait = 0, resumed, r;
+
+	memset(&spec, 0, sizeof spec);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			spec.repo = optarg;
+			break;
+		case 'w':
+			wait = 1;
+			break;
+		default:
+			return cmd_usage(&cmd_compare_entry);
+		}
+	}
+	if (optind + 3 != argc)
+		return cmd_usage(&cmd_compare_entry);
+	revs[0] = argv[optind];
+	revs[1] = argv[optind + 1];
+	spec.kind = "compare";
+	spec.job_file = argv[optind + 2];
+	spec.revs = revs;
+	spec.nr_revs = 2;
+	if ((r = cmd_open(config, &ctx)) != CMD_OK)
+		return r;
+	r = request_create(ctx, &spec, &id, &resumed, &cause);
+	if (r != 0) {
+		fprintf(stderr, "error: %s\n", cause);
+		r = r == REQUEST_BAD_INPUT ? CMD_USAGE : CMD_FAILED;
+		goto out;
+	}
+	if (!wait) {
+		printf("%lld\n", (long long)id);
+		r = CMD_OK;
+		goto out;
+	}
+	if (scheduler_wait(ctx, id, NULL, NULL, &cause) != 0) {
+		fprintf(stderr, "error: %s\n", cause);
+		r = CMD_FAILED;
+		goto out;
+	}
+	r = cmd_print_compare(ctx, id, 1);
+out:
+	free(cause);
+	context_free(ctx);
+	return r;
+}
+
+const struct cmd_entry cmd_compare_entry = {
+	.name = "compare",
+	.usage = "REV_A REV_B JOB.yaml [--repo NAME] [--wait]",
+	.summary = "the compare table of a job between two commits",
+	.exec = cmd_compare_exec,
+};

@@ -1,0 +1,290 @@
+/*
+ * Requests from the command line, and the planning of queue and compare
+ * requests. A request names a job file (expanded into jobs) and commits;
+ * planning makes sure each job has `runs` runs at each commit, counting
+ * runs that ended in failure, and finishes the request when none is left
+ * pending or running.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisectd/bisection.h"
+#include "bisectd/build.h"
+#include "bisectd/repo.h"
+#include "bisectd/request.h"
+#include "jobs/metric.h"
+#include "util/error.h"
+#include "util/hash.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static const char *
+request_direction(const struct job *job, const char *metric)
+{
+	const struct metric_info	*mi;
+
+	if (job->metric != NULL && strcmp(job->metric, metric) == 0 &&
+	    job->direction != JOB_DIRECTION_UNKNOWN)
+		return job_direction_name(job->direction);
+	mi = metric_lookup(metric);
+	return job_direction_name(mi->direction);
+}
+
+static char *
+request_dedup_key(const struct request_spec *spec, const char *repo,
+    const struct job *const *jobs, size_t nr_jobs, char (*oids)[41],
+    const char *metric)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	char		hex[HASH_HEX_LEN + 1];
+	size_t		i;
+
+	strbuf_addf(&sb, "%s\n%s\n%s\n", spec->kind, repo,
+	    metric != NULL ? metric : "");
+	for (i = 0; i < nr_jobs; i++)
+		strbuf_addf(&sb, "job %s\n", jobs[i]->id);
+	for (i = 0; i < spec->nr_revs; i++)
+		strbuf_addf(&sb, "commit %s\n", oids[i]);
+	hash_sha256_hex(sb.buf, sb.len, hex);
+	strbuf_release(&sb);
+	return xstrdup(hex);
+}
+
+int
+request_create(struct context *ctx, const struct request_spec *spec,
+    int64_t *id, int *resumed, char **cause)
+{
+	const struct config_repo	 *cr;
+	struct repo			 *repo = NULL;
+	struct job			**jobs = NULL;
+	size_t				  nr_jobs = 0, i, nr_revs;
+	char				(*oids)[41] = NULL;
+	const char			**revs = spec->revs;
+	const char			 *head = "HEAD", *metric = NULL;
+	char				 *key = NULL, *desc = NULL;
+	int64_t				  job_row;
+	int				  r = REQUEST_BAD_INPUT, in_tx = 0;
+
+	*resumed = 0;
+	cr = config_repo_find(ctx->config, spec->repo);
+	if (cr == NULL) {
+		if (spec->repo != NULL)
+			error_set(cause, "no repository '%s' in '%s'",
+			    spec->repo, ctx->config->path);
+		else
+			error_set(cause, "'%s' names %zu repositories: say "
+			    "which with --repo", ctx->config->path,
+			    ctx->config->nr_repos);
+		goto out;
+	}
+	if (job_load(spec->job_file, &jobs, &nr_jobs, cause) != 0)
+		goto out;
+	if (strcmp(spec->kind, "bisect") == 0) {
+		if (nr_jobs != 1) {
+			error_set(cause, "'%s' expands to %zu jobs; a "
+			    "bisection takes one: give each axis one value",
+			    spec->job_file, nr_jobs);
+			goto out;
+		}
+		metric = spec->metric != NULL ? spec->metric : jobs[0]->metric;
+		if (metric == NULL) {
+			error_set(cause, "'%s' names no metric: add 'metric:' "
+			    "or pass --metric", spec->job_file);
+			goto out;
+		}
+	}
+	nr_revs = spec->nr_revs;
+	if (nr_revs == 0) {
+		revs = &head;
+		nr_revs = 1;
+	}
+	if (repo_open(cr, &repo, cause) != 0) {
+		r = -1;
+		goto out;
+	}
+	oids = xcalloc(nr_revs, sizeof *oids);
+	for (i = 0; i < nr_revs; i++) {
+		if (repo_resolve(repo, revs[i], oids[i], cause) != 0)
+			goto out;
+	}
+	key = request_dedup_key(spec, cr->name,
+	    (const struct job *const *)jobs, nr_jobs, oids, metric);
+	r = -1;
+	if (strcmp(spec->kind, "bisect") == 0) {
+		if (store_request_find_active(ctx->store, key, id, cause) != 0)
+			goto out;
+		if (*id != 0) {
+			*resumed = 1;
+			r = 0;
+			goto out;
+		}
+	}
+	if (store_begin(ctx->store, cause) != 0)
+		goto out;
+	in_tx = 1;
+	if (store_request_add(ctx->store, spec->kind, cr->name,
+	    spec->job_file, key, "{}", id, cause) != 0)
+		goto out;
+	for (i = 0; i < nr_jobs; i++) {
+		free(desc);
+		desc = job_describe(jobs[i]);
+		if (store_job_add(ctx->store, jobs[i]->id, jobs[i]->testcase,
+		    desc, jobs[i]->canonical, jobs[i]->metric,
+		    job_direction_name(jobs[i]->direction), &job_row,
+		    cause) != 0 ||
+		    store_request_job_add(ctx->store, *id, job_row, cause) != 0)
+			goto out;
+	}
+	for (i = 0; i < nr_revs; i++) {
+		if (store_request_commit_add(ctx->store, *id, (int)i, oids[i],
+		    revs[i], cause) != 0)
+			goto out;
+	}
+	if (strcmp(spec->kind, "bisect") == 0 &&
+	    store_bisection_add(ctx->store, *id, job_row, cr->name, oids[0],
+	    oids[1], metric, request_direction(jobs[0], metric), cause) != 0)
+		goto out;
+	if (store_commit(ctx->store, cause) != 0)
+		goto out;
+	in_tx = 0;
+	r = 0;
+out:
+	if (in_tx)
+		store_rollback(ctx->store);
+	repo_free(repo);
+	job_list_free(jobs, nr_jobs);
+	free(oids);
+	free(key);
+	free(desc);
+	return r;
+}
+
+/* The runs a job asks for at each commit (its `runs:`). */
+static unsigned
+request_job_runs(const struct store_job *sj)
+{
+	struct job	**jobs = NULL;
+	size_t		  nr = 0;
+	unsigned	  runs = 3;
+
+	if (job_parse(sj->job_id, sj->canonical, strlen(sj->canonical), &jobs,
+	    &nr, NULL) == 0 && nr == 1)
+		runs = jobs[0]->runs;
+	job_list_free(jobs, nr);
+	return runs;
+}
+
+/* Make sure (job, commit) has `runs` runs, counting those that failed. */
+static int
+request_ensure_runs(struct scheduler *s, const struct config_repo *cr,
+    int64_t job, const char *oid, unsigned runs, int *added, char **cause)
+{
+	struct store	*st = s->ctx->store;
+	char		*recipe = build_recipe_id(cr);
+	int64_t		 build;
+	int		 live, next, done, failed, r = -1;
+
+	if (store_run_count(st, job, cr->name, oid, &live, &next, cause) != 0 ||
+	    store_run_totals(st, job, cr->name, oid, &done, &failed,
+	    cause) != 0)
+		goto out;
+	if ((unsigned)(live + failed) >= runs) {
+		r = 0;
+		goto out;
+	}
+	if (store_build_ensure(st, cr->name, oid, recipe, &build, cause) != 0)
+		goto out;
+	while ((unsigned)(live + failed) < runs) {
+		if (store_run_add(st, job, cr->name, oid, next++, recipe,
+		    cause) != 0)
+			goto out;
+		live++;
+		(*added)++;
+	}
+	r = 0;
+out:
+	free(recipe);
+	return r;
+}
+
+static int
+request_plan_runs(struct scheduler *s, const struct store_request *rq,
+    char **cause)
+{
+	struct store			 *st = s->ctx->store;
+	const struct config_repo	 *cr;
+	struct store_job		  sj;
+	int64_t				 *jobs = NULL;
+	char				**oids = NULL, **revs = NULL;
+	size_t				  nr_jobs = 0, nr_oids = 0, i, j;
+	int				  added = 0, busy, any_busy = 0, r = -1;
+
+	memset(&sj, 0, sizeof sj);
+	if ((cr = config_repo_find(s->ctx->config, rq->repo)) == NULL) {
+		r = store_request_set_status(st, rq->id, "failed",
+		    "its repository is no longer in the config", cause);
+		goto out;
+	}
+	if (store_request_jobs(st, rq->id, &jobs, &nr_jobs, cause) != 0 ||
+	    store_request_commits(st, rq->id, &oids, &revs, &nr_oids,
+	    cause) != 0)
+		goto out;
+	if (store_begin(st, cause) != 0)
+		goto out;
+	for (i = 0; i < nr_jobs; i++) {
+		store_job_release(&sj);
+		if (store_job_get(st, jobs[i], &sj, cause) != 0)
+			goto fail;
+		for (j = 0; j < nr_oids; j++) {
+			if (request_ensure_runs(s, cr, jobs[i], oids[j],
+			    request_job_runs(&sj), &added, cause) != 0)
+				goto fail;
+		}
+		if (store_run_busy(st, jobs[i], cr->name, &busy, cause) != 0)
+			goto fail;
+		any_busy |= busy;
+	}
+	if (strcmp(rq->status, "pending") == 0 && store_request_set_status(st,
+	    rq->id, "running", NULL, cause) != 0)
+		goto fail;
+	if (!any_busy && added == 0 && store_request_set_status(st, rq->id,
+	    "done", NULL, cause) != 0)
+		goto fail;
+	if (store_commit(st, cause) != 0)
+		goto fail;
+	if (added > 0 || !any_busy)
+		s->progress = 1;
+	r = 0;
+	goto out;
+fail:
+	store_rollback(st);
+out:
+	store_job_release(&sj);
+	free(jobs);
+	for (i = 0; i < nr_oids; i++) {
+		free(oids[i]);
+		free(revs[i]);
+	}
+	free(oids);
+	free(revs);
+	return r;
+}
+
+int
+request_plan(struct scheduler *s, int64_t id, char **cause)
+{
+	struct store_request	rq;
+	int			r = -1;
+
+	if (store_request_get(s->ctx->store, id, &rq, cause) != 0)
+		return -1;
+	if (strcmp(rq.status, "done") == 0 || strcmp(rq.status, "failed") == 0)
+		r = 0;
+	else if (strcmp(rq.kind, "bisect") == 0)
+		r = bisection_plan(s, id, cause);
+	else
+		r = request_plan_runs(s, &rq, cause);
+	store_request_release(&rq);
+	return r;
+}

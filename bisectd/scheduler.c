@@ -1,0 +1,470 @@
+/*
+ * The scheduler loop. Each turn it reaps finished children, plans every
+ * active request (which may add runs and builds), starts pending builds
+ * (one per repository at a time: they share its worktree) and pending runs
+ * whose build is done (as many as the agents have free slots), then sleeps
+ * until a child exits, a signal arrives, or half a second passes (so that
+ * a daemon sees new requests). Signal handlers only set flags and wake
+ * the loop through a pipe.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bisectd/bisection.h"
+#include "bisectd/lock.h"
+#include "bisectd/request.h"
+#include "bisectd/scheduler.h"
+#include "bisectd/worker.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/log.h"
+#include "util/xalloc.h"
+
+#define SCHEDULER_TICK_MS	500
+
+static volatile sig_atomic_t	scheduler_stop;
+static int			scheduler_wake[2] = { -1, -1 };
+
+static void
+scheduler_signal(int sig)
+{
+	int	saved = errno;
+	char	c = (char)sig;
+
+	if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP)
+		scheduler_stop = 1;
+	if (scheduler_wake[1] != -1 && write(scheduler_wake[1], &c, 1) < 0) {
+		/* the pipe is full: the loop is awake anyway */
+	}
+	errno = saved;
+}
+
+static int
+scheduler_signals_setup(char **cause)
+{
+	struct sigaction	sa;
+	int			i;
+
+	if (scheduler_wake[0] == -1) {
+		if (pipe2(scheduler_wake, O_CLOEXEC | O_NONBLOCK) == -1)
+			return error_errno(cause, "couldn't create a pipe");
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = scheduler_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	scheduler_stop = 0;
+	(void)i;
+	return 0;
+}
+
+static void
+scheduler_signals_restore(void)
+{
+	signal(SIGCHLD, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+}
+
+unsigned
+scheduler_slots(const struct context *ctx)
+{
+	unsigned	n = 0;
+	size_t		i;
+
+	for (i = 0; i < ctx->config->nr_agents; i++)
+		n += ctx->config->agents[i].slots > 0 ?
+		    (unsigned)ctx->config->agents[i].slots : 1;
+	return n > 0 ? n : 1;
+}
+
+static void
+scheduler_child_add(struct scheduler *s, pid_t pid,
+    enum scheduler_child_kind kind, int64_t id, int64_t token,
+    const char *repo, const char *agent)
+{
+	struct scheduler_child	*c;
+
+	ALLOC_GROW(s->children, s->nr_children, s->alloc_children);
+	c = &s->children[s->nr_children++];
+	c->pid = pid;
+	c->kind = kind;
+	c->id = id;
+	c->token = token;
+	c->repo = repo != NULL ? xstrdup(repo) : NULL;
+	c->agent = agent != NULL ? xstrdup(agent) : NULL;
+}
+
+static void
+scheduler_child_remove(struct scheduler *s, size_t i)
+{
+	free(s->children[i].repo);
+	free(s->children[i].agent);
+	s->children[i] = s->children[--s->nr_children];
+}
+
+/*
+ * A child that exited has recorded its outcome itself. If it died
+ * without doing so, its work is retried, up to the cap: the retry calls
+ * are no-ops for rows the child already finished.
+ */
+static void
+scheduler_reap(struct scheduler *s)
+{
+	struct scheduler_child	*c;
+	char			*cause = NULL, *why;
+	pid_t			 pid;
+	size_t			 i;
+	int			 status;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		for (i = 0; i < s->nr_children; i++) {
+			if (s->children[i].pid == pid)
+				break;
+		}
+		if (i == s->nr_children)
+			continue;
+		c = &s->children[i];
+		if (WIFSIGNALED(status))
+			why = xasprintf("its worker was killed by signal %d",
+			    WTERMSIG(status));
+		else
+			why = xasprintf("its worker exited with status %d",
+			    WEXITSTATUS(status));
+		if (c->kind == SCHEDULER_CHILD_BUILD)
+			store_build_retry(s->ctx->store, c->id, why,
+			    s->ctx->config->max_attempts, &cause);
+		else
+			store_run_retry(s->ctx->store, c->id, c->token, why,
+			    s->ctx->config->max_attempts, &cause);
+		if (cause != NULL) {
+			log_error("%s", cause);
+			free(cause);
+			cause = NULL;
+		}
+		free(why);
+		scheduler_child_remove(s, i);
+		s->progress = 1;
+	}
+}
+
+static int
+scheduler_plan(struct scheduler *s, char **cause)
+{
+	int64_t	*ids = NULL;
+	size_t	 nr = 0, i;
+	char	*why = NULL;
+	int	 r = -1;
+
+	if (store_request_active(s->ctx->store, &ids, &nr, cause) != 0)
+		return -1;
+	for (i = 0; i < nr; i++) {
+		if (request_plan(s, ids[i], &why) != 0) {
+			log_error("request %lld: %s", (long long)ids[i],
+			    why != NULL ? why : "planning failed");
+			store_request_set_status(s->ctx->store, ids[i],
+			    "failed", why, NULL);
+			bisection_forget(s, ids[i]);
+			free(why);
+			why = NULL;
+		}
+	}
+	r = 0;
+	free(ids);
+	return r;
+}
+
+static int
+scheduler_repo_building(const struct scheduler *s, const char *repo)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nr_children; i++) {
+		if (s->children[i].kind == SCHEDULER_CHILD_BUILD &&
+		    strcmp(s->children[i].repo, repo) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+scheduler_start_builds(struct scheduler *s, char **cause)
+{
+	struct store_build	 b;
+	int64_t			*ids = NULL;
+	size_t			 nr = 0, i;
+	pid_t			 pid;
+	int			 r = -1;
+
+	memset(&b, 0, sizeof b);
+	if (store_build_pending(s->ctx->store, &ids, &nr, cause) != 0)
+		return -1;
+	for (i = 0; i < nr; i++) {
+		store_build_release(&b);
+		if (store_build_get(s->ctx->store, ids[i], &b, cause) != 0)
+			goto out;
+		if (scheduler_repo_building(s, b.repo))
+			continue;
+		if (store_build_start(s->ctx->store, ids[i], cause) != 0)
+			goto out;
+		if ((pid = worker_build(s->ctx, ids[i], cause)) == -1) {
+			store_build_retry(s->ctx->store, ids[i], *cause,
+			    s->ctx->config->max_attempts, NULL);
+			goto out;
+		}
+		scheduler_child_add(s, pid, SCHEDULER_CHILD_BUILD, ids[i], 0,
+		    b.repo, NULL);
+		s->progress = 1;
+	}
+	r = 0;
+out:
+	store_build_release(&b);
+	free(ids);
+	return r;
+}
+
+/* The agent with the most free slots, or NULL when all are busy. */
+static const struct config_agent *
+scheduler_free_agent(struct scheduler *s)
+{
+	const struct config_agent	*best = NULL, *a;
+	size_t				 i, j;
+	int				 busy, free_slots, best_free = 0;
+
+	for (i = 0; i < s->ctx->config->nr_agents; i++) {
+		a = &s->ctx->config->agents[i];
+		busy = 0;
+		for (j = 0; j < s->nr_children; j++) {
+			if (s->children[j].kind == SCHEDULER_CHILD_RUN &&
+			    strcmp(s->children[j].agent, a->name) == 0)
+				busy++;
+		}
+		free_slots = (a->slots > 0 ? a->slots : 1) - busy;
+		if (free_slots > best_free) {
+			best = a;
+			best_free = free_slots;
+		}
+	}
+	return best;
+}
+
+static int
+scheduler_start_runs(struct scheduler *s, char **cause)
+{
+	const struct config_agent	*agent;
+	struct store_run		 run;
+	struct store_build		 b;
+	int64_t				*ids = NULL, token;
+	size_t				 nr = 0, i;
+	char				*dir = NULL;
+	pid_t				 pid;
+	int				 found, r = -1;
+
+	memset(&run, 0, sizeof run);
+	memset(&b, 0, sizeof b);
+	if (store_run_pending(s->ctx->store, &ids, &nr, cause) != 0)
+		return -1;
+	for (i = 0; i < nr; i++) {
+		if ((agent = scheduler_free_agent(s)) == NULL)
+			break;
+		store_run_release(&run);
+		store_build_release(&b);
+		if (store_run_get(s->ctx->store, ids[i], &run, cause) != 0)
+			goto out;
+		found = store_build_find(s->ctx->store, run.repo,
+		    run.commit_oid, run.recipe, &b, cause);
+		if (found < 0)
+			goto out;
+		if (found && strcmp(b.status, "failed") == 0) {
+			if (store_run_skip_build(s->ctx->store, run.repo,
+			    run.commit_oid, run.recipe,
+			    "untestable: the build failed", cause) != 0)
+				goto out;
+			continue;
+		}
+		if (!found || strcmp(b.status, "ok") != 0)
+			continue;
+		free(dir);
+		dir = xasprintf("%s/runs/%lld", s->ctx->config->workdir,
+		    (long long)run.id);
+		if (store_run_start(s->ctx->store, run.id, agent->name, dir,
+		    &token, cause) != 0)
+			goto out;
+		if ((pid = worker_run(s->ctx, run.id, token, agent->name,
+		    cause)) == -1) {
+			store_run_retry(s->ctx->store, run.id, token, *cause,
+			    s->ctx->config->max_attempts, NULL);
+			goto out;
+		}
+		scheduler_child_add(s, pid, SCHEDULER_CHILD_RUN, run.id, token,
+		    run.repo, agent->name);
+		s->progress = 1;
+	}
+	r = 0;
+out:
+	store_run_release(&run);
+	store_build_release(&b);
+	free(ids);
+	free(dir);
+	return r;
+}
+
+static void
+scheduler_sleep(int ms)
+{
+	struct pollfd	pfd;
+	char		buf[64];
+
+	pfd.fd = scheduler_wake[0];
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, ms) > 0) {
+		while (read(scheduler_wake[0], buf, sizeof buf) > 0)
+			;
+	}
+}
+
+/* Stop every child and give its work back to the queue. */
+static void
+scheduler_shutdown(struct scheduler *s)
+{
+	size_t	i;
+	int	status, nr_runs, nr_builds;
+
+	for (i = 0; i < s->nr_children; i++)
+		kill(s->children[i].pid, SIGKILL);
+	for (i = 0; i < s->nr_children; i++)
+		waitpid(s->children[i].pid, &status, 0);
+	while (s->nr_children > 0)
+		scheduler_child_remove(s, 0);
+	store_recover(s->ctx->store, &nr_runs, &nr_builds, NULL);
+}
+
+static int
+scheduler_request_over(struct scheduler *s, int64_t id)
+{
+	struct store_request	rq;
+	int			over;
+
+	if (store_request_get(s->ctx->store, id, &rq, NULL) != 0)
+		return 1;
+	over = strcmp(rq.status, "done") == 0 ||
+	    strcmp(rq.status, "failed") == 0;
+	store_request_release(&rq);
+	return over;
+}
+
+int
+scheduler_run(struct context *ctx, const struct scheduler_opts *opts,
+    char **cause)
+{
+	struct scheduler	s;
+	size_t			i;
+	int			nr_runs = 0, nr_builds = 0, r = -1;
+
+	memset(&s, 0, sizeof s);
+	s.ctx = ctx;
+	if (scheduler_signals_setup(cause) != 0)
+		return -1;
+	if (store_recover(ctx->store, &nr_runs, &nr_builds, cause) != 0)
+		goto out;
+	if (nr_runs > 0 || nr_builds > 0)
+		log_info("requeued %d runs and %d builds left by a scheduler "
+		    "that went away", nr_runs, nr_builds);
+	while (!scheduler_stop) {
+		s.progress = 0;
+		scheduler_reap(&s);
+		if (scheduler_plan(&s, cause) != 0 ||
+		    scheduler_start_builds(&s, cause) != 0 ||
+		    scheduler_start_runs(&s, cause) != 0)
+			goto out;
+		if (opts->tick != NULL)
+			opts->tick(&s, opts->payload);
+		if (opts->wait_request != 0 &&
+		    scheduler_request_over(&s, opts->wait_request))
+			break;
+		if (s.progress)
+			continue;
+		scheduler_sleep(SCHEDULER_TICK_MS);
+	}
+	r = 0;
+out:
+	scheduler_shutdown(&s);
+	for (i = 0; i < s.nr_bisections; i++)
+		bisection_free(s.bisections[i]);
+	free(s.bisections);
+	free(s.children);
+	scheduler_signals_restore();
+	if (r == 0 && scheduler_stop && opts->wait_request != 0)
+		r = error_set(cause, "interrupted");
+	return r;
+}
+
+struct scheduler_wait_tick {
+	void	(*tick)(struct context *, int64_t, void *);
+	void	 *payload;
+	int64_t	  id;
+};
+
+static void
+scheduler_wait_tick(struct scheduler *s, void *payload)
+{
+	struct scheduler_wait_tick	*w = payload;
+
+	if (w->tick != NULL)
+		w->tick(s->ctx, w->id, w->payload);
+}
+
+int
+scheduler_wait(struct context *ctx, int64_t request,
+    void (*tick)(struct context *, int64_t, void *), void *payload,
+    char **cause)
+{
+	struct scheduler_opts		opts;
+	struct scheduler_wait_tick	w = { tick, payload, request };
+	struct scheduler		probe;
+	char				*lock = context_lock_path(ctx);
+	int				 fd = -1, held, r = -1;
+
+	memset(&probe, 0, sizeof probe);
+	probe.ctx = ctx;
+	for (;;) {
+		held = lock_try(lock, &fd, cause);
+		if (held < 0)
+			goto out;
+		if (held == 0) {
+			memset(&opts, 0, sizeof opts);
+			opts.wait_request = request;
+			opts.tick = scheduler_wait_tick;
+			opts.payload = &w;
+			r = scheduler_run(ctx, &opts, cause);
+			goto out;
+		}
+		/* A daemon runs the scheduler: follow the database. */
+		if (tick != NULL)
+			tick(ctx, request, payload);
+		if (scheduler_request_over(&probe, request)) {
+			r = 0;
+			goto out;
+		}
+		usleep(200 * 1000);
+	}
+out:
+	lock_release(fd);
+	free(lock);
+	return r;
+}

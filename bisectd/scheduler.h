@@ -1,0 +1,61 @@
+/*
+ * The scheduler (DESIGN §2): a loop that reads the database, decides what
+ * to start (builds, runs, bisection steps), starts long work in child
+ * processes and reaps them. bisectd runs it until told to stop; bisectctl
+ * --wait runs it in-process until its own request is finished.
+ */
+#ifndef BISECTD_SCHEDULER_H
+#define BISECTD_SCHEDULER_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "bisectd/context.h"
+
+struct bisection;
+
+enum scheduler_child_kind {
+	SCHEDULER_CHILD_BUILD,
+	SCHEDULER_CHILD_RUN,
+};
+
+struct scheduler_child {
+	pid_t				 pid;
+	enum scheduler_child_kind	 kind;
+	int64_t				 id;
+	int64_t				 token;
+	char				*repo;
+	char				*agent;
+};
+
+struct scheduler {
+	struct context		*ctx;
+	struct scheduler_child	*children;
+	size_t			 nr_children;
+	size_t			 alloc_children;
+	struct bisection	**bisections;	/* derived state, by request */
+	size_t			 nr_bisections;
+	size_t			 alloc_bisections;
+	int			 progress;	/* something changed this turn */
+};
+
+struct scheduler_opts {
+	int64_t		  wait_request;	/* 0: run until signalled */
+	/* called once per turn, e.g. to print progress */
+	void		(*tick)(struct scheduler *, void *payload);
+	void		 *payload;
+};
+
+int	scheduler_run(struct context *, const struct scheduler_opts *,
+	    char **cause);
+/*
+ * Wait for a request to finish: run the scheduler in-process while no
+ * daemon holds the lock, else follow the daemon's progress in the database.
+ */
+int	scheduler_wait(struct context *, int64_t request,
+	    void (*tick)(struct context *, int64_t, void *), void *payload,
+	    char **cause);
+/* The number of run slots over all agents. */
+unsigned scheduler_slots(const struct context *);
+
+#endif

@@ -1,0 +1,252 @@
+/*
+ * The scheduler's children. A child dies with its parent (PR_SET_PDEATHSIG)
+ * so that a killed scheduler leaves no work behind that could record
+ * results later; and it records through a run token, so that even a child
+ * that outlived its parent could not count a sample twice.
+ */
+#include <sys/prctl.h>
+#include <sys/types.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agents/result.h"
+#include "agents/transport.h"
+#include "bisectd/build.h"
+#include "bisectd/repo.h"
+#include "bisectd/worker.h"
+#include "jobs/job.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/log.h"
+#include "util/xalloc.h"
+
+static void
+worker_child_setup(pid_t parent)
+{
+	signal(SIGCHLD, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+}
+
+static int
+worker_build_child(struct context *parent, int64_t id)
+{
+	struct store			*st = NULL;
+	struct store_build		 b;
+	const struct config_repo	*cr;
+	struct repo			*repo = NULL;
+	struct build_request		 req;
+	struct build_output		 out;
+	char				*cause = NULL;
+	int				 r = 1;
+
+	memset(&b, 0, sizeof b);
+	memset(&out, 0, sizeof out);
+	if (store_open(parent->config->db, &st, &cause) != 0 ||
+	    store_build_get(st, id, &b, &cause) != 0)
+		goto out;
+	if ((cr = config_repo_find(parent->config, b.repo)) == NULL) {
+		error_set(&cause, "no repository '%s' in the config", b.repo);
+		goto out;
+	}
+	if (repo_open(cr, &repo, &cause) != 0)
+		goto out;
+	req.repo = cr;
+	req.oid = b.commit_oid;
+	req.workdir = parent->config->workdir;
+	if (build_run(&req, repo, &out, &cause) != 0)
+		goto out;
+	if (store_build_finish(st, id, out.outcome == BUILD_OK ? "ok" :
+	    "failed", out.artifact_dir, out.log_path, out.log_tail,
+	    out.seconds, out.outcome == BUILD_OK ? NULL : "build failed",
+	    &cause) != 0)
+		goto out;
+	if (out.outcome != BUILD_OK && store_run_skip_build(st, b.repo,
+	    b.commit_oid, b.recipe, "untestable: the build failed",
+	    &cause) != 0)
+		goto out;
+	r = 0;
+out:
+	if (r != 0 && cause != NULL) {
+		log_error("build of '%.12s': %s", b.commit_oid ?
+		    b.commit_oid : "?", cause);
+		if (st != NULL)
+			store_build_retry(st, id, cause,
+			    parent->config->max_attempts, NULL);
+	}
+	build_output_release(&out);
+	store_build_release(&b);
+	repo_free(repo);
+	store_close(st);
+	free(cause);
+	return r;
+}
+
+static unsigned
+worker_timeout(const char *canonical)
+{
+	struct job	**jobs = NULL;
+	size_t		  nr = 0;
+	unsigned	  t = 3600;
+
+	if (job_parse("job", canonical, strlen(canonical), &jobs, &nr,
+	    NULL) == 0 && nr == 1 && jobs[0]->runtime > 0)
+		t = jobs[0]->runtime * 3 + 300;
+	job_list_free(jobs, nr);
+	return t;
+}
+
+/* Turn an agent's result into rows; -1 when it reports a failed run. */
+static int
+worker_record(struct store *st, int64_t id, int64_t token,
+    const struct result *res, int max_attempts, char **cause)
+{
+	struct store_sample	*samples = NULL;
+	struct store_env	*env = NULL;
+	char			*why = NULL;
+	size_t			 i;
+	int			 r = -1;
+
+	if (res->error != NULL || res->exit_status != 0) {
+		why = res->error != NULL ? xstrdup(res->error) :
+		    xasprintf("the testcase exited with status %d",
+		    res->exit_status);
+		r = store_run_retry(st, id, token, why, max_attempts, cause);
+		goto out;
+	}
+	samples = xcalloc(res->nr_metrics + 1, sizeof *samples);
+	for (i = 0; i < res->nr_metrics; i++) {
+		samples[i].metric = res->metrics[i].name;
+		samples[i].value = res->metrics[i].value;
+		samples[i].instances = res->metrics[i].instances;
+		samples[i].nr_instances = res->metrics[i].nr_instances;
+	}
+	env = xcalloc(res->nr_env + 1, sizeof *env);
+	for (i = 0; i < res->nr_env; i++) {
+		env[i].key = res->env[i].key;
+		env[i].value = res->env[i].value;
+	}
+	r = store_run_finish(st, id, token, res->exit_status, samples,
+	    res->nr_metrics, env, res->nr_env, cause);
+	if (r == 1)
+		log_warn("run %lld was requeued meanwhile; its result is "
+		    "dropped", (long long)id);
+	r = r < 0 ? -1 : 0;
+out:
+	free(samples);
+	free(env);
+	free(why);
+	return r;
+}
+
+static int
+worker_run_child(struct context *parent, int64_t id, int64_t token,
+    const char *agent_name)
+{
+	struct store			*st = NULL;
+	struct store_run		 run;
+	struct store_job		 job;
+	struct store_build		 b;
+	const struct config_agent	*agent;
+	struct transport		*tr = NULL;
+	struct transport_job		 tj;
+	struct result			*res = NULL;
+	char				*cause = NULL, *resdir = NULL;
+	int				 r = 1;
+
+	memset(&run, 0, sizeof run);
+	memset(&job, 0, sizeof job);
+	memset(&b, 0, sizeof b);
+	if (store_open(parent->config->db, &st, &cause) != 0 ||
+	    store_run_get(st, id, &run, &cause) != 0 ||
+	    store_job_get(st, run.job, &job, &cause) != 0)
+		goto out;
+	if (store_build_find(st, run.repo, run.commit_oid, run.recipe, &b,
+	    &cause) != 1 || strcmp(b.status, "ok") != 0) {
+		error_set(&cause, "no finished build of '%.12s'",
+		    run.commit_oid);
+		goto out;
+	}
+	if ((agent = config_agent_find(parent->config, agent_name)) == NULL) {
+		error_set(&cause, "no agent '%s' in the config", agent_name);
+		goto out;
+	}
+	if (dir_remove_tree(run.run_dir, &cause) != 0 ||
+	    dir_create(run.run_dir, &cause) != 0)
+		goto out;
+	if (transport_open(agent, parent->agent_path, &tr, &cause) != 0)
+		goto out;
+	memset(&tj, 0, sizeof tj);
+	tj.run_dir = run.run_dir;
+	tj.job_text = job.canonical;
+	tj.artifact_dir = b.artifact_dir;
+	tj.timeout = worker_timeout(job.canonical);
+	if (transport_run(tr, &tj, &cause) != 0)
+		goto out;
+	resdir = path_join(run.run_dir, "result");
+	if (result_load(resdir, &res, &cause) != 0)
+		goto out;
+	if (worker_record(st, id, token, res, parent->config->max_attempts,
+	    &cause) != 0)
+		goto out;
+	r = 0;
+out:
+	if (r != 0) {
+		if (cause == NULL)
+			cause = xstrdup("the run failed");
+		log_error("run %lld of '%.12s' on '%s': %s", (long long)id,
+		    run.commit_oid ? run.commit_oid : "?", agent_name, cause);
+		if (st != NULL)
+			store_run_retry(st, id, token, cause,
+			    parent->config->max_attempts, NULL);
+	}
+	result_free(res);
+	transport_close(tr);
+	store_run_release(&run);
+	store_job_release(&job);
+	store_build_release(&b);
+	store_close(st);
+	free(resdir);
+	free(cause);
+	return r;
+}
+
+pid_t
+worker_build(struct context *ctx, int64_t build, char **cause)
+{
+	pid_t	parent = getpid(), pid;
+
+	fflush(NULL);
+	if ((pid = fork()) == -1)
+		return error_errno(cause, "couldn't fork a build");
+	if (pid == 0) {
+		worker_child_setup(parent);
+		_exit(worker_build_child(ctx, build));
+	}
+	return pid;
+}
+
+pid_t
+worker_run(struct context *ctx, int64_t run, int64_t token, const char *agent,
+    char **cause)
+{
+	pid_t	parent = getpid(), pid;
+
+	fflush(NULL);
+	if ((pid = fork()) == -1)
+		return error_errno(cause, "couldn't fork a run");
+	if (pid == 0) {
+		worker_child_setup(parent);
+		_exit(worker_run_child(ctx, run, token, agent));
+	}
+	return pid;
+}
