@@ -32,19 +32,30 @@ summary_sum(const double *x, size_t n)
 	return sum + c;
 }
 
-/* Corrected two-pass sum of squared deviations (Chan, Golub, LeVeque). */
+/*
+ * The sum of squared deviations from mean, corrected two-pass (Chan, Golub
+ * and LeVeque), returned as q * 4^k with the exponent k in *scale: the
+ * deviations are scaled by a power of two (exactly) so that squaring
+ * 1e200 or 1e-200 neither overflows nor underflows.
+ */
 static double
-summary_sumsq_dev(const double *x, size_t n, double mean)
+summary_sumsq_dev(const double *x, size_t n, double mean, int *scale)
 {
-	double	s = 0, c = 0, d;
+	double	s = 0, c = 0, d, m = 0;
 	size_t	i;
 
+	for (i = 0; i < n; i++)
+		m = fmax(m, fabs(x[i] - mean));
+	*scale = 0;
+	if (m == 0 || !isfinite(m))
+		return m == 0 ? 0 : NAN;
+	frexp(m, scale);
 	for (i = 0; i < n; i++) {
-		d = x[i] - mean;
+		d = ldexp(x[i] - mean, -*scale);
 		s += d * d;
 		c += d;
 	}
-	return s - c * c / (double)n;
+	return fmax(s - c * c / (double)n, 0);
 }
 
 static int
@@ -58,8 +69,9 @@ summary_cmp(const void *a, const void *b)
 void
 summary_compute(struct summary *s, const double *x, size_t n)
 {
-	double	*sorted;
+	double	*sorted, q;
 	size_t	 i;
+	int	 scale;
 
 	s->n = n;
 	if (n == 0) {
@@ -70,9 +82,10 @@ summary_compute(struct summary *s, const double *x, size_t n)
 	s->mean = summary_sum(x, n) / (double)n;
 	if (n == 1)
 		s->stddev = NAN;
-	else
-		s->stddev = sqrt(fmax(summary_sumsq_dev(x, n, s->mean), 0) /
-		    (double)(n - 1));
+	else {
+		q = summary_sumsq_dev(x, n, s->mean, &scale);
+		s->stddev = ldexp(sqrt(q / (double)(n - 1)), scale);
+	}
 	s->stddev_pct = 100 * s->stddev / fabs(s->mean);
 
 	s->min = s->max = x[0];
@@ -97,7 +110,8 @@ void
 spread_compute(struct spread *sp, const double *x, size_t n)
 {
 	struct summary	s;
-	double		ss, r;
+	double		q, r;
+	int		scale = 0;
 
 	summary_compute(&s, x, n);
 	sp->n = n;
@@ -117,11 +131,11 @@ spread_compute(struct spread *sp, const double *x, size_t n)
 	 * standard deviation over |mean|: exactly 1 for equal values, no
 	 * overflow from squaring large values, 0 when the sum is 0.
 	 */
-	ss = n == 1 ? 0 : fmax(summary_sumsq_dev(x, n, s.mean), 0);
-	if (s.mean == 0 && ss == 0) {
+	q = n == 1 ? 0 : summary_sumsq_dev(x, n, s.mean, &scale);
+	if (s.mean == 0 && q == 0) {
 		sp->jain = NAN;
 		return;
 	}
-	r = sqrt(ss / (double)n) / fabs(s.mean);
+	r = ldexp(sqrt(q / (double)n), scale) / fabs(s.mean);
 	sp->jain = 1 / (1 + r * r);
 }
