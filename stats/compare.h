@@ -29,15 +29,36 @@ struct comparison {
 	double			p_value;
 	int			significant;	/* p < alpha and |change| >= min */
 	enum compare_verdict	verdict;
+	/* added: the evidence behind p_value and the interval */
+	double			mean_a;
+	double			mean_b;
+	double			t;		/* Welch's t of b against a */
+	double			df;		/* Welch-Satterthwaite */
+	double			mw_p_value;	/* Mann-Whitney U, robustness */
 };
 
-/* Returns -1 when either side has fewer than two samples. */
+/*
+ * p_value is Welch's two-sided t-test, the interval Fieller's for the ratio
+ * of the means with Welch's degrees of freedom, so that a bounded interval
+ * excludes 0% exactly when p < alpha; it is (-inf, +inf) when mean a is not
+ * itself distinguishable from 0. opts may be NULL (defaults). Returns -1 when
+ * either side has fewer than two samples, a sample is not finite, or alpha
+ * is outside (0, 1).
+ */
 int	compare_samples(struct comparison *, const double *a, size_t na,
 	    const double *b, size_t nb, const struct compare_opts *);
-/* The building blocks, exposed for tests against SciPy. */
+/*
+ * The building blocks, exposed for tests against SciPy:
+ * scipy.stats.mannwhitneyu(a, b, alternative='two-sided') and
+ * scipy.stats.ttest_ind(a, b, equal_var=False) as in SciPy 1.10. NaN where
+ * SciPy gives NaN or raises (empty side, NaN input; Welch: n < 2, or both
+ * sides constant).
+ */
 double	compare_mannwhitney_p(const double *a, size_t na, const double *b,
 	    size_t nb);
 double	compare_welch_p(const double *a, size_t na, const double *b,
 	    size_t nb);
+/* "same", "regression", "improvement", "changed" */
+const char *compare_verdict_name(enum compare_verdict);
 
 #endif

@@ -1,0 +1,56 @@
+/*
+ * Change points in a series of per-commit measurements, for continuous
+ * mode: E-Divisive with means (Matteson and James 2014, the method of
+ * MongoDB's performance CI), splitting the series where the energy
+ * distance between the two sides is largest, keeping a split only when a
+ * permutation test finds it significant, and recursing into the parts.
+ *
+ * The input is every sample taken, in commit order, with the commit
+ * ("group") each belongs to: several runs of one commit are kept, and a
+ * change point always falls between two commits. The permutation test
+ * shuffles whole commits, so that a build-to-build effect shared by the
+ * runs of one commit is not mistaken for a change. The PRNG is seeded from
+ * the options: the same input gives the same answer.
+ */
+#ifndef STATS_CHANGEPOINT_H
+#define STATS_CHANGEPOINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct changepoint_opts {
+	unsigned	permutations;	/* 0 means 199 */
+	double		alpha;		/* significance level; 0 means 0.05 */
+	size_t		min_size;	/* commits on each side; 0 means 2 */
+	size_t		max_points;	/* 0 means no limit */
+	uint64_t	seed;
+};
+
+struct changepoint {
+	size_t		group;		/* the first commit after the change */
+	size_t		index;		/* the first value after the change */
+	unsigned	order;		/* 1 for the first (strongest) found */
+	double		q;		/* energy statistic of the split */
+	double		p_value;	/* permutation test, when it was found */
+	double		mean_before;	/* the final segments either side */
+	double		mean_after;
+	double		change_pct;	/* (after - before) / |before|, % */
+};
+
+struct changepoint_result {
+	struct changepoint	*points;	/* in series order */
+	size_t			 nr_points;
+};
+
+/*
+ * values[0 .. n-1] in commit order; groups[i] is the commit of values[i]
+ * (nondecreasing, gaps allowed), or NULL for one value per commit, the
+ * commit then being the value's index. opts may be NULL. Returns -1 with
+ * *cause set on bad input (groups out of order, a value not finite).
+ */
+int	changepoint_detect(struct changepoint_result *, const double *values,
+	    const size_t *groups, size_t n, const struct changepoint_opts *,
+	    char **cause);
+void	changepoint_result_release(struct changepoint_result *);
+
+#endif
