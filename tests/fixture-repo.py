@@ -1,0 +1,130 @@
+#!/usr/bin/python3
+"""Generate a git history for the end-to-end tests, as a git fast-import
+stream on stdout, with fixed dates. Each commit holds `speed`, the number the
+benchmark (bench.sh) prints with noise; a culprit commit changes it. Commits
+listed as broken carry a file `broken`, which makes the build command fail.
+
+  fixture-repo.py --commits 200 --culprit 137 --change -5 [--culprit2 60
+      --change2 -3] [--broken 136,138] [--merge-every 10] [--noise 1.0]
+
+Subjects: "commit N" on the main line, "side N.k" on merged side branches;
+a culprit's subject ends in "(culprit)" so that tests can find its oid.
+"""
+import argparse
+import sys
+
+BENCH = r'''#!/bin/sh
+# A benchmark whose score depends on the commit: `speed` with Gaussian
+# noise of NOISE percent (Box-Muller), seeded from /dev/urandom.
+speed=$(cat speed)
+seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+awk -v s="$speed" -v seed="$seed" -v noise="$(cat noise)" 'BEGIN {
+	srand(seed); u1 = rand(); u2 = rand(); if (u1 < 1e-12) u1 = 1e-12;
+	z = sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+	printf "score: %.4f\n", s * (1 + noise / 100 * z);
+	printf "other: %.4f\n", 100 * (1 + noise / 100 * z);
+}'
+'''
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--commits", type=int, default=200)
+    ap.add_argument("--culprit", type=int, default=0)
+    ap.add_argument("--change", type=float, default=-5.0)
+    ap.add_argument("--culprit2", type=int, default=0)
+    ap.add_argument("--change2", type=float, default=0.0)
+    ap.add_argument("--broken", default="")
+    ap.add_argument("--merge-every", type=int, default=0)
+    ap.add_argument("--side-culprit", action="store_true",
+                    help="put the culprit on the side branch merged at it")
+    ap.add_argument("--noise", type=float, default=1.0)
+    ap.add_argument("--base", type=float, default=1000.0)
+    a = ap.parse_args()
+    broken = {int(x) for x in a.broken.split(",") if x}
+    out = sys.stdout
+    mark = 0
+    date = 1700000000
+    speed = a.base
+
+    def blob(data):
+        nonlocal mark
+        mark += 1
+        b = data.encode()
+        out.write("blob\nmark :%d\ndata %d\n" % (mark, len(b)))
+        out.write(data + "\n")
+        return mark
+
+    bench = blob(BENCH)
+    noise = blob("%g\n" % a.noise)
+
+    def commit(subject, parents, files, branch="refs/heads/master"):
+        nonlocal mark, date
+        date += 60
+        mark += 1
+        msg = subject.encode()
+        out.write("commit %s\nmark :%d\n" % (branch, mark))
+        out.write("author A U Thor <author@example.com> %d +0000\n" % date)
+        out.write("committer C O Mitter <committer@example.com> %d +0000\n"
+                  % date)
+        out.write("data %d\n%s\n" % (len(msg), subject))
+        if parents:
+            out.write("from :%d\n" % parents[0])
+            for p in parents[1:]:
+                out.write("merge :%d\n" % p)
+        out.write("deleteall\n")
+        for path, (m, mode) in sorted(files.items()):
+            out.write("M %s :%d %s\n" % (mode, m, path))
+        out.write("\n")
+        return mark
+
+    def files_for(speed, n, is_broken):
+        f = {"bench.sh": (bench, "100755"), "noise": (noise, "100644"),
+             "speed": (blob("%.6f\n" % speed), "100644"),
+             "counter": (blob("%d\n" % n), "100644")}
+        if is_broken:
+            f["broken"] = (blob("this commit does not build\n"), "100644")
+        return f
+
+    head = None
+    for n in range(1, a.commits + 1):
+        subject = "commit %d" % n
+        new_speed = speed
+        if n == a.culprit:
+            new_speed = speed * (1 + a.change / 100)
+        if n == a.culprit2:
+            new_speed = speed * (1 + a.change2 / 100)
+        culprit_here = new_speed != speed
+        if a.merge_every and head is not None and n % a.merge_every == 0:
+            # a side branch of two commits forked three commits back
+            # (approximated by forking at head), merged at commit n
+            side = head
+            side_speed = speed
+            for k in (1, 2):
+                sub = "side %d.%d" % (n, k)
+                if culprit_here and a.side_culprit and k == 1:
+                    side_speed = new_speed
+                    sub += " (culprit)"
+                side = commit(sub, [side], files_for(side_speed, n * 10 + k,
+                              False), "refs/heads/side")
+            main_speed = speed if a.side_culprit else new_speed
+            if culprit_here and not a.side_culprit:
+                subject += " (culprit)"
+            main = commit("commit %d" % n if not (culprit_here and not
+                          a.side_culprit) else subject, [head],
+                          files_for(main_speed, n, n in broken))
+            merged_speed = new_speed
+            head = commit("Merge side %d" % n, [main, side],
+                          files_for(merged_speed, n, False))
+            speed = merged_speed
+            continue
+        if culprit_here:
+            subject += " (culprit)"
+        head = commit(subject, [head] if head else [],
+                      files_for(new_speed, n, n in broken))
+        speed = new_speed
+    out.write("reset refs/heads/master\nfrom :%d\n\n" % head)
+    out.write("done\n")
+
+
+main()
