@@ -88,3 +88,23 @@ test_wait_for() {
 
 # The Debian interpreter, which has python3-scipy (pyenv's may be first).
 PYTHON3=/usr/bin/python3
+
+# test_cmp_lines GOT WANT: the files are equal, else show both.
+test_cmp_lines() {
+	if ! cmp -s "$1" "$2"; then
+		echo "got:"; cat "$1"; echo "want:"; cat "$2"
+		return 1
+	fi
+}
+
+# test_expect_code N CMD...: CMD exits with status N.
+test_expect_code() {
+	want=$1
+	shift
+	"$@"
+	got=$?
+	if [ "$got" != "$want" ]; then
+		echo "exit status $got, want $want: $*"
+		return 1
+	fi
+}
