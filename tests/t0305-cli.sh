@@ -60,7 +60,7 @@ test_expect_success 'queue expands a matrix and queues each job' '
 	bisectctl queue matrix.yaml --commit master >q.out &&
 	test "$(grep -c "^job " q.out)" = 2 &&
 	bisectctl status >status.out &&
-	grep -q "^runs: 2 pending" status.out
+	grep -q "^requests: 1 active" status.out
 '
 
 test_expect_success 'show and status read the database' '
