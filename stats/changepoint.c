@@ -46,6 +46,7 @@ struct cp_found {
 };
 
 struct cp_state {
+	const double		*values;	/* as given */
 	double			*v;		/* standardized values */
 	size_t			 n;
 	size_t			*ustart;	/* values of commit u */
@@ -223,6 +224,15 @@ cp_add_segment(struct cp_state *st, size_t ulo, size_t uhi)
 	cp_segment_best(st, seg);
 }
 
+static double
+cp_mean(const double *values, size_t lo, size_t hi)
+{
+	struct summary	s;
+
+	summary_compute(&s, values + lo, hi - lo);
+	return s.mean;
+}
+
 static void
 cp_run(struct cp_state *st, unsigned permutations, double alpha,
     size_t max_points)
@@ -280,13 +290,48 @@ cp_found_cmp(const void *a, const void *b)
 	return (x->split > y->split) - (x->split < y->split);
 }
 
+/* The change at found[i], between the segments either side of it, in %. */
 static double
-cp_mean(const double *values, size_t lo, size_t hi)
+cp_effect(const struct cp_state *st, size_t i)
 {
-	struct summary	s;
+	size_t	lo, mid, hi;
+	double	x;
 
-	summary_compute(&s, values + lo, hi - lo);
-	return s.mean;
+	lo = i == 0 ? 0 : st->ustart[st->found[i - 1].split];
+	mid = st->ustart[st->found[i].split];
+	hi = i + 1 == st->nr_found ? st->n :
+	    st->ustart[st->found[i + 1].split];
+	x = cp_mean(st->values, lo, mid);
+	return 100 * fabs(cp_mean(st->values, mid, hi) - x) / fabs(x);
+}
+
+/*
+ * Drops, smallest first, the change points whose change between their
+ * neighbouring segments is below min_effect %, merging those segments:
+ * a slow drift cut into small steps, or a real but negligible change.
+ */
+static void
+cp_prune(struct cp_state *st, double min_effect)
+{
+	double	e, smallest;
+	size_t	i, at;
+
+	while (st->nr_found != 0) {
+		smallest = INFINITY;
+		at = 0;
+		for (i = 0; i < st->nr_found; i++) {
+			e = cp_effect(st, i);
+			if (!(e >= smallest)) {
+				smallest = e;
+				at = i;
+			}
+		}
+		if (smallest >= min_effect)
+			break;
+		memmove(&st->found[at], &st->found[at + 1],
+		    (st->nr_found - at - 1) * sizeof *st->found);
+		st->nr_found--;
+	}
 }
 
 int
@@ -298,7 +343,7 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 	struct summary		 sum;
 	struct changepoint	*points = NULL, *cp;
 	unsigned		 permutations = CHANGEPOINT_PERMUTATIONS;
-	double			 alpha = CHANGEPOINT_ALPHA;
+	double			 alpha = CHANGEPOINT_ALPHA, min_effect = 0;
 	size_t			 max_points = 0, i, before, after;
 	uint64_t		 seed = 0;
 	int			 r = -1;
@@ -314,6 +359,7 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 		if (opts->min_size != 0)
 			st.min_size = opts->min_size;
 		max_points = opts->max_points;
+		min_effect = fabs(opts->min_effect_pct);
 		seed = opts->seed;
 	}
 	if (!(alpha > 0 && alpha < 1)) {
@@ -339,6 +385,7 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 	}
 
 	st.n = n;
+	st.values = values;
 	st.v = xreallocarray(NULL, n, sizeof *st.v);
 	for (i = 0; i < n; i++)
 		st.v[i] = (values[i] - sum.mean) / sum.stddev;
@@ -356,8 +403,10 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 	rng_seed(&st.rng, seed);
 
 	cp_run(&st, permutations, alpha, max_points);
-
 	qsort(st.found, st.nr_found, sizeof *st.found, cp_found_cmp);
+	if (min_effect > 0)
+		cp_prune(&st, min_effect);
+
 	if (st.nr_found != 0)
 		points = xcalloc(st.nr_found, sizeof *points);
 	for (i = 0; i < st.nr_found; i++) {

@@ -23,6 +23,13 @@ struct changepoint_opts {
 	double		alpha;		/* significance level; 0 means 0.05 */
 	size_t		min_size;	/* commits on each side; 0 means 2 */
 	size_t		max_points;	/* 0 means no limit */
+	/*
+	 * After the search, change points whose segments either side
+	 * differ by less than this (% of the earlier one's |mean|) are
+	 * dropped, smallest first, merging their segments: a slow drift cut
+	 * into small steps is not a change. 0 keeps every significant one.
+	 */
+	double		min_effect_pct;
 	uint64_t	seed;
 };
 
