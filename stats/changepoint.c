@@ -403,7 +403,8 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 	rng_seed(&st.rng, seed);
 
 	cp_run(&st, permutations, alpha, max_points);
-	qsort(st.found, st.nr_found, sizeof *st.found, cp_found_cmp);
+	if (st.nr_found > 1)
+		qsort(st.found, st.nr_found, sizeof *st.found, cp_found_cmp);
 	if (min_effect > 0)
 		cp_prune(&st, min_effect);
 
