@@ -67,8 +67,9 @@ struct tally {
 /*
  * One series. Gaussian noise of sd SD around MEAN; heavy: 5% of the
  * samples off by +-30% of the mean; drift: the mean moves linearly by
- * sc->drift sd over the series; build: each commit has its own offset (sd SD/2) on
- * top of the run-to-run noise, as code layout changes between builds.
+ * sc->drift sd over the series; build: each commit has its own offset
+ * (sd SD/2) on top of the run-to-run noise, as code layout changes
+ * between builds.
  * The step, if any, starts at commit *at.
  */
 static void

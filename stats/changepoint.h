@@ -38,7 +38,7 @@ struct changepoint {
 	size_t		index;		/* the first value after the change */
 	unsigned	order;		/* 1 for the first (strongest) found */
 	double		q;		/* energy statistic of the split */
-	double		p_value;	/* permutation test, when it was found */
+	double		p_value;	/* permutation test when found */
 	double		mean_before;	/* the final segments either side */
 	double		mean_after;
 	double		change_pct;	/* (after - before) / |before|, % */
