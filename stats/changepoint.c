@@ -46,6 +46,7 @@ struct cp_found {
 };
 
 struct cp_state {
+	const double		*values;	/* as given */
 	double			*v;		/* standardized values */
 	size_t			 n;
 	size_t			*ustart;	/* values of commit u */
@@ -67,7 +68,7 @@ struct cp_state {
 };
 
 static int
-cp_cmp(const void *a, const void *b, void *values)
+changepoint_cmp(const void *a, const void *b, void *values)
 {
 	double	x = ((const double *)values)[*(const size_t *)a];
 	double	y = ((const double *)values)[*(const size_t *)b];
@@ -77,7 +78,7 @@ cp_cmp(const void *a, const void *b, void *values)
 
 /* Ranks of a segment's values among themselves, and each one's distances. */
 static void
-cp_segment_prepare(struct cp_state *st, struct cp_segment *seg)
+changepoint_segment_prepare(struct cp_state *st, struct cp_segment *seg)
 {
 	size_t	vlo = st->ustart[seg->ulo], vhi = st->ustart[seg->uhi];
 	size_t	m = vhi - vlo, r, i;
@@ -87,7 +88,7 @@ cp_segment_prepare(struct cp_state *st, struct cp_segment *seg)
 		st->sorted[i] = vlo + i;
 		total += st->v[vlo + i];
 	}
-	qsort_r(st->sorted, m, sizeof *st->sorted, cp_cmp, st->v);
+	qsort_r(st->sorted, m, sizeof *st->sorted, changepoint_cmp, st->v);
 	for (r = 0; r < m; r++) {
 		i = st->sorted[r];
 		z = st->v[i];
@@ -101,7 +102,7 @@ cp_segment_prepare(struct cp_state *st, struct cp_segment *seg)
 }
 
 static void
-cp_fenwick_add(double *t, size_t m, size_t r, double x)
+changepoint_fenwick_add(double *t, size_t m, size_t r, double x)
 {
 	for (r++; r <= m; r += r & -r)
 		t[r] += x;
@@ -109,7 +110,7 @@ cp_fenwick_add(double *t, size_t m, size_t r, double x)
 
 /* Sum of t over ranks 0 .. r-1. */
 static double
-cp_fenwick_sum(const double *t, size_t r)
+changepoint_fenwick_sum(const double *t, size_t r)
 {
 	double	s = 0;
 
@@ -124,7 +125,7 @@ cp_fenwick_sum(const double *t, size_t r)
  * that order) of the first commit of Y, 0 when no split is allowed.
  */
 static double
-cp_segment_sweep(struct cp_state *st, const struct cp_segment *seg,
+changepoint_segment_sweep(struct cp_state *st, const struct cp_segment *seg,
     size_t *split)
 {
 	size_t	vlo = st->ustart[seg->ulo], vhi = st->ustart[seg->uhi];
@@ -141,14 +142,14 @@ cp_segment_sweep(struct cp_state *st, const struct cp_segment *seg,
 		for (i = st->ustart[u]; i < st->ustart[u + 1]; i++) {
 			z = st->v[i];
 			r = st->rank[i];
-			cnt_lo = cp_fenwick_sum(st->fw_cnt, r);
-			sum_lo = cp_fenwick_sum(st->fw_sum, r);
+			cnt_lo = changepoint_fenwick_sum(st->fw_cnt, r);
+			sum_lo = changepoint_fenwick_sum(st->fw_sum, r);
 			a = (z * cnt_lo - sum_lo) +
 			    ((sum_x - sum_lo) - z * (cnt_x - cnt_lo));
 			a_pairs += a;
 			b_pairs -= st->s[i] - a;
-			cp_fenwick_add(st->fw_cnt, m, r, 1);
-			cp_fenwick_add(st->fw_sum, m, r, z);
+			changepoint_fenwick_add(st->fw_cnt, m, r, 1);
+			changepoint_fenwick_add(st->fw_sum, m, r, z);
 			cnt_x += 1;
 			sum_x += z;
 			k++;
@@ -172,7 +173,7 @@ cp_segment_sweep(struct cp_state *st, const struct cp_segment *seg,
 }
 
 static void
-cp_identity(struct cp_state *st, const struct cp_segment *seg)
+changepoint_identity(struct cp_state *st, const struct cp_segment *seg)
 {
 	size_t	u;
 
@@ -181,19 +182,19 @@ cp_identity(struct cp_state *st, const struct cp_segment *seg)
 }
 
 static void
-cp_segment_best(struct cp_state *st, struct cp_segment *seg)
+changepoint_segment_best(struct cp_state *st, struct cp_segment *seg)
 {
 	size_t	pos;
 
-	cp_segment_prepare(st, seg);
-	cp_identity(st, seg);
-	seg->best_q = cp_segment_sweep(st, seg, &pos);
+	changepoint_segment_prepare(st, seg);
+	changepoint_identity(st, seg);
+	seg->best_q = changepoint_segment_sweep(st, seg, &pos);
 	seg->best_split = pos == 0 ? 0 : seg->ulo + pos;
 }
 
 /* The largest q over every segment with its commits shuffled. */
 static double
-cp_permuted_max(struct cp_state *st)
+changepoint_permuted_max(struct cp_state *st)
 {
 	struct cp_segment	*seg;
 	double			 best = -INFINITY, q;
@@ -201,10 +202,10 @@ cp_permuted_max(struct cp_state *st)
 
 	for (i = 0; i < st->nr_segs; i++) {
 		seg = &st->segs[i];
-		cp_identity(st, seg);
+		changepoint_identity(st, seg);
 		rng_shuffle(&st->rng, st->order + seg->ulo, seg->uhi - seg->ulo,
 		    sizeof *st->order);
-		q = cp_segment_sweep(st, seg, &pos);
+		q = changepoint_segment_sweep(st, seg, &pos);
 		if (pos != 0 && q > best)
 			best = q;
 	}
@@ -212,7 +213,7 @@ cp_permuted_max(struct cp_state *st)
 }
 
 static void
-cp_add_segment(struct cp_state *st, size_t ulo, size_t uhi)
+changepoint_add_segment(struct cp_state *st, size_t ulo, size_t uhi)
 {
 	struct cp_segment	*seg;
 
@@ -220,11 +221,20 @@ cp_add_segment(struct cp_state *st, size_t ulo, size_t uhi)
 	seg = &st->segs[st->nr_segs++];
 	seg->ulo = ulo;
 	seg->uhi = uhi;
-	cp_segment_best(st, seg);
+	changepoint_segment_best(st, seg);
+}
+
+static double
+changepoint_mean(const double *values, size_t lo, size_t hi)
+{
+	struct summary	s;
+
+	summary_compute(&s, values + lo, hi - lo);
+	return s.mean;
 }
 
 static void
-cp_run(struct cp_state *st, unsigned permutations, double alpha,
+changepoint_run(struct cp_state *st, unsigned permutations, double alpha,
     size_t max_points)
 {
 	struct cp_segment	*seg;
@@ -233,7 +243,7 @@ cp_run(struct cp_state *st, unsigned permutations, double alpha,
 	size_t			 i, best, split, ulo, uhi;
 	unsigned		 j, exceed;
 
-	cp_add_segment(st, 0, st->nr_units);
+	changepoint_add_segment(st, 0, st->nr_units);
 	while (max_points == 0 || st->nr_found < max_points) {
 		best = st->nr_segs;
 		for (i = 0; i < st->nr_segs; i++) {
@@ -251,7 +261,7 @@ cp_run(struct cp_state *st, unsigned permutations, double alpha,
 
 		exceed = 0;
 		for (j = 0; j < permutations; j++)
-			if (cp_permuted_max(st) >= q)
+			if (changepoint_permuted_max(st) >= q)
 				exceed++;
 		p = (1.0 + exceed) / (1.0 + permutations);
 		if (p > alpha)
@@ -267,26 +277,61 @@ cp_run(struct cp_state *st, unsigned permutations, double alpha,
 		ulo = st->segs[best].ulo;
 		uhi = st->segs[best].uhi;
 		st->segs[best] = st->segs[--st->nr_segs];
-		cp_add_segment(st, ulo, split);
-		cp_add_segment(st, split, uhi);
+		changepoint_add_segment(st, ulo, split);
+		changepoint_add_segment(st, split, uhi);
 	}
 }
 
 static int
-cp_found_cmp(const void *a, const void *b)
+changepoint_found_cmp(const void *a, const void *b)
 {
 	const struct cp_found	*x = a, *y = b;
 
 	return (x->split > y->split) - (x->split < y->split);
 }
 
+/* The change at found[i], between the segments either side of it, in %. */
 static double
-cp_mean(const double *values, size_t lo, size_t hi)
+changepoint_effect(const struct cp_state *st, size_t i)
 {
-	struct summary	s;
+	size_t	lo, mid, hi;
+	double	x;
 
-	summary_compute(&s, values + lo, hi - lo);
-	return s.mean;
+	lo = i == 0 ? 0 : st->ustart[st->found[i - 1].split];
+	mid = st->ustart[st->found[i].split];
+	hi = i + 1 == st->nr_found ? st->n :
+	    st->ustart[st->found[i + 1].split];
+	x = changepoint_mean(st->values, lo, mid);
+	return 100 * fabs(changepoint_mean(st->values, mid, hi) - x) / fabs(x);
+}
+
+/*
+ * Drops, smallest first, the change points whose change between their
+ * neighbouring segments is below min_effect %, merging those segments:
+ * a slow drift cut into small steps, or a real but negligible change.
+ */
+static void
+changepoint_prune(struct cp_state *st, double min_effect)
+{
+	double	e, smallest;
+	size_t	i, at;
+
+	while (st->nr_found != 0) {
+		smallest = INFINITY;
+		at = 0;
+		for (i = 0; i < st->nr_found; i++) {
+			e = changepoint_effect(st, i);
+			if (!(e >= smallest)) {
+				smallest = e;
+				at = i;
+			}
+		}
+		if (smallest >= min_effect)
+			break;
+		memmove(&st->found[at], &st->found[at + 1],
+		    (st->nr_found - at - 1) * sizeof *st->found);
+		st->nr_found--;
+	}
 }
 
 int
@@ -298,7 +343,7 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 	struct summary		 sum;
 	struct changepoint	*points = NULL, *cp;
 	unsigned		 permutations = CHANGEPOINT_PERMUTATIONS;
-	double			 alpha = CHANGEPOINT_ALPHA;
+	double			 alpha = CHANGEPOINT_ALPHA, min_effect = 0;
 	size_t			 max_points = 0, i, before, after;
 	uint64_t		 seed = 0;
 	int			 r = -1;
@@ -314,6 +359,7 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 		if (opts->min_size != 0)
 			st.min_size = opts->min_size;
 		max_points = opts->max_points;
+		min_effect = fabs(opts->min_effect_pct);
 		seed = opts->seed;
 	}
 	if (!(alpha > 0 && alpha < 1)) {
@@ -339,6 +385,7 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 	}
 
 	st.n = n;
+	st.values = values;
 	st.v = xreallocarray(NULL, n, sizeof *st.v);
 	for (i = 0; i < n; i++)
 		st.v[i] = (values[i] - sum.mean) / sum.stddev;
@@ -355,9 +402,13 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 	st.order = xreallocarray(NULL, st.nr_units, sizeof *st.order);
 	rng_seed(&st.rng, seed);
 
-	cp_run(&st, permutations, alpha, max_points);
+	changepoint_run(&st, permutations, alpha, max_points);
+	if (st.nr_found > 1)
+		qsort(st.found, st.nr_found, sizeof *st.found,
+		    changepoint_found_cmp);
+	if (min_effect > 0)
+		changepoint_prune(&st, min_effect);
 
-	qsort(st.found, st.nr_found, sizeof *st.found, cp_found_cmp);
 	if (st.nr_found != 0)
 		points = xcalloc(st.nr_found, sizeof *points);
 	for (i = 0; i < st.nr_found; i++) {
@@ -370,8 +421,8 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 		before = i == 0 ? 0 : st.ustart[st.found[i - 1].split];
 		after = i + 1 == st.nr_found ? n :
 		    st.ustart[st.found[i + 1].split];
-		cp->mean_before = cp_mean(values, before, cp->index);
-		cp->mean_after = cp_mean(values, cp->index, after);
+		cp->mean_before = changepoint_mean(values, before, cp->index);
+		cp->mean_after = changepoint_mean(values, cp->index, after);
 		cp->change_pct = 100 * (cp->mean_after - cp->mean_before) /
 		    fabs(cp->mean_before);
 	}

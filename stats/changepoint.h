@@ -23,6 +23,13 @@ struct changepoint_opts {
 	double		alpha;		/* significance level; 0 means 0.05 */
 	size_t		min_size;	/* commits on each side; 0 means 2 */
 	size_t		max_points;	/* 0 means no limit */
+	/*
+	 * After the search, change points whose segments either side
+	 * differ by less than this (% of the earlier one's |mean|) are
+	 * dropped, smallest first, merging their segments: a slow drift cut
+	 * into small steps is not a change. 0 keeps every significant one.
+	 */
+	double		min_effect_pct;
 	uint64_t	seed;
 };
 
@@ -31,7 +38,7 @@ struct changepoint {
 	size_t		index;		/* the first value after the change */
 	unsigned	order;		/* 1 for the first (strongest) found */
 	double		q;		/* energy statistic of the split */
-	double		p_value;	/* permutation test, when it was found */
+	double		p_value;	/* permutation test when found */
 	double		mean_before;	/* the final segments either side */
 	double		mean_after;
 	double		change_pct;	/* (after - before) / |before|, % */

@@ -111,7 +111,8 @@ rng_shuffle(struct rng *r, void *base, size_t nr, size_t size)
 		if (j == i)
 			continue;
 		for (off = 0; off < size; off += chunk) {
-			chunk = size - off < sizeof tmp ? size - off : sizeof tmp;
+			chunk = size - off < sizeof tmp ? size - off :
+			    sizeof tmp;
 			memcpy(tmp, p + i * size + off, chunk);
 			memcpy(p + i * size + off, p + j * size + off, chunk);
 			memcpy(p + j * size + off, tmp, chunk);

@@ -142,6 +142,34 @@ test_two_steps(void)
 }
 
 static void
+test_min_effect(void)
+{
+	struct changepoint_result	res;
+	struct changepoint_opts		o = { 0 };
+	double				v[N], steps[COMMITS] = { 0 };
+	size_t				g[N];
+
+	steps[15] = 3;
+	steps[35] = -6;
+	series(v, g, 2, steps);
+	changepoint_detect(&res, v, g, N, &o, NULL);
+	is_int(res.nr_points, 2, "+3%% then -5.8%%: two change points");
+	changepoint_result_release(&res);
+	o.min_effect_pct = 3.5;
+	changepoint_detect(&res, v, g, N, &o, NULL);
+	ok(res.nr_points == 1 && res.points[0].group == 35 &&
+	    fabs(res.points[0].mean_before - (15 * 100 + 20 * 103) / 35.0) <
+	    0.5, "min_effect_pct 3.5: the 3%% step goes, its segments "
+	    "merge, the other stays (%.1f%%)", res.nr_points ?
+	    res.points[0].change_pct : 0);
+	changepoint_result_release(&res);
+	o.min_effect_pct = 10;
+	changepoint_detect(&res, v, g, N, &o, NULL);
+	ok(res.nr_points == 0, "min_effect_pct 10: neither");
+	changepoint_result_release(&res);
+}
+
+static void
 test_shapes(void)
 {
 	struct changepoint_result	res, again;
@@ -253,6 +281,7 @@ main(void)
 {
 	test_one_step();
 	test_two_steps();
+	test_min_effect();
 	test_shapes();
 	test_noise();
 	test_input();

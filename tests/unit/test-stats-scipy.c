@@ -197,7 +197,7 @@ case_make(struct tcase *c, struct rng *r, unsigned i)
 
 /* The reference script: $BISECTD_SRC, else next to the build tree, else cwd. */
 static char *
-script_find(const char *argv0)
+script_find(void)
 {
 	const char	*src = getenv("BISECTD_SRC");
 	const char	*rel = "tests/unit/stats-reference.py";
@@ -223,7 +223,6 @@ script_find(const char *argv0)
 			free(path);
 		}
 	}
-	(void)argv0;
 	return xstrdup(rel);
 }
 
@@ -308,7 +307,7 @@ tally(struct tally *t, const char *field, unsigned id, double got,
 }
 
 int
-main(int argc, char **argv)
+main(void)
 {
 	struct tcase		 cases[NR_CASES];
 	struct tally		 t[NR_FIELDS];
@@ -350,7 +349,7 @@ main(int argc, char **argv)
 	python = getenv("BISECTD_PYTHON");
 	if (python == NULL || *python == '\0')
 		python = "/usr/bin/python3";
-	script = script_find(argv[0]);
+	script = script_find();
 	if (!ok(script_run(python, script, tmpl, &out, &status) == 0,
 	    "reference ran: %s %s", python, script)) {
 		diag("the SciPy reference did not run (exit status %d): "
@@ -454,6 +453,5 @@ main(int argc, char **argv)
 	}
 	free(script);
 	strbuf_release(&out);
-	(void)argc;
 	return tap_done();
 }
