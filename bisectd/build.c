@@ -217,6 +217,7 @@ build_spawn(const char *cmd, const char *srcdir, const char *builddir,
 	char		**env = build_env(srcdir, builddir);
 	char		 *argv[] = { "sh", "-c", (char *)cmd, NULL };
 	sigset_t	  none;
+	siginfo_t	  info;
 	pid_t		  pid;
 	int		  sig, devnull, rv = -1;
 
@@ -243,13 +244,23 @@ build_spawn(const char *cmd, const char *srcdir, const char *builddir,
 		_exit(127);
 	}
 	setpgid(pid, pid);
-	while (waitpid(pid, status, 0) == -1) {
+	/*
+	 * Wait without reaping: while the leader is a zombie its group id
+	 * cannot be reused, so the kill reaches only what the build left.
+	 */
+	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) == -1) {
 		if (errno != EINTR) {
 			error_errno(cause, "couldn't wait for the build");
 			goto out;
 		}
 	}
 	kill(-pid, SIGKILL);
+	while (waitpid(pid, status, 0) == -1) {
+		if (errno != EINTR) {
+			error_errno(cause, "couldn't wait for the build");
+			goto out;
+		}
+	}
 	rv = 0;
 out:
 	build_env_free(env);

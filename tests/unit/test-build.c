@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bisectd/build.h"
@@ -85,6 +86,35 @@ exists_in(const char *dir, const char *name)
 	int	 rv = file_exists(p);
 
 	free(p);
+	return rv;
+}
+
+/* Is the process whose pid is in text gone (or a zombie)? Takes text. */
+static int
+gone(char *text)
+{
+	char		*path, *stat = NULL, *p;
+	size_t		 len;
+	struct timespec	 ts = { 0, 10 * 1000 * 1000 };
+	int		 i, rv = 0;
+
+	if (text == NULL)
+		return 0;
+	text[strcspn(text, "\n")] = '\0';
+	path = xasprintf("/proc/%s/stat", text);
+	for (i = 0; i < 500 && !rv; i++) {
+		if (file_read(path, &stat, &len, NULL) != 0)
+			rv = 1;
+		else {
+			p = strrchr(stat, ')');
+			rv = p != NULL && p[1] == ' ' && p[2] == 'Z';
+			free(stat);
+			if (!rv)
+				nanosleep(&ts, NULL);
+		}
+	}
+	free(path);
+	free(text);
 	return rv;
 }
 
@@ -283,6 +313,13 @@ test_build(void)
 	    out.outcome == BUILD_FAILED, "a killed build fails");
 	ok(out.log_tail != NULL && strstr(out.log_tail, "signal 9") != NULL,
 	    "says the signal");
+	build_output_release(&out);
+
+	/* What the build leaves running is killed when its shell exits. */
+	cr.build_command = "sh build.sh; sleep 300 & echo $! > \"$COUNTER/bg\"";
+	ok(build(r, &cr, "A", &out, &cause) == 0 &&
+	    out.outcome == BUILD_OK, "a build that leaves a process behind");
+	ok(gone(read_text(counter, "bg")), "the process is killed");
 	build_output_release(&out);
 
 	/* A missing artifact. */
