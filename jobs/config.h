@@ -31,6 +31,7 @@ struct config_agent {
 	char	*known_hosts;		/* absolute */
 	char	*boot;			/* "none", "qemu", "kexec" */
 	int	 slots;			/* 1 */
+	int	 tofu;			/* trust_on_first_use: 0 */
 };
 
 struct config_mail {
@@ -49,7 +50,8 @@ struct config {
 	size_t			 nr_repos;
 	struct config_agent	*agents; /* never empty: implicit "local" */
 	size_t			 nr_agents;
-	struct config_mail	 mail;
+	struct config_mail	 mail;	/* all NULL without mail: */
+	int			 max_attempts; /* scheduler:; 3 */
 };
 
 /*

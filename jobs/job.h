@@ -36,12 +36,18 @@ struct job {
 	enum job_direction	 direction;	/* of the headline metric */
 	unsigned		 runs;		/* samples to start with; 3 */
 	unsigned		 runtime;	/* seconds; 0 when absent */
+	unsigned		 timeout;	/* seconds; 0 when absent */
 	char			**monitors;
 	size_t			 nr_monitors;
 	struct job_param	*params;	/* every parameter, sorted by key */
 	size_t			 nr_params;
 	char			*canonical;	/* canonical YAML of this job */
+	char			**axes;		/* keys of the matrix axes, */
+	size_t			 nr_axes;	/* in file order */
 };
+
+#define JOB_MAX_JOBS	4096		/* one file expands to at most */
+#define JOB_MAX_RUNS	1000
 
 /*
  * Parse, validate and expand. On error returns -1 with *cause set to
@@ -57,5 +63,11 @@ const char *job_param(const struct job *, const char *key);
 /* "testcase/k1=v1/k2=v2" over the matrix axes, for display; allocated. */
 char	*job_describe(const struct job *);
 const char *job_direction_name(enum job_direction);
+/*
+ * Whether a machine meets the job's requires: map (memory in bytes).
+ * Returns 1, or 0 with *why (if not NULL) naming the first unmet key.
+ */
+int	 job_requires_met(const struct job *, unsigned nr_node,
+	     unsigned nr_cpu, unsigned long long memory, char **why);
 
 #endif

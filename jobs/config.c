@@ -1,0 +1,726 @@
+/*
+ * bisectd.yaml (DESIGN §3.1, docs/config.md). Every map is walked key by
+ * key and an unknown key is an error naming it with its line and column,
+ * so a typo ("sltos:") never silently falls back to a default. Relative
+ * paths are made absolute against the config file's directory here, and
+ * the defaults (workdir, db, the implicit local agent) are filled in, so
+ * callers see a complete struct config.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jobs/config.h"
+#include "jobs/yamlnode.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define CONFIG_MAX_SLOTS	1024
+#define CONFIG_MAX_ATTEMPTS	100
+
+struct config_ctx {
+	const char	*file;
+	const char	*dir;		/* absolute */
+};
+
+static int
+config_is_name(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s != '\0'; s++) {
+		if (!(*s >= 'a' && *s <= 'z') && !(*s >= 'A' && *s <= 'Z') &&
+		    !(*s >= '0' && *s <= '9') && strchr("_.-", *s) == NULL)
+			return 0;
+	}
+	return 1;
+}
+
+static int
+config_string(const struct config_ctx *ctx, const char *key,
+    const struct yamlnode *n, char **out, char **cause)
+{
+	if (n->type != YAMLNODE_SCALAR || n->null || *n->value == '\0')
+		return yamlnode_error(cause, ctx->file, n,
+		    "'%s' must be a non-empty string, not %s", key,
+		    n->type == YAMLNODE_SCALAR && !n->null ? "an empty one" :
+		    yamlnode_kind(n));
+	free(*out);
+	*out = xstrdup(n->value);
+	return 0;
+}
+
+static int
+config_path(const struct config_ctx *ctx, const char *key,
+    const struct yamlnode *n, char **out, char **cause)
+{
+	if (config_string(ctx, key, n, out, cause) != 0)
+		return -1;
+	if ((*out)[0] != '/') {
+		const char	*rel = *out;
+		char		*abs;
+
+		while (strncmp(rel, "./", 2) == 0)
+			rel += 2;
+		abs = path_join(ctx->dir, rel);
+
+		free(*out);
+		*out = abs;
+	}
+	return 0;
+}
+
+static int
+config_int(const struct config_ctx *ctx, const char *key,
+    const struct yamlnode *n, int min, int max, int *out, char **cause)
+{
+	const char	*s;
+	long		 v = 0;
+
+	if (n->type != YAMLNODE_SCALAR || n->null || *n->value == '\0')
+		goto bad;
+	for (s = n->value; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9')
+			goto bad;
+		v = v * 10 + (*s - '0');
+		if (v > max)
+			goto bad;
+	}
+	if (v < min)
+		goto bad;
+	*out = (int)v;
+	return 0;
+bad:
+	return yamlnode_error(cause, ctx->file, n,
+	    "'%s' must be an integer from %d to %d, not %s%s%s", key, min, max,
+	    n->type == YAMLNODE_SCALAR ? "'" : "",
+	    n->type == YAMLNODE_SCALAR ? n->value : yamlnode_kind(n),
+	    n->type == YAMLNODE_SCALAR ? "'" : "");
+}
+
+static int
+config_bool(const struct config_ctx *ctx, const char *key,
+    const struct yamlnode *n, int *out, char **cause)
+{
+	static const char	*yes[] = { "true", "True", "TRUE", "yes", "on" };
+	static const char	*no[] = { "false", "False", "FALSE", "no", "off" };
+	size_t			 i;
+
+	if (n->type == YAMLNODE_SCALAR && !n->null) {
+		for (i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+			if (strcmp(n->value, yes[i]) == 0) {
+				*out = 1;
+				return 0;
+			}
+			if (strcmp(n->value, no[i]) == 0) {
+				*out = 0;
+				return 0;
+			}
+		}
+	}
+	return yamlnode_error(cause, ctx->file, n,
+	    "'%s' must be true or false, not %s%s%s", key,
+	    n->type == YAMLNODE_SCALAR && !n->null ? "'" : "",
+	    n->type == YAMLNODE_SCALAR && !n->null ? n->value :
+	    yamlnode_kind(n),
+	    n->type == YAMLNODE_SCALAR && !n->null ? "'" : "");
+}
+
+static int
+config_choice(const struct config_ctx *ctx, const char *key,
+    const struct yamlnode *n, const char *const *choices, char **out,
+    char **cause)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	size_t		i;
+
+	if (config_string(ctx, key, n, out, cause) != 0)
+		return -1;
+	for (i = 0; choices[i] != NULL; i++) {
+		if (strcmp(*out, choices[i]) == 0)
+			return 0;
+	}
+	for (i = 0; choices[i] != NULL; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", choices[i]);
+	yamlnode_error(cause, ctx->file, n, "'%s' must be one of %s, not '%s'",
+	    key, sb.buf, n->value);
+	strbuf_release(&sb);
+	return -1;
+}
+
+/* A list of strings; a single string is taken as a list of one. */
+static int
+config_list(const struct config_ctx *ctx, const char *key,
+    const struct yamlnode *n, char ***out, size_t *nr, char **cause)
+{
+	size_t	i;
+
+	if (n->type == YAMLNODE_SCALAR && !n->null) {
+		*out = xcalloc(1, sizeof **out);
+		*nr = 1;
+		return config_string(ctx, key, n, &(*out)[0], cause);
+	}
+	if (n->type != YAMLNODE_SEQUENCE)
+		return yamlnode_error(cause, ctx->file, n,
+		    "'%s' must be a list of strings, not %s", key,
+		    yamlnode_kind(n));
+	*out = xcalloc(n->nr + 1, sizeof **out);
+	for (i = 0; i < n->nr; i++) {
+		if (config_string(ctx, key, n->items[i], &(*out)[i],
+		    cause) != 0)
+			return -1;
+		*nr = i + 1;
+	}
+	return 0;
+}
+
+static int
+config_map(const struct config_ctx *ctx, const char *key,
+    const struct yamlnode *n, char **cause)
+{
+	if (n->type != YAMLNODE_MAPPING)
+		return yamlnode_error(cause, ctx->file, n,
+		    "'%s' must be a map, not %s", key, yamlnode_kind(n));
+	return 0;
+}
+
+static int
+config_unknown(const struct config_ctx *ctx, const char *where,
+    const struct yamlnode *key, const char *known, char **cause)
+{
+	if (where == NULL)
+		return yamlnode_error(cause, ctx->file, key,
+		    "unknown key '%s' (known: %s)", key->value, known);
+	return yamlnode_error(cause, ctx->file, key,
+	    "unknown key '%s' in '%s' (known: %s)", key->value, where, known);
+}
+
+static int
+config_build(const struct config_ctx *ctx, const char *where,
+    const struct yamlnode *n, struct config_repo *repo, char **cause)
+{
+	const struct yamlnode	*key, *value;
+	size_t			 i;
+	int			 r = 0;
+
+	if (config_map(ctx, where, n, cause) != 0)
+		return -1;
+	for (i = 0; r == 0 && i < n->nr; i += 2) {
+		key = n->items[i];
+		value = n->items[i + 1];
+		if (strcmp(key->value, "command") == 0)
+			r = config_string(ctx, "command", value,
+			    &repo->build_command, cause);
+		else if (strcmp(key->value, "kconfig") == 0)
+			r = config_path(ctx, "kconfig", value, &repo->kconfig,
+			    cause);
+		else if (strcmp(key->value, "artifacts") == 0)
+			r = config_list(ctx, "artifacts", value,
+			    &repo->artifacts, &repo->nr_artifacts, cause);
+		else
+			r = config_unknown(ctx, where, key,
+			    "command, kconfig, artifacts", cause);
+	}
+	return r;
+}
+
+static int
+config_repo(const struct config_ctx *ctx, const struct yamlnode *n,
+    size_t idx, struct config *cfg, const struct yamlnode **names,
+    char **cause)
+{
+	struct config_repo	*repo = &cfg->repos[idx];
+	const struct yamlnode	*key, *value;
+	char			 where[64], build[80];
+	size_t			 i;
+	int			 r = 0;
+
+	snprintf(where, sizeof where, "repos[%zu]", idx);
+	snprintf(build, sizeof build, "repos[%zu].build", idx);
+	if (config_map(ctx, where, n, cause) != 0)
+		return -1;
+	for (i = 0; r == 0 && i < n->nr; i += 2) {
+		key = n->items[i];
+		value = n->items[i + 1];
+		if (strcmp(key->value, "name") == 0) {
+			r = config_string(ctx, "name", value, &repo->name,
+			    cause);
+			names[idx] = value;
+		} else if (strcmp(key->value, "path") == 0)
+			r = config_path(ctx, "path", value, &repo->path, cause);
+		else if (strcmp(key->value, "fetch") == 0)
+			r = config_string(ctx, "fetch", value, &repo->fetch,
+			    cause);
+		else if (strcmp(key->value, "track") == 0)
+			r = config_list(ctx, "track", value, &repo->track,
+			    &repo->nr_track, cause);
+		else if (strcmp(key->value, "build") == 0)
+			r = config_build(ctx, build, value, repo, cause);
+		else
+			r = config_unknown(ctx, where, key,
+			    "name, path, fetch, track, build", cause);
+	}
+	if (r != 0)
+		return -1;
+	if (repo->name == NULL)
+		return yamlnode_error(cause, ctx->file, n,
+		    "'%s' has no 'name'", where);
+	if (!config_is_name(repo->name))
+		return yamlnode_error(cause, ctx->file, names[idx],
+		    "repository name '%s' must be made of letters, digits, "
+		    "'_', '.' and '-'", repo->name);
+	for (i = 0; i < idx; i++) {
+		if (strcmp(cfg->repos[i].name, repo->name) == 0)
+			return yamlnode_error(cause, ctx->file, names[idx],
+			    "duplicate repository name '%s' (first at %u:%u)",
+			    repo->name, names[i]->line, names[i]->column);
+	}
+	if (repo->path == NULL)
+		return yamlnode_error(cause, ctx->file, n,
+		    "repository '%s' has no 'path'", repo->name);
+	return 0;
+}
+
+static const char *const config_transports[] = { "local", "ssh", NULL };
+static const char *const config_boots[] = { "none", "qemu", "kexec", NULL };
+static const char *const config_ssh_keys[] = {
+	"host", "port", "user", "identity", "known_hosts",
+	"trust_on_first_use", NULL
+};
+
+static int
+config_agent(const struct config_ctx *ctx, const struct yamlnode *n,
+    size_t idx, struct config *cfg, const struct yamlnode **names,
+    char **cause)
+{
+	struct config_agent	*agent = &cfg->agents[idx];
+	const struct yamlnode	*key, *value, *ssh_key = NULL;
+	const char		*missing = NULL;
+	char			 where[64];
+	size_t			 i, j;
+	int			 r = 0;
+
+	snprintf(where, sizeof where, "agents[%zu]", idx);
+	if (config_map(ctx, where, n, cause) != 0)
+		return -1;
+	agent->port = 22;
+	agent->slots = 1;
+	for (i = 0; r == 0 && i < n->nr; i += 2) {
+		key = n->items[i];
+		value = n->items[i + 1];
+		for (j = 0; config_ssh_keys[j] != NULL; j++) {
+			if (ssh_key == NULL &&
+			    strcmp(key->value, config_ssh_keys[j]) == 0)
+				ssh_key = key;
+		}
+		if (strcmp(key->value, "name") == 0) {
+			r = config_string(ctx, "name", value, &agent->name,
+			    cause);
+			names[idx] = value;
+		} else if (strcmp(key->value, "transport") == 0)
+			r = config_choice(ctx, "transport", value,
+			    config_transports, &agent->transport, cause);
+		else if (strcmp(key->value, "host") == 0)
+			r = config_string(ctx, "host", value, &agent->host,
+			    cause);
+		else if (strcmp(key->value, "port") == 0)
+			r = config_int(ctx, "port", value, 1, 65535,
+			    &agent->port, cause);
+		else if (strcmp(key->value, "user") == 0)
+			r = config_string(ctx, "user", value, &agent->user,
+			    cause);
+		else if (strcmp(key->value, "identity") == 0)
+			r = config_path(ctx, "identity", value,
+			    &agent->identity, cause);
+		else if (strcmp(key->value, "known_hosts") == 0)
+			r = config_path(ctx, "known_hosts", value,
+			    &agent->known_hosts, cause);
+		else if (strcmp(key->value, "trust_on_first_use") == 0)
+			r = config_bool(ctx, "trust_on_first_use", value,
+			    &agent->tofu, cause);
+		else if (strcmp(key->value, "boot") == 0)
+			r = config_choice(ctx, "boot", value, config_boots,
+			    &agent->boot, cause);
+		else if (strcmp(key->value, "slots") == 0)
+			r = config_int(ctx, "slots", value, 1,
+			    CONFIG_MAX_SLOTS, &agent->slots, cause);
+		else
+			r = config_unknown(ctx, where, key,
+			    "name, transport, host, port, user, identity, "
+			    "known_hosts, trust_on_first_use, boot, slots",
+			    cause);
+	}
+	if (r != 0)
+		return -1;
+	if (agent->name == NULL)
+		return yamlnode_error(cause, ctx->file, n,
+		    "'%s' has no 'name'", where);
+	if (!config_is_name(agent->name))
+		return yamlnode_error(cause, ctx->file, names[idx],
+		    "agent name '%s' must be made of letters, digits, '_', "
+		    "'.' and '-'", agent->name);
+	for (i = 0; i < idx; i++) {
+		if (strcmp(cfg->agents[i].name, agent->name) == 0)
+			return yamlnode_error(cause, ctx->file, names[idx],
+			    "duplicate agent name '%s' (first at %u:%u)",
+			    agent->name, names[i]->line, names[i]->column);
+	}
+	if (agent->transport == NULL)
+		agent->transport = xstrdup("local");
+	if (agent->boot == NULL)
+		agent->boot = xstrdup("none");
+	if (strcmp(agent->transport, "local") == 0) {
+		if (ssh_key != NULL)
+			return yamlnode_error(cause, ctx->file, ssh_key,
+			    "'%s' only applies to transport 'ssh' (agent '%s' "
+			    "is local)", ssh_key->value, agent->name);
+		return 0;
+	}
+	if (agent->host == NULL)
+		missing = "host";
+	else if (agent->user == NULL)
+		missing = "user";
+	else if (agent->identity == NULL)
+		missing = "identity";
+	else if (agent->known_hosts == NULL)
+		missing = "known_hosts";
+	if (missing != NULL)
+		return yamlnode_error(cause, ctx->file, n,
+		    "ssh agent '%s' has no '%s'", agent->name, missing);
+	return 0;
+}
+
+/* repos: and agents:, lists of maps. */
+static int
+config_list_of_maps(const struct config_ctx *ctx, const char *key,
+    const struct yamlnode *n, struct config *cfg, char **cause)
+{
+	const struct yamlnode	**names = NULL;
+	size_t			  i;
+	int			  r = -1, repos = strcmp(key, "repos") == 0;
+
+	if (n->type == YAMLNODE_SCALAR && n->null)
+		return 0;
+	if (n->type != YAMLNODE_SEQUENCE)
+		return yamlnode_error(cause, ctx->file, n,
+		    "'%s' must be a list of maps, not %s", key,
+		    yamlnode_kind(n));
+	names = xcalloc(n->nr + 1, sizeof *names);
+	if (repos)
+		cfg->repos = xcalloc(n->nr + 1, sizeof *cfg->repos);
+	else
+		cfg->agents = xcalloc(n->nr + 1, sizeof *cfg->agents);
+	for (i = 0; i < n->nr; i++) {
+		if (repos) {
+			cfg->nr_repos = i + 1;
+			if (config_repo(ctx, n->items[i], i, cfg, names,
+			    cause) != 0)
+				goto out;
+		} else {
+			cfg->nr_agents = i + 1;
+			if (config_agent(ctx, n->items[i], i, cfg, names,
+			    cause) != 0)
+				goto out;
+		}
+	}
+	r = 0;
+out:
+	free(names);
+	return r;
+}
+
+static int
+config_mail(const struct config_ctx *ctx, const struct yamlnode *n,
+    struct config_mail *mail, char **cause)
+{
+	const struct yamlnode	*key, *value;
+	size_t			 i;
+	int			 r = 0;
+
+	if (config_map(ctx, "mail", n, cause) != 0)
+		return -1;
+	for (i = 0; r == 0 && i < n->nr; i += 2) {
+		key = n->items[i];
+		value = n->items[i + 1];
+		if (strcmp(key->value, "smtp") == 0)
+			r = config_string(ctx, "smtp", value, &mail->smtp,
+			    cause);
+		else if (strcmp(key->value, "from") == 0)
+			r = config_string(ctx, "from", value, &mail->from,
+			    cause);
+		else if (strcmp(key->value, "to") == 0)
+			r = config_list(ctx, "to", value, &mail->to,
+			    &mail->nr_to, cause);
+		else
+			r = config_unknown(ctx, "mail", key, "smtp, from, to",
+			    cause);
+	}
+	if (r != 0)
+		return -1;
+	if (mail->smtp == NULL)
+		return yamlnode_error(cause, ctx->file, n,
+		    "'mail' has no 'smtp'");
+	if (mail->from == NULL)
+		return yamlnode_error(cause, ctx->file, n,
+		    "'mail' has no 'from'");
+	if (mail->nr_to == 0)
+		return yamlnode_error(cause, ctx->file, n,
+		    "'mail' has no 'to'");
+	return 0;
+}
+
+static int
+config_scheduler(const struct config_ctx *ctx, const struct yamlnode *n,
+    struct config *cfg, char **cause)
+{
+	size_t	i;
+
+	if (config_map(ctx, "scheduler", n, cause) != 0)
+		return -1;
+	for (i = 0; i < n->nr; i += 2) {
+		if (strcmp(n->items[i]->value, "max_attempts") != 0)
+			return config_unknown(ctx, "scheduler", n->items[i],
+			    "max_attempts", cause);
+		if (config_int(ctx, "max_attempts", n->items[i + 1], 1,
+		    CONFIG_MAX_ATTEMPTS, &cfg->max_attempts, cause) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+config_walk(const struct config_ctx *ctx, const struct yamlnode *root,
+    struct config *cfg, char **cause)
+{
+	const struct yamlnode	*key, *value;
+	size_t			 i;
+	int			 r = 0;
+
+	if (root == NULL || (root->type == YAMLNODE_SCALAR && root->null))
+		return 0;
+	if (root->type != YAMLNODE_MAPPING)
+		return yamlnode_error(cause, ctx->file, root,
+		    "a config file is a map of keys such as 'repos', not %s",
+		    yamlnode_kind(root));
+	for (i = 0; r == 0 && i < root->nr; i += 2) {
+		key = root->items[i];
+		value = root->items[i + 1];
+		if (strcmp(key->value, "db") == 0)
+			r = config_path(ctx, "db", value, &cfg->db, cause);
+		else if (strcmp(key->value, "workdir") == 0)
+			r = config_path(ctx, "workdir", value, &cfg->workdir,
+			    cause);
+		else if (strcmp(key->value, "repos") == 0 ||
+		    strcmp(key->value, "agents") == 0)
+			r = config_list_of_maps(ctx, key->value, value, cfg,
+			    cause);
+		else if (strcmp(key->value, "mail") == 0)
+			r = config_mail(ctx, value, &cfg->mail, cause);
+		else if (strcmp(key->value, "scheduler") == 0)
+			r = config_scheduler(ctx, value, cfg, cause);
+		else
+			r = config_unknown(ctx, NULL, key,
+			    "db, workdir, repos, agents, mail, scheduler",
+			    cause);
+	}
+	return r;
+}
+
+static char *
+config_absolute_dir(const char *dir)
+{
+	char	cwd[PATH_MAX];
+
+	if (dir != NULL && dir[0] == '/')
+		return xstrdup(dir);
+	if (getcwd(cwd, sizeof cwd) == NULL)
+		return xstrdup(dir != NULL ? dir : ".");
+	if (dir == NULL || strcmp(dir, ".") == 0 || *dir == '\0')
+		return xstrdup(cwd);
+	if (strncmp(dir, "./", 2) == 0)
+		dir += 2;
+	return path_join(cwd, dir);
+}
+
+int
+config_parse(const char *name, const char *dir, const char *buf, size_t len,
+    struct config **out, char **cause)
+{
+	struct config		*cfg = xcalloc(1, sizeof *cfg);
+	struct config_ctx	 ctx;
+	struct yamlnode		*root = NULL;
+	int			 r = -1;
+
+	*out = NULL;
+	cfg->dir = config_absolute_dir(dir);
+	cfg->max_attempts = 3;
+	ctx.file = name;
+	ctx.dir = cfg->dir;
+	if (yamlnode_parse(name, buf, len, &root, cause) != 0)
+		goto out;
+	if (config_walk(&ctx, root, cfg, cause) != 0)
+		goto out;
+	if (cfg->workdir == NULL)
+		cfg->workdir = path_join(cfg->dir, "state");
+	if (cfg->db == NULL)
+		cfg->db = path_join(cfg->workdir, "bisectd.db");
+	if (cfg->nr_agents == 0) {
+		free(cfg->agents);
+		cfg->agents = xcalloc(1, sizeof *cfg->agents);
+		cfg->nr_agents = 1;
+		cfg->agents[0].name = xstrdup("local");
+		cfg->agents[0].transport = xstrdup("local");
+		cfg->agents[0].boot = xstrdup("none");
+		cfg->agents[0].port = 22;
+		cfg->agents[0].slots = 1;
+	}
+	*out = cfg;
+	cfg = NULL;
+	r = 0;
+out:
+	yamlnode_free(root);
+	config_free(cfg);
+	return r;
+}
+
+int
+config_load(const char *path, struct config **out, char **cause)
+{
+	char	*buf = NULL, *dir = NULL;
+	size_t	 len;
+	int	 r = -1;
+
+	*out = NULL;
+	if (file_read(path, &buf, &len, cause) != 0)
+		goto out;
+	dir = path_dirname(path);
+	if (config_parse(path, dir, buf, len, out, cause) != 0)
+		goto out;
+	(*out)->path = path_absolute(path, NULL);
+	r = 0;
+out:
+	free(dir);
+	free(buf);
+	return r;
+}
+
+int
+config_find(const char *explicit, char **out, char **cause)
+{
+	const char	*env = getenv("BISECTD_CONFIG");
+	const char	*candidates[] = {
+		"./bisectd.yaml", "/etc/bisectd/bisectd.yaml"
+	};
+	struct strbuf	 tried = STRBUF_INIT;
+	size_t		 i;
+
+	*out = NULL;
+	if (explicit != NULL) {
+		if (file_exists(explicit)) {
+			*out = xstrdup(explicit);
+			return 0;
+		}
+		return error_set(cause, "config file '%s' not found", explicit);
+	}
+	if (env != NULL && *env != '\0') {
+		if (file_exists(env)) {
+			*out = xstrdup(env);
+			return 0;
+		}
+		return error_set(cause, "config file '%s' (from "
+		    "$BISECTD_CONFIG) not found", env);
+	}
+	for (i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
+		if (file_exists(candidates[i])) {
+			*out = xstrdup(candidates[i]);
+			strbuf_release(&tried);
+			return 0;
+		}
+		strbuf_addf(&tried, "%s'%s'", i ? ", " : "", candidates[i]);
+	}
+	error_set(cause, "no config file: tried %s (use -c FILE or "
+	    "$BISECTD_CONFIG)", tried.buf);
+	strbuf_release(&tried);
+	return -1;
+}
+
+static void
+config_strv_free(char **v, size_t nr)
+{
+	size_t	i;
+
+	for (i = 0; i < nr; i++)
+		free(v[i]);
+	free(v);
+}
+
+void
+config_free(struct config *cfg)
+{
+	struct config_repo	*repo;
+	struct config_agent	*agent;
+	size_t			 i;
+
+	if (cfg == NULL)
+		return;
+	for (i = 0; i < cfg->nr_repos; i++) {
+		repo = &cfg->repos[i];
+		free(repo->name);
+		free(repo->path);
+		free(repo->fetch);
+		config_strv_free(repo->track, repo->nr_track);
+		free(repo->build_command);
+		free(repo->kconfig);
+		config_strv_free(repo->artifacts, repo->nr_artifacts);
+	}
+	free(cfg->repos);
+	for (i = 0; i < cfg->nr_agents; i++) {
+		agent = &cfg->agents[i];
+		free(agent->name);
+		free(agent->transport);
+		free(agent->host);
+		free(agent->user);
+		free(agent->identity);
+		free(agent->known_hosts);
+		free(agent->boot);
+	}
+	free(cfg->agents);
+	free(cfg->mail.smtp);
+	free(cfg->mail.from);
+	config_strv_free(cfg->mail.to, cfg->mail.nr_to);
+	free(cfg->path);
+	free(cfg->dir);
+	free(cfg->db);
+	free(cfg->workdir);
+	free(cfg);
+}
+
+const struct config_repo *
+config_repo_find(const struct config *cfg, const char *name)
+{
+	size_t	i;
+
+	if (name == NULL)
+		return cfg->nr_repos == 1 ? &cfg->repos[0] : NULL;
+	for (i = 0; i < cfg->nr_repos; i++) {
+		if (strcmp(cfg->repos[i].name, name) == 0)
+			return &cfg->repos[i];
+	}
+	return NULL;
+}
+
+const struct config_agent *
+config_agent_find(const struct config *cfg, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < cfg->nr_agents; i++) {
+		if (strcmp(cfg->agents[i].name, name) == 0)
+			return &cfg->agents[i];
+	}
+	return NULL;
+}

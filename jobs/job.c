@@ -1,0 +1,889 @@
+/*
+ * Job files (DESIGN §3.2, docs/jobs.md). The YAML tree is walked once in
+ * file order: every value is checked and normalised by its key (durations
+ * become seconds, requirements get their comparator), scalars become fixed
+ * parameters and lists become matrix axes. Expansion then takes the
+ * cartesian product, last axis fastest, and gives each job its sorted
+ * parameters, its canonical text and an id hashed from that text without
+ * the "runs:" line, so asking for more samples keeps the job's identity.
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobs/job.h"
+#include "jobs/yamlnode.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/hash.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define JOB_MAX_DURATION	(30U * 24 * 3600)
+#define nitems(a)		(sizeof (a) / sizeof (a)[0])
+
+struct job_axis {
+	char		 *key;
+	char		**values;
+	size_t		  nr;
+};
+
+/* A job file after the walk, before expansion. */
+struct job_spec {
+	const char		*file;
+	struct job_param	*fixed;
+	size_t			 nr_fixed;
+	size_t			 alloc_fixed;
+	struct job_axis		*axes;
+	size_t			 nr_axes;
+	size_t			 alloc_axes;
+	size_t			 nr_jobs;
+};
+
+struct job_key;
+typedef int (*job_check_fn)(const struct job_key *, const char *file,
+    const char *key, const struct yamlnode *, char **out, char **cause);
+
+struct job_key {
+	const char		 *name;
+	job_check_fn		  check;
+	const char *const	 *choices;
+	int			  axis;		/* a list is a matrix axis */
+};
+
+static const char *const job_directions[] = { "higher", "lower", NULL };
+static const char *const job_thp_enabled[] = {
+	"always", "madvise", "never", NULL
+};
+static const char *const job_thp_defrag[] = {
+	"always", "defer", "defer+madvise", "madvise", "never", NULL
+};
+static const char *const job_zero_one[] = { "0", "1", NULL };
+
+static int job_check_name(const struct job_key *, const char *, const char *,
+    const struct yamlnode *, char **, char **);
+static int job_check_run(const struct job_key *, const char *, const char *,
+    const struct yamlnode *, char **, char **);
+static int job_check_metric(const struct job_key *, const char *,
+    const char *, const struct yamlnode *, char **, char **);
+static int job_check_choice(const struct job_key *, const char *,
+    const char *, const struct yamlnode *, char **, char **);
+static int job_check_runs(const struct job_key *, const char *, const char *,
+    const struct yamlnode *, char **, char **);
+static int job_check_duration(const struct job_key *, const char *,
+    const char *, const struct yamlnode *, char **, char **);
+static int job_check_require(const struct job_key *, const char *,
+    const char *, const struct yamlnode *, char **, char **);
+static int job_check_any(const struct job_key *, const char *, const char *,
+    const struct yamlnode *, char **, char **);
+
+/* The known scalar keys; anything else is a testcase parameter. */
+static const struct job_key job_keys[] = {
+	{ "category", job_check_name, NULL, 0 },
+	{ "direction", job_check_choice, job_directions, 0 },
+	{ "metric", job_check_metric, NULL, 0 },
+	{ "numa_balancing", job_check_choice, job_zero_one, 1 },
+	{ "run", job_check_run, NULL, 0 },
+	{ "runs", job_check_runs, NULL, 0 },
+	{ "runtime", job_check_duration, NULL, 1 },
+	{ "testcase", job_check_name, NULL, 0 },
+	{ "thp_defrag", job_check_choice, job_thp_defrag, 1 },
+	{ "thp_enabled", job_check_choice, job_thp_enabled, 1 },
+	{ "timeout", job_check_duration, NULL, 1 },
+};
+static const struct job_key job_key_param = { NULL, job_check_any, NULL, 1 };
+
+static const struct job_key job_requires_keys[] = {
+	{ "memory", job_check_require, NULL, 0 },
+	{ "nr_cpu", job_check_require, NULL, 0 },
+	{ "nr_node", job_check_require, NULL, 0 },
+};
+static const struct job_key job_sysctl_key = { NULL, job_check_any, NULL, 1 };
+static const struct job_key job_kconfig_key = { NULL, job_check_any, NULL, 1 };
+
+static int
+job_is_name(const char *s, const char *extra)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s != '\0'; s++) {
+		if (!isalnum((unsigned char)*s) && strchr(extra, *s) == NULL)
+			return 0;
+	}
+	return 1;
+}
+
+static int
+job_check_name(const struct job_key *k, const char *file, const char *key,
+    const struct yamlnode *n, char **out, char **cause)
+{
+	if (!job_is_name(n->value, "_.-"))
+		return yamlnode_error(cause, file, n,
+		    "'%s' must be made of letters, digits, '_', '.' and '-', "
+		    "not '%s'", key, n->value);
+	*out = xstrdup(n->value);
+	return 0;
+}
+
+static int
+job_check_run(const struct job_key *k, const char *file, const char *key,
+    const struct yamlnode *n, char **out, char **cause)
+{
+	const char	*s;
+
+	for (s = n->value; isspace((unsigned char)*s); s++)
+		;
+	if (*s == '\0')
+		return yamlnode_error(cause, file, n,
+		    "'%s' is an empty command", key);
+	*out = xstrdup(n->value);
+	return 0;
+}
+
+static int
+job_check_metric(const struct job_key *k, const char *file, const char *key,
+    const struct yamlnode *n, char **out, char **cause)
+{
+	const unsigned char	*s = (const unsigned char *)n->value;
+
+	if (*s == '\0')
+		return yamlnode_error(cause, file, n, "'%s' is empty", key);
+	for (; *s != '\0'; s++) {
+		if (*s <= ' ' || *s == 0x7f)
+			return yamlnode_error(cause, file, n,
+			    "'%s' must not contain white space or control "
+			    "characters: '%s'", key, n->value);
+	}
+	*out = xstrdup(n->value);
+	return 0;
+}
+
+static int
+job_check_choice(const struct job_key *k, const char *file, const char *key,
+    const struct yamlnode *n, char **out, char **cause)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	size_t		 i;
+
+	for (i = 0; k->choices[i] != NULL; i++) {
+		if (strcmp(n->value, k->choices[i]) == 0) {
+			*out = xstrdup(n->value);
+			return 0;
+		}
+	}
+	for (i = 0; k->choices[i] != NULL; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", k->choices[i]);
+	yamlnode_error(cause, file, n, "'%s' must be one of %s, not '%s'", key,
+	    sb.buf, n->value);
+	strbuf_release(&sb);
+	return -1;
+}
+
+/* Decimal digits only, at most max; no sign, no spaces. */
+static int
+job_parse_uint(const char *s, size_t len, unsigned long long max,
+    unsigned long long *out)
+{
+	unsigned long long	v = 0;
+	size_t			i;
+
+	if (len == 0)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+		v = v * 10 + (unsigned)(s[i] - '0');
+		if (v > max)
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int
+job_check_runs(const struct job_key *k, const char *file, const char *key,
+    const struct yamlnode *n, char **out, char **cause)
+{
+	unsigned long long	v;
+
+	if (job_parse_uint(n->value, strlen(n->value), JOB_MAX_RUNS, &v) != 0 ||
+	    v == 0)
+		return yamlnode_error(cause, file, n,
+		    "'%s' must be an integer from 1 to %d, not '%s'", key,
+		    JOB_MAX_RUNS, n->value);
+	*out = xasprintf("%llu", v);
+	return 0;
+}
+
+/* "60s", "5m", "1h" or plain seconds, normalised to plain seconds. */
+static int
+job_check_duration(const struct job_key *k, const char *file,
+    const char *key, const struct yamlnode *n, char **out, char **cause)
+{
+	const char		*s = n->value;
+	size_t			 len = strlen(s);
+	unsigned long long	 v, mult = 1;
+
+	if (len > 0 && strchr("smh", s[len - 1]) != NULL) {
+		mult = s[len - 1] == 'h' ? 3600 : s[len - 1] == 'm' ? 60 : 1;
+		len--;
+	}
+	if (job_parse_uint(s, len, JOB_MAX_DURATION, &v) != 0 || v == 0 ||
+	    v * mult > JOB_MAX_DURATION)
+		return yamlnode_error(cause, file, n,
+		    "'%s' must be a duration like 60s, 5m or 1h (at most 30 "
+		    "days), not '%s'", key, s);
+	*out = xasprintf("%llu", v * mult);
+	return 0;
+}
+
+/*
+ * A requirement "[OP]NUMBER[UNIT]": OP one of >=, <=, >, <, = (">=" when
+ * absent); UNIT K, M, G or T (powers of 1024) for memory only. On success
+ * the parts are returned; the normalised text is OP NUMBER UNIT.
+ */
+static int
+job_require_parse(const char *s, int memory, char op[3],
+    unsigned long long *number, char *unit, unsigned long long *bytes)
+{
+	unsigned long long	v, mult = 1;
+	size_t			len;
+	const char		*p;
+
+	while (*s == ' ')
+		s++;
+	if (strncmp(s, ">=", 2) == 0 || strncmp(s, "<=", 2) == 0) {
+		memcpy(op, s, 2);
+		op[2] = '\0';
+		s += 2;
+	} else if (*s == '>' || *s == '<' || *s == '=') {
+		op[0] = *s++;
+		op[1] = '\0';
+	} else
+		strcpy(op, ">=");
+	while (*s == ' ')
+		s++;
+	len = strlen(s);
+	while (len > 0 && s[len - 1] == ' ')
+		len--;
+	*unit = '\0';
+	if (memory && len > 0 && (p = strchr("KMGTkmgt", s[len - 1])) != NULL) {
+		*unit = (char)toupper((unsigned char)*p);
+		mult = 1ULL << (10 * (strchr("KMGT", *unit) - "KMGT" + 1));
+		len--;
+	}
+	if (job_parse_uint(s, len, ULLONG_MAX / 1024 / 10, &v) != 0 ||
+	    v > ULLONG_MAX / mult)
+		return -1;
+	*number = v;
+	if (bytes != NULL)
+		*bytes = v * mult;
+	return 0;
+}
+
+static int
+job_check_require(const struct job_key *k, const char *file, const char *key,
+    const struct yamlnode *n, char **out, char **cause)
+{
+	int			 memory = strcmp(k->name, "memory") == 0;
+	unsigned long long	 number;
+	char			 op[3], unit;
+
+	if (job_require_parse(n->value, memory, op, &number, &unit,
+	    NULL) != 0)
+		return yamlnode_error(cause, file, n,
+		    "'%s' must be like '%s', not '%s'", key,
+		    memory ? ">=32G" : ">=2", n->value);
+	if (unit != '\0')
+		*out = xasprintf("%s%llu%c", op, number, unit);
+	else
+		*out = xasprintf("%s%llu", op, number);
+	return 0;
+}
+
+static int
+job_check_any(const struct job_key *k, const char *file, const char *key,
+    const struct yamlnode *n, char **out, char **cause)
+{
+	*out = xstrdup(n->value);
+	return 0;
+}
+
+static void
+job_spec_release(struct job_spec *spec)
+{
+	size_t	i, j;
+
+	for (i = 0; i < spec->nr_fixed; i++) {
+		free(spec->fixed[i].key);
+		free(spec->fixed[i].value);
+	}
+	free(spec->fixed);
+	for (i = 0; i < spec->nr_axes; i++) {
+		free(spec->axes[i].key);
+		for (j = 0; j < spec->axes[i].nr; j++)
+			free(spec->axes[i].values[j]);
+		free(spec->axes[i].values);
+	}
+	free(spec->axes);
+}
+
+static void
+job_spec_fixed(struct job_spec *spec, const char *key, char *value)
+{
+	ALLOC_GROW(spec->fixed, spec->nr_fixed, spec->alloc_fixed);
+	spec->fixed[spec->nr_fixed].key = xstrdup(key);
+	spec->fixed[spec->nr_fixed].value = value;
+	spec->nr_fixed++;
+}
+
+/* One value of key: a scalar is fixed, a list of scalars is an axis. */
+static int
+job_spec_value(struct job_spec *spec, const struct job_key *k,
+    const char *key, const struct yamlnode *n, char **cause)
+{
+	struct job_axis		*axis;
+	const struct yamlnode	*item;
+	char			*value = NULL;
+	size_t			 i, j;
+
+	if (n->type == YAMLNODE_SCALAR) {
+		if (n->null)
+			return yamlnode_error(cause, spec->file, n,
+			    "'%s' has no value", key);
+		if (k->check(k, spec->file, key, n, &value, cause) != 0)
+			return -1;
+		job_spec_fixed(spec, key, value);
+		return 0;
+	}
+	if (n->type == YAMLNODE_MAPPING || !k->axis)
+		return yamlnode_error(cause, spec->file, n,
+		    "'%s' must be a scalar, not %s", key, yamlnode_kind(n));
+	if (n->nr == 0)
+		return yamlnode_error(cause, spec->file, n,
+		    "'%s' is an empty list", key);
+	if (spec->nr_jobs > JOB_MAX_JOBS / n->nr)
+		return yamlnode_error(cause, spec->file, n,
+		    "the matrix expands to more than %d jobs at '%s'",
+		    JOB_MAX_JOBS, key);
+	ALLOC_GROW(spec->axes, spec->nr_axes, spec->alloc_axes);
+	axis = &spec->axes[spec->nr_axes++];
+	axis->key = xstrdup(key);
+	axis->values = xcalloc(n->nr, sizeof *axis->values);
+	axis->nr = 0;
+	for (i = 0; i < n->nr; i++) {
+		item = n->items[i];
+		if (item->type != YAMLNODE_SCALAR)
+			return yamlnode_error(cause, spec->file, item,
+			    "'%s' lists %s: matrix values must be scalars "
+			    "(no nested lists or maps)", key,
+			    yamlnode_kind(item));
+		if (item->null)
+			return yamlnode_error(cause, spec->file, item,
+			    "'%s' lists an empty value", key);
+		if (k->check(k, spec->file, key, item, &value, cause) != 0)
+			return -1;
+		for (j = 0; j < axis->nr; j++) {
+			if (strcmp(axis->values[j], value) == 0) {
+				free(value);
+				return yamlnode_error(cause, spec->file, item,
+				    "'%s' lists '%s' twice", key, item->value);
+			}
+		}
+		axis->values[axis->nr++] = value;
+	}
+	spec->nr_jobs *= n->nr;
+	return 0;
+}
+
+static int
+job_cmp_node(const void *a, const void *b)
+{
+	return strcmp((*(const struct yamlnode *const *)a)->value,
+	    (*(const struct yamlnode *const *)b)->value);
+}
+
+/* A list of names, or an LKP-style map whose keys are the names. */
+static int
+job_spec_monitors(struct job_spec *spec, const struct yamlnode *n,
+    char **cause)
+{
+	const struct yamlnode	 *name, *opts, **names = NULL;
+	struct strbuf		  sb = STRBUF_INIT;
+	size_t			  nr = 0, i, step;
+	int			  r = -1;
+
+	if (n->type == YAMLNODE_SCALAR)
+		return yamlnode_error(cause, spec->file, n,
+		    "'monitors' must be a list or a map of monitor names, "
+		    "not %s", yamlnode_kind(n));
+	step = n->type == YAMLNODE_MAPPING ? 2 : 1;
+	names = xcalloc(n->nr / step + 1, sizeof *names);
+	for (i = 0; i < n->nr; i += step) {
+		name = n->items[i];
+		if (name->type != YAMLNODE_SCALAR || name->null) {
+			yamlnode_error(cause, spec->file, name,
+			    "'monitors' lists %s: monitor names are scalars",
+			    yamlnode_kind(name));
+			goto out;
+		}
+		if (!isalnum((unsigned char)name->value[0]) ||
+		    !job_is_name(name->value, "_.-")) {
+			yamlnode_error(cause, spec->file, name,
+			    "'monitors' lists '%s': names are letters, digits, "
+			    "'_', '.' and '-'", name->value);
+			goto out;
+		}
+		if (step == 2) {
+			opts = n->items[i + 1];
+			if (!(opts->type == YAMLNODE_SCALAR && opts->null) &&
+			    !(opts->type == YAMLNODE_MAPPING && opts->nr == 0)) {
+				yamlnode_error(cause, spec->file, opts,
+				    "'monitors.%s': monitor options are not "
+				    "supported", name->value);
+				goto out;
+			}
+		}
+		names[nr++] = name;
+	}
+	qsort(names, nr, sizeof *names, job_cmp_node);
+	for (i = 0; i < nr; i++) {
+		if (i > 0 && strcmp(names[i - 1]->value, names[i]->value) == 0) {
+			yamlnode_error(cause, spec->file, names[i],
+			    "'monitors' lists '%s' twice", names[i]->value);
+			goto out;
+		}
+		strbuf_addf(&sb, "%s%s", i ? "," : "", names[i]->value);
+	}
+	job_spec_fixed(spec, "monitors", strbuf_detach(&sb, NULL));
+	r = 0;
+out:
+	strbuf_release(&sb);
+	free(names);
+	return r;
+}
+
+/* requires:, sysctl:, kconfig: flattened to dotted keys. */
+static int
+job_spec_map(struct job_spec *spec, const char *map,
+    const struct yamlnode *n, char **cause)
+{
+	const struct job_key	*k;
+	const struct yamlnode	*key;
+	char			*dotted;
+	size_t			 i, j;
+	int			 r;
+
+	if (n->type != YAMLNODE_MAPPING)
+		return yamlnode_error(cause, spec->file, n,
+		    "'%s' must be a map, not %s", map, yamlnode_kind(n));
+	for (i = 0; i < n->nr; i += 2) {
+		key = n->items[i];
+		k = NULL;
+		if (strcmp(map, "requires") == 0) {
+			for (j = 0; j < nitems(job_requires_keys); j++) {
+				if (strcmp(key->value,
+				    job_requires_keys[j].name) == 0)
+					k = &job_requires_keys[j];
+			}
+			if (k == NULL)
+				return yamlnode_error(cause, spec->file, key,
+				    "unknown key 'requires.%s' (known: memory, "
+				    "nr_cpu, nr_node)", key->value);
+		} else if (strcmp(map, "sysctl") == 0) {
+			k = &job_sysctl_key;
+			if (key->value[0] == '.' || key->value[0] == '/' ||
+			    key->value[0] == '-' ||
+			    !job_is_name(key->value, "_./-"))
+				return yamlnode_error(cause, spec->file, key,
+				    "invalid sysctl name 'sysctl.%s'",
+				    key->value);
+		} else {
+			k = &job_kconfig_key;
+			if (strncmp(key->value, "CONFIG_", 7) != 0 ||
+			    !job_is_name(key->value + 7, "_"))
+				return yamlnode_error(cause, spec->file, key,
+				    "invalid kconfig symbol 'kconfig.%s': "
+				    "expected CONFIG_NAME", key->value);
+		}
+		dotted = xasprintf("%s.%s", map, key->value);
+		r = job_spec_value(spec, k, dotted, n->items[i + 1], cause);
+		free(dotted);
+		if (r != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+job_spec_walk(struct job_spec *spec, const struct yamlnode *root,
+    char **cause)
+{
+	const struct job_key	*k;
+	const struct yamlnode	*key, *value;
+	size_t			 i, j;
+	int			 have_testcase = 0;
+
+	if (root == NULL || (root->type == YAMLNODE_SCALAR && root->null)) {
+		if (root == NULL)
+			return error_set(cause, "%s:1:1: empty job file: "
+			    "'testcase' is required", spec->file);
+		return yamlnode_error(cause, spec->file, root,
+		    "empty job file: 'testcase' is required");
+	}
+	if (root->type != YAMLNODE_MAPPING)
+		return yamlnode_error(cause, spec->file, root,
+		    "a job file is a map of keys such as 'testcase', not %s",
+		    yamlnode_kind(root));
+	for (i = 0; i < root->nr; i += 2) {
+		key = root->items[i];
+		value = root->items[i + 1];
+		if (!isalnum((unsigned char)key->value[0]) &&
+		    key->value[0] != '_')
+			goto bad_key;
+		if (!job_is_name(key->value, "_-"))
+			goto bad_key;
+		if (strcmp(key->value, "monitors") == 0) {
+			if (job_spec_monitors(spec, value, cause) != 0)
+				return -1;
+			continue;
+		}
+		if (strcmp(key->value, "requires") == 0 ||
+		    strcmp(key->value, "sysctl") == 0 ||
+		    strcmp(key->value, "kconfig") == 0) {
+			if (job_spec_map(spec, key->value, value, cause) != 0)
+				return -1;
+			continue;
+		}
+		k = &job_key_param;
+		for (j = 0; j < nitems(job_keys); j++) {
+			if (strcmp(key->value, job_keys[j].name) == 0)
+				k = &job_keys[j];
+		}
+		if (value->type == YAMLNODE_MAPPING && k == &job_key_param)
+			return yamlnode_error(cause, spec->file, value,
+			    "'%s' is a map: only 'requires', 'sysctl' and "
+			    "'kconfig' take maps", key->value);
+		if (job_spec_value(spec, k, key->value, value, cause) != 0)
+			return -1;
+		if (strcmp(key->value, "testcase") == 0)
+			have_testcase = 1;
+	}
+	if (!have_testcase)
+		return yamlnode_error(cause, spec->file, root,
+		    "missing 'testcase'");
+	return 0;
+
+bad_key:
+	return yamlnode_error(cause, spec->file, key,
+	    "invalid key '%s': parameter names are letters, digits, '_' and "
+	    "'-'", key->value);
+}
+
+static int
+job_cmp_param(const void *a, const void *b)
+{
+	return strcmp(((const struct job_param *)a)->key,
+	    ((const struct job_param *)b)->key);
+}
+
+/* The canonical text; *idtext gets the same without the "runs:" line. */
+static void
+job_canonical(const struct job_param *params, size_t nr, char **canonical,
+    char **idtext)
+{
+	struct strbuf	 sb = STRBUF_INIT, id = STRBUF_INIT;
+	struct strbuf	 line = STRBUF_INIT;
+	const char	*dot, *group = NULL, *name;
+	size_t		 glen = 0, i;
+	char		*copy, *tok, *save;
+
+	for (i = 0; i < nr; i++) {
+		strbuf_reset(&line);
+		name = params[i].key;
+		if ((dot = strchr(name, '.')) != NULL) {
+			if (group == NULL || (size_t)(dot - name) != glen ||
+			    strncmp(group, name, glen) != 0) {
+				group = name;
+				glen = (size_t)(dot - name);
+				strbuf_add(&line, name, glen);
+				strbuf_addstr(&line, ":\n");
+			}
+			strbuf_addstr(&line, "  ");
+			name = dot + 1;
+		} else
+			group = NULL;
+		yamlnode_quote(&line, name);
+		strbuf_addstr(&line, ": ");
+		if (strcmp(params[i].key, "monitors") == 0) {
+			strbuf_addch(&line, '[');
+			copy = xstrdup(params[i].value);
+			for (tok = strtok_r(copy, ",", &save); tok != NULL;
+			    tok = strtok_r(NULL, ",", &save)) {
+				if (line.buf[line.len - 1] != '[')
+					strbuf_addstr(&line, ", ");
+				yamlnode_quote(&line, tok);
+			}
+			free(copy);
+			strbuf_addch(&line, ']');
+		} else
+			yamlnode_quote(&line, params[i].value);
+		strbuf_addch(&line, '\n');
+		strbuf_add(&sb, line.buf, line.len);
+		if (strcmp(params[i].key, "runs") != 0)
+			strbuf_add(&id, line.buf, line.len);
+	}
+	strbuf_release(&line);
+	*canonical = strbuf_detach(&sb, NULL);
+	*idtext = strbuf_detach(&id, NULL);
+}
+
+static char **
+job_split_monitors(const char *value, size_t *nr)
+{
+	char	**v = NULL, *copy, *tok, *save;
+	size_t	  alloc = 0;
+
+	*nr = 0;
+	copy = xstrdup(value);
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		ALLOC_GROW(v, *nr, alloc);
+		v[(*nr)++] = xstrdup(tok);
+	}
+	free(copy);
+	return v;
+}
+
+/* Job number idx of the product, last axis varying fastest. */
+static struct job *
+job_spec_expand(const struct job_spec *spec, size_t idx)
+{
+	struct job	*job = xcalloc(1, sizeof *job);
+	char		 hex[HASH_HEX_LEN + 1], *idtext;
+	const char	*v;
+	size_t		 i, a, nr;
+
+	job->file = xstrdup(spec->file);
+	job->nr_params = spec->nr_fixed + spec->nr_axes;
+	job->params = xcalloc(job->nr_params, sizeof *job->params);
+	for (i = 0; i < spec->nr_fixed; i++) {
+		job->params[i].key = xstrdup(spec->fixed[i].key);
+		job->params[i].value = xstrdup(spec->fixed[i].value);
+	}
+	job->nr_axes = spec->nr_axes;
+	job->axes = xcalloc(spec->nr_axes + 1, sizeof *job->axes);
+	for (a = spec->nr_axes; a-- > 0; ) {
+		nr = spec->axes[a].nr;
+		job->params[i + a].key = xstrdup(spec->axes[a].key);
+		job->params[i + a].value =
+		    xstrdup(spec->axes[a].values[idx % nr]);
+		job->axes[a] = xstrdup(spec->axes[a].key);
+		idx /= nr;
+	}
+	qsort(job->params, job->nr_params, sizeof *job->params,
+	    job_cmp_param);
+
+	job->testcase = xstrdup(job_param(job, "testcase"));
+	if ((v = job_param(job, "category")) != NULL)
+		job->category = xstrdup(v);
+	if ((v = job_param(job, "run")) != NULL)
+		job->run = xstrdup(v);
+	if ((v = job_param(job, "metric")) != NULL)
+		job->metric = xstrdup(v);
+	if ((v = job_param(job, "direction")) != NULL)
+		job->direction = strcmp(v, "higher") == 0 ?
+		    JOB_DIRECTION_HIGHER : JOB_DIRECTION_LOWER;
+	v = job_param(job, "runs");
+	job->runs = v != NULL ? (unsigned)strtoul(v, NULL, 10) : 3;
+	if ((v = job_param(job, "runtime")) != NULL)
+		job->runtime = (unsigned)strtoul(v, NULL, 10);
+	if ((v = job_param(job, "timeout")) != NULL)
+		job->timeout = (unsigned)strtoul(v, NULL, 10);
+	if ((v = job_param(job, "monitors")) != NULL)
+		job->monitors = job_split_monitors(v, &job->nr_monitors);
+
+	job_canonical(job->params, job->nr_params, &job->canonical, &idtext);
+	hash_sha256_hex(idtext, strlen(idtext), hex);
+	free(idtext);
+	job->id = xstrndup(hex, 16);
+	return job;
+}
+
+int
+job_parse(const char *name, const char *buf, size_t len, struct job ***out,
+    size_t *nr, char **cause)
+{
+	struct job_spec	  spec;
+	struct yamlnode	 *root = NULL;
+	struct job	**jobs = NULL;
+	size_t		  i;
+	int		  r = -1;
+
+	memset(&spec, 0, sizeof spec);
+	spec.file = name;
+	spec.nr_jobs = 1;
+	*out = NULL;
+	*nr = 0;
+	if (yamlnode_parse(name, buf, len, &root, cause) != 0)
+		goto out;
+	if (job_spec_walk(&spec, root, cause) != 0)
+		goto out;
+	jobs = xcalloc(spec.nr_jobs, sizeof *jobs);
+	for (i = 0; i < spec.nr_jobs; i++)
+		jobs[i] = job_spec_expand(&spec, i);
+	*out = jobs;
+	*nr = spec.nr_jobs;
+	r = 0;
+out:
+	yamlnode_free(root);
+	job_spec_release(&spec);
+	return r;
+}
+
+int
+job_load(const char *path, struct job ***out, size_t *nr, char **cause)
+{
+	char	*buf = NULL;
+	size_t	 len;
+	int	 r;
+
+	*out = NULL;
+	*nr = 0;
+	if (file_read(path, &buf, &len, cause) != 0)
+		return -1;
+	r = job_parse(path, buf, len, out, nr, cause);
+	free(buf);
+	return r;
+}
+
+void
+job_free(struct job *job)
+{
+	size_t	i;
+
+	if (job == NULL)
+		return;
+	free(job->id);
+	free(job->file);
+	free(job->testcase);
+	free(job->category);
+	free(job->run);
+	free(job->metric);
+	for (i = 0; i < job->nr_monitors; i++)
+		free(job->monitors[i]);
+	free(job->monitors);
+	for (i = 0; i < job->nr_params; i++) {
+		free(job->params[i].key);
+		free(job->params[i].value);
+	}
+	free(job->params);
+	for (i = 0; i < job->nr_axes; i++)
+		free(job->axes[i]);
+	free(job->axes);
+	free(job->canonical);
+	free(job);
+}
+
+void
+job_list_free(struct job **jobs, size_t nr)
+{
+	size_t	i;
+
+	if (jobs == NULL)
+		return;
+	for (i = 0; i < nr; i++)
+		job_free(jobs[i]);
+	free(jobs);
+}
+
+const char *
+job_param(const struct job *job, const char *key)
+{
+	size_t	lo = 0, hi = job->nr_params, mid;
+	int	c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(key, job->params[mid].key);
+		if (c == 0)
+			return job->params[mid].value;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+char *
+job_describe(const struct job *job)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	const char	*v;
+	size_t		i;
+
+	strbuf_addstr(&sb, job->testcase);
+	for (i = 0; i < job->nr_axes; i++) {
+		v = job_param(job, job->axes[i]);
+		strbuf_addf(&sb, "/%s=%s", job->axes[i], v != NULL ? v : "");
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+const char *
+job_direction_name(enum job_direction d)
+{
+	switch (d) {
+	case JOB_DIRECTION_HIGHER:
+		return "higher";
+	case JOB_DIRECTION_LOWER:
+		return "lower";
+	default:
+		return "unknown";
+	}
+}
+
+static int
+job_require_holds(const char *spec, int memory, unsigned long long have)
+{
+	unsigned long long	number, want;
+	char			op[3], unit;
+
+	if (job_require_parse(spec, memory, op, &number, &unit, &want) != 0)
+		return 0;
+	if (strcmp(op, ">=") == 0)
+		return have >= want;
+	if (strcmp(op, "<=") == 0)
+		return have <= want;
+	if (strcmp(op, ">") == 0)
+		return have > want;
+	if (strcmp(op, "<") == 0)
+		return have < want;
+	return have == want;
+}
+
+int
+job_requires_met(const struct job *job, unsigned nr_node, unsigned nr_cpu,
+    unsigned long long memory, char **why)
+{
+	static const char	*keys[] = {
+		"requires.nr_node", "requires.nr_cpu", "requires.memory"
+	};
+	unsigned long long	 have[] = { nr_node, nr_cpu, memory };
+	const char		*v;
+	size_t			 i;
+
+	for (i = 0; i < nitems(keys); i++) {
+		v = job_param(job, keys[i]);
+		if (v != NULL && !job_require_holds(v, i == 2, have[i])) {
+			if (why != NULL)
+				*why = xasprintf("'%s' is '%s', the machine "
+				    "has %llu", keys[i], v, have[i]);
+			return 0;
+		}
+	}
+	return 1;
+}

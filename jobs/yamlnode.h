@@ -1,0 +1,55 @@
+/*
+ * A small YAML tree for the job and config parsers, built from libyaml's
+ * events so that every node keeps its 1-based line and column. It holds
+ * what our files need and refuses the rest with a located message:
+ * anchors and aliases, tags other than the standard str/seq/map ones,
+ * non-scalar or empty mapping keys, duplicate keys, NUL bytes in scalars,
+ * nesting deeper than YAMLNODE_MAX_DEPTH and a second document.
+ */
+#ifndef JOBS_YAMLNODE_H
+#define JOBS_YAMLNODE_H
+
+#include <stddef.h>
+
+#define YAMLNODE_MAX_DEPTH 32
+
+enum yamlnode_type {
+	YAMLNODE_SCALAR,
+	YAMLNODE_SEQUENCE,
+	YAMLNODE_MAPPING,
+};
+
+struct yamlnode {
+	enum yamlnode_type	  type;
+	unsigned		  line;		/* 1-based */
+	unsigned		  column;	/* 1-based, in characters */
+	char			 *value;	/* scalar: NUL-terminated */
+	int			  null;		/* plain "", "~" or "null" */
+	/* Sequence: the items. Mapping: key, value, key, value... */
+	struct yamlnode		**items;
+	size_t			  nr;
+	size_t			  alloc;
+};
+
+/*
+ * Parse one YAML document. *out is NULL when the stream holds no document
+ * at all. Errors are "NAME:LINE:COL: message".
+ */
+int	 yamlnode_parse(const char *name, const char *buf, size_t len,
+	     struct yamlnode **out, char **cause);
+void	 yamlnode_free(struct yamlnode *);
+/* "a scalar", "a list", "a map": for messages. */
+const char *yamlnode_kind(const struct yamlnode *);
+/* Set *cause to "NAME:LINE:COL: message" at the node; returns -1. */
+int	 yamlnode_error(char **cause, const char *name,
+	     const struct yamlnode *, const char *fmt, ...)
+	    __attribute__((format(printf, 4, 5)));
+
+/*
+ * Append s as a YAML scalar that reads back equal: plain when that is
+ * safe, else double-quoted with escapes (the result is ASCII).
+ */
+struct strbuf;
+void	 yamlnode_quote(struct strbuf *, const char *s);
+
+#endif
