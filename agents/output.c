@@ -87,8 +87,11 @@ static int
 output_line_cmp(const void *a, const void *b)
 {
 	const struct output_line	*x = a, *y = b;
-	size_t				 n = x->len < y->len ? x->len : y->len;
-	int				 c = memcmp(x->name, y->name, n);
+	size_t				 n;
+	int				 c;
+
+	n = x->len < y->len ? x->len : y->len;
+	c = memcmp(x->name, y->name, n);
 
 	if (c != 0)
 		return c;
@@ -207,8 +210,9 @@ result_parse_output(struct result *r, const char *testcase, const char *buf,
 	const char		*p = buf, *end = buf + len, *nl;
 	struct result_metric	 m;
 	size_t			 used;
-	size_t			 nr_lines = 0, alloc_lines = 0, nr_groups = 0;
-	size_t			 alloc_groups = 0, nr_existing, i, j;
+	size_t			 nr_lines = 0, alloc_lines = 0;
+	size_t			 nr_groups = 0, alloc_groups = 0;
+	size_t			 nr_existing, i, j;
 	int			 taken = 0;
 
 	while (p < end && nr_lines < OUTPUT_MAX_LINES) {

@@ -823,7 +823,8 @@ result_format(const struct result *r, char **out, size_t *len, char **cause)
 		}
 	}
 	if (sb.len > RESULT_MAX_SIZE) {
-		error_set(cause, "result larger than %u bytes", RESULT_MAX_SIZE);
+		error_set(cause, "result larger than %u bytes",
+		    RESULT_MAX_SIZE);
 		goto out;
 	}
 	*out = strbuf_detach(&sb, len);
