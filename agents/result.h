@@ -10,11 +10,21 @@
 
 #include <stddef.h>
 
+/* Bounds on what result_parse accepts (and result_format writes). */
+#define RESULT_VERSION		1
+#define RESULT_MAX_SIZE		(64u << 20)	/* bytes in a result file */
+#define RESULT_MAX_LINE		65536		/* bytes in one line */
+#define RESULT_MAX_NAME		255		/* metric name or env key */
+#define RESULT_MAX_METRICS	100000
+#define RESULT_MAX_INSTANCES	65536		/* per metric */
+#define RESULT_MAX_ENV		10000
+
 struct result_metric {
 	char	*name;		/* "dbench.throughput-MB/sec" */
 	double	 value;		/* the run's value (aggregate of instances) */
 	double	*instances;	/* per process/thread/node, or NULL */
 	size_t	 nr_instances;
+	size_t	 alloc_instances; /* 0 is fine: ALLOC_GROW reallocates */
 };
 
 struct result_env {
@@ -29,6 +39,8 @@ struct result {
 	size_t			 nr_metrics;
 	struct result_env	*env;
 	size_t			 nr_env;
+	size_t			 alloc_metrics;	/* 0 is fine (ALLOC_GROW) */
+	size_t			 alloc_env;
 };
 
 struct result	*result_new(void);
@@ -37,6 +49,9 @@ void		 result_free(struct result *);
 struct result_metric *result_metric(struct result *, const char *name);
 const struct result_metric *result_metric_find(const struct result *,
 		     const char *name);
+void		 result_metric_add_instance(struct result_metric *, double);
+void		 result_set_error(struct result *, const char *fmt, ...)
+		     __attribute__((format(printf, 2, 3)));
 void		 result_env_set(struct result *, const char *key,
 		     const char *value);
 const char	*result_env_get(const struct result *, const char *key);
@@ -47,11 +62,22 @@ int		 result_parse(const char *name, const char *buf, size_t len,
 int		 result_load(const char *dir, struct result **out, char **cause);
 int		 result_save(const char *dir, const struct result *,
 		     char **cause);
+/* The text result_save writes; -1 on names or values it cannot write. */
+int		 result_format(const struct result *, char **out, size_t *len,
+		     char **cause);
+/* Whether a metric name or env key can be written (1..255 of [!-~]). */
+int		 result_name_valid(const char *);
+/*
+ * The one number grammar of results and testcase output: a finite decimal
+ * [+-]?(D+(.D*)?|.D+)([eE][+-]?D+)?, at most 63 characters, nothing else.
+ */
+int		 result_number_parse(const char *, size_t len, double *out);
 
 /*
  * A testcase's output: each "name: number" line becomes metric
  * TESTCASE.name; "name.N: number" and repeated lines are per-instance
- * values, aggregated by the metric table (jobs/metric.h).
+ * values, aggregated by the metric table (jobs/metric.h). Returns the
+ * number of lines taken as metrics. docs/agents.md has the exact rules.
  */
 int		 result_parse_output(struct result *, const char *testcase,
 		     const char *buf, size_t len);

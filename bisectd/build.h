@@ -36,7 +36,22 @@ char	*build_cache_dir(const struct config_repo *, const char *workdir,
 	     const char *oid);
 /*
  * Build (or find in the cache). Returns 0 with out filled, whether the
- * build succeeded or failed; -1 when it could not be attempted.
+ * build succeeded or failed; -1 when it could not be attempted (checkout
+ * failed, disk error, an artifact path leaving the tree, kconfig unreadable).
+ *
+ * The layout under the config's workdir:
+ *   worktrees/REPO		the persistent checkout (repo_checkout)
+ *   worktrees/REPO.lock	flock: one build per repository at a time
+ *   builddir/REPO-RECIPE	BUILD_DIR, kept for incremental O= builds
+ *   cache/REPO/RECIPE/OID	the artifacts, at their relative paths
+ *				(arch/x86/boot/bzImage stays that), and
+ *				.complete, written last
+ *   logs/build-RECIPE-OID.log	the whole log of the last attempt
+ * An artifact is looked up in BUILD_DIR first, then in the tree; with no
+ * artifacts listed the whole worktree (in-tree outputs included) is the
+ * artifact. The command runs as `/bin/sh -c COMMAND` in the worktree, in
+ * its own process group, which is killed once the shell exits. log_tail
+ * is the last 20 lines of the log, or "artifact 'x' not found".
  */
 int	 build_run(const struct build_request *, struct repo *,
 	     struct build_output *out, char **cause);

@@ -18,15 +18,24 @@ struct repo;
 
 struct repo_commit {
 	char	 oid[REPO_OID_HEX + 1];
-	char	*subject;
+	char	*subject;		/* git's %s: first paragraph */
 	char	*author;		/* "Name <email>" */
-	time_t	 time;
+	time_t	 time;			/* author date */
 	size_t	 nr_parents;
 };
+
+struct repo_oidmap;
 
 /*
  * The range `bad ^good...` as the driver wants it: commits[] holds the
  * candidates then the good ends; parents point inside the array.
+ *
+ * The candidates come in git rev-list's default order (`git rev-list BAD
+ * ^GOOD...`: newest committer date first, as the walk meets them), so bad
+ * is commits[0]; the good ends follow, once each, in the order given, with
+ * no parents. A parent that is neither a candidate nor a good end is left
+ * out, as git bisect leaves it out. build is BISECT_BUILD_UNKNOWN and
+ * samples NULL: the scheduler fills them.
  */
 struct repo_range {
 	struct bisect_commit	*commits;
@@ -36,6 +45,7 @@ struct repo_range {
 	size_t			 nr_good;
 	char			(*oids)[REPO_OID_HEX + 1];
 	size_t			*parent_store;
+	struct repo_oidmap	*map;		/* oid -> index */
 };
 
 int	 repo_open(const struct config_repo *, struct repo **out, char **cause);
@@ -45,14 +55,25 @@ int	 repo_resolve(struct repo *, const char *rev,
 int	 repo_commit_read(struct repo *, const char *oid,
 	     struct repo_commit *out, char **cause);
 void	 repo_commit_release(struct repo_commit *);
-/* good must be an ancestor of bad; several good ends are allowed. */
+/*
+ * good must be an ancestor of bad; several good ends are allowed. Each is
+ * any revision repo_resolve takes; good ends naming the same commit count
+ * once.
+ */
 int	 repo_range_load(struct repo *, const char *const *good, size_t nr_good,
 	     const char *bad, struct repo_range *out, char **cause);
 void	 repo_range_release(struct repo_range *);
+/* The index of a 40-hex oid in the range, or (size_t)-1. */
+size_t	 repo_range_find(const struct repo_range *, const char *oid);
 /*
  * Make dir hold exactly the tree of oid, touching only the files that
  * differ from what was checked out there before, so that incremental
- * builds stay incremental.
+ * builds stay incremental. dir is not a repository: dir/.bisectd-checkout
+ * names the commit checked out and dir/.bisectd-index caches stat data.
+ * Untracked files (in-tree build outputs) are left alone. Without a
+ * readable marker every file of oid is compared and written where it
+ * differs; files of an unknown earlier checkout cannot be told from build
+ * outputs and stay.
  */
 int	 repo_checkout(struct repo *, const char *oid, const char *dir,
 	     char **cause);

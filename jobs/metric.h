@@ -22,5 +22,10 @@ struct metric_info {
 
 /* Never NULL: unknown metrics get a default entry (direction unknown). */
 const struct metric_info *metric_lookup(const char *name);
+/* "sum" or "mean". */
+const char	*metric_aggregate_name(enum metric_aggregate);
+/* The run's value from n per-instance values (0 when n is 0). */
+double		 metric_aggregate(const struct metric_info *,
+		     const double *values, size_t n);
 
 #endif

@@ -1,0 +1,685 @@
+/*
+ * bisect-agent, the program that runs on a test machine (DESIGN §3.5).
+ * "run" takes one expanded job as a file, runs its testcase under the
+ * monitors with a timeout, and writes RESULTDIR/output.log and then
+ * RESULTDIR/result (docs/agents.md); "info" prints the machine's
+ * inventory. The job travels as a file and its values reach the testcase
+ * only as environment variables, never through a shell's parser.
+ */
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agents/inventory.h"
+#include "agents/monitor.h"
+#include "agents/result.h"
+#include "jobs/job.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define AGENT_EXIT_OK		0
+#define AGENT_EXIT_FAILURE	1	/* no result written */
+#define AGENT_EXIT_USAGE	2	/* bad arguments or job file */
+
+#define AGENT_DEFAULT_TIMEOUT	3600	/* seconds, without timeout/runtime */
+#define AGENT_KILL_GRACE	5	/* seconds from SIGTERM to SIGKILL */
+#define AGENT_MAX_MONITORS	16
+#define AGENT_MAX_JOB		(1u << 20)
+#define AGENT_MAX_OUTPUT	(64u << 20)	/* output.log parsed: the tail */
+
+extern char **environ;
+
+struct agent_testcase {
+	const char		*command;
+	char			**envp;
+	const char		*workdir;
+	int			 outfd;
+	unsigned		 timeout;
+
+	int			 status;	/* wait status */
+	int			 timed_out;
+	int			 interrupted;	/* the signal that stopped us */
+	struct monitor_exit	 exit;
+};
+
+static void
+agent_usage(void)
+{
+	fprintf(stderr, "usage: bisect-agent run [--workdir DIR] JOBFILE "
+	    "RESULTDIR\n"
+	    "       bisect-agent info [--root DIR]\n"
+	    "       bisect-agent --version\n");
+}
+
+static int
+agent_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int
+agent_fail(int code, const char *fmt, ...)
+{
+	va_list	ap;
+
+	fputs("bisect-agent: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+/* LKP style: lowercase parameter names, exported as they are. */
+static int
+agent_env_name(const char *key)
+{
+	const char	*p;
+
+	if (*key < 'a' || *key > 'z')
+		return 0;
+	for (p = key; *p != '\0'; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		    *p == '_'))
+			return 0;
+	}
+	return strcmp(key, "run") != 0 && strcmp(key, "monitors") != 0;
+}
+
+static void
+agent_env_add(char ***envp, size_t *nr, size_t *alloc, const char *key,
+    const char *value)
+{
+	size_t	klen = strlen(key), i;
+
+	for (i = 0; i < *nr; i++) {
+		if (strncmp((*envp)[i], key, klen) == 0 &&
+		    (*envp)[i][klen] == '=') {
+			free((*envp)[i]);
+			(*envp)[i] = xasprintf("%s=%s", key, value);
+			return;
+		}
+	}
+	ALLOC_GROW(*envp, *nr + 1, *alloc);
+	(*envp)[(*nr)++] = xasprintf("%s=%s", key, value);
+	(*envp)[*nr] = NULL;
+}
+
+/*
+ * The testcase's environment: the agent's own, then the job's parameters,
+ * then the agent's variables, which parameters cannot override.
+ */
+static char **
+agent_environ(const struct job *job, const struct inventory *inv,
+    const char *jobfile, const char *resultdir, const char *workdir)
+{
+	char		**envp = NULL, *eq, *key;
+	size_t		  nr = 0, alloc = 0, i;
+	const char	 *v;
+
+	ALLOC_GROW(envp, 1, alloc);
+	envp[0] = NULL;
+	for (i = 0; environ[i] != NULL; i++) {
+		if ((eq = strchr(environ[i], '=')) == NULL)
+			continue;
+		key = xstrndup(environ[i], (size_t)(eq - environ[i]));
+		agent_env_add(&envp, &nr, &alloc, key, eq + 1);
+		free(key);
+	}
+	for (i = 0; i < job->nr_params; i++) {
+		if (agent_env_name(job->params[i].key))
+			agent_env_add(&envp, &nr, &alloc, job->params[i].key,
+			    job->params[i].value);
+	}
+	if ((v = inventory_get(inv, "nr_cpu")) != NULL)
+		agent_env_add(&envp, &nr, &alloc, "nr_cpu", v);
+	if ((v = inventory_get(inv, "nr_node")) != NULL)
+		agent_env_add(&envp, &nr, &alloc, "nr_node", v);
+	agent_env_add(&envp, &nr, &alloc, "BISECT_AGENT_VERSION",
+	    BISECT_AGENT_VERSION);
+	agent_env_add(&envp, &nr, &alloc, "BISECT_AGENT_TESTCASE",
+	    job->testcase);
+	agent_env_add(&envp, &nr, &alloc, "BISECT_AGENT_JOB", jobfile);
+	agent_env_add(&envp, &nr, &alloc, "BISECT_AGENT_RESULT_DIR",
+	    resultdir);
+	agent_env_add(&envp, &nr, &alloc, "BISECT_AGENT_WORKDIR", workdir);
+	return envp;
+}
+
+static void
+agent_environ_free(char **envp)
+{
+	size_t	i;
+
+	for (i = 0; envp != NULL && envp[i] != NULL; i++)
+		free(envp[i]);
+	free(envp);
+}
+
+static void
+agent_close_from(int lowfd)
+{
+	long	max, fd;
+
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, (unsigned)lowfd, ~0U, 0) == 0)
+		return;
+#endif
+	max = sysconf(_SC_OPEN_MAX);
+	if (max < 0 || max > 65536)
+		max = 65536;
+	for (fd = lowfd; fd < max; fd++)
+		close((int)fd);
+}
+
+/* In the child: never returns. Only async-signal-safe calls after fork. */
+static void
+agent_exec(struct agent_testcase *tc, pid_t parent, const sigset_t *mask)
+{
+	char	*argv[] = { "sh", "-c", (char *)tc->command, NULL };
+	int	 null;
+
+	setpgid(0, 0);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 || getppid() != parent)
+		_exit(127);
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	if ((null = open("/dev/null", O_RDONLY)) == -1 ||
+	    dup2(null, 0) == -1 || dup2(tc->outfd, 1) == -1 ||
+	    dup2(tc->outfd, 2) == -1)
+		_exit(127);
+	agent_close_from(3);
+	if (chdir(tc->workdir) == -1) {
+		dprintf(2, "bisect-agent: couldn't enter '%s': %s\n",
+		    tc->workdir, strerror(errno));
+		_exit(127);
+	}
+	execve("/bin/sh", argv, tc->envp);
+	dprintf(2, "bisect-agent: couldn't run /bin/sh: %s\n", strerror(errno));
+	_exit(127);
+}
+
+static double
+agent_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Run the testcase in its own process group and wait for it, at most
+ * tc->timeout seconds: then SIGTERM to the group, SIGKILL after a grace.
+ * SIGCHLD and the signals that stop the agent are blocked and taken with
+ * sigtimedwait, which works on every kernel a bisection may boot (pidfd
+ * needs 5.3). Leftover processes of the group are killed at the end.
+ */
+static int
+agent_testcase_run(struct agent_testcase *tc, char **cause)
+{
+	struct timespec	 start, end, ts;
+	sigset_t	 block, old;
+	siginfo_t	 info;
+	double		 deadline, left;
+	pid_t		 parent = getpid(), pid, w;
+	int		 phase = 0, sig, r = -1;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	if ((pid = fork()) == -1) {
+		error_errno(cause, "couldn't fork");
+		goto out;
+	}
+	if (pid == 0)
+		agent_exec(tc, parent, &old);
+	setpgid(pid, pid);
+
+	deadline = agent_now() + tc->timeout;
+	for (;;) {
+		w = wait4(pid, &tc->status, WNOHANG, &tc->exit.rusage);
+		if (w == pid)
+			break;
+		if (w == -1 && errno != EINTR) {
+			error_errno(cause, "couldn't wait for the testcase");
+			killpg(pid, SIGKILL);
+			goto out;
+		}
+		left = deadline - agent_now();
+		if (left <= 0) {
+			if (phase == 0) {
+				tc->timed_out = 1;
+				killpg(pid, SIGTERM);
+				deadline = agent_now() + AGENT_KILL_GRACE;
+			} else {
+				killpg(pid, SIGKILL);
+				deadline = agent_now() + 3600;
+			}
+			phase++;
+			continue;
+		}
+		ts.tv_sec = (time_t)left;
+		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+		sig = sigtimedwait(&block, &info, &ts);
+		if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP) {
+			tc->interrupted = sig;
+			killpg(pid, SIGKILL);
+			while (wait4(pid, &tc->status, 0, &tc->exit.rusage) ==
+			    -1 && errno == EINTR)
+				;
+			break;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	killpg(pid, SIGKILL);
+	tc->exit.elapsed.tv_sec = end.tv_sec - start.tv_sec;
+	tc->exit.elapsed.tv_nsec = end.tv_nsec - start.tv_nsec;
+	if (tc->exit.elapsed.tv_nsec < 0) {
+		tc->exit.elapsed.tv_sec--;
+		tc->exit.elapsed.tv_nsec += 1000000000L;
+	}
+	r = 0;
+out:
+	if (tc->interrupted == 0)
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	return r;
+}
+
+/* At most max bytes from the end of a file, from a line start. */
+static int
+agent_read_tail(const char *path, size_t max, char **out, size_t *outlen,
+    char **cause)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	struct stat	 st;
+	char		 chunk[65536], *nl;
+	ssize_t		 n;
+	int		 fd, r = -1, cut = 0;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
+	    fstat(fd, &st) == -1) {
+		error_errno(cause, "couldn't open '%s'", path);
+		goto out;
+	}
+	if ((size_t)st.st_size > max) {
+		lseek(fd, st.st_size - (off_t)max, SEEK_SET);
+		cut = 1;
+	}
+	while (sb.len < max) {
+		n = read(fd, chunk, sizeof chunk);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			error_errno(cause, "couldn't read '%s'", path);
+			goto out;
+		}
+		if (n == 0)
+			break;
+		strbuf_add(&sb, chunk, (size_t)n);
+	}
+	if (cut && (nl = memchr(sb.buf, '\n', sb.len)) != NULL) {
+		*outlen = sb.len - (size_t)(nl + 1 - sb.buf);
+		*out = xstrndup(nl + 1, *outlen);
+	} else {
+		*outlen = sb.len;
+		*out = strbuf_detach(&sb, NULL);
+	}
+	r = 0;
+out:
+	if (fd != -1)
+		close(fd);
+	strbuf_release(&sb);
+	return r;
+}
+
+static unsigned
+agent_timeout(const struct job *job)
+{
+	if (job->timeout > 0)
+		return job->timeout;
+	if (job->runtime > 0)
+		return 3 * job->runtime + 60;
+	return AGENT_DEFAULT_TIMEOUT;
+}
+
+static void
+agent_record_exit(struct result *r, const struct agent_testcase *tc)
+{
+	int	sig;
+
+	if (tc->timed_out)
+		result_set_error(r, "timed out after %us", tc->timeout);
+	if (WIFEXITED(tc->status)) {
+		r->exit_status = WEXITSTATUS(tc->status);
+		if (r->exit_status != 0)
+			result_set_error(r, "testcase exited with status %d",
+			    r->exit_status);
+	} else if (WIFSIGNALED(tc->status)) {
+		sig = WTERMSIG(tc->status);
+		r->exit_status = 128 + sig;
+		result_set_error(r, "testcase killed by signal %d (%s)", sig,
+		    strsignal(sig));
+	}
+}
+
+/* The monitors to run: "time" always, then the job's, by name. */
+static void
+agent_monitors(const struct job *job, struct result *r,
+    const struct monitor_ops **ops, size_t *nr)
+{
+	struct strbuf	 ran = STRBUF_INIT, skipped = STRBUF_INIT;
+	const struct monitor_ops *m;
+	size_t		 i, j;
+
+	*nr = 0;
+	ops[(*nr)++] = &monitor_time_ops;
+	strbuf_addstr(&ran, "time");
+	for (i = 0; i < job->nr_monitors && *nr < AGENT_MAX_MONITORS; i++) {
+		if ((m = monitor_find(job->monitors[i])) == NULL) {
+			fprintf(stderr, "bisect-agent: monitor '%s' is not "
+			    "built yet; skipped\n", job->monitors[i]);
+			strbuf_addf(&skipped, "%s%s", skipped.len ? " " : "",
+			    job->monitors[i]);
+			continue;
+		}
+		for (j = 0; j < *nr && ops[j] != m; j++)
+			;
+		if (j < *nr)
+			continue;
+		ops[(*nr)++] = m;
+		strbuf_addf(&ran, " %s", m->name);
+	}
+	result_env_set(r, "monitors", ran.buf);
+	if (skipped.len > 0)
+		result_env_set(r, "monitors_skipped", skipped.buf);
+	strbuf_release(&ran);
+	strbuf_release(&skipped);
+}
+
+static int
+agent_run_job(const struct job *job, const char *jobfile,
+    const char *resultdir, const char *workdir, struct result *r,
+    int *interrupted, char **cause)
+{
+	struct agent_testcase	  tc;
+	struct inventory	 *inv = NULL;
+	const struct monitor_ops *mons[AGENT_MAX_MONITORS];
+	void			 *state[AGENT_MAX_MONITORS];
+	char			 *logpath = NULL, *buf = NULL;
+	char			 *mcause = NULL;
+	size_t			  nr_mons = 0, i, len;
+	int			  ret = -1;
+
+	memset(&tc, 0, sizeof tc);
+	memset(state, 0, sizeof state);
+	tc.outfd = -1;
+	if (inventory_collect(inventory_root(NULL), &inv, cause) != 0)
+		goto out;
+	for (i = 0; i < inv->nr_items; i++)
+		result_env_set(r, inv->items[i].key, inv->items[i].value);
+	result_env_set(r, "testcase", job->testcase);
+
+	logpath = path_join(resultdir, "output.log");
+	tc.outfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0644);
+	if (tc.outfd == -1) {
+		error_errno(cause, "couldn't create '%s'", logpath);
+		goto out;
+	}
+	if (job->run == NULL) {
+		result_set_error(r, "testcase '%s' has no 'run:' command and "
+		    "bisect-agent has no adapter for it", job->testcase);
+		ret = 0;
+		goto out;
+	}
+	agent_monitors(job, r, mons, &nr_mons);
+	for (i = 0; i < nr_mons; i++) {
+		if (mons[i]->start != NULL && mons[i]->start(&state[i],
+		    inventory_root(NULL), &mcause) != 0) {
+			result_set_error(r, "monitor '%s': %s", mons[i]->name,
+			    mcause);
+			free(mcause);
+			mcause = NULL;
+		}
+	}
+
+	tc.command = job->run;
+	tc.workdir = workdir;
+	tc.timeout = agent_timeout(job);
+	tc.envp = agent_environ(job, inv, jobfile, resultdir, workdir);
+	if (agent_testcase_run(&tc, cause) != 0)
+		goto out;
+	if (tc.interrupted != 0) {
+		*interrupted = tc.interrupted;
+		error_set(cause, "interrupted by signal %d (%s)",
+		    tc.interrupted, strsignal(tc.interrupted));
+		goto out;
+	}
+	agent_record_exit(r, &tc);
+
+	for (i = 0; i < nr_mons; i++) {
+		if (mons[i]->stop(state[i], &tc.exit, r, &mcause) != 0) {
+			result_set_error(r, "monitor '%s': %s", mons[i]->name,
+			    mcause);
+			free(mcause);
+			mcause = NULL;
+		}
+	}
+	if (agent_read_tail(logpath, AGENT_MAX_OUTPUT, &buf, &len, cause) != 0)
+		goto out;
+	result_parse_output(r, job->testcase, buf, len);
+	ret = 0;
+out:
+	for (i = 0; i < nr_mons; i++) {
+		if (mons[i]->free != NULL)
+			mons[i]->free(state[i]);
+	}
+	if (tc.outfd != -1)
+		close(tc.outfd);
+	agent_environ_free(tc.envp);
+	inventory_free(inv);
+	free(logpath);
+	free(buf);
+	return ret;
+}
+
+static int
+agent_cmd_run(int argc, char **argv)
+{
+	static const struct option	 opts[] = {
+		{ "workdir", required_argument, NULL, 'w' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct job			**jobs = NULL;
+	struct result			 *r = NULL;
+	struct stat			  st;
+	char				 *workdir = NULL, *jobfile = NULL;
+	char				 *resultdir = NULL, *buf = NULL;
+	char				 *path = NULL, *cause = NULL;
+	size_t				  nr = 0, len;
+	int				  c, code = AGENT_EXIT_FAILURE;
+	int				  interrupted = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+w:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			free(workdir);
+			workdir = path_absolute(optarg, NULL);
+			break;
+		default:
+			agent_usage();
+			code = AGENT_EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (argc - optind != 2) {
+		agent_usage();
+		code = AGENT_EXIT_USAGE;
+		goto out;
+	}
+	jobfile = path_absolute(argv[optind], NULL);
+	resultdir = path_absolute(argv[optind + 1], NULL);
+	if (workdir == NULL && (workdir = getcwd(NULL, 0)) == NULL) {
+		code = agent_fail(AGENT_EXIT_FAILURE, "couldn't get the "
+		    "current directory: %s", strerror(errno));
+		goto out;
+	}
+	if (stat(workdir, &st) == -1 || !S_ISDIR(st.st_mode)) {
+		code = agent_fail(AGENT_EXIT_USAGE, "workdir '%s' is not a "
+		    "directory", workdir);
+		goto out;
+	}
+	if (stat(jobfile, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    st.st_size > AGENT_MAX_JOB) {
+		code = agent_fail(AGENT_EXIT_USAGE, "job file '%s' is not a "
+		    "regular file of at most %u bytes", jobfile, AGENT_MAX_JOB);
+		goto out;
+	}
+	if (file_read(jobfile, &buf, &len, &cause) != 0 ||
+	    job_parse(jobfile, buf, len, &jobs, &nr, &cause) != 0) {
+		code = agent_fail(AGENT_EXIT_USAGE, "%s", cause);
+		goto out;
+	}
+	if (nr != 1) {
+		code = agent_fail(AGENT_EXIT_USAGE, "job file '%s' expands to "
+		    "%zu jobs; the agent runs one expanded job", jobfile, nr);
+		goto out;
+	}
+
+	if (dir_create(resultdir, &cause) != 0) {
+		code = agent_fail(AGENT_EXIT_FAILURE, "%s", cause);
+		goto out;
+	}
+	path = path_join(resultdir, "result");
+	if (unlink(path) == -1 && errno != ENOENT) {
+		code = agent_fail(AGENT_EXIT_FAILURE, "couldn't remove '%s': "
+		    "%s", path, strerror(errno));
+		goto out;
+	}
+	free(path);
+	path = path_join(resultdir, "job.yaml");
+	if (file_write_atomic(path, buf, len, &cause) != 0) {
+		code = agent_fail(AGENT_EXIT_FAILURE, "%s", cause);
+		goto out;
+	}
+
+	r = result_new();
+	if (agent_run_job(jobs[0], jobfile, resultdir, workdir, r,
+	    &interrupted, &cause) != 0) {
+		code = agent_fail(AGENT_EXIT_FAILURE, "%s", cause);
+		goto out;
+	}
+	if (result_save(resultdir, r, &cause) != 0) {
+		code = agent_fail(AGENT_EXIT_FAILURE, "%s", cause);
+		goto out;
+	}
+	code = AGENT_EXIT_OK;
+out:
+	job_list_free(jobs, nr);
+	result_free(r);
+	free(workdir);
+	free(jobfile);
+	free(resultdir);
+	free(buf);
+	free(path);
+	free(cause);
+	return code;
+}
+
+static int
+agent_cmd_info(int argc, char **argv)
+{
+	static const struct option	 opts[] = {
+		{ "root", required_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct inventory		*inv = NULL;
+	const char			*root = NULL;
+	char				*text = NULL, *cause = NULL;
+	int				 c, code = AGENT_EXIT_FAILURE;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+r:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			root = optarg;
+			break;
+		default:
+			agent_usage();
+			return AGENT_EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		agent_usage();
+		return AGENT_EXIT_USAGE;
+	}
+	if (inventory_collect(inventory_root(root), &inv, &cause) != 0) {
+		code = agent_fail(AGENT_EXIT_FAILURE, "%s", cause);
+		goto out;
+	}
+	text = inventory_format(inv);
+	fputs(text, stdout);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		code = agent_fail(AGENT_EXIT_FAILURE, "couldn't write the "
+		    "inventory: %s", strerror(errno));
+		goto out;
+	}
+	code = AGENT_EXIT_OK;
+out:
+	inventory_free(inv);
+	free(text);
+	free(cause);
+	return code;
+}
+
+static const struct agent_cmd {
+	const char	*name;
+	int		(*exec)(int, char **);
+} agent_cmds[] = {
+	{ "run", agent_cmd_run },
+	{ "info", agent_cmd_info },
+};
+
+int
+main(int argc, char **argv)
+{
+	size_t	i;
+
+	if (argc < 2) {
+		agent_usage();
+		return AGENT_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("bisect-agent %s\n", BISECT_AGENT_VERSION);
+		return AGENT_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		agent_usage();
+		return AGENT_EXIT_OK;
+	}
+	for (i = 0; i < sizeof agent_cmds / sizeof agent_cmds[0]; i++) {
+		if (strcmp(argv[1], agent_cmds[i].name) == 0)
+			return agent_cmds[i].exec(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "bisect-agent: unknown command '%s'\n", argv[1]);
+	agent_usage();
+	return AGENT_EXIT_USAGE;
+}

@@ -1,0 +1,445 @@
+/*
+ * The machine's inventory and environment, read from /proc and /sys under
+ * a root path (DESIGN §3.5): a fixture tree in tests, "/" on a machine.
+ * Nothing here is mandatory: a file that a kernel does not have (no NUMA,
+ * no THP) leaves its key out, and the report shows the difference when
+ * two runs disagree. Values are single lines; control characters in them
+ * become spaces.
+ */
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agents/inventory.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* Larger than any /proc or /sys file read here (cpuinfo of 4096 CPUs). */
+#define INVENTORY_MAX_FILE	(16u << 20)
+#define INVENTORY_MAX_NODES	1024
+
+const char *
+inventory_root(const char *explicit)
+{
+	const char	*env;
+
+	if (explicit != NULL && explicit[0] != '\0')
+		return explicit;
+	if ((env = getenv("BISECT_AGENT_ROOT")) != NULL && env[0] != '\0')
+		return env;
+	return NULL;
+}
+
+static void
+inventory_set(struct inventory *inv, const char *key, const char *value)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	const char	*p;
+	size_t		i;
+
+	for (p = value; *p == ' ' || *p == '\t'; p++)
+		;
+	strbuf_addstr(&sb, p);
+	strbuf_rtrim(&sb);
+	for (i = 0; i < sb.len; i++) {
+		if ((unsigned char)sb.buf[i] < ' ' || sb.buf[i] == 0x7f)
+			sb.buf[i] = ' ';
+	}
+	for (i = 0; i < inv->nr_items; i++) {
+		if (strcmp(inv->items[i].key, key) == 0) {
+			free(inv->items[i].value);
+			inv->items[i].value = strbuf_detach(&sb, NULL);
+			return;
+		}
+	}
+	ALLOC_GROW(inv->items, inv->nr_items, inv->alloc_items);
+	inv->items[inv->nr_items].key = xstrdup(key);
+	inv->items[inv->nr_items].value = strbuf_detach(&sb, NULL);
+	inv->nr_items++;
+}
+
+const char *
+inventory_get(const struct inventory *inv, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < inv->nr_items; i++) {
+		if (strcmp(inv->items[i].key, key) == 0)
+			return inv->items[i].value;
+	}
+	return NULL;
+}
+
+void
+inventory_free(struct inventory *inv)
+{
+	size_t	i;
+
+	if (inv == NULL)
+		return;
+	for (i = 0; i < inv->nr_items; i++) {
+		free(inv->items[i].key);
+		free(inv->items[i].value);
+	}
+	free(inv->items);
+	free(inv);
+}
+
+char *
+inventory_format(const struct inventory *inv)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	size_t		i;
+
+	for (i = 0; i < inv->nr_items; i++)
+		strbuf_addf(&sb, "%s %s\n", inv->items[i].key,
+		    inv->items[i].value);
+	return strbuf_detach(&sb, NULL);
+}
+
+static char *
+inventory_path(const char *root, const char *path)
+{
+	size_t	len;
+
+	if (root == NULL)
+		return xstrdup(path);
+	len = strlen(root);
+	while (len > 1 && root[len - 1] == '/')
+		len--;
+	return xasprintf("%.*s%s", (int)len, root, path);
+}
+
+/* The contents of ROOT/path, or NULL when it cannot be read. */
+static char *
+inventory_read(const char *root, const char *path)
+{
+	struct stat	 st;
+	char		*full = inventory_path(root, path), *buf = NULL;
+	size_t		 len;
+
+	if (stat(full, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    st.st_size > INVENTORY_MAX_FILE ||
+	    file_read(full, &buf, &len, NULL) != 0 ||
+	    memchr(buf, '\0', len) != NULL) {
+		free(buf);
+		buf = NULL;
+	}
+	free(full);
+	return buf;
+}
+
+/* The first line of ROOT/path, trimmed, or NULL. */
+static char *
+inventory_read_line(const char *root, const char *path)
+{
+	char	*buf = inventory_read(root, path), *nl;
+
+	if (buf == NULL)
+		return NULL;
+	if ((nl = strchr(buf, '\n')) != NULL)
+		*nl = '\0';
+	return buf;
+}
+
+/* The value of "key<blanks>: value" in a cpuinfo-like text, or NULL. */
+static char *
+inventory_field(const char *text, const char *key)
+{
+	const char	*line = text, *p, *nl;
+	size_t		 klen = strlen(key);
+
+	while (line != NULL && *line != '\0') {
+		nl = strchr(line, '\n');
+		if (strncmp(line, key, klen) == 0) {
+			for (p = line + klen; *p == ' ' || *p == '\t'; p++)
+				;
+			if (*p == ':') {
+				p++;
+				return xstrndup(p, nl != NULL ?
+				    (size_t)(nl - p) : strlen(p));
+			}
+		}
+		line = nl != NULL ? nl + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* The [bracketed] choice of a sysfs setting such as THP's enabled. */
+static char *
+inventory_bracketed(const char *root, const char *path)
+{
+	char	*buf = inventory_read_line(root, path), *open, *close;
+	char	*v = NULL;
+
+	if (buf == NULL)
+		return NULL;
+	if ((open = strchr(buf, '[')) != NULL &&
+	    (close = strchr(open, ']')) != NULL)
+		v = xstrndup(open + 1, (size_t)(close - open - 1));
+	else
+		v = xstrdup(buf);
+	free(buf);
+	return v;
+}
+
+long
+inventory_cpulist_count(const char *s)
+{
+	unsigned long	 a, b;
+	long		 n = 0;
+	char		*end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '\0' || *s == '\n')
+		return 0;
+	for (;;) {
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		errno = 0;
+		a = strtoul(s, &end, 10);
+		b = a;
+		if (errno != 0 || a > 1000000)
+			return -1;
+		if (*end == '-') {
+			s = end + 1;
+			if (!isdigit((unsigned char)*s))
+				return -1;
+			b = strtoul(s, &end, 10);
+			if (errno != 0 || b < a || b > 1000000)
+				return -1;
+		}
+		n += (long)(b - a + 1);
+		s = end;
+		if (*s == ',') {
+			s++;
+			continue;
+		}
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		return *s == '\0' ? n : -1;
+	}
+}
+
+/* "64G 68719476736": rounded to the nearest GiB (MiB below 1 GiB). */
+static char *
+inventory_memory(unsigned long long kb)
+{
+	unsigned long long	bytes = kb * 1024;
+
+	if (bytes >= (1ULL << 30))
+		return xasprintf("%lluG %llu", (bytes + (1ULL << 29)) >> 30,
+		    bytes);
+	return xasprintf("%lluM %llu", (bytes + (1ULL << 19)) >> 20, bytes);
+}
+
+/* The kB figure of "...MemTotal:   NNN kB" in a meminfo text. */
+static int
+inventory_memtotal(const char *text, unsigned long long *kb)
+{
+	const char	*p = strstr(text, "MemTotal:");
+	char		*end;
+
+	if (p == NULL)
+		return -1;
+	p += strlen("MemTotal:");
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	errno = 0;
+	*kb = strtoull(p, &end, 10);
+	if (errno != 0 || *kb > (1ULL << 50))
+		return -1;
+	return 0;
+}
+
+static void
+inventory_cpu(struct inventory *inv, const char *root)
+{
+	static const char *const	 model_keys[] = {
+		"model name", "Processor", "cpu model", "cpu", NULL
+	};
+	char				*cpuinfo, *v = NULL, *online, *p;
+	long				 n = -1;
+	int				 i;
+
+	cpuinfo = inventory_read(root, "/proc/cpuinfo");
+	for (i = 0; cpuinfo != NULL && model_keys[i] != NULL; i++) {
+		if ((v = inventory_field(cpuinfo, model_keys[i])) != NULL)
+			break;
+	}
+	if (v != NULL)
+		inventory_set(inv, "model", v);
+	free(v);
+
+	online = inventory_read_line(root, "/sys/devices/system/cpu/online");
+	if (online != NULL)
+		n = inventory_cpulist_count(online);
+	if (n <= 0 && cpuinfo != NULL) {
+		n = 0;
+		for (p = cpuinfo; (p = strstr(p, "processor")) != NULL; p++) {
+			if (p == cpuinfo || p[-1] == '\n')
+				n++;
+		}
+	}
+	if (n > 0) {
+		v = xasprintf("%ld", n);
+		inventory_set(inv, "nr_cpu", v);
+		free(v);
+	}
+	free(online);
+	free(cpuinfo);
+}
+
+static int
+inventory_node_cmp(const void *a, const void *b)
+{
+	unsigned	x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+inventory_nodes(struct inventory *inv, const char *root)
+{
+	struct dirent		*de;
+	DIR			*d;
+	unsigned		 nodes[INVENTORY_MAX_NODES];
+	unsigned long long	 kb;
+	size_t			 nr = 0, i;
+	char			*dir, *path, *v, *key, *end;
+	unsigned long		 n;
+
+	dir = inventory_path(root, "/sys/devices/system/node");
+	if ((d = opendir(dir)) != NULL) {
+		while ((de = readdir(d)) != NULL && nr < INVENTORY_MAX_NODES) {
+			if (strncmp(de->d_name, "node", 4) != 0 ||
+			    !isdigit((unsigned char)de->d_name[4]))
+				continue;
+			n = strtoul(de->d_name + 4, &end, 10);
+			if (*end == '\0' && n < 1000000)
+				nodes[nr++] = (unsigned)n;
+		}
+		closedir(d);
+	}
+	free(dir);
+	qsort(nodes, nr, sizeof nodes[0], inventory_node_cmp);
+	v = xasprintf("%zu", nr > 0 ? nr : 1);
+	inventory_set(inv, "nr_node", v);
+	free(v);
+	for (i = 0; i < nr; i++) {
+		path = xasprintf("/sys/devices/system/node/node%u/cpulist",
+		    nodes[i]);
+		if ((v = inventory_read_line(root, path)) != NULL) {
+			key = xasprintf("node%u.cpulist", nodes[i]);
+			inventory_set(inv, key, v);
+			free(key);
+			free(v);
+		}
+		free(path);
+		path = xasprintf("/sys/devices/system/node/node%u/meminfo",
+		    nodes[i]);
+		if ((v = inventory_read(root, path)) != NULL &&
+		    inventory_memtotal(v, &kb) == 0) {
+			free(v);
+			v = inventory_memory(kb);
+			key = xasprintf("node%u.memory", nodes[i]);
+			inventory_set(inv, key, v);
+			free(key);
+		}
+		free(v);
+		free(path);
+	}
+}
+
+/* The kernel and host name: uname on this system, files under a root. */
+static void
+inventory_uname(struct inventory *inv, const char *root)
+{
+	struct utsname	 u;
+	char		*v;
+
+	if (root == NULL) {
+		if (uname(&u) == 0) {
+			inventory_set(inv, "hostname", u.nodename);
+			inventory_set(inv, "kernel", u.release);
+		}
+		return;
+	}
+	if ((v = inventory_read_line(root, "/proc/sys/kernel/hostname"))) {
+		inventory_set(inv, "hostname", v);
+		free(v);
+	}
+	if ((v = inventory_read_line(root, "/proc/sys/kernel/osrelease"))) {
+		inventory_set(inv, "kernel", v);
+		free(v);
+	}
+}
+
+int
+inventory_collect(const char *root, struct inventory **out, char **cause)
+{
+	struct inventory	*inv = NULL;
+	struct stat		 st;
+	unsigned long long	 kb;
+	char			*v;
+	int			 r = -1;
+
+	if (root != NULL && (stat(root, &st) == -1 || !S_ISDIR(st.st_mode))) {
+		error_set(cause, "root '%s' is not a directory", root);
+		goto out;
+	}
+	inv = xcalloc(1, sizeof *inv);
+	inventory_uname(inv, root);
+	inventory_cpu(inv, root);
+	if ((v = inventory_read(root, "/proc/meminfo")) != NULL &&
+	    inventory_memtotal(v, &kb) == 0) {
+		free(v);
+		v = inventory_memory(kb);
+		inventory_set(inv, "memory", v);
+	}
+	free(v);
+	inventory_nodes(inv, root);
+	if ((v = inventory_bracketed(root,
+	    "/sys/kernel/mm/transparent_hugepage/enabled")) != NULL) {
+		inventory_set(inv, "thp_enabled", v);
+		free(v);
+	}
+	if ((v = inventory_bracketed(root,
+	    "/sys/kernel/mm/transparent_hugepage/defrag")) != NULL) {
+		inventory_set(inv, "thp_defrag", v);
+		free(v);
+	}
+	if ((v = inventory_read_line(root,
+	    "/proc/sys/kernel/numa_balancing")) != NULL) {
+		inventory_set(inv, "numa_balancing", v);
+		free(v);
+	}
+	if ((v = inventory_read_line(root,
+	    "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")) !=
+	    NULL) {
+		inventory_set(inv, "governor", v);
+		free(v);
+	}
+	if ((v = inventory_read_line(root, "/proc/cmdline")) != NULL) {
+		inventory_set(inv, "cmdline", v);
+		free(v);
+	}
+	inventory_set(inv, "agent_version", BISECT_AGENT_VERSION);
+	*out = inv;
+	inv = NULL;
+	r = 0;
+out:
+	inventory_free(inv);
+	return r;
+}

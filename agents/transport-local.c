@@ -1,0 +1,380 @@
+/*
+ * The "local" transport: bisect-agent runs as a child process on this
+ * machine. A run gets RUN_DIR/job.yaml (the job's canonical text), a fresh
+ * copy of the artifacts in RUN_DIR/work (a testcase can damage its copy,
+ * never the cache), the agent's stderr in RUN_DIR/agent.log and the
+ * results in RUN_DIR/result/. The agent dies with its caller
+ * (PR_SET_PDEATHSIG: SIGTERM, on which it kills its testcase's group) and
+ * with the run's timeout.
+ */
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agents/result.h"
+#include "agents/transport-ops.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define LOCAL_INFO_TIMEOUT	60	/* seconds for "bisect-agent info" */
+#define LOCAL_KILL_GRACE	10	/* seconds from SIGTERM to SIGKILL */
+#define LOCAL_LOG_TAIL		2000	/* bytes of agent.log in a cause */
+#define LOCAL_MAX_INFO		(1u << 20)
+
+static double
+transport_local_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Start argv with stdin from /dev/null and the given stdout/stderr. */
+static int
+transport_local_spawn(char *const argv[], int outfd, int errfd, pid_t *pid,
+    char **cause)
+{
+	pid_t	parent = getpid(), p;
+	int	null;
+
+	if ((null = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
+		return error_errno(cause, "couldn't open '/dev/null'");
+	if ((p = fork()) == -1) {
+		close(null);
+		return error_errno(cause, "couldn't fork");
+	}
+	if (p == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) == -1 ||
+		    getppid() != parent)
+			_exit(127);
+		if (dup2(null, 0) == -1 || dup2(outfd, 1) == -1 ||
+		    dup2(errfd, 2) == -1)
+			_exit(127);
+		execvp(argv[0], argv);
+		dprintf(2, "couldn't run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(null);
+	*pid = p;
+	return 0;
+}
+
+/*
+ * Wait for pid until deadline (0: none); past it, SIGTERM, then SIGKILL
+ * after a grace. A pidfd makes the wait a poll(2); kernels older than 5.3
+ * have none, and there the wait polls waitpid every 50ms.
+ */
+static int
+transport_local_wait(pid_t pid, double deadline, int *status, int *timed_out,
+    char **cause)
+{
+	struct pollfd	pfd;
+	double		left;
+	pid_t		w;
+	int		pidfd = -1, phase = 0, ms, r = -1;
+
+#ifdef SYS_pidfd_open
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+	*timed_out = 0;
+	for (;;) {
+		w = waitpid(pid, status, WNOHANG);
+		if (w == pid)
+			break;
+		if (w == -1 && errno != EINTR) {
+			error_errno(cause, "couldn't wait for process %ld",
+			    (long)pid);
+			goto out;
+		}
+		ms = pidfd != -1 ? -1 : 50;
+		if (deadline > 0) {
+			left = deadline - transport_local_now();
+			if (left <= 0) {
+				*timed_out = 1;
+				kill(pid, phase == 0 ? SIGTERM : SIGKILL);
+				deadline = phase == 0 ? transport_local_now() +
+				    LOCAL_KILL_GRACE : 0;
+				phase++;
+				continue;
+			}
+			if (ms == -1 || left * 1000 < ms)
+				ms = (int)(left * 1000) + 1;
+		}
+		if (pidfd != -1) {
+			pfd.fd = pidfd;
+			pfd.events = POLLIN;
+			poll(&pfd, 1, ms);
+		} else
+			poll(NULL, 0, ms);
+	}
+	r = 0;
+out:
+	if (pidfd != -1)
+		close(pidfd);
+	return r;
+}
+
+static char *
+transport_local_describe_status(int status)
+{
+	if (WIFEXITED(status))
+		return xasprintf("exited with status %d", WEXITSTATUS(status));
+	if (WIFSIGNALED(status))
+		return xasprintf("was killed by signal %d",
+		    WTERMSIG(status));
+	return xstrdup("stopped");
+}
+
+/* The last lines of agent.log, for a cause: "; agent.log: ...". */
+static void
+transport_local_log_tail(struct strbuf *sb, const char *path)
+{
+	char	*buf = NULL, *p;
+	size_t	 len;
+
+	if (file_read(path, &buf, &len, NULL) != 0 || len == 0) {
+		free(buf);
+		return;
+	}
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		len--;
+	buf[len] = '\0';
+	p = buf;
+	if (len > LOCAL_LOG_TAIL) {
+		p = buf + len - LOCAL_LOG_TAIL;
+		if (strchr(p, '\n') != NULL)
+			p = strchr(p, '\n') + 1;
+	}
+	if (*p != '\0')
+		strbuf_addf(sb, "; %s: %s", path, p);
+	free(buf);
+}
+
+static int
+transport_local_prepare(const struct transport_job *job, char **cause)
+{
+	char	*path = NULL;
+	int	 r = -1;
+
+	if (dir_create(job->run_dir, cause) != 0)
+		goto out;
+	path = path_join(job->run_dir, "job.yaml");
+	if (file_write_atomic(path, job->job_text, strlen(job->job_text),
+	    cause) != 0)
+		goto out;
+	free(path);
+	path = path_join(job->run_dir, "result");
+	if (dir_remove_tree(path, cause) != 0)
+		goto out;
+	free(path);
+	path = path_join(job->run_dir, "work");
+	if (dir_remove_tree(path, cause) != 0)
+		goto out;
+	if (job->artifact_dir != NULL) {
+		if (dir_copy_tree(job->artifact_dir, path, cause) != 0) {
+			error_prefix(cause, "couldn't copy the artifacts");
+			goto out;
+		}
+	} else if (dir_create(path, cause) != 0)
+		goto out;
+	r = 0;
+out:
+	free(path);
+	return r;
+}
+
+static int
+transport_local_run(struct transport *t, const struct transport_job *job,
+    char **cause)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	struct result	*res = NULL;
+	char		*jobpath = NULL, *work = NULL, *resdir = NULL;
+	char		*logpath = NULL, *how = NULL, *rcause = NULL;
+	char		*argv[7];
+	double		 deadline;
+	pid_t		 pid;
+	int		 logfd = -1, status, timed_out, r = -1;
+
+	if (transport_local_prepare(job, cause) != 0) {
+		error_prefix(cause, "agent '%s': run directory '%s'", t->name,
+		    job->run_dir);
+		goto out;
+	}
+	jobpath = path_join(job->run_dir, "job.yaml");
+	work = path_join(job->run_dir, "work");
+	resdir = path_join(job->run_dir, "result");
+	logpath = path_join(job->run_dir, "agent.log");
+	logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (logfd == -1) {
+		error_errno(cause, "agent '%s': couldn't create '%s'", t->name,
+		    logpath);
+		goto out;
+	}
+	argv[0] = t->agent_path;
+	argv[1] = "run";
+	argv[2] = "--workdir";
+	argv[3] = work;
+	argv[4] = jobpath;
+	argv[5] = resdir;
+	argv[6] = NULL;
+	deadline = job->timeout > 0 ? transport_local_now() + job->timeout : 0;
+	if (transport_local_spawn(argv, logfd, logfd, &pid, cause) != 0 ||
+	    transport_local_wait(pid, deadline, &status, &timed_out,
+	    cause) != 0) {
+		error_prefix(cause, "agent '%s'", t->name);
+		goto out;
+	}
+	if (timed_out) {
+		strbuf_addf(&sb, "agent '%s': run timed out after %us",
+		    t->name, job->timeout);
+		transport_local_log_tail(&sb, logpath);
+		error_set(cause, "%s", sb.buf);
+		goto out;
+	}
+	if (result_load(resdir, &res, &rcause) != 0) {
+		how = transport_local_describe_status(status);
+		strbuf_addf(&sb, "agent '%s': bisect-agent %s without a usable "
+		    "result (%s)", t->name, how, rcause);
+		transport_local_log_tail(&sb, logpath);
+		error_set(cause, "%s", sb.buf);
+		goto out;
+	}
+	r = 0;
+out:
+	if (logfd != -1)
+		close(logfd);
+	result_free(res);
+	strbuf_release(&sb);
+	free(jobpath);
+	free(work);
+	free(resdir);
+	free(logpath);
+	free(how);
+	free(rcause);
+	return r;
+}
+
+/* Read both pipes to their end, at most max bytes each, by deadline. */
+static int
+transport_local_collect(int outfd, int errfd, double deadline,
+    struct strbuf *out, struct strbuf *err)
+{
+	struct pollfd	 pfd[2];
+	struct strbuf	*sb[2] = { out, err };
+	char		 buf[8192];
+	ssize_t		 n;
+	double		 left;
+	int		 nr_open = 2, i;
+
+	pfd[0].fd = outfd;
+	pfd[1].fd = errfd;
+	pfd[0].events = pfd[1].events = POLLIN;
+	while (nr_open > 0) {
+		if ((left = deadline - transport_local_now()) <= 0)
+			return -1;
+		if (poll(pfd, 2, (int)(left * 1000) + 1) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		for (i = 0; i < 2; i++) {
+			if (pfd[i].fd == -1 || pfd[i].revents == 0)
+				continue;
+			n = read(pfd[i].fd, buf, sizeof buf);
+			if (n == -1 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				pfd[i].fd = -1;
+				nr_open--;
+				continue;
+			}
+			if (sb[i]->len < LOCAL_MAX_INFO)
+				strbuf_add(sb[i], buf, (size_t)n);
+		}
+	}
+	return 0;
+}
+
+static int
+transport_local_info(struct transport *t, char **out, char **cause)
+{
+	struct strbuf	 o = STRBUF_INIT, e = STRBUF_INIT;
+	char		*argv[3], *how = NULL;
+	double		 deadline;
+	pid_t		 pid = -1;
+	int		 po[2] = { -1, -1 }, pe[2] = { -1, -1 };
+	int		 status, timed_out, r = -1;
+
+	deadline = transport_local_now() + LOCAL_INFO_TIMEOUT;
+	if (pipe2(po, O_CLOEXEC) == -1 || pipe2(pe, O_CLOEXEC) == -1) {
+		error_errno(cause, "agent '%s': couldn't make a pipe", t->name);
+		goto out;
+	}
+	argv[0] = t->agent_path;
+	argv[1] = "info";
+	argv[2] = NULL;
+	if (transport_local_spawn(argv, po[1], pe[1], &pid, cause) != 0) {
+		error_prefix(cause, "agent '%s'", t->name);
+		goto out;
+	}
+	close(po[1]);
+	close(pe[1]);
+	po[1] = pe[1] = -1;
+	if (transport_local_collect(po[0], pe[0], deadline, &o, &e) != 0)
+		kill(pid, SIGKILL);
+	if (transport_local_wait(pid, deadline, &status, &timed_out,
+	    cause) != 0) {
+		error_prefix(cause, "agent '%s'", t->name);
+		goto out;
+	}
+	if (timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		if (timed_out)
+			how = xasprintf("timed out after %ds",
+			    LOCAL_INFO_TIMEOUT);
+		else
+			how = transport_local_describe_status(status);
+		strbuf_rtrim(&e);
+		error_set(cause, "agent '%s': bisect-agent info %s%s%s",
+		    t->name, how, e.len ? ": " : "", e.buf);
+		goto out;
+	}
+	*out = strbuf_detach(&o, NULL);
+	r = 0;
+out:
+	if (po[0] != -1)
+		close(po[0]);
+	if (po[1] != -1)
+		close(po[1]);
+	if (pe[0] != -1)
+		close(pe[0]);
+	if (pe[1] != -1)
+		close(pe[1]);
+	strbuf_release(&o);
+	strbuf_release(&e);
+	free(how);
+	return r;
+}
+
+const struct transport_ops transport_local_ops = {
+	.name = "local",
+	.open = NULL,
+	.run = transport_local_run,
+	.info = transport_local_info,
+	.close = NULL,
+};

@@ -1,0 +1,29 @@
+/*
+ * Inside agents/transport*.c only: a transport is a table of operations
+ * (like tmux's cmd entries), so "ssh" slots in beside "local".
+ */
+#ifndef AGENTS_TRANSPORT_OPS_H
+#define AGENTS_TRANSPORT_OPS_H
+
+#include "agents/transport.h"
+
+struct transport_ops {
+	const char	*name;
+	int		(*open)(struct transport *, const struct config_agent *,
+			    char **cause);
+	int		(*run)(struct transport *, const struct transport_job *,
+			    char **cause);
+	int		(*info)(struct transport *, char **out, char **cause);
+	void		(*close)(struct transport *);
+};
+
+struct transport {
+	const struct transport_ops	*ops;
+	char				*name;		/* the agent's */
+	char				*agent_path;
+	void				*data;		/* the ops' own */
+};
+
+extern const struct transport_ops transport_local_ops;
+
+#endif

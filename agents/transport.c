@@ -1,0 +1,90 @@
+/*
+ * Reaching an agent: the transport named by the agent's config entry,
+ * looked up in a table. "local" runs bisect-agent as a child process;
+ * "ssh" is not built yet (it comes with libssh2 in a later issue) and is
+ * refused by name rather than as an unknown transport.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "agents/transport-ops.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+static const struct transport_entry {
+	const char			*name;
+	const struct transport_ops	*ops;	/* NULL: not built yet */
+} transport_table[] = {
+	{ "local", &transport_local_ops },
+	{ "ssh", NULL },
+};
+
+int
+transport_open(const struct config_agent *agent, const char *agent_path,
+    struct transport **out, char **cause)
+{
+	const struct transport_entry	*e = NULL;
+	struct transport		*t = NULL;
+	const char			*kind;
+	size_t				 i;
+	int				 r = -1;
+
+	kind = agent->transport != NULL ? agent->transport : "local";
+	for (i = 0; i < sizeof transport_table / sizeof transport_table[0];
+	    i++) {
+		if (strcmp(transport_table[i].name, kind) == 0)
+			e = &transport_table[i];
+	}
+	if (e == NULL) {
+		error_set(cause, "agent '%s': unknown transport '%s'",
+		    agent->name, kind);
+		goto out;
+	}
+	if (e->ops == NULL) {
+		error_set(cause, "agent '%s': the %s transport is not built "
+		    "yet", agent->name, kind);
+		goto out;
+	}
+	if (agent_path == NULL || agent_path[0] == '\0') {
+		error_set(cause, "agent '%s': no bisect-agent program given",
+		    agent->name);
+		goto out;
+	}
+	t = xcalloc(1, sizeof *t);
+	t->ops = e->ops;
+	t->name = xstrdup(agent->name);
+	t->agent_path = xstrdup(agent_path);
+	if (t->ops->open != NULL && t->ops->open(t, agent, cause) != 0)
+		goto out;
+	*out = t;
+	t = NULL;
+	r = 0;
+out:
+	transport_close(t);
+	return r;
+}
+
+int
+transport_run(struct transport *t, const struct transport_job *job,
+    char **cause)
+{
+	return t->ops->run(t, job, cause);
+}
+
+int
+transport_info(struct transport *t, char **out, char **cause)
+{
+	return t->ops->info(t, out, cause);
+}
+
+void
+transport_close(struct transport *t)
+{
+	if (t == NULL)
+		return;
+	if (t->ops->close != NULL)
+		t->ops->close(t);
+	free(t->name);
+	free(t->agent_path);
+	free(t);
+}
