@@ -269,8 +269,9 @@ bisection_progress(const struct bisection *bs, const struct bisect_result *res)
 	if (ends)
 		strbuf_addstr(&sb, "bisect: checking that good and bad differ");
 	else
-		strbuf_addf(&sb, "bisect: %zu commits left (about %u steps)",
-		    res->remaining, res->steps);
+		strbuf_addf(&sb, "bisect: %zu commit%s left (about %u step%s)",
+		    res->remaining, res->remaining == 1 ? "" : "s", res->steps,
+		    res->steps == 1 ? "" : "s");
 	for (i = 0; i < res->nr_wants; i++)
 		strbuf_addf(&sb, "%s %.7s (%u runs)", i ? "," : ", testing",
 		    bs->range.oids[res->wants[i].commit],

@@ -79,10 +79,14 @@ report_row_cmp(const void *x, const void *y)
 	return strcmp(a->a->metric, b->a->metric);
 }
 
-static int
-report_pct(double x)
+/* "± 3%", or "± ?%" where one sample leaves the spread unknown. */
+static void
+report_pct(char *buf, size_t len, double x)
 {
-	return isfinite(x) ? (int)lround(x) : 0;
+	if (isfinite(x))
+		snprintf(buf, len, "%2ld%%", lround(x));
+	else
+		snprintf(buf, len, " ?%%");
 }
 
 void
@@ -96,6 +100,7 @@ report_compare_table(struct strbuf *sb, const char *label_a,
 	struct summary			 sa, sb_;
 	size_t				 i, j, n = 0;
 	char				 va[32], vb[32], change[32];
+	char				 pa[16], pb[16];
 
 	for (i = 0; i < nr_a; i++) {
 		for (j = 0; j < nr_b; j++) {
@@ -140,9 +145,10 @@ report_compare_table(struct strbuf *sb, const char *label_a,
 			    rows[i].cmp.change_pct);
 		else
 			change[0] = '\0';
-		strbuf_addf(sb, "%10s ± %2d%%  %10s  %10s ± %2d%%  %s%s\n",
-		    va, report_pct(sa.stddev_pct), change, vb,
-		    report_pct(sb_.stddev_pct), rows[i].a->metric,
+		report_pct(pa, sizeof pa, sa.stddev_pct);
+		report_pct(pb, sizeof pb, sb_.stddev_pct);
+		strbuf_addf(sb, "%10s ± %s  %10s  %10s ± %s  %s%s\n",
+		    va, pa, change, vb, pb, rows[i].a->metric,
 		    rows[i].valid && rows[i].cmp.significant ? "" :
 		    (rows[i].valid ? "" : " (too few samples)"));
 	}
@@ -395,8 +401,11 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	strbuf_addf(&sb, "commit: %s (\"%s\")\n", culprit, rc.subject);
 	strbuf_addf(&sb, "author: %s\n", rc.author);
 	strbuf_addf(&sb, "repository: %s\n\n", b.repo);
-	strbuf_addf(&sb, "in testcase: %s (%s)\n", job.testcase,
-	    job.description);
+	if (strcmp(job.testcase, job.description) == 0)
+		strbuf_addf(&sb, "in testcase: %s\n", job.testcase);
+	else
+		strbuf_addf(&sb, "in testcase: %s (%s)\n", job.testcase,
+		    job.description);
 	report_params(&sb, job.canonical);
 	strbuf_addf(&sb, "The culprit explains %.0f%% of the change between "
 	    "good %.12s and bad %.12s\n(95%% CI of its own change: [%+.1f%%, "

@@ -42,7 +42,7 @@ json_get() {
 }
 
 db_query() {
-	sqlite3 state/bisectd.db "$1"
+	sqlite3 -cmd ".timeout 30000" state/bisectd.db "$1"
 }
 
 # json_has FILE KEY...: every KEY is in the object.
