@@ -264,7 +264,7 @@ job_require_parse(const char *s, int memory, char op[3],
 		op[0] = *s++;
 		op[1] = '\0';
 	} else
-		strcpy(op, ">=");
+		memcpy(op, ">=", 3);
 	while (*s == ' ')
 		s++;
 	len = strlen(s);
