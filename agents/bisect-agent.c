@@ -185,17 +185,29 @@ agent_close_from(int lowfd)
 		close((int)fd);
 }
 
-/* In the child: never returns. Only async-signal-safe calls after fork. */
+/*
+ * In the child: never returns. Signal dispositions go back to their
+ * defaults and none is blocked (a daemon up the chain may ignore SIGPIPE
+ * or block signals, and a benchmark must not inherit that).
+ */
 static void
-agent_exec(struct agent_testcase *tc, pid_t parent, const sigset_t *mask)
+agent_exec(struct agent_testcase *tc, pid_t parent)
 {
-	char	*argv[] = { "sh", "-c", (char *)tc->command, NULL };
-	int	 null;
+	static const int	 reset[] = {
+		SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGCHLD
+	};
+	char			*argv[] = { "sh", "-c", (char *)tc->command, NULL };
+	sigset_t		 none;
+	size_t			 i;
+	int			 null;
 
 	setpgid(0, 0);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 || getppid() != parent)
 		_exit(127);
-	sigprocmask(SIG_SETMASK, mask, NULL);
+	for (i = 0; i < sizeof reset / sizeof reset[0]; i++)
+		signal(reset[i], SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	if ((null = open("/dev/null", O_RDONLY)) == -1 ||
 	    dup2(null, 0) == -1 || dup2(tc->outfd, 1) == -1 ||
 	    dup2(tc->outfd, 2) == -1)
@@ -249,7 +261,7 @@ agent_testcase_run(struct agent_testcase *tc, char **cause)
 		goto out;
 	}
 	if (pid == 0)
-		agent_exec(tc, parent, &old);
+		agent_exec(tc, parent);
 	setpgid(pid, pid);
 
 	deadline = agent_now() + tc->timeout;
