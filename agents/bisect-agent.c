@@ -186,26 +186,24 @@ agent_close_from(int lowfd)
 }
 
 /*
- * In the child: never returns. Signal dispositions go back to their
- * defaults and none is blocked (a daemon up the chain may ignore SIGPIPE
+ * In the child: never returns. The standard signals go back to their
+ * default dispositions and none is blocked (a daemon up the chain may ignore SIGPIPE
  * or block signals, and a benchmark must not inherit that).
  */
 static void
 agent_exec(struct agent_testcase *tc, pid_t parent)
 {
-	static const int	 reset[] = {
-		SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGCHLD
-	};
-	char			*argv[] = { "sh", "-c", (char *)tc->command, NULL };
-	sigset_t		 none;
-	size_t			 i;
-	int			 null;
+	char		*argv[] = { "sh", "-c", (char *)tc->command, NULL };
+	sigset_t	 none;
+	int		 null, sig;
 
 	setpgid(0, 0);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 || getppid() != parent)
 		_exit(127);
-	for (i = 0; i < sizeof reset / sizeof reset[0]; i++)
-		signal(reset[i], SIG_DFL);
+	for (sig = 1; sig < 32; sig++) {
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
+	}
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if ((null = open("/dev/null", O_RDONLY)) == -1 ||
