@@ -21,6 +21,7 @@
 
 #define CONFIG_MAX_SLOTS	1024
 #define CONFIG_MAX_ATTEMPTS	100
+#define CONFIG_MAX_ITEMS	1024	/* repos, agents: names are unique */
 
 struct config_ctx {
 	const char	*file;
@@ -106,8 +107,12 @@ static int
 config_bool(const struct config_ctx *ctx, const char *key,
     const struct yamlnode *n, int *out, char **cause)
 {
-	static const char	*yes[] = { "true", "True", "TRUE", "yes", "on" };
-	static const char	*no[] = { "false", "False", "FALSE", "no", "off" };
+	static const char	*yes[] = {
+		"true", "True", "TRUE", "yes", "on"
+	};
+	static const char	*no[] = {
+		"false", "False", "FALSE", "no", "off"
+	};
 	size_t			 i;
 
 	if (n->type == YAMLNODE_SCALAR && !n->null) {
@@ -409,6 +414,9 @@ config_list_of_maps(const struct config_ctx *ctx, const char *key,
 		return yamlnode_error(cause, ctx->file, n,
 		    "'%s' must be a list of maps, not %s", key,
 		    yamlnode_kind(n));
+	if (n->nr > CONFIG_MAX_ITEMS)
+		return yamlnode_error(cause, ctx->file, n,
+		    "'%s' has more than %d entries", key, CONFIG_MAX_ITEMS);
 	names = xcalloc(n->nr + 1, sizeof *names);
 	if (repos)
 		cfg->repos = xcalloc(n->nr + 1, sizeof *cfg->repos);

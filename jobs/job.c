@@ -22,6 +22,8 @@
 #include "util/xalloc.h"
 
 #define JOB_MAX_DURATION	(30U * 24 * 3600)
+/* Jobs times file bytes: bounds the memory a matrix can take. */
+#define JOB_MAX_TEXT		(64U << 20)
 #define nitems(a)		(sizeof (a) / sizeof (a)[0])
 
 struct job_axis {
@@ -262,7 +264,7 @@ job_require_parse(const char *s, int memory, char op[3],
 		op[0] = *s++;
 		op[1] = '\0';
 	} else
-		strcpy(op, ">=");
+		memcpy(op, ">=", 3);
 	while (*s == ' ')
 		s++;
 	len = strlen(s);
@@ -398,11 +400,19 @@ job_spec_value(struct job_spec *spec, const struct job_key *k,
 	return 0;
 }
 
+/* By value, then by position, so the later of two equal names is found. */
 static int
 job_cmp_node(const void *a, const void *b)
 {
-	return strcmp((*(const struct yamlnode *const *)a)->value,
-	    (*(const struct yamlnode *const *)b)->value);
+	const struct yamlnode	*x = *(const struct yamlnode *const *)a;
+	const struct yamlnode	*y = *(const struct yamlnode *const *)b;
+	int			 c = strcmp(x->value, y->value);
+
+	if (c != 0)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->column < y->column ? -1 : x->column > y->column;
 }
 
 /* A list of names, or an LKP-style map whose keys are the names. */
@@ -439,7 +449,8 @@ job_spec_monitors(struct job_spec *spec, const struct yamlnode *n,
 		if (step == 2) {
 			opts = n->items[i + 1];
 			if (!(opts->type == YAMLNODE_SCALAR && opts->null) &&
-			    !(opts->type == YAMLNODE_MAPPING && opts->nr == 0)) {
+			    !(opts->type == YAMLNODE_MAPPING &&
+			    opts->nr == 0)) {
 				yamlnode_error(cause, spec->file, opts,
 				    "'monitors.%s': monitor options are not "
 				    "supported", name->value);
@@ -450,7 +461,8 @@ job_spec_monitors(struct job_spec *spec, const struct yamlnode *n,
 	}
 	qsort(names, nr, sizeof *names, job_cmp_node);
 	for (i = 0; i < nr; i++) {
-		if (i > 0 && strcmp(names[i - 1]->value, names[i]->value) == 0) {
+		if (i > 0 &&
+		    strcmp(names[i - 1]->value, names[i]->value) == 0) {
 			yamlnode_error(cause, spec->file, names[i],
 			    "'monitors' lists '%s' twice", names[i]->value);
 			goto out;
@@ -731,6 +743,11 @@ job_parse(const char *name, const char *buf, size_t len, struct job ***out,
 		goto out;
 	if (job_spec_walk(&spec, root, cause) != 0)
 		goto out;
+	if (spec.nr_jobs > 1 && spec.nr_jobs * len > JOB_MAX_TEXT) {
+		yamlnode_error(cause, name, root, "the matrix of %zu jobs is "
+		    "too large for a file of %zu bytes", spec.nr_jobs, len);
+		goto out;
+	}
 	jobs = xcalloc(spec.nr_jobs, sizeof *jobs);
 	for (i = 0; i < spec.nr_jobs; i++)
 		jobs[i] = job_spec_expand(&spec, i);

@@ -204,6 +204,9 @@ yamlnode_attach(char **cause, const char *name, struct yamlnode **stack,
 		if (n->null)
 			return yamlnode_error(cause, name, n,
 			    "empty map key");
+		if (parent->nr / 2 >= YAMLNODE_MAX_KEYS)
+			return yamlnode_error(cause, name, n,
+			    "more than %d keys in one map", YAMLNODE_MAX_KEYS);
 		for (i = 0; i < parent->nr; i += 2) {
 			if (strcmp(parent->items[i]->value, n->value) == 0)
 				return yamlnode_error(cause, name, n,

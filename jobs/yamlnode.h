@@ -4,7 +4,9 @@
  * what our files need and refuses the rest with a located message:
  * anchors and aliases, tags other than the standard str/seq/map ones,
  * non-scalar or empty mapping keys, duplicate keys, NUL bytes in scalars,
- * nesting deeper than YAMLNODE_MAX_DEPTH and a second document.
+ * nesting deeper than YAMLNODE_MAX_DEPTH, maps of more than
+ * YAMLNODE_MAX_KEYS keys and a second document. It also quotes scalars
+ * back into YAML for the canonical job text.
  */
 #ifndef JOBS_YAMLNODE_H
 #define JOBS_YAMLNODE_H
@@ -12,6 +14,7 @@
 #include <stddef.h>
 
 #define YAMLNODE_MAX_DEPTH 32
+#define YAMLNODE_MAX_KEYS 10000	/* per map: duplicates are found by scanning */
 
 enum yamlnode_type {
 	YAMLNODE_SCALAR,

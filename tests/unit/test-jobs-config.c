@@ -13,6 +13,7 @@
 #include "jobs/config.h"
 #include "tests/unit/tap.h"
 #include "util/file.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static struct config *
@@ -21,7 +22,8 @@ parse(const char *dir, const char *text)
 	struct config	*cfg = NULL;
 	char		*cause = NULL;
 
-	if (config_parse("c.yaml", dir, text, strlen(text), &cfg, &cause) != 0) {
+	if (config_parse("c.yaml", dir, text, strlen(text), &cfg,
+	    &cause) != 0) {
 		diag("unexpected error: %s", cause);
 		free(cause);
 	}
@@ -339,11 +341,34 @@ test_bad(void)
 }
 
 static void
+test_limits(void)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	struct config	*cfg = NULL;
+	const char	*want;
+	char		*cause = NULL;
+	int		 i, r;
+
+	strbuf_addstr(&sb, "agents:\n");
+	for (i = 0; i < 1025; i++)
+		strbuf_addf(&sb, "  - name: a%d\n", i);
+	want = "c.yaml:2:3: 'agents' has more than 1024 entries";
+	r = config_parse("c.yaml", "/d", sb.buf, sb.len, &cfg, &cause);
+	if (!ok(r == -1 && cause != NULL &&
+	    strncmp(cause, want, strlen(want)) == 0,
+	    "1025 agents are refused") && cause != NULL)
+		diag("%s", cause);
+	free(cause);
+	strbuf_release(&sb);
+}
+
+static void
 test_load_find(void)
 {
 	char		 dir[] = "/tmp/test-jobs-config.XXXXXX", cwd[PATH_MAX];
 	char		*path = NULL, *found = NULL, *cause = NULL, *want;
-	const char	*text = "workdir: w\nrepos:\n  - {name: l, path: src}\n";
+	const char	*text =
+	    "workdir: w\nrepos:\n  - {name: l, path: src}\n";
 	struct config	*cfg = NULL;
 
 	if (!ok(mkdtemp(dir) != NULL && getcwd(cwd, sizeof cwd) != NULL,
@@ -423,6 +448,7 @@ main(void)
 	test_defaults();
 	test_agents_repos();
 	test_bad();
+	test_limits();
 	test_load_find();
 	return tap_done();
 }

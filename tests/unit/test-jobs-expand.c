@@ -63,8 +63,10 @@ roundtrips(const struct job *job)
 	    strcmp(again[0]->canonical, job->canonical) == 0 &&
 	    strcmp(again[0]->id, job->id) == 0;
 	for (i = 0; same && i < job->nr_params; i++)
-		same = strcmp(again[0]->params[i].key, job->params[i].key) == 0 &&
-		    strcmp(again[0]->params[i].value, job->params[i].value) == 0;
+		same = strcmp(again[0]->params[i].key,
+		    job->params[i].key) == 0 &&
+		    strcmp(again[0]->params[i].value,
+		    job->params[i].value) == 0;
 out:
 	job_list_free(again, nr);
 	return same;

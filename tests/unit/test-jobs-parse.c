@@ -11,6 +11,7 @@
 #include "jobs/job.h"
 #include "tests/unit/tap.h"
 #include "util/file.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static int
@@ -39,8 +40,10 @@ roundtrip(const struct job *job, const char *what)
 	}
 	same = again[0]->nr_params == job->nr_params;
 	for (i = 0; same && i < job->nr_params; i++) {
-		same = strcmp(again[0]->params[i].key, job->params[i].key) == 0 &&
-		    strcmp(again[0]->params[i].value, job->params[i].value) == 0;
+		same = strcmp(again[0]->params[i].key,
+		    job->params[i].key) == 0 &&
+		    strcmp(again[0]->params[i].value,
+		    job->params[i].value) == 0;
 	}
 	ok(same, "%s: same parameters after the round-trip", what);
 	is_str(again[0]->canonical, job->canonical,
@@ -451,6 +454,51 @@ test_bad(void)
 	}
 }
 
+/* Limits that keep a hostile file from eating time or memory. */
+static void
+test_limits(void)
+{
+	struct strbuf	  sb = STRBUF_INIT;
+	struct job	**jobs = NULL;
+	const char	 *want;
+	size_t		  nr = 0;
+	char		 *cause = NULL;
+	int		  i, a, r;
+
+	strbuf_addstr(&sb, "testcase: a\n");
+	for (i = 0; i < 10000; i++)
+		strbuf_addf(&sb, "k%d: 1\n", i);
+	want = "job.yaml:10001:1: more than 10000 keys";
+	r = parse(sb.buf, &jobs, &nr, &cause);
+	if (!ok(r == -1 && cause != NULL &&
+	    strncmp(cause, want, strlen(want)) == 0,
+	    "a map of 10001 keys is refused at the last key") && cause != NULL)
+		diag("%s", cause);
+	free(cause);
+	cause = NULL;
+
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "testcase: a\n");
+	for (a = 0; a < 3; a++) {
+		strbuf_addf(&sb, "axis%d: [", a);
+		for (i = 0; i < 16; i++)
+			strbuf_addf(&sb, "%s%d", i ? ", " : "", i);
+		strbuf_addstr(&sb, "]\n");
+	}
+	strbuf_addstr(&sb, "pad: ");
+	for (i = 0; i < 20000; i++)
+		strbuf_addch(&sb, 'x');
+	strbuf_addch(&sb, '\n');
+	want = "job.yaml:1:1: the matrix of 4096 jobs is too large";
+	r = parse(sb.buf, &jobs, &nr, &cause);
+	if (!ok(r == -1 && cause != NULL &&
+	    strncmp(cause, want, strlen(want)) == 0,
+	    "4096 jobs of a 20 kB file are refused") && cause != NULL)
+		diag("%s", cause);
+	free(cause);
+	strbuf_release(&sb);
+}
+
 int
 main(void)
 {
@@ -459,5 +507,6 @@ main(void)
 	test_lkp_style();
 	test_load();
 	test_bad();
+	test_limits();
 	return tap_done();
 }
