@@ -27,6 +27,7 @@
 #include "agents/inventory.h"
 #include "agents/monitor.h"
 #include "agents/result.h"
+#include "agents/transport.h"
 #include "jobs/job.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -37,7 +38,6 @@
 #define AGENT_EXIT_FAILURE	1	/* no result written */
 #define AGENT_EXIT_USAGE	2	/* bad arguments or job file */
 
-#define AGENT_DEFAULT_TIMEOUT	3600	/* seconds, without timeout/runtime */
 #define AGENT_KILL_GRACE	5	/* seconds from SIGTERM to SIGKILL */
 #define AGENT_MAX_MONITORS	16
 #define AGENT_MAX_JOB		(1u << 20)
@@ -359,16 +359,6 @@ out:
 	return r;
 }
 
-static unsigned
-agent_timeout(const struct job *job)
-{
-	if (job->timeout > 0)
-		return job->timeout;
-	if (job->runtime > 0)
-		return 3 * job->runtime + 60;
-	return AGENT_DEFAULT_TIMEOUT;
-}
-
 static void
 agent_record_exit(struct result *r, const struct agent_testcase *tc)
 {
@@ -472,7 +462,7 @@ agent_run_job(const struct job *job, const char *jobfile,
 
 	tc.command = job->run;
 	tc.workdir = workdir;
-	tc.timeout = agent_timeout(job);
+	tc.timeout = transport_testcase_timeout(job);
 	tc.envp = agent_environ(job, inv, jobfile, resultdir, workdir);
 	if (agent_testcase_run(&tc, cause) != 0)
 		goto out;
