@@ -351,8 +351,8 @@ drift_allowed(struct context *ctx, int64_t id)
 
 int
 drift_bisection_check(struct context *ctx, const struct store_bisection *b,
-    char *const *oids, const size_t *idx, size_t nr_idx, char **why,
-    char **cause)
+    const char (*oids)[REPO_OID_HEX + 1], const size_t *idx, size_t nr_idx,
+    char **why, char **cause)
 {
 	const char	**list = xcalloc(nr_idx + 2, sizeof *list);
 	char		**labels = xcalloc(nr_idx + 2, sizeof *labels);

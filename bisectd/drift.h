@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "bisectd/context.h"
+#include "bisectd/repo.h"
 #include "schema/store.h"
 #include "util/strbuf.h"
 
@@ -86,9 +87,9 @@ int	 drift_check(struct store *, int64_t job, const char *repo,
  * when the request allows drift ({"allow_drift": true} in its args), 1
  * with *why saying which keys differ where, -1 on a store error.
  */
-struct store_bisection;
 int	 drift_bisection_check(struct context *,
-	     const struct store_bisection *, char *const *oids,
-	     const size_t *idx, size_t nr_idx, char **why, char **cause);
+	     const struct store_bisection *,
+	     const char (*oids)[REPO_OID_HEX + 1], const size_t *idx,
+	     size_t nr_idx, char **why, char **cause);
 
 #endif
