@@ -16,6 +16,7 @@
 
 #include "bisectd/bisection.h"
 #include "bisectd/build.h"
+#include "bisectd/drift.h"
 #include "bisectd/repo.h"
 #include "bisectd/report.h"
 #include "jobs/metric.h"
@@ -571,6 +572,15 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 	}
 	if (bisection_gather(s, bs, &b, &t, cause) != 0)
 		goto out;
+	switch (drift_bisection_check(s->ctx, &b,
+	    (const char (*)[REPO_OID_HEX + 1])bs->range.oids, t.touched,
+	    t.nr_touched, &why, cause)) {
+	case -1:
+		goto out;
+	case 1:
+		r = bisection_fail(s, id, why, cause);
+		goto out;
+	}
 	mi = metric_lookup(b.metric);
 	runs = 3;
 	{
