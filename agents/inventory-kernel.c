@@ -146,6 +146,8 @@ inventory_config(struct inventory *inv, const char *path,
 	h = inventory_hash(buf, len);
 	inventory_set(inv, "kconfig_built", h);
 	free(h);
+	if (config_copy != NULL)
+		file_write_atomic(config_copy, buf, len, NULL);
 	if ((p = strstr(buf, "\nCONFIG_CC_VERSION_TEXT=\"")) != NULL) {
 		p += strlen("\nCONFIG_CC_VERSION_TEXT=\"");
 		if ((end = strchr(p, '"')) != NULL) {
@@ -153,8 +155,6 @@ inventory_config(struct inventory *inv, const char *path,
 			inventory_set(inv, "compiler_built", p);
 		}
 	}
-	if (config_copy != NULL)
-		file_write_atomic(config_copy, buf, len, NULL);
 	free(buf);
 }
 
