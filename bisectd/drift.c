@@ -288,6 +288,13 @@ drift_format(struct strbuf *sb, const struct drift *d, const char *indent)
 	}
 }
 
+/* A label that is a whole object name reads better abbreviated. */
+static int
+drift_full_oid(const char *s)
+{
+	return strlen(s) == 40 && strspn(s, "0123456789abcdef") == 40;
+}
+
 int
 drift_check(struct store *st, int64_t job, const char *repo,
     const char *const *oids, const char *const *labels, size_t nr,
@@ -302,8 +309,11 @@ drift_check(struct store *st, int64_t job, const char *repo,
 
 	memset(out, 0, sizeof *out);
 	for (i = 0; i < nr; i++) {
-		names[i] = labels != NULL && labels[i] != NULL ?
-		    xstrdup(labels[i]) : xasprintf("%.10s", oids[i]);
+		if (labels != NULL && labels[i] != NULL &&
+		    !drift_full_oid(labels[i]))
+			names[i] = xstrdup(labels[i]);
+		else
+			names[i] = xasprintf("%.10s", oids[i]);
 		if (store_env_runs(st, job, repo, oids[i], &envs[i],
 		    &nr_envs[i], cause) != 0)
 			goto out;
