@@ -63,7 +63,8 @@ cmd_report_email(struct context *ctx, int64_t id)
 		goto out;
 	}
 	/* asked for by name: due now, and a failed mail starts afresh */
-	if (store_mail_requeue(ctx->store, mail, &cause) != 0)
+	if (outbox_recover(ctx, &cause) != 0 ||
+	    store_mail_requeue(ctx->store, mail, &cause) != 0)
 		goto error;
 	if ((s = outbox_send(ctx, mail, &cause)) < 0)
 		goto error;

@@ -318,23 +318,34 @@ out:
 }
 
 int
+outbox_recover(struct context *ctx, char **cause)
+{
+	int	n;
+
+	if (outbox_recovered)
+		return 0;
+	if (store_mail_recover(ctx->store, &n, cause) != 0)
+		return -1;
+	if (n > 0)
+		log_warn("%d mail%s were being sent by a process that went "
+		    "away: sending %s again", n, n == 1 ? "" : "s",
+		    n == 1 ? "it" : "them");
+	outbox_recovered = 1;
+	return 0;
+}
+
+int
 outbox_flush(struct context *ctx, char **cause)
 {
 	int64_t	*ids = NULL;
 	size_t	 nr = 0, i;
 	char	*why = NULL;
-	int	 n, r = -1, s;
+	int	 r = -1, s;
 
 	if (ctx->config->mail.smtp == NULL)
 		return 0;
-	if (!outbox_recovered) {
-		if (store_mail_recover(ctx->store, &n, cause) != 0)
-			return -1;
-		if (n > 0)
-			log_warn("%d mails were being sent by a process that "
-			    "went away: sending them again", n);
-		outbox_recovered = 1;
-	}
+	if (outbox_recover(ctx, cause) != 0)
+		return -1;
 	if (store_mail_due(ctx->store, (int64_t)time(NULL), &ids, &nr,
 	    cause) != 0)
 		return -1;

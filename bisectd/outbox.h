@@ -36,6 +36,11 @@ int	 outbox_queue(struct context *, int64_t id, int64_t *mail, int *added,
  */
 int	 outbox_send(struct context *, int64_t mail, char **cause);
 /*
+ * Once per process, with the lock held: mails left in 'sending' lost
+ * their sender mid-attempt; queue them again (outbox_flush calls it).
+ */
+int	 outbox_recover(struct context *, char **cause);
+/*
  * Send every queued mail whose next attempt is due; stop at the first
  * failed delivery (the server is likely down: the rest wait for their
  * turn). Call it from the scheduler loop, with the lock held; it is one

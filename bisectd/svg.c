@@ -81,7 +81,7 @@ svg_number(char *buf, size_t len, double v, double step)
 static void
 svg_axes(struct strbuf *sb, const struct svg_scale *s, const char *metric)
 {
-	double	step = svg_step(s->y1 - s->y0, 5), v, y;
+	double	step = svg_step(s->y1 - s->y0, 7), v, y;
 	char	num[64];
 
 	for (v = ceil(s->y0 / step) * step; v <= s->y1 + step * 1e-9;
