@@ -356,13 +356,31 @@ mail_words_encoded(struct mail_words *w, const char *clean)
 	}
 }
 
-/* Plain words when the text is printable ASCII, else encoded-words. */
+/* The longest run of non-spaces. */
+static size_t
+mail_longest_word(const char *s)
+{
+	size_t	run = 0, max = 0;
+
+	for (; *s != '\0'; s++) {
+		run = *s == ' ' ? 0 : run + 1;
+		if (run > max)
+			max = run;
+	}
+	return max;
+}
+
+/*
+ * Plain words when the text is printable ASCII, else encoded-words, which
+ * are also how a word too long to fold within 998 octets is cut.
+ */
 static void
 mail_words_text(struct mail_words *w, const char *clean)
 {
 	const char	*p = clean, *sp;
 
-	if (!mail_printable_ascii(clean) || strstr(clean, "=?") != NULL) {
+	if (!mail_printable_ascii(clean) || strstr(clean, "=?") != NULL ||
+	    mail_longest_word(clean) > MAIL_FOLD * 2) {
 		mail_words_encoded(w, clean);
 		return;
 	}

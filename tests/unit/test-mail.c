@@ -189,6 +189,20 @@ test_headers(void)
 	    "text that looks encoded is encoded, so it reads back as sent");
 	strbuf_reset(&sb);
 
+	{
+		char	big[3001];
+
+		memset(big, 'x', sizeof big - 1);
+		big[sizeof big - 1] = '\0';
+		mail_header_text(&sb, "Subject", big);
+		ok(header_lines_ok(sb.buf, 76), "a 3000-octet word is cut "
+		    "into encoded-words");
+		d = header_decode(sb.buf);
+		is_str(d, big, "and reads back whole");
+		free(d);
+		strbuf_reset(&sb);
+	}
+
 	mail_date(&sb, 0);
 	is_str(sb.buf, "Thu, 1 Jan 1970 00:00:00 +0000", "date at 0");
 	strbuf_reset(&sb);
