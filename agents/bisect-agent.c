@@ -27,6 +27,7 @@
 #include "agents/inventory.h"
 #include "agents/monitor.h"
 #include "agents/result.h"
+#include "agents/transport.h"
 #include "jobs/job.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -37,7 +38,6 @@
 #define AGENT_EXIT_FAILURE	1	/* no result written */
 #define AGENT_EXIT_USAGE	2	/* bad arguments or job file */
 
-#define AGENT_DEFAULT_TIMEOUT	3600	/* seconds, without timeout/runtime */
 #define AGENT_KILL_GRACE	5	/* seconds from SIGTERM to SIGKILL */
 #define AGENT_MAX_MONITORS	16
 #define AGENT_MAX_JOB		(1u << 20)
@@ -185,17 +185,27 @@ agent_close_from(int lowfd)
 		close((int)fd);
 }
 
-/* In the child: never returns. Only async-signal-safe calls after fork. */
+/*
+ * In the child: never returns. The standard signals go back to their
+ * default dispositions and none is blocked (a daemon up the chain may ignore SIGPIPE
+ * or block signals, and a benchmark must not inherit that).
+ */
 static void
-agent_exec(struct agent_testcase *tc, pid_t parent, const sigset_t *mask)
+agent_exec(struct agent_testcase *tc, pid_t parent)
 {
-	char	*argv[] = { "sh", "-c", (char *)tc->command, NULL };
-	int	 null;
+	char		*argv[] = { "sh", "-c", (char *)tc->command, NULL };
+	sigset_t	 none;
+	int		 null, sig;
 
 	setpgid(0, 0);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 || getppid() != parent)
 		_exit(127);
-	sigprocmask(SIG_SETMASK, mask, NULL);
+	for (sig = 1; sig < 32; sig++) {
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
+	}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	if ((null = open("/dev/null", O_RDONLY)) == -1 ||
 	    dup2(null, 0) == -1 || dup2(tc->outfd, 1) == -1 ||
 	    dup2(tc->outfd, 2) == -1)
@@ -249,7 +259,7 @@ agent_testcase_run(struct agent_testcase *tc, char **cause)
 		goto out;
 	}
 	if (pid == 0)
-		agent_exec(tc, parent, &old);
+		agent_exec(tc, parent);
 	setpgid(pid, pid);
 
 	deadline = agent_now() + tc->timeout;
@@ -347,16 +357,6 @@ out:
 		close(fd);
 	strbuf_release(&sb);
 	return r;
-}
-
-static unsigned
-agent_timeout(const struct job *job)
-{
-	if (job->timeout > 0)
-		return job->timeout;
-	if (job->runtime > 0)
-		return 3 * job->runtime + 60;
-	return AGENT_DEFAULT_TIMEOUT;
 }
 
 static void
@@ -462,7 +462,7 @@ agent_run_job(const struct job *job, const char *jobfile,
 
 	tc.command = job->run;
 	tc.workdir = workdir;
-	tc.timeout = agent_timeout(job);
+	tc.timeout = transport_testcase_timeout(job);
 	tc.envp = agent_environ(job, inv, jobfile, resultdir, workdir);
 	if (agent_testcase_run(&tc, cause) != 0)
 		goto out;

@@ -195,21 +195,23 @@ result_metric_add_instance(struct result_metric *m, double value)
 	m->instances[m->nr_instances++] = value;
 }
 
+/* Values past RESULT_MAX_TEXT bytes are cut, so that the result saves. */
 void
 result_env_set(struct result *r, const char *key, const char *value)
 {
-	size_t	i;
+	char	*copy = xstrndup(value, RESULT_MAX_TEXT);
+	size_t	 i;
 
 	for (i = 0; i < r->nr_env; i++) {
 		if (strcmp(r->env[i].key, key) == 0) {
 			free(r->env[i].value);
-			r->env[i].value = xstrdup(value);
+			r->env[i].value = copy;
 			return;
 		}
 	}
 	ALLOC_GROW(r->env, r->nr_env, r->alloc_env);
 	r->env[r->nr_env].key = xstrdup(key);
-	r->env[r->nr_env].value = xstrdup(value);
+	r->env[r->nr_env].value = copy;
 	r->nr_env++;
 }
 

@@ -49,9 +49,11 @@ static int
 transport_local_spawn(char *const argv[], int outfd, int errfd, pid_t *pid,
     char **cause)
 {
-	pid_t	parent = getpid(), p;
-	int	null;
+	sigset_t	none;
+	pid_t		parent = getpid(), p;
+	int		null;
 
+	sigemptyset(&none);
 	if ((null = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
 		return error_errno(cause, "couldn't open '/dev/null'");
 	if ((p = fork()) == -1) {
@@ -62,6 +64,10 @@ transport_local_spawn(char *const argv[], int outfd, int errfd, pid_t *pid,
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM) == -1 ||
 		    getppid() != parent)
 			_exit(127);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		if (dup2(null, 0) == -1 || dup2(outfd, 1) == -1 ||
 		    dup2(errfd, 2) == -1)
 			_exit(127);

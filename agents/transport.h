@@ -8,6 +8,7 @@
 #define AGENTS_TRANSPORT_H
 
 #include "jobs/config.h"
+#include "jobs/job.h"
 
 struct transport;
 
@@ -28,6 +29,16 @@ int	transport_open(const struct config_agent *, const char *agent_path,
  */
 int	transport_run(struct transport *, const struct transport_job *,
 	    char **cause);
+/*
+ * Timeouts, in seconds. The agent stops a testcase after
+ * transport_testcase_timeout: the job's timeout:, else 3 * runtime + 60,
+ * else an hour. transport_run_timeout adds a margin for copying the
+ * artifacts and the agent's own kill grace: give it as the
+ * transport_job's timeout, so that a hanging testcase is recorded by the
+ * agent as timed out instead of the run failing in the transport.
+ */
+unsigned transport_testcase_timeout(const struct job *);
+unsigned transport_run_timeout(const struct job *);
 /* The agent's inventory ("bisect-agent info"), as key value lines. */
 int	transport_info(struct transport *, char **out, char **cause);
 void	transport_close(struct transport *);

@@ -23,6 +23,7 @@
 #include "bisectd/lock.h"
 #include "bisectd/request.h"
 #include "bisectd/scheduler.h"
+#include "bisectd/tracker.h"
 #include "bisectd/worker.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -374,6 +375,7 @@ scheduler_run(struct context *ctx, const struct scheduler_opts *opts,
 {
 	struct scheduler	s;
 	size_t			i;
+	char			*why = NULL;
 	int			nr_runs = 0, nr_builds = 0, r = -1;
 
 	memset(&s, 0, sizeof s);
@@ -385,9 +387,16 @@ scheduler_run(struct context *ctx, const struct scheduler_opts *opts,
 	if (nr_runs > 0 || nr_builds > 0)
 		log_info("requeued %d runs and %d builds left by a scheduler "
 		    "that went away", nr_runs, nr_builds);
+	s.tracker = tracker_new();
 	while (!scheduler_stop) {
 		s.progress = 0;
 		scheduler_reap(&s);
+		if (opts->wait_request == 0 &&
+		    tracker_turn(s.tracker, &s, &why) != 0) {
+			log_error("continuous mode: %s", why);
+			free(why);
+			why = NULL;
+		}
 		if (scheduler_plan(&s, cause) != 0 ||
 		    scheduler_start_builds(&s, cause) != 0 ||
 		    scheduler_start_runs(&s, cause) != 0)
@@ -404,6 +413,7 @@ scheduler_run(struct context *ctx, const struct scheduler_opts *opts,
 	r = 0;
 out:
 	scheduler_shutdown(&s);
+	tracker_free(s.tracker);
 	for (i = 0; i < s.nr_bisections; i++)
 		bisection_free(s.bisections[i]);
 	free(s.bisections);

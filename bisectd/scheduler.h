@@ -13,6 +13,7 @@
 #include "bisectd/context.h"
 
 struct bisection;
+struct tracker;
 
 enum scheduler_child_kind {
 	SCHEDULER_CHILD_BUILD,
@@ -36,6 +37,7 @@ struct scheduler {
 	struct bisection	**bisections;	/* derived state, by request */
 	size_t			 nr_bisections;
 	size_t			 alloc_bisections;
+	struct tracker		*tracker;	/* continuous mode */
 	int			 progress;	/* something changed this turn */
 };
 

@@ -91,16 +91,17 @@ out:
 	return r;
 }
 
+/* The transport's limit: the agent's own timeout plus a margin. */
 static unsigned
 worker_timeout(const char *canonical)
 {
 	struct job	**jobs = NULL;
 	size_t		  nr = 0;
-	unsigned	  t = 3600;
+	unsigned	  t = 3600 + 120;
 
 	if (job_parse("job", canonical, strlen(canonical), &jobs, &nr,
-	    NULL) == 0 && nr == 1 && jobs[0]->runtime > 0)
-		t = jobs[0]->runtime * 3 + 300;
+	    NULL) == 0 && nr == 1)
+		t = transport_run_timeout(jobs[0]);
 	job_list_free(jobs, nr);
 	return t;
 }

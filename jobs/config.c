@@ -507,6 +507,53 @@ config_scheduler(const struct config_ctx *ctx, const struct yamlnode *n,
 }
 
 static int
+config_continuous(const struct config_ctx *ctx, const struct yamlnode *n,
+    struct config_continuous *c, char **cause)
+{
+	static const char *const	 policies[] = { "every", "tips", NULL };
+	const struct yamlnode		*key, *value;
+	char				*policy = NULL;
+	size_t				 i;
+	int				 r = 0;
+
+	if (config_map(ctx, "continuous", n, cause) != 0)
+		return -1;
+	for (i = 0; r == 0 && i < n->nr; i += 2) {
+		key = n->items[i];
+		value = n->items[i + 1];
+		if (strcmp(key->value, "jobs") == 0) {
+			r = config_list(ctx, "jobs", value, &c->jobs,
+			    &c->nr_jobs, cause);
+			for (size_t j = 0; r == 0 && j < c->nr_jobs; j++) {
+				char	*abs = path_absolute(c->jobs[j],
+					    ctx->dir);
+
+				free(c->jobs[j]);
+				c->jobs[j] = abs;
+			}
+		} else if (strcmp(key->value, "interval") == 0)
+			r = config_int(ctx, "interval", value, 1, 86400 * 7,
+			    &c->interval, cause);
+		else if (strcmp(key->value, "max_new") == 0)
+			r = config_int(ctx, "max_new", value, 1, 100000,
+			    &c->max_new, cause);
+		else if (strcmp(key->value, "base") == 0)
+			r = config_list(ctx, "base", value, &c->base,
+			    &c->nr_base, cause);
+		else if (strcmp(key->value, "policy") == 0) {
+			r = config_choice(ctx, "policy", value, policies,
+			    &policy, cause);
+			if (r == 0)
+				c->every = strcmp(policy, "every") == 0;
+		} else
+			r = config_unknown(ctx, "continuous", key,
+			    "jobs, interval, policy, max_new, base", cause);
+	}
+	free(policy);
+	return r;
+}
+
+static int
 config_walk(const struct config_ctx *ctx, const struct yamlnode *root,
     struct config *cfg, char **cause)
 {
@@ -536,10 +583,13 @@ config_walk(const struct config_ctx *ctx, const struct yamlnode *root,
 			r = config_mail(ctx, value, &cfg->mail, cause);
 		else if (strcmp(key->value, "scheduler") == 0)
 			r = config_scheduler(ctx, value, cfg, cause);
+		else if (strcmp(key->value, "continuous") == 0)
+			r = config_continuous(ctx, value, &cfg->continuous,
+			    cause);
 		else
 			r = config_unknown(ctx, NULL, key,
-			    "db, workdir, repos, agents, mail, scheduler",
-			    cause);
+			    "db, workdir, repos, agents, mail, scheduler, "
+			    "continuous", cause);
 	}
 	return r;
 }
@@ -572,6 +622,9 @@ config_parse(const char *name, const char *dir, const char *buf, size_t len,
 	*out = NULL;
 	cfg->dir = config_absolute_dir(dir);
 	cfg->max_attempts = 3;
+	cfg->continuous.interval = 300;
+	cfg->continuous.every = 1;
+	cfg->continuous.max_new = 50;
 	ctx.file = name;
 	ctx.dir = cfg->dir;
 	if (yamlnode_parse(name, buf, len, &root, cause) != 0)
@@ -707,6 +760,8 @@ config_free(struct config *cfg)
 	free(cfg->mail.from);
 	config_strv_free(cfg->mail.to, cfg->mail.nr_to);
 	config_strv_free(cfg->mail.cc, cfg->mail.nr_cc);
+	config_strv_free(cfg->continuous.jobs, cfg->continuous.nr_jobs);
+	config_strv_free(cfg->continuous.base, cfg->continuous.nr_base);
 	free(cfg->path);
 	free(cfg->dir);
 	free(cfg->db);

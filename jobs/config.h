@@ -44,6 +44,21 @@ struct config_mail {
 	int	  author;		/* also mail the commit's author: 0 */
 };
 
+/*
+ * Continuous mode: the job files tested on the tracked branches' new
+ * commits, how often the branches are fetched, and which commits are
+ * tested (every new commit, or only the newest of each fetch).
+ */
+struct config_continuous {
+	char	**jobs;			/* absolute paths; none: off */
+	size_t	  nr_jobs;
+	int	  interval;		/* seconds between fetches; 300 */
+	int	  every;		/* 1: every commit; 0: tips only */
+	int	  max_new;		/* commits per branch per fetch; 50 */
+	char	**base;			/* revisions tested first, as LKP's */
+	size_t	  nr_base;		/* base (release tags) */
+};
+
 struct config {
 	char			*path;	/* the file loaded, or NULL */
 	char			*dir;	/* its directory */
@@ -55,6 +70,7 @@ struct config {
 	size_t			 nr_agents;
 	struct config_mail	 mail;	/* all NULL without mail: */
 	int			 max_attempts; /* scheduler:; 3 */
+	struct config_continuous continuous;
 };
 
 /*

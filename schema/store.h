@@ -256,6 +256,36 @@ struct store_counts {
 };
 int	 store_counts(struct store *, struct store_counts *, char **cause);
 
+/* continuous mode */
+struct store_tracked {
+	int64_t	 seq;
+	char	*commit_oid;
+	int	 base;
+	int	 queued;
+};
+/* The newest seq of a branch, or -1 when it was never seen. */
+int	 store_tracked_last(struct store *, const char *repo,
+	     const char *branch, int64_t *seq, char **oid, char **cause);
+/* Append a commit (ignored when the branch already has it). */
+int	 store_tracked_add(struct store *, const char *repo, const char *branch,
+	     const char *oid, int base, char **cause);
+int	 store_tracked_list(struct store *, const char *repo,
+	     const char *branch, struct store_tracked **out, size_t *nr,
+	     char **cause);
+int	 store_tracked_queued(struct store *, const char *repo,
+	     const char *branch, int64_t seq, char **cause);
+void	 store_tracked_list_free(struct store_tracked *, size_t);
+/* Is a regression already known whose range overlaps (good, bad]? */
+int	 store_regression_overlaps(struct store *, const char *repo,
+	     const char *branch, int64_t job, const char *metric,
+	     int64_t good_seq, int64_t bad_seq, int *found, char **cause);
+int	 store_regression_add(struct store *, const char *repo,
+	     const char *branch, int64_t job, const char *metric,
+	     const char *good, const char *bad, int64_t good_seq,
+	     int64_t bad_seq, double change_pct, double p_value,
+	     int64_t bisection, char **cause);
+int	 store_regression_count(struct store *, int *nr, char **cause);
+
 /* reports */
 int	 store_report_add(struct store *, int64_t bisection,
 	     const char *headline, const char *body, int64_t *id,

@@ -87,11 +87,23 @@ const char *bisect_status_name(enum bisect_status);
 
 /*
  * git bisect's choice of the next commit among the candidates: the one
- * whose ancestors in the range number closest to half. skip[] marks
- * commits that cannot be chosen (may be NULL). Returns the index, or
- * (size_t)-1 when nothing is left to choose.
+ * whose ancestors in the range number closest to half. Here every one of
+ * the nr commits is a candidate (the range `bad ^good` as `git rev-list
+ * --parents` lists it, without the good ends; build and samples are not
+ * looked at). skip[] marks commits that cannot be chosen (may be NULL);
+ * they still count in the weights, as with `git bisect skip`. Ties go to
+ * the lowest index (git: the first in its list). Returns the index, or
+ * (size_t)-1 when nothing is left to choose or the parents make a cycle.
  */
 size_t	 bisect_midpoint(const struct bisect_commit *, size_t nr,
 	     const unsigned char *skip);
+
+/*
+ * out[i] = the number of ancestors-or-self of commit i among the nr
+ * commits (git's "weight"; `git rev-list --bisect-all` prints
+ * min(w, nr - w) as dist=). -1 with cause on a cycle or a bad parent.
+ */
+int	 bisect_weights(size_t *out, const struct bisect_commit *, size_t nr,
+	     char **cause);
 
 #endif

@@ -154,6 +154,18 @@ test_expect_success 'a hanging testcase is killed at its timeout, group and all'
 	test_wait_for 50 sh -c "! kill -0 $bg"
 '
 
+test_expect_success 'the testcase starts with no standard signal ignored or blocked' '
+	cat >sigs.yaml <<-\EOF &&
+	testcase: sigs
+	run: "grep -E \"^Sig(Ign|Blk)\" /proc/self/status"
+	EOF
+	sh -c "trap \"\" PIPE HUP; exec \"\$0\" run sigs.yaml res-sigs" \
+		"$AGENT" &&
+	ign=$(sed -n "s/^SigIgn:[[:space:]]*//p" res-sigs/output.log) &&
+	blk=$(sed -n "s/^SigBlk:[[:space:]]*//p" res-sigs/output.log) &&
+	test $((0x$ign & 0x7fffffff)) = 0 && test $((0x$blk & 0x7fffffff)) = 0
+'
+
 test_expect_success 'job values stay inert: never evaluated by a shell' '
 	cat >evil.yaml <<-EOF &&
 	testcase: evil

@@ -78,6 +78,21 @@ test_open(void)
 }
 
 static void
+test_timeouts(void)
+{
+	struct job	job;
+
+	memset(&job, 0, sizeof job);
+	is_int(transport_testcase_timeout(&job), 3600, "default: an hour");
+	job.runtime = 60;
+	is_int(transport_testcase_timeout(&job), 240, "3 * runtime + 60");
+	job.timeout = 2;
+	is_int(transport_testcase_timeout(&job), 2, "timeout: wins");
+	ok(transport_run_timeout(&job) > transport_testcase_timeout(&job) + 5,
+	    "the transport waits past the agent's timeout and kill grace");
+}
+
+static void
 test_run(void)
 {
 	struct config_agent	 a = agent_config("local", "local");
@@ -225,6 +240,7 @@ main(int argc, char **argv)
 		return 0;
 	}
 	test_open();
+	test_timeouts();
 	test_run();
 	test_timeout();
 	test_info();

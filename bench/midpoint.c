@@ -1,0 +1,343 @@
+/*
+ * Benchmark: the choice of a bisection midpoint on a large history with
+ * merges, bisect_midpoint against `git rev-list --bisect` measured in the
+ * same run. A history of --commits commits (default 100000: a mainline
+ * with topic branches merged back, about one commit in eight a merge) is
+ * written with git fast-import into a temporary repository. git's time is
+ * the whole command (it reads the commits and weighs them); ours is
+ * bisect_midpoint alone, on the DAG parsed from `git rev-list --parents`
+ * (loading the DAG is the caller's business and is timed apart, as a
+ * figure for reference). Both picks must split the range equally well
+ * (git stops early at a commit within 0.1% of the half, so ours may be
+ * better, never worse). Fails when ours takes more than 1.5 times git's.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stats/bisect.h"
+#include "util/xalloc.h"
+
+static uint64_t	rng_state = 88172645463325252ULL;
+
+static size_t
+rng_below(size_t n)
+{
+	uint64_t x = rng_state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	rng_state = x;
+	return (size_t)(x % n);
+}
+
+static double
+now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double
+median(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* mainline plus topic branches; returns the number of merges */
+static size_t
+history_write(FILE *f, size_t n, size_t *nr_commits)
+{
+	size_t	mark = 0, main_tip, tip, base_back, len, merges = 0;
+	size_t	*main = xcalloc(n + 1, sizeof *main), nr_main = 0;
+
+#define COMMIT(from, merge) do {					\
+	mark++;								\
+	fprintf(f, "commit refs/heads/master\nmark :%zu\n"		\
+	    "committer C O Mitter <c@example.com> %zu +0000\ndata 0\n",	\
+	    mark, (size_t)1700000000 + mark);				\
+	if ((from) != 0)						\
+		fprintf(f, "from :%zu\n", (size_t)(from));		\
+	if ((merge) != 0)						\
+		fprintf(f, "merge :%zu\n", (size_t)(merge));		\
+	fprintf(f, "\n");						\
+} while (0)
+
+	COMMIT(0, 0);
+	main[nr_main++] = mark;
+	while (mark < n) {
+		main_tip = main[nr_main - 1];
+		if (rng_below(10) < 7) {
+			COMMIT(main_tip, 0);
+			main[nr_main++] = mark;
+			continue;
+		}
+		base_back = rng_below(nr_main < 31 ? nr_main : 31);
+		tip = main[nr_main - 1 - base_back];
+		for (len = 1 + rng_below(8); len > 0; len--) {
+			COMMIT(tip, 0);
+			tip = mark;
+		}
+		COMMIT(main_tip, tip);
+		main[nr_main++] = mark;
+		merges++;
+	}
+	fprintf(f, "reset refs/heads/master\nfrom :%zu\n\n", main[nr_main - 1]);
+#undef COMMIT
+	*nr_commits = mark;
+	free(main);
+	return merges;
+}
+
+/* open addressing over the binary oids */
+struct oidmap {
+	size_t	 cap;
+	char	(*key)[41];
+	size_t	*val;
+};
+
+static size_t
+oidmap_slot(const struct oidmap *m, const char *oid)
+{
+	size_t	h = strtoull((char[17]){ oid[0], oid[1], oid[2], oid[3],
+	    oid[4], oid[5], oid[6], oid[7], oid[8], oid[9], oid[10], oid[11],
+	    oid[12], oid[13], oid[14], oid[15], 0 }, NULL, 16);
+
+	h &= m->cap - 1;
+	while (m->key[h][0] != '\0' && strncmp(m->key[h], oid, 40) != 0)
+		h = (h + 1) & (m->cap - 1);
+	return h;
+}
+
+struct range {
+	size_t			 nr;
+	char			(*oid)[41];
+	struct bisect_commit	*commits;
+	size_t			*parents;
+};
+
+static int
+range_load(struct range *r, const char *dir, const char *revs, double *secs)
+{
+	struct oidmap	 map;
+	char		*cmd, *line = NULL, *p;
+	size_t		 cap = 0, alloc = 0, nr_edges = 0, alloc_edges = 0;
+	size_t		*nr_par = NULL, *raw = NULL, i, k, h, off;
+	char		(*rawoid)[41] = NULL;
+	FILE		*f;
+	double		 t0 = now();
+
+	memset(r, 0, sizeof *r);
+	cmd = xasprintf("git -C '%s' rev-list --parents %s", dir, revs);
+	f = popen(cmd, "r");
+	free(cmd);
+	if (f == NULL)
+		return -1;
+	while (getline(&line, &cap, f) > 0) {
+		if (r->nr == alloc) {
+			alloc = alloc ? alloc * 2 : 1024;
+			r->oid = xreallocarray(r->oid, alloc, sizeof *r->oid);
+			nr_par = xreallocarray(nr_par, alloc, sizeof *nr_par);
+		}
+		memcpy(r->oid[r->nr], line, 40);
+		r->oid[r->nr][40] = '\0';
+		nr_par[r->nr] = 0;
+		for (p = line + 40; *p == ' '; p += 41) {
+			if (nr_edges == alloc_edges) {
+				alloc_edges = alloc_edges ? alloc_edges * 2 :
+				    1024;
+				rawoid = xreallocarray(rawoid, alloc_edges,
+				    sizeof *rawoid);
+			}
+			memcpy(rawoid[nr_edges], p + 1, 40);
+			rawoid[nr_edges++][40] = '\0';
+			nr_par[r->nr]++;
+		}
+		r->nr++;
+	}
+	free(line);
+	if (pclose(f) != 0 || r->nr == 0)
+		return -1;
+
+	map.cap = 1;
+	while (map.cap < 2 * r->nr)
+		map.cap <<= 1;
+	map.key = xcalloc(map.cap, sizeof *map.key);
+	map.val = xcalloc(map.cap, sizeof *map.val);
+	for (i = 0; i < r->nr; i++) {
+		h = oidmap_slot(&map, r->oid[i]);
+		memcpy(map.key[h], r->oid[i], 41);
+		map.val[h] = i;
+	}
+	r->commits = xcalloc(r->nr, sizeof *r->commits);
+	r->parents = xcalloc(nr_edges ? nr_edges : 1, sizeof *r->parents);
+	raw = r->parents;
+	for (i = 0, off = 0, k = 0; i < r->nr; i++) {
+		size_t j, first = k;
+
+		for (j = 0; j < nr_par[i]; j++, off++) {
+			h = oidmap_slot(&map, rawoid[off]);
+			if (map.key[h][0] != '\0')
+				raw[k++] = map.val[h];
+		}
+		r->commits[i].name = r->oid[i];
+		r->commits[i].parents = raw + first;
+		r->commits[i].nr_parents = k - first;
+	}
+	free(map.key);
+	free(map.val);
+	free(rawoid);
+	free(nr_par);
+	*secs = now() - t0;
+	return 0;
+}
+
+static char *
+git_line(const char *dir, const char *args, double *secs)
+{
+	char	*cmd, buf[256], *out = NULL;
+	FILE	*f;
+	double	 t0 = now();
+
+	cmd = xasprintf("git -C '%s' %s", dir, args);
+	f = popen(cmd, "r");
+	free(cmd);
+	if (f == NULL)
+		return NULL;
+	if (fgets(buf, sizeof buf, f) != NULL) {
+		buf[strcspn(buf, "\n")] = '\0';
+		out = xstrdup(buf);
+	}
+	if (pclose(f) != 0) {
+		free(out);
+		out = NULL;
+	}
+	*secs = now() - t0;
+	return out;
+}
+
+int
+main(int argc, char **argv)
+{
+	char		 tmpl[] = "/tmp/bisectd-bench-midpoint.XXXXXX";
+	char		*dir, *cmd, *pick = NULL, *bad = NULL, *good = NULL;
+	char		*revs = NULL, *args, *repo = NULL;
+	size_t		 n = 100000, merges, i, ours = 0, theirs, *w = NULL;
+	double		 tg[3], tm[7], tload = 0, t0, g, m;
+	int		 status = 1, reps_git = 3, reps_ours = 7;
+	FILE		*f;
+
+	for (i = 1; i < (size_t)argc; i++) {
+		if (strcmp(argv[i], "--commits") == 0 && i + 1 < (size_t)argc)
+			n = strtoul(argv[++i], NULL, 10);
+		else {
+			fprintf(stderr, "usage: midpoint [--commits N]\n");
+			return 2;
+		}
+	}
+	dir = mkdtemp(tmpl);
+	if (dir == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	setenv("HOME", dir, 1);
+	cmd = xasprintf("git init -q '%s/repo' && git -C '%s/repo' fast-import "
+	    "--quiet", dir, dir);
+	f = popen(cmd, "w");
+	free(cmd);
+	if (f == NULL)
+		goto out;
+	t0 = now();
+	merges = history_write(f, n, &n);
+	if (pclose(f) != 0) {
+		fprintf(stderr, "midpoint: fast-import failed\n");
+		goto out;
+	}
+	printf("history: %zu commits, %zu merges (fast-import %.1f s)\n", n,
+	    merges, now() - t0);
+
+	repo = xasprintf("%s/repo", dir);
+	bad = git_line(repo, "rev-parse master", &t0);
+	good = git_line(repo, "rev-list --max-parents=0 master", &t0);
+	if (bad == NULL || good == NULL)
+		goto out;
+	revs = xasprintf("%s ^%s", bad, good);
+	args = xasprintf("rev-list --bisect %s", revs);
+	for (i = 0; i < (size_t)reps_git; i++) {
+		free(pick);
+		pick = git_line(repo, args, &tg[i]);
+	}
+	free(args);
+	if (pick == NULL)
+		goto out;
+	{
+		struct range	r;
+
+		if (range_load(&r, repo, revs, &tload) != 0) {
+			fprintf(stderr, "midpoint: can't load the range\n");
+			goto out;
+		}
+		for (i = 0; i < (size_t)reps_ours; i++) {
+			t0 = now();
+			ours = bisect_midpoint(r.commits, r.nr, NULL);
+			tm[i] = now() - t0;
+		}
+		w = xcalloc(r.nr, sizeof *w);
+		bisect_weights(w, r.commits, r.nr, NULL);
+		for (theirs = 0; theirs < r.nr; theirs++)
+			if (strcmp(r.oid[theirs], pick) == 0)
+				break;
+		if (ours >= r.nr || theirs >= r.nr) {
+			fprintf(stderr, "midpoint: no pick\n");
+			goto out;
+		}
+#define DIST(x) (w[x] < r.nr - w[x] ? w[x] : r.nr - w[x])
+		printf("range: %zu commits; split: ours %zu/%zu, git's %zu/%zu\n",
+		    r.nr, DIST(ours), r.nr, DIST(theirs), r.nr);
+		g = median(tg, reps_git);
+		m = median(tm, reps_ours);
+		printf("git rev-list --bisect        %8.3f s  (median of %d)\n",
+		    g, reps_git);
+		printf("bisect_midpoint              %8.3f s  (median of %d; "
+		    "on the DAG parsed from git rev-list --parents)\n", m,
+		    reps_ours);
+		printf("  (loading that DAG: git rev-list --parents + parse "
+		    "%.3f s)\n", tload);
+		printf("ratio ours/git: %.3f (target <= 1.5): %s\n", m / g,
+		    m <= 1.5 * g && DIST(ours) >= DIST(theirs) ? "ok" : "FAIL");
+		if (m <= 1.5 * g && DIST(ours) >= DIST(theirs))
+			status = 0;
+#undef DIST
+		free(r.oid);
+		free(r.commits);
+		free(r.parents);
+	}
+out:
+	free(repo);
+	cmd = xasprintf("rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "midpoint: can't remove %s\n", dir);
+	free(cmd);
+	free(w);
+	free(pick);
+	free(bad);
+	free(good);
+	free(revs);
+	return status;
+}

@@ -1,0 +1,166 @@
+/*
+ * Continuous mode's rows: the commits of tracked branches in first-parent
+ * order, and the regressions found on them. A regression is keyed by the
+ * range of the series it covers, so that the same step seen again after
+ * more commits arrive is not reported twice.
+ */
+#include <sqlite3.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema/store-internal.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+static const char sql_tracked_last[] =
+    "SELECT seq, commit_oid FROM tracked WHERE repo = ? AND branch = ? "
+    "ORDER BY seq DESC LIMIT 1";
+static const char sql_tracked_add[] =
+    "INSERT OR IGNORE INTO tracked (repo, branch, seq, commit_oid, base, "
+    "seen) VALUES (?, ?, (SELECT coalesce(max(seq) + 1, 0) FROM tracked "
+    "WHERE repo = ? AND branch = ?), ?, ?, ?)";
+static const char sql_tracked_list[] =
+    "SELECT seq, commit_oid, base, queued FROM tracked WHERE repo = ? AND "
+    "branch = ? ORDER BY seq";
+static const char sql_tracked_queued[] =
+    "UPDATE tracked SET queued = 1 WHERE repo = ? AND branch = ? AND seq = ?";
+static const char sql_regression_overlaps[] =
+    "SELECT EXISTS (SELECT 1 FROM regressions WHERE repo = ? AND branch = ? "
+    "AND job = ? AND metric = ? AND good_seq < ? AND bad_seq > ?)";
+static const char sql_regression_add[] =
+    "INSERT INTO regressions (repo, branch, job, metric, good, bad, "
+    "good_seq, bad_seq, change_pct, p_value, bisection, created) VALUES "
+    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+static const char sql_regression_count[] =
+    "SELECT count(*) FROM regressions";
+
+int
+store_tracked_last(struct store *st, const char *repo, const char *branch,
+    int64_t *seq, char **oid, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r;
+
+	*seq = -1;
+	*oid = NULL;
+	if (store_stmt(st, &stmt, cause, sql_tracked_last, "tt", repo,
+	    branch) != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1) {
+		*seq = sqlite3_column_int64(stmt, 0);
+		*oid = store_column_text(stmt, 1);
+	}
+	sqlite3_reset(stmt);
+	return r < 0 ? -1 : 0;
+}
+
+int
+store_tracked_add(struct store *st, const char *repo, const char *branch,
+    const char *oid, int base, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_tracked_add, "tttttii", repo,
+	    branch, repo, branch, oid, (int64_t)base, store_now()) != 0)
+		return -1;
+	return store_exec_stmt(st, stmt, cause);
+}
+
+int
+store_tracked_list(struct store *st, const char *repo, const char *branch,
+    struct store_tracked **out, size_t *nr, char **cause)
+{
+	sqlite3_stmt		*stmt;
+	struct store_tracked	*v = NULL;
+	size_t			 n = 0, alloc = 0;
+	int			 r;
+
+	if (store_stmt(st, &stmt, cause, sql_tracked_list, "tt", repo,
+	    branch) != 0)
+		return -1;
+	while ((r = store_step(st, stmt, cause)) == 1) {
+		ALLOC_GROW(v, n, alloc);
+		v[n].seq = sqlite3_column_int64(stmt, 0);
+		v[n].commit_oid = store_column_text(stmt, 1);
+		v[n].base = sqlite3_column_int(stmt, 2);
+		v[n].queued = sqlite3_column_int(stmt, 3);
+		n++;
+	}
+	sqlite3_reset(stmt);
+	if (r < 0) {
+		store_tracked_list_free(v, n);
+		return -1;
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+int
+store_tracked_queued(struct store *st, const char *repo, const char *branch,
+    int64_t seq, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_tracked_queued, "tti", repo,
+	    branch, seq) != 0)
+		return -1;
+	return store_exec_stmt(st, stmt, cause);
+}
+
+void
+store_tracked_list_free(struct store_tracked *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(v[i].commit_oid);
+	free(v);
+}
+
+int
+store_regression_overlaps(struct store *st, const char *repo,
+    const char *branch, int64_t job, const char *metric, int64_t good_seq,
+    int64_t bad_seq, int *found, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r;
+
+	if (store_stmt(st, &stmt, cause, sql_regression_overlaps, "ttitii",
+	    repo, branch, job, metric, bad_seq, good_seq) != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1)
+		*found = sqlite3_column_int(stmt, 0);
+	sqlite3_reset(stmt);
+	return r == 1 ? 0 : -1;
+}
+
+int
+store_regression_add(struct store *st, const char *repo, const char *branch,
+    int64_t job, const char *metric, const char *good, const char *bad,
+    int64_t good_seq, int64_t bad_seq, double change_pct, double p_value,
+    int64_t bisection, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_regression_add, "ttitttiiddii",
+	    repo, branch, job, metric, good, bad, good_seq, bad_seq,
+	    change_pct, p_value, bisection, store_now()) != 0)
+		return -1;
+	return store_exec_stmt(st, stmt, cause);
+}
+
+int
+store_regression_count(struct store *st, int *nr, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r;
+
+	if (store_stmt(st, &stmt, cause, sql_regression_count, "") != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1)
+		*nr = sqlite3_column_int(stmt, 0);
+	sqlite3_reset(stmt);
+	return r == 1 ? 0 : -1;
+}
