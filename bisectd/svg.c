@@ -24,6 +24,7 @@
 #define SVG_GOOD	"#2ca02c"
 #define SVG_BAD		"#d62728"
 #define SVG_SKIP	"#7f7f7f"
+#define SVG_REVERT	"#9467bd"
 
 struct svg_scale {
 	double	x0, x1, y0, y1;
@@ -199,6 +200,41 @@ svg_marks(struct strbuf *sb, const struct svg_scale *s,
 	}
 }
 
+/* The revert check: a diamond right of the bad end, joined to it. */
+static void
+svg_revert(struct strbuf *sb, const struct svg_scale *s,
+    const struct web_plot *plot)
+{
+	const struct web_point	*rv = plot->revert;
+	const struct web_point	*bad = NULL;
+	double			 x = svg_x(s, rv->x), y = svg_y(s, rv->mean);
+	double			 sd = svg_sd(rv);
+	size_t			 i;
+
+	for (i = 0; i < plot->nr; i++) {
+		if (plot->points[i].x == plot->x_max)
+			bad = &plot->points[i];
+	}
+	if (bad != NULL)
+		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		    "y2=\"%.1f\" stroke=\"" SVG_REVERT "\" stroke-width=\"2\" "
+		    "stroke-dasharray=\"4 3\"/>\n", svg_x(s, bad->x),
+		    svg_y(s, bad->mean), x, y);
+	if (sd > 0)
+		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		    "y2=\"%.1f\" stroke=\"" SVG_REVERT "\" "
+		    "stroke-width=\"1.5\"/>\n", x, svg_y(s, rv->mean + sd), x,
+		    svg_y(s, rv->mean - sd));
+	strbuf_addf(sb, "<path d=\"M%.1f %.1fl7 7l-7 7l-7 -7z\" fill=\""
+	    SVG_REVERT "\" stroke=\"#fff\" stroke-width=\"1.5\"><title>"
+	    "%.12s the culprit reverted on top of bad: mean %.6g ± %.2g%% "
+	    "(n = %zu)</title></path>\n<text x=\"%.1f\" y=\"%d\" "
+	    "text-anchor=\"end\" font-size=\"12\" fill=\"" SVG_REVERT "\">"
+	    "revert</text>\n", x, y - 7, rv->oid, rv->mean,
+	    rv->mean != 0 ? 100 * sd / fabs(rv->mean) : 0, rv->n, x,
+	    SVG_H - SVG_BOTTOM + 34);
+}
+
 static void
 svg_legend(struct strbuf *sb)
 {
@@ -229,6 +265,10 @@ web_svg_plot(struct strbuf *sb, const struct web_plot *plot)
 		lo = fmin(lo, plot->points[i].mean - svg_sd(&plot->points[i]));
 		hi = fmax(hi, plot->points[i].mean + svg_sd(&plot->points[i]));
 	}
+	if (plot->revert != NULL && isfinite(plot->revert->mean)) {
+		lo = fmin(lo, plot->revert->mean - svg_sd(plot->revert));
+		hi = fmax(hi, plot->revert->mean + svg_sd(plot->revert));
+	}
 	if (plot->nr == 0 || !isfinite(lo) || !isfinite(hi)) {
 		strbuf_addstr(sb, "<p>No tested commit to plot.</p>\n");
 		return;
@@ -243,6 +283,8 @@ web_svg_plot(struct strbuf *sb, const struct web_plot *plot)
 	s.y1 = hi + pad;
 	s.x0 = 0;
 	s.x1 = plot->x_max > 0 ? plot->x_max : 1;
+	if (plot->revert != NULL)
+		s.x1 = fmax(s.x1, plot->revert->x);
 	strbuf_addf(sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
 	    "class=\"plot\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 	    "font-family=\"sans-serif\" role=\"img\"><title>", SVG_W, SVG_H,
@@ -254,6 +296,8 @@ web_svg_plot(struct strbuf *sb, const struct web_plot *plot)
 	svg_band(sb, &s, plot->points, plot->nr);
 	svg_marks(sb, &s, plot);
 	svg_points(sb, &s, plot->points, plot->nr);
+	if (plot->revert != NULL && isfinite(plot->revert->mean))
+		svg_revert(sb, &s, plot);
 	svg_legend(sb);
 	strbuf_addstr(sb, "</svg>\n");
 }

@@ -269,8 +269,9 @@ web_plot(struct strbuf *sb, struct context *ctx, struct web_report *w,
 	struct repo_commit	*rcs = NULL;
 	struct web_point	*pts = NULL;
 	struct web_plot		 plot;
+	struct web_point	 revert;
 	struct summary		 sum;
-	const char		*good = w->b.good;
+	const char		*good = w->b.good, *revert_oid;
 	double			*gen = NULL;
 	size_t			 nr = 0, n = 0, i, at;
 
@@ -312,6 +313,23 @@ web_plot(struct strbuf *sb, struct context *ctx, struct web_report *w,
 	plot.nr = n;
 	plot.x_max = gen[range.bad];
 	plot.culprit = w->culprit;
+	revert_oid = json_string_value(json_object_get(json_object_get(w->res,
+	    "revert"), "commit"));
+	if (revert_oid != NULL && store_series_get(ctx->store, w->b.job,
+	    w->b.repo, revert_oid, w->b.metric, &series, NULL) == 0) {
+		summary_compute(&sum, series.values, series.nr);
+		store_series_release(&series);
+		if (sum.n > 0 && isfinite(sum.mean)) {
+			memset(&revert, 0, sizeof revert);
+			revert.oid = revert_oid;
+			revert.x = plot.x_max + fmax(1, plot.x_max / 16);
+			revert.mean = sum.mean;
+			revert.stddev = sum.n > 1 ? sum.stddev : NAN;
+			revert.n = sum.n;
+			revert.verdict = 'r';
+			plot.revert = &revert;
+		}
+	}
 	web_svg_plot(sb, &plot);
 out:
 	for (i = 0; rcs != NULL && i < nr; i++)
@@ -372,6 +390,37 @@ web_summary(struct strbuf *sb, const struct web_report *w,
 	    "p_value")), (long long)json_integer_value(json_object_get(w->res,
 	    "builds")), (long long)json_integer_value(json_object_get(w->res,
 	    "runs")));
+}
+
+/* Whether reverting the culprit on top of the bad end undoes the change. */
+static void
+web_revert(struct strbuf *sb, const struct web_report *w)
+{
+	json_t		*rv = json_object_get(w->res, "revert");
+	const char	*oid = json_string_value(json_object_get(rv, "commit"));
+
+	if (rv == NULL)
+		return;
+	strbuf_addstr(sb, "<h2>Revert check</h2>\n<p>");
+	if (!json_is_true(json_object_get(rv, "clean")))
+		strbuf_addstr(sb, "The culprit does not revert cleanly on top "
+		    "of the bad end: no check.");
+	else if (!json_is_true(json_object_get(rv, "built")))
+		strbuf_addf(sb, "The culprit reverted on top of the bad end "
+		    "(<code>%.12s</code>) did not build: no check.",
+		    oid != NULL ? oid : "");
+	else
+		strbuf_addf(sb, "Reverting the culprit on top of the bad end "
+		    "(<code>%.12s</code>, kept under "
+		    "<code>refs/bisectd/revert/</code>) restores %.0f%% of the "
+		    "good&rarr;bad change: mean %.6g over %lld runs, %+.1f%% "
+		    "against the bad end (p = %.2g).", oid != NULL ? oid : "",
+		    json_number_value(json_object_get(rv, "restored_pct")),
+		    json_number_value(json_object_get(rv, "mean")),
+		    (long long)json_integer_value(json_object_get(rv, "n")),
+		    json_number_value(json_object_get(rv, "change_pct")),
+		    json_number_value(json_object_get(rv, "p_value")));
+	strbuf_addstr(sb, "</p>\n");
 }
 
 static void
@@ -572,6 +621,7 @@ web_write(struct context *ctx, int64_t id, const char *dir, char **path,
 	    "reports</a></p>\n");
 	web_summary(&sb, &w, oids, revs, nr_revs);
 	web_plot(&sb, ctx, &w, id);
+	web_revert(&sb, &w);
 	web_testcase(&sb, &w);
 	if (web_tables(&sb, ctx, &w, id, cause) != 0)
 		goto out;

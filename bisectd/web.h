@@ -32,7 +32,8 @@ struct web_plot {
 	size_t			 nr;
 	double			 x_max;		/* the bad end's position */
 	const char		*culprit;	/* oid or NULL */
-	int			 regression;	/* colour of the headline */
+	/* the culprit reverted on top of the bad end, drawn right of it */
+	const struct web_point	*revert;	/* NULL: no revert check */
 };
 
 /* Text escaped for HTML element content and attribute values. */

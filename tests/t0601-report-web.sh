@@ -27,7 +27,8 @@ test_expect_success 'report --html writes the page and the index' '
 '
 
 cat >"$TRASH/check-page.py" <<'EOF'
-"""check-page.py PAGE REPORT LOG: the page carries the report, safely."""
+"""check-page.py PAGE REPORT LOG RESULT: the page carries the report."""
+import json
 import html
 import html.parser
 import re
@@ -37,6 +38,7 @@ import xml.etree.ElementTree as ET
 page = open(sys.argv[1], encoding="utf-8").read()
 report = open(sys.argv[2], encoding="utf-8").read()
 log = open(sys.argv[3], encoding="utf-8").read()
+result = json.load(open(sys.argv[4]))
 headline = report.split("\n", 1)[0]
 
 
@@ -107,12 +109,22 @@ check(any(m and m.startswith("good ") for m in marks) and
 titles = " ".join(c.find(ns + "title").text for c in points)
 check("<script>alert(1)</script>" in titles,
       "the subject reads back as text in the point's title")
+revert = result.get("revert")
+if revert and revert.get("built"):
+    check("<h2>Revert check</h2>" in page and
+          ("restores %.0f%%" % revert["restored_pct"]) in page,
+          "the revert check is reported")
+    paths = [p for p in svg.iter(ns + "path")
+             if p.find(ns + "title") is not None]
+    check(len(paths) == 1 and revert["commit"][:12] in
+          paths[0].find(ns + "title").text, "and plotted")
 print(len(points))
 EOF
 
 test_expect_success 'the page has the report, the plot, and no injection' '
 	id=$(json_get one.json "d[\"id\"]") &&
-	"$PYTHON3" check-page.py "web/report-$id.html" report.txt bisect.log
+	"$PYTHON3" check-page.py "web/report-$id.html" report.txt bisect.log \
+		one.json
 '
 
 test_expect_success 'the index lists the reports, newest first' '
