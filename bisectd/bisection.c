@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "bisectd/bisection.h"
+#include "bisectd/outbox.h"
+#include "bisectd/web.h"
 #include "bisectd/build.h"
 #include "bisectd/repo.h"
 #include "bisectd/report.h"
@@ -500,6 +502,39 @@ bisection_fail(struct scheduler *s, int64_t id, const char *why,
 	return r;
 }
 
+/*
+ * A found culprit's report goes out: queued for mail (sent by the
+ * scheduler's outbox flush) and written as a web page, when configured.
+ * Neither failing undoes the conclusion: both can be redone with
+ * `bisectctl report ID --email / --html DIR`.
+ */
+static void
+bisection_publish(struct scheduler *s, int64_t id)
+{
+	const struct config	*cfg = s->ctx->config;
+	char			*why = NULL, *path = NULL;
+	int64_t			 mail;
+	int			 added;
+
+	if (cfg->mail.smtp != NULL &&
+	    outbox_queue(s->ctx, id, &mail, &added, &why) != 0) {
+		log_error("bisection %lld: couldn't queue its mail: %s",
+		    (long long)id, why);
+		free(why);
+		why = NULL;
+	}
+	if (cfg->web != NULL) {
+		if (web_write(s->ctx, id, cfg->web, &path, &why) != 0)
+			log_error("bisection %lld: couldn't write its page: %s",
+			    (long long)id, why);
+		else
+			log_info("bisection %lld: report page %s",
+			    (long long)id, path);
+	}
+	free(why);
+	free(path);
+}
+
 static int
 bisection_conclude(struct scheduler *s, struct bisection *bs,
     const struct store_bisection *b, const struct bisection_turn *t,
@@ -524,6 +559,7 @@ bisection_conclude(struct scheduler *s, struct bisection *bs,
 		if (store_report_add(s->ctx->store, b->id, headline, body,
 		    &report, cause) != 0)
 			goto out;
+		bisection_publish(s, b->id);
 	}
 	r = 0;
 out:

@@ -586,10 +586,12 @@ config_walk(const struct config_ctx *ctx, const struct yamlnode *root,
 		else if (strcmp(key->value, "continuous") == 0)
 			r = config_continuous(ctx, value, &cfg->continuous,
 			    cause);
+		else if (strcmp(key->value, "web") == 0)
+			r = config_path(ctx, "web", value, &cfg->web, cause);
 		else
 			r = config_unknown(ctx, NULL, key,
 			    "db, workdir, repos, agents, mail, scheduler, "
-			    "continuous", cause);
+			    "continuous, web", cause);
 	}
 	return r;
 }
@@ -761,6 +763,7 @@ config_free(struct config *cfg)
 	config_strv_free(cfg->mail.to, cfg->mail.nr_to);
 	config_strv_free(cfg->mail.cc, cfg->mail.nr_cc);
 	config_strv_free(cfg->continuous.jobs, cfg->continuous.nr_jobs);
+	free(cfg->web);
 	config_strv_free(cfg->continuous.base, cfg->continuous.nr_base);
 	free(cfg->path);
 	free(cfg->dir);

@@ -71,6 +71,7 @@ struct config {
 	struct config_mail	 mail;	/* all NULL without mail: */
 	int			 max_attempts; /* scheduler:; 3 */
 	struct config_continuous continuous;
+	char			*web;	/* reports' pages written here; NULL */
 };
 
 /*
