@@ -308,7 +308,7 @@ report_aggregate(struct strbuf *sb, const struct store_series *a,
 }
 
 void
-report_spread_table(struct strbuf *sb, const char *label_a,
+report_spread_compare(struct strbuf *sb, const char *label_a,
     const char *label_b, const struct store_series *a, size_t nr_a,
     const struct store_series *b, size_t nr_b)
 {
@@ -358,6 +358,13 @@ report_spread_table(struct strbuf *sb, const char *label_a,
 		report_spread_release(&sa);
 		report_spread_release(&sb_);
 	}
+}
+
+void
+report_spread_table(struct strbuf *sb, const struct store_series *a,
+    size_t nr_a, const struct store_series *b, size_t nr_b)
+{
+	report_spread_compare(sb, "before", "after", a, nr_a, b, nr_b);
 }
 
 int
@@ -585,8 +592,8 @@ report_compare_request(struct strbuf *out, struct context *ctx,
 			    job.metric, all);
 			if (a != b) {
 				strbuf_addch(&body, '\n');
-				report_spread_table(&body, a, b, sa, na, sb,
-				    nb);
+				report_spread_compare(&body, a, b, sa, na,
+				    sb, nb);
 			}
 		}
 	}
@@ -727,7 +734,8 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 		report_compare_table(&sb, parent_oid, culprit, sa, na, sc, nc,
 		    b.metric, 0);
 		strbuf_addch(&sb, '\n');
-		report_spread_table(&sb, parent_oid, culprit, sa, na, sc, nc);
+		report_spread_compare(&sb, parent_oid, culprit, sa, na, sc,
+		    nc);
 		strbuf_addch(&sb, '\n');
 	}
 	strbuf_addstr(&sb, "bisection log (git bisect replay):\n\n");

@@ -33,9 +33,12 @@ void	 report_compare_table(struct strbuf *, const char *label_a,
  * much fairer" reads at a glance (seed 002). Monitors' per-CPU instances
  * are left out.
  */
-void	 report_spread_table(struct strbuf *, const char *label_a,
+void	 report_spread_compare(struct strbuf *, const char *label_a,
 	    const char *label_b, const struct store_series *a, size_t nr_a,
 	    const struct store_series *b, size_t nr_b);
+/* The same, its sides labelled "before" and "after". */
+void	 report_spread_table(struct strbuf *, const struct store_series *a,
+	    size_t nr_a, const struct store_series *b, size_t nr_b);
 /*
  * The compare output of a queue or compare request into out. When the
  * runs drifted in a key that matters it refuses (*refused = 1, out says
