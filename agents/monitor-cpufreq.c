@@ -103,7 +103,8 @@ monitor_cpufreq_start(void **state, const char *root, char **cause)
 		}
 		closedir(d);
 	}
-	qsort(cpus, nr, sizeof *cpus, monitor_cpufreq_cmp);
+	if (nr > 0)
+		qsort(cpus, nr, sizeof *cpus, monitor_cpufreq_cmp);
 	mc->paths = xcalloc(nr + 1, sizeof *mc->paths);
 	for (i = 0; i < nr; i++) {
 		path = xasprintf("/sys/devices/system/cpu/cpu%lu/cpufreq/"

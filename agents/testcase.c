@@ -180,6 +180,7 @@ testcase_word(const struct testcase_ctx *ctx, const char *key,
 	for (i = 0; words[i] != NULL; i++) {
 		if (strcmp(words[i], v) == 0) {
 			*out = words[i];
+			strbuf_release(&sb);
 			return 0;
 		}
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", words[i]);
