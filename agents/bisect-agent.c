@@ -391,83 +391,6 @@ agent_record_exit(struct result *r, const struct agent_testcase *tc)
 	}
 }
 
-/*
- * The monitors to run: "time" always, then the job's by name, or the
- * default set when the job has no "monitors:" ("monitors: []" means
- * time alone). Names this agent does not have are recorded as skipped.
- */
-static void
-agent_monitors(const struct job *job, struct result *r,
-    const struct monitor_ops **ops, size_t *nr)
-{
-	struct strbuf		  skipped = STRBUF_INIT;
-	const struct monitor_ops *m;
-	const char *const	 *names;
-	size_t			  i, j, nr_names;
-
-	*nr = 0;
-	ops[(*nr)++] = &monitor_time_ops;
-	if (job_param(job, "monitors") == NULL) {
-		names = monitor_defaults;
-		for (nr_names = 0; names[nr_names] != NULL; nr_names++)
-			;
-	} else {
-		names = (const char *const *)job->monitors;
-		nr_names = job->nr_monitors;
-	}
-	for (i = 0; i < nr_names && *nr < AGENT_MAX_MONITORS; i++) {
-		if ((m = monitor_find(names[i])) == NULL) {
-			fprintf(stderr, "bisect-agent: monitor '%s' does not "
-			    "exist; skipped\n", names[i]);
-			strbuf_addf(&skipped, "%s%s", skipped.len ? " " : "",
-			    names[i]);
-			continue;
-		}
-		for (j = 0; j < *nr && ops[j] != m; j++)
-			;
-		if (j == *nr)
-			ops[(*nr)++] = m;
-	}
-	if (skipped.len > 0)
-		result_env_set(r, "monitors_skipped", skipped.buf);
-	strbuf_release(&skipped);
-}
-
-/*
- * Start the monitors; one whose files this machine does not have is
- * dropped from the run and named in monitors_unavailable.
- */
-static void
-agent_monitors_start(const char *root, struct result *r,
-    const struct monitor_ops **ops, void **state, size_t *nr)
-{
-	struct strbuf	 ran = STRBUF_INIT, gone = STRBUF_INIT;
-	char		*cause = NULL;
-	size_t		 i, kept = 0;
-
-	for (i = 0; i < *nr; i++) {
-		state[kept] = NULL;
-		if (ops[i]->start != NULL && ops[i]->start(&state[kept], root,
-		    &cause) != 0) {
-			fprintf(stderr, "bisect-agent: monitor '%s' is not "
-			    "available: %s\n", ops[i]->name, cause);
-			strbuf_addf(&gone, "%s%s", gone.len ? " " : "",
-			    ops[i]->name);
-			free(cause);
-			cause = NULL;
-			continue;
-		}
-		ops[kept++] = ops[i];
-		strbuf_addf(&ran, "%s%s", ran.len ? " " : "", ops[i]->name);
-	}
-	*nr = kept;
-	result_env_set(r, "monitors", ran.buf);
-	if (gone.len > 0)
-		result_env_set(r, "monitors_unavailable", gone.buf);
-	strbuf_release(&ran);
-	strbuf_release(&gone);
-}
-
 /* What a run needs besides the job: paths and the agent's own program. */
 struct agent_run {
 	const struct job	*job;
@@ -488,17 +411,12 @@ agent_memory(const struct inventory *inv)
 	return strtoull(sp + 1, NULL, 10);
 }
 
-/*
- * A named testcase's adapter: its argv, or an error of the run when the
- * job's parameters are wrong or the program is not installed.
- */
-static int
-agent_adapter(const struct agent_run *ar, const struct inventory *inv,
-    const struct testcase_adapter *ad, struct testcase_ctx *ctx,
-    struct testcase_argv *argv, struct result *r)
+/* A named testcase's context for its adapter. */
+static void
+agent_adapter_ctx(const struct agent_run *ar, const struct inventory *inv,
+    struct testcase_ctx *ctx)
 {
 	const char	*v;
-	char		*cause = NULL, *path;
 
 	memset(ctx, 0, sizeof *ctx);
 	ctx->job = ar->job;
@@ -508,44 +426,6 @@ agent_adapter(const struct agent_run *ar, const struct inventory *inv,
 	ctx->nr_cpu = (v = inventory_get(inv, "nr_cpu")) != NULL ?
 	    (unsigned)strtoul(v, NULL, 10) : 1;
 	ctx->memory = agent_memory(inv);
-	if (ad->command(ctx, argv, &cause) != 0) {
-		result_set_error(r, "testcase '%s': %s", ad->name, cause);
-		free(cause);
-		return -1;
-	}
-	if ((path = testcase_which(argv->v[0])) == NULL) {
-		result_set_error(r, "testcase '%s' needs '%s', which is not "
-		    "installed%s%s%s", ad->name, argv->v[0], ad->package ?
-		    " (Debian package " : "", ad->package ? ad->package : "",
-		    ad->package ? ")" : "");
-		return -1;
-	}
-	free(argv->v[0]);
-	argv->v[0] = path;
-	return 0;
-}
-
-/* The adapter's metrics: RESULTDIR/stats.log, then into the result. */
-static void
-agent_adapter_metrics(const struct agent_run *ar,
-    const struct testcase_adapter *ad, const struct testcase_ctx *ctx,
-    const char *buf, size_t len, struct result *r)
-{
-	struct strbuf	 metrics = STRBUF_INIT;
-	char		*cause = NULL, *path;
-
-	if (ad->parse(ctx, buf, len, &metrics, &cause) != 0) {
-		result_set_error(r, "testcase '%s': %s", ad->name, cause);
-		free(cause);
-	}
-	path = path_join(ar->resultdir, "stats.log");
-	if (file_write_atomic(path, metrics.buf, metrics.len, &cause) != 0) {
-		fprintf(stderr, "bisect-agent: %s\n", cause);
-		free(cause);
-	}
-	free(path);
-	result_parse_output(r, ar->job->testcase, metrics.buf, metrics.len);
-	strbuf_release(&metrics);
 }
 
 /* The environment the run sees: inventory after the knobs, the build. */
@@ -627,14 +507,15 @@ agent_run_job(const struct agent_run *ar, struct result *r,
 			ret = 0;
 			goto out;
 		}
-		if (agent_adapter(ar, inv, ad, &ctx, &argv, r) != 0) {
+		agent_adapter_ctx(ar, inv, &ctx);
+		if (testcase_prepare(ad, &ctx, &argv, r) != 0) {
 			ret = 0;
 			goto out;
 		}
 	}
 
-	agent_monitors(job, r, mons, &nr_mons);
-	agent_monitors_start(ar->root, r, mons, state, &nr_mons);
+	nr_mons = monitor_select(job, r, mons, AGENT_MAX_MONITORS);
+	monitor_start_all(ar->root, r, mons, state, &nr_mons);
 	for (i = 0; i < nr_mons; i++)
 		sampling |= mons[i]->sample != NULL;
 	if (sampling && monitor_sampler_start(&sampler, mons,
@@ -673,7 +554,7 @@ agent_run_job(const struct agent_run *ar, struct result *r,
 	if (agent_read_tail(logpath, AGENT_MAX_OUTPUT, &buf, &len, cause) != 0)
 		goto out;
 	if (ad != NULL)
-		agent_adapter_metrics(ar, ad, &ctx, buf, len, r);
+		testcase_metrics(ad, &ctx, buf, len, r);
 	else
 		result_parse_output(r, job->testcase, buf, len);
 	ret = 0;

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <time.h>
 
+struct job;
 struct result;
 struct strbuf;
 
@@ -57,6 +58,21 @@ extern const struct monitor_ops monitor_cpufreq_ops;
 const struct monitor_ops *monitor_find(const char *name);
 /* The monitors of a job without "monitors:", NULL-terminated. */
 extern const char *const monitor_defaults[];
+/*
+ * A run's monitors into ops (at most max): "time" always, then the
+ * job's by name, or the default set when the job has no "monitors:"
+ * ("monitors: []" means time alone). Unknown names are recorded in the
+ * result's env monitors_skipped. Returns how many.
+ */
+size_t	 monitor_select(const struct job *, struct result *,
+	     const struct monitor_ops **ops, size_t max);
+/*
+ * Start them; one whose files this machine does not have is dropped
+ * (env monitors_unavailable) and *nr shrinks. env monitors lists the
+ * others.
+ */
+void	 monitor_start_all(const char *root, struct result *,
+	     const struct monitor_ops **ops, void **state, size_t *nr);
 
 /* A named value, with one column per CPU or node when it has them. */
 struct monitor_field {

@@ -10,13 +10,16 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "agents/result.h"
 #include "agents/testcase.h"
 #include "jobs/job.h"
 #include "util/error.h"
+#include "util/file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -188,4 +191,50 @@ testcase_word(const struct testcase_ctx *ctx, const char *key,
 	error_set(cause, "'%s' must be one of %s, not '%s'", key, sb.buf, v);
 	strbuf_release(&sb);
 	return -1;
+}
+
+int
+testcase_prepare(const struct testcase_adapter *ad,
+    const struct testcase_ctx *ctx, struct testcase_argv *argv,
+    struct result *r)
+{
+	char	*cause = NULL, *path;
+
+	if (ad->command(ctx, argv, &cause) != 0) {
+		result_set_error(r, "testcase '%s': %s", ad->name, cause);
+		free(cause);
+		return -1;
+	}
+	if ((path = testcase_which(argv->v[0])) == NULL) {
+		result_set_error(r, "testcase '%s' needs '%s', which is not "
+		    "installed%s%s%s", ad->name, argv->v[0], ad->package ?
+		    " (Debian package " : "", ad->package ? ad->package : "",
+		    ad->package ? ")" : "");
+		return -1;
+	}
+	free(argv->v[0]);
+	argv->v[0] = path;
+	return 0;
+}
+
+void
+testcase_metrics(const struct testcase_adapter *ad,
+    const struct testcase_ctx *ctx, const char *buf, size_t len,
+    struct result *r)
+{
+	struct strbuf	 metrics = STRBUF_INIT;
+	char		*cause = NULL, *path;
+
+	if (ad->parse(ctx, buf, len, &metrics, &cause) != 0) {
+		result_set_error(r, "testcase '%s': %s", ad->name, cause);
+		free(cause);
+	}
+	path = path_join(ctx->resultdir, "stats.log");
+	if (file_write_atomic(path, metrics.buf, metrics.len, &cause) != 0) {
+		fprintf(stderr, "bisect-agent: %s\n", cause);
+		free(cause);
+	}
+	free(path);
+	result_parse_output(r, ctx->job->testcase, metrics.buf, metrics.len);
+	strbuf_release(&metrics);
 }

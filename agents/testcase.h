@@ -14,6 +14,7 @@
 
 struct inventory;
 struct job;
+struct result;
 struct strbuf;
 
 struct testcase_ctx {
@@ -42,6 +43,21 @@ struct testcase_adapter {
 };
 
 const struct testcase_adapter *testcase_find(const char *name);
+/*
+ * The adapter's argv with its program's path found in PATH; else -1 and
+ * an error of the run in r (bad parameters, program not installed).
+ */
+int	 testcase_prepare(const struct testcase_adapter *,
+	     const struct testcase_ctx *, struct testcase_argv *,
+	     struct result *);
+/*
+ * The output as metrics: the adapter's "name: number" lines, kept in
+ * RESULTDIR/stats.log, through result_parse_output; an output without
+ * a result is an error of the run.
+ */
+void	 testcase_metrics(const struct testcase_adapter *,
+	     const struct testcase_ctx *, const char *out, size_t len,
+	     struct result *);
 
 extern const struct testcase_adapter testcase_dbench;
 extern const struct testcase_adapter testcase_stress_ng;
