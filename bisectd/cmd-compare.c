@@ -81,6 +81,7 @@ cmd_compare_exec(const char *config, int argc, char **argv)
 	spec.job_file = argv[optind + 2];
 	spec.revs = revs;
 	spec.nr_revs = 2;
+	spec.allow_drift = allow_drift;
 	if ((r = cmd_open(config, &ctx)) != CMD_OK)
 		return r;
 	r = request_create(ctx, &spec, &id, &resumed, &cause);
