@@ -28,18 +28,17 @@ static double
 bisect_model_side(const double *x, size_t n, double loc, double s,
     double *info)
 {
-	double	ll = 0, z, nu = BISECT_MODEL_NU;
+	double	z, nu = BISECT_MODEL_NU;
 	size_t	i;
 
 	*info = 0;
 	for (i = 0; i < n; i++) {
-		ll += bisect_stat_tlogpdf(x[i], loc, s, nu);
 		z = (x[i] - loc) / s;
 		*info += (nu + 1) * (nu - z * z) / ((nu + z * z) * (nu + z * z));
 	}
 	if (*info < 0.5)
 		*info = 0.5;
-	return ll;
+	return bisect_stat_tloglik(x, n, loc, s, nu);
 }
 
 double
@@ -77,14 +76,9 @@ bisect_model_fit(struct bisect_model *m, double scale, const double *good,
 double
 bisect_model_llr(const struct bisect_model *m, const double *x, size_t n)
 {
-	double	sum = 0;
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		sum += bisect_stat_tlogpdf(x[i], m->bad, m->scale_bad,
-		    BISECT_MODEL_NU) - bisect_stat_tlogpdf(x[i], m->good,
-		    m->scale_good, BISECT_MODEL_NU);
-	return sum;
+	return bisect_stat_tloglik(x, n, m->bad, m->scale_bad,
+	    BISECT_MODEL_NU) - bisect_stat_tloglik(x, n, m->good,
+	    m->scale_good, BISECT_MODEL_NU);
 }
 
 unsigned

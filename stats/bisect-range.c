@@ -936,6 +936,24 @@ range_search(struct bisect_state *st, const struct bisect_range *r,
 	return best;
 }
 
+/* Would a commit that builds still split the mass, but for max_runs? */
+static int
+range_capped(const struct bisect_state *st, const struct bisect_range *r)
+{
+	size_t	i;
+	double	p;
+
+	for (i = 0; i < st->nr; i++) {
+		if (!r->in[i] || i == r->top ||
+		    st->c[i].build == BISECT_BUILD_FAILED)
+			continue;
+		p = st->pbad[i];
+		if (2 * (p < 0.5 ? p : 1 - p) >= BAL_MIN)
+			return 1;
+	}
+	return 0;
+}
+
 enum bisect_status
 bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 {
@@ -984,8 +1002,13 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 		s = BISECT_CONTINUE;
 		goto out;
 	}
-	/* nothing testable splits the mass any more */
-	if (n_set == 1) {
+	/*
+	 * Nothing left to sample splits the mass. When only commits that do
+	 * not build could split it, the culprit is one of the set; when a
+	 * commit that builds could, but has max_runs samples already, the
+	 * most probable commit is the answer, as sure as the cap allows.
+	 */
+	if (n_set == 1 || range_capped(st, r)) {
 		s = range_confirm(st, r, cs, g, ng, shift, k_re);
 		goto out;
 	}

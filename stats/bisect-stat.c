@@ -22,17 +22,72 @@ bisect_stat_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * Put the k-th smallest of v[0..n) at v[k], smaller ones before it and
+ * larger ones after (quickselect, median-of-three pivots): linear time,
+ * where sorting every pooled group for its median was the driver's cost.
+ */
+static void
+bisect_stat_select(double *v, size_t n, size_t k)
+{
+	size_t	lo = 0, hi = n - 1, i, j, mid;
+	double	pivot, t;
+
+#define SWAP(a, b) do { t = v[a]; v[a] = v[b]; v[b] = t; } while (0)
+	while (hi > lo) {
+		mid = lo + (hi - lo) / 2;
+		if (v[mid] < v[lo])
+			SWAP(mid, lo);
+		if (v[hi] < v[lo])
+			SWAP(hi, lo);
+		if (v[hi] < v[mid])
+			SWAP(hi, mid);
+		pivot = v[mid];
+		i = lo;
+		j = hi;
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				SWAP(i, j);
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+#undef SWAP
+}
+
 double
 bisect_stat_median(const double *x, size_t n)
 {
-	double	*v, m;
+	double	*v, m, below;
+	size_t	 i;
 
 	if (n == 0)
 		return NAN;
 	v = xcalloc(n, sizeof *v);
 	memcpy(v, x, n * sizeof *v);
-	qsort(v, n, sizeof *v, bisect_stat_cmp);
-	m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	bisect_stat_select(v, n, n / 2);
+	m = v[n / 2];
+	if (n % 2 == 0) {
+		/* the largest of the lower half */
+		below = v[0];
+		for (i = 1; i < n / 2; i++)
+			if (v[i] > below)
+				below = v[i];
+		m = (below + m) / 2;
+	}
 	free(v);
 	return m;
 }
@@ -170,6 +225,21 @@ bisect_stat_tlogpdf(double x, double loc, double scale, double nu)
 
 	return lgamma((nu + 1) / 2) - lgamma(nu / 2) - 0.5 * log(nu * M_PI) -
 	    log(scale) - (nu + 1) / 2 * log1p(z * z / nu);
+}
+
+double
+bisect_stat_tloglik(const double *x, size_t n, double loc, double scale,
+    double nu)
+{
+	double	sum = 0, z;
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		z = (x[i] - loc) / scale;
+		sum += log1p(z * z / nu);
+	}
+	return (double)n * (lgamma((nu + 1) / 2) - lgamma(nu / 2) -
+	    0.5 * log(nu * M_PI) - log(scale)) - (nu + 1) / 2 * sum;
 }
 
 void
@@ -328,9 +398,11 @@ bisect_stat_midmean(const double *x, size_t n)
 
 	v = xcalloc(n, sizeof *v);
 	memcpy(v, x, n * sizeof *v);
-	qsort(v, n, sizeof *v, bisect_stat_cmp);
 	lo = n / 4;
 	hi = n - n / 4;
+	/* ranks lo..hi-1: select lo, then the rest among the larger ones */
+	bisect_stat_select(v, n, lo);
+	bisect_stat_select(v + lo, n - lo, hi - 1 - lo);
 	for (i = lo; i < hi; i++)
 		sum += v[i];
 	free(v);
@@ -354,7 +426,7 @@ bisect_stat_tloc_from(const double *x, size_t n, double nu, double scale,
 			swx += w * x[i];
 		}
 		loc = swx / sw;
-		if (fabs(loc - prev) <= 1e-12 * scale)
+		if (fabs(loc - prev) <= 1e-10 * scale)
 			break;
 	}
 	return loc;
@@ -391,7 +463,7 @@ bisect_stat_tloc(const double *x, size_t n, double nu, double scale)
 	best = bisect_stat_tloc_from(x, n, nu, scale,
 	    bisect_stat_midmean(x, n));
 	best_ll = bisect_stat_tll(x, n, nu, scale, best);
-	for (i = 0; i <= (n <= 8 ? n : 0); i++) {
+	for (i = 0; n <= 8 && i <= n; i++) {
 		loc = bisect_stat_tloc_from(x, n, nu, scale, i == n ?
 		    bisect_stat_median(x, n) : x[i]);
 		ll = bisect_stat_tll(x, n, nu, scale, loc);

@@ -62,7 +62,9 @@ double	bisect_stat_tscale(const double *const *x, const size_t *n,
 /* The t location of x for a known scale (iteratively reweighted). */
 double	bisect_stat_tloc(const double *x, size_t n, double nu, double scale);
 
-/* log density of loc + scale * t(nu) at x */
+/* log density of loc + scale * t(nu) at x; the sum over n values */
 double	bisect_stat_tlogpdf(double x, double loc, double scale, double nu);
+double	bisect_stat_tloglik(const double *x, size_t n, double loc,
+	    double scale, double nu);
 
 #endif

@@ -34,6 +34,12 @@ rng_uniform(void)
 	return ((double)(x >> 11) + 0.5) / 9007199254740992.0;
 }
 
+static unsigned
+rng_next_small(void)
+{
+	return (unsigned)(rng_uniform() * 1000);
+}
+
 static double
 rng_gauss(void)
 {
@@ -98,6 +104,32 @@ main(void)
 				s[i].a[k] = round(s[i].a[k] * 2) / 2;
 		if (i % 4 == 1)
 			s[i].b[0] += 30;
+	}
+
+	/* the median by selection against a sort, ties and all */
+	{
+		double	v[64], w[64], want;
+		size_t	bad_med = 0, n, trial, a, b;
+
+		for (trial = 0; trial < 2000; trial++) {
+			n = 1 + trial % 63;
+			for (a = 0; a < n; a++)
+				v[a] = trial % 3 == 0 ? (double)(rng_next_small() %
+				    4) : rng_gauss();
+			memcpy(w, v, n * sizeof *w);
+			for (a = 1; a < n; a++)
+				for (b = a; b > 0 && w[b - 1] > w[b]; b--) {
+					double t = w[b];
+
+					w[b] = w[b - 1];
+					w[b - 1] = t;
+				}
+			want = n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
+			if (bisect_stat_median(v, n) != want)
+				bad_med++;
+		}
+		is_int(bad_med, 0, "the median of 2000 arrays (1 to 63 values, "
+		    "many ties) equals the sorted middle");
 	}
 
 	/* plain properties, no SciPy needed */
