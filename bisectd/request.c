@@ -94,6 +94,17 @@ request_create(struct context *ctx, const struct request_spec *spec,
 			goto out;
 		}
 	}
+	for (i = 0; i < nr_jobs; i++) {
+		/* a job no agent can run is refused now, not left waiting */
+		int	placeable = scheduler_job_placeable(ctx, jobs[i], &desc);
+
+		if (placeable <= 0) {
+			error_set(cause, "'%s': %s", spec->job_file, desc);
+			if (placeable < 0)
+				r = -1;
+			goto out;
+		}
+	}
 	nr_revs = spec->nr_revs;
 	if (nr_revs == 0) {
 		revs = &head;
