@@ -83,7 +83,7 @@ knownhosts_base64_decode(const char *s, size_t len, unsigned char **out,
 		return -1;
 	}
 	*out = buf;
-	*outlen = (size_t)n - (plen - len) * 3 / 4;
+	*outlen = (size_t)n - (plen - len);
 	return 0;
 }
 

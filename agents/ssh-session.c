@@ -493,6 +493,16 @@ session_setup(struct ssh_session *s, double deadline, char **cause)
 	}
 	SSH_CALL(s, deadline, &why, "handshake", rc,
 	    libssh2_session_handshake(s->ssh, s->fd));
+	if (rc == LIBSSH2_ERROR_KEX_FAILURE) {
+		/* most often: an RSA host key, see docs/agents.md */
+		char	*more = xasprintf("%s (host key algorithms offered: "
+			    "%s; libssh2 %s signs with ssh-rsa, not "
+			    "rsa-sha2-256/512)", why, methods != NULL ?
+			    methods : "any", LIBSSH2_VERSION);
+
+		free(why);
+		why = more;
+	}
 	if (rc != 0)
 		goto fail;
 	s->host_key = ssh_knownhosts_fingerprint(s->ssh);
