@@ -273,7 +273,7 @@ remote_prepare_locked(struct ssh_remote *r, double deadline, char **cause)
 			goto out;
 		p = path_join(home, r->remote_dir);
 	}
-	if (ssh_sftp_mkdir(r->s, p, 0700, deadline, cause) != 0)
+	if (ssh_sftp_mkdir_p(r->s, p, 0700, deadline, cause) != 0)
 		goto out;
 	for (i = 0; i < sizeof subdirs / sizeof subdirs[0]; i++) {
 		char	*d = path_join(p, subdirs[i]);

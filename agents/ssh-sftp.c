@@ -81,6 +81,37 @@ ssh_sftp_mkdir(struct ssh_session *s, const char *path, int mode,
 }
 
 int
+ssh_sftp_mkdir_p(struct ssh_session *s, const char *path, int mode,
+    double deadline, char **cause)
+{
+	LIBSSH2_SFTP_ATTRIBUTES	 attrs;
+	char			*p = xstrdup(path), *slash, *ignore = NULL;
+	int			 rc, r = -1;
+
+	ssh_session_sftp_lock(s);
+	SSH_CALL(s, deadline, &ignore, "stat", rc,
+	    libssh2_sftp_stat_ex(ssh_session_sftp(s), path,
+	    (unsigned)strlen(path), LIBSSH2_SFTP_STAT, &attrs));
+	if (rc == 0 && LIBSSH2_SFTP_S_ISDIR(attrs.permissions)) {
+		r = 0;
+		goto out;
+	}
+	for (slash = strchr(p + 1, '/'); slash != NULL;
+	    slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (sftp_mkdir_locked(s, p, mode, deadline, cause) != 0)
+			goto out;
+		*slash = '/';
+	}
+	r = sftp_mkdir_locked(s, p, mode, deadline, cause);
+out:
+	ssh_session_sftp_unlock(s);
+	free(ignore);
+	free(p);
+	return r;
+}
+
+int
 ssh_sftp_stat(struct ssh_session *s, const char *path, int *exists,
     unsigned long long *size, unsigned long *mode, double deadline,
     char **cause)

@@ -22,6 +22,9 @@
 /* mkdir; an existing directory is fine. */
 int	ssh_sftp_mkdir(struct ssh_session *, const char *path, int mode,
 	    double deadline, char **cause);
+/* mkdir -p. */
+int	ssh_sftp_mkdir_p(struct ssh_session *, const char *path, int mode,
+	    double deadline, char **cause);
 /* *exists = 0 when the path does not exist; else its size and mode. */
 int	ssh_sftp_stat(struct ssh_session *, const char *path, int *exists,
 	    unsigned long long *size, unsigned long *mode, double deadline,
