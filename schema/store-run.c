@@ -49,6 +49,10 @@ static const char sql_run_retry[] =
     "UPDATE runs SET status = CASE WHEN attempts >= ? THEN 'failed' ELSE "
     "'pending' END, error = ?, finished = ? WHERE id = ? AND token = ? AND "
     "status = 'running'";
+static const char sql_run_failure_add[] =
+    "INSERT OR REPLACE INTO run_failures (run, attempt, agent, error, at) "
+    "SELECT id, attempts, agent, ?1, ?2 FROM runs WHERE id = ?3 AND "
+    "token = ?4 AND status = 'running'";
 static const char sql_run_skip_build[] =
     "UPDATE runs SET status = 'skipped', error = ?, finished = ? WHERE "
     "repo = ? AND commit_oid = ? AND recipe = ? AND status = 'pending'";
@@ -289,16 +293,31 @@ out:
 	return r;
 }
 
+/* The attempt's failure is kept (run_failures) along with the retry. */
 int
 store_run_retry(struct store *st, int64_t id, int64_t token,
     const char *error, int max_attempts, char **cause)
 {
 	sqlite3_stmt	*stmt;
+	int		 own = sqlite3_get_autocommit(st->db), r = -1;
 
-	if (store_stmt(st, &stmt, cause, sql_run_retry, "itiii",
-	    (int64_t)max_attempts, error, store_now(), id, token) != 0)
+	if (own && store_begin(st, cause) != 0)
 		return -1;
-	return store_exec_stmt(st, stmt, cause);
+	if (store_stmt(st, &stmt, cause, sql_run_failure_add, "tiii", error,
+	    store_now(), id, token) != 0 ||
+	    store_exec_stmt(st, stmt, cause) != 0)
+		goto out;
+	if (store_stmt(st, &stmt, cause, sql_run_retry, "itiii",
+	    (int64_t)max_attempts, error, store_now(), id, token) != 0 ||
+	    store_exec_stmt(st, stmt, cause) != 0)
+		goto out;
+	if (own && store_commit(st, cause) != 0)
+		goto out;
+	r = 0;
+out:
+	if (r != 0 && own)
+		store_rollback(st);
+	return r;
 }
 
 int

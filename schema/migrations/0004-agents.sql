@@ -35,3 +35,14 @@ CREATE TABLE job_agents (
 	agent		TEXT NOT NULL,
 	PRIMARY KEY (job, position)
 );
+
+-- Every failed attempt of a run, with the agent it failed on and why: a
+-- retried run keeps only its last error in runs.error.
+CREATE TABLE run_failures (
+	run		INTEGER NOT NULL REFERENCES runs (id),
+	attempt		INTEGER NOT NULL,
+	agent		TEXT,
+	error		TEXT,
+	at		INTEGER NOT NULL,
+	PRIMARY KEY (run, attempt)
+);
