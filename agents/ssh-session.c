@@ -71,6 +71,8 @@ struct ssh_session {
 	double			 last_ping;
 	int			 dead;
 	char			*dead_why;
+	int			 rx_eof;	/* the server closed */
+	int			 rx_errno;	/* the last receive error */
 
 	pthread_mutex_t		 sftp_mu;
 	pthread_mutex_t		 open_mu;
@@ -103,8 +105,13 @@ static LIBSSH2_RECV_FUNC(session_recv)
 	n = recv(socket, buffer, length, flags);
 	if (n > 0)
 		s->last_rx = ssh_session_now();
-	else if (n == -1)
+	else if (n == 0)
+		s->rx_eof = 1;
+	else {
+		if (errno != EAGAIN && errno != EINTR)
+			s->rx_errno = errno;
 		return -errno;
+	}
 	return n;
 }
 
@@ -317,9 +324,8 @@ ssh_session_wait(struct ssh_session *s, double deadline, char **cause)
 	}
 	now = ssh_session_now();
 	if (!s->dead && now - s->last_rx >= s->silence) {
-		char	*why = xasprintf("agent '%s': connection lost: no "
-			    "answer from '%s' for %us", s->name, s->host,
-			    s->silence);
+		char	*why = xasprintf("connection to '%s' lost: no answer "
+			    "for %us", s->host, s->silence);
 
 		session_kill_locked(s, why);
 		free(why);
@@ -357,7 +363,7 @@ ssh_session_error(struct ssh_session *s, int rc, char **cause,
 	int	 len = 0;
 
 	if (s->dead)
-		return error_set(cause, "%s: %s", what, s->dead_why);
+		return error_set(cause, "%s", s->dead_why);
 	if (rc == LIBSSH2_ERROR_SFTP_PROTOCOL && s->sftp != NULL)
 		return error_set(cause, "%s: %s", what,
 		    session_sftp_status(libssh2_sftp_last_error(s->sftp)));
@@ -365,13 +371,21 @@ ssh_session_error(struct ssh_session *s, int rc, char **cause,
 	if (rc == LIBSSH2_ERROR_SOCKET_SEND || rc == LIBSSH2_ERROR_SOCKET_RECV ||
 	    rc == LIBSSH2_ERROR_SOCKET_DISCONNECT ||
 	    rc == LIBSSH2_ERROR_SOCKET_NONE) {
-		char	*why = xasprintf("agent '%s': connection lost: %s",
-			    s->name, msg != NULL && *msg ? msg :
-			    "socket error");
+		char	*why;
 
+		if (s->rx_eof)
+			why = xasprintf("connection to '%s' lost: closed by "
+			    "the other end", s->host);
+		else if (s->rx_errno != 0)
+			why = xasprintf("connection to '%s' lost: %s",
+			    s->host, strerror(s->rx_errno));
+		else
+			why = xasprintf("connection to '%s' lost: %s",
+			    s->host, msg != NULL && *msg ? msg :
+			    "socket error");
 		session_kill_locked(s, why);
 		free(why);
-		return error_set(cause, "%s: %s", what, s->dead_why);
+		return error_set(cause, "%s", s->dead_why);
 	}
 	return error_set(cause, "%s: %s", what, msg != NULL && *msg ? msg :
 	    "unknown libssh2 error");
@@ -619,9 +633,8 @@ ssh_session_ping(struct ssh_session *s, char **cause)
 	    libssh2_sftp_stat_ex(s->sftp, ".", 1, LIBSSH2_SFTP_STAT, &attrs));
 	ssh_session_sftp_unlock(s);
 	if (rc == SSH_WAIT_FAILED && !ssh_session_dead(s, NULL)) {
-		char	*why = xasprintf("agent '%s': connection lost: no "
-			    "answer from '%s' for %us", s->name, s->host,
-			    s->silence);
+		char	*why = xasprintf("connection to '%s' lost: no answer "
+			    "for %us", s->host, s->silence);
 
 		ssh_session_kill(s, why);
 		free(why);

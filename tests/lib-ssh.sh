@@ -229,3 +229,56 @@ agent_state() {
 	sqlite3 -cmd ".timeout 30000" state/bisectd.db \
 		"SELECT state FROM agents WHERE name = '$1'"
 }
+
+# $TRASH/fake-agent: the real agent, unless faults/aN (once) or
+# faults/aN.always (every time) names a fault for the agent aN it runs on:
+# garbage (a result that is no result), truncated (a result cut short),
+# hang (never returns). Use it with BISECT_AGENT=$TRASH/fake-agent.
+ssh_fake_agent() {
+	cat >"$TRASH/fake-agent" <<-EOF &&
+	#!/bin/sh
+	real="$BISECTD_BUILD/bin/bisect-agent"
+	fault=
+	if [ "\$1" = run ]; then
+		if [ -e "\$FAULTS/\$AGENT_NAME.always" ]; then
+			fault=\$(cat "\$FAULTS/\$AGENT_NAME.always")
+		elif [ -e "\$FAULTS/\$AGENT_NAME" ]; then
+			fault=\$(cat "\$FAULTS/\$AGENT_NAME")
+			rm -f "\$FAULTS/\$AGENT_NAME"
+		fi
+	fi
+	for res; do :; done
+	case "\$fault" in
+	garbage)
+		mkdir -p "\$res" && echo "this is not a result" >"\$res/result"
+		exit 0 ;;
+	truncated)
+		"\$real" "\$@"
+		status=\$?
+		head -c 40 "\$res/result" >"\$res/cut" && mv "\$res/cut" "\$res/result"
+		exit \$status ;;
+	hang)
+		exec sleep 1000 ;;
+	esac
+	exec "\$real" "\$@"
+	EOF
+	chmod +x "$TRASH/fake-agent"
+}
+
+# A run's failed attempts: "agent|error" lines.
+run_failures() {
+	sqlite3 -cmd ".timeout 30000" state/bisectd.db \
+		"SELECT agent, error FROM run_failures WHERE run = $1
+		ORDER BY attempt"
+}
+
+# Is a process running "sleep 1000" in agent aN's namespace?
+ssh_agent_hangs() {
+	for p in $(ip netns pids "$(ssh_ns "$1")" 2>/dev/null); do
+		if tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null |
+		    grep -q "^sleep 1000"; then
+			return 0
+		fi
+	done
+	return 1
+}
