@@ -40,6 +40,7 @@
 #include "agents/ssh-knownhosts.h"
 #include "agents/ssh-session.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #define SESSION_POLL_CAP	1.0	/* seconds: re-check deadlines */
@@ -492,17 +493,56 @@ out:
 	return r;
 }
 
+/*
+ * Keep only the methods this libssh2 supports: 1.10 drops the others
+ * itself, but with an overlapping memcpy.
+ */
+static char *
+session_supported(LIBSSH2_SESSION *ssh, const char *methods)
+{
+	struct strbuf	  sb = STRBUF_INIT;
+	const char	**algs = NULL;
+	const char	 *p, *comma;
+	size_t		  len;
+	int		  n, i;
+
+	if (methods == NULL ||
+	    (n = libssh2_session_supported_algs(ssh, LIBSSH2_METHOD_HOSTKEY,
+	    &algs)) <= 0)
+		return NULL;
+	for (p = methods; *p != '\0'; p = *comma != '\0' ? comma + 1 : comma) {
+		if ((comma = strchr(p, ',')) == NULL)
+			comma = p + strlen(p);
+		len = (size_t)(comma - p);
+		for (i = 0; i < n; i++) {
+			if (strlen(algs[i]) == len &&
+			    strncmp(algs[i], p, len) == 0) {
+				strbuf_addf(&sb, "%s%.*s", sb.len ? "," : "",
+				    (int)len, p);
+				break;
+			}
+		}
+	}
+	libssh2_free(ssh, algs);
+	if (sb.len == 0) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
 /* Handshake, host key, authentication and SFTP, by the deadline. */
 static int
 session_setup(struct ssh_session *s, double deadline, char **cause)
 {
-	char	*methods = NULL, *why = NULL;
+	char	*methods = NULL, *offered = NULL, *why = NULL;
 	int	 rc, r = -1;
 
 	methods = ssh_knownhosts_methods(s->known_hosts, s->host, s->port);
-	if (methods != NULL &&
+	offered = session_supported(s->ssh, methods);
+	if (offered != NULL &&
 	    libssh2_session_method_pref(s->ssh, LIBSSH2_METHOD_HOSTKEY,
-	    methods) != 0) {
+	    offered) != 0) {
 		/* none of them is supported: let the server choose */
 	}
 	SSH_CALL(s, deadline, &why, "handshake", rc,
@@ -511,8 +551,8 @@ session_setup(struct ssh_session *s, double deadline, char **cause)
 		/* most often: an RSA host key, see docs/agents.md */
 		char	*more = xasprintf("%s (host key algorithms offered: "
 			    "%s; libssh2 %s signs with ssh-rsa, not "
-			    "rsa-sha2-256/512)", why, methods != NULL ?
-			    methods : "any", LIBSSH2_VERSION);
+			    "rsa-sha2-256/512)", why, offered != NULL ?
+			    offered : "any", LIBSSH2_VERSION);
 
 		free(why);
 		why = more;
@@ -559,6 +599,7 @@ fail:
 		    s->host, s->port, why);
 out:
 	free(methods);
+	free(offered);
 	free(why);
 	return r;
 }
