@@ -53,8 +53,8 @@ ssh_knownhosts_name(const char *host, int port)
 }
 
 /* Standard base64 with or without padding; -1 on anything else. */
-static int
-knownhosts_base64_decode(const char *s, size_t len, unsigned char **out,
+int
+ssh_knownhosts_base64(const char *s, size_t len, unsigned char **out,
     size_t *outlen)
 {
 	unsigned char	*buf;
@@ -116,8 +116,8 @@ knownhosts_hashed_match(const char *pattern, size_t len, const char *name)
 	len -= 3;
 	if ((bar = memchr(pattern, '|', len)) == NULL)
 		return 0;
-	if (knownhosts_base64_decode(pattern, (size_t)(bar - pattern), &salt,
-	    &saltlen) != 0 || knownhosts_base64_decode(bar + 1,
+	if (ssh_knownhosts_base64(pattern, (size_t)(bar - pattern), &salt,
+	    &saltlen) != 0 || ssh_knownhosts_base64(bar + 1,
 	    len - (size_t)(bar - pattern) - 1, &hash, &hashlen) != 0)
 		goto out;
 	if (HMAC(EVP_sha1(), salt, (int)saltlen, (const unsigned char *)name,
@@ -342,8 +342,8 @@ knownhosts_blob_type(const unsigned char *blob, size_t len, const char **type,
 	return 0;
 }
 
-static char *
-knownhosts_fingerprint_blob(const unsigned char *blob, size_t len)
+char *
+ssh_knownhosts_fingerprint_blob(const unsigned char *blob, size_t len)
 {
 	const struct knownhosts_type	*t = NULL;
 	unsigned char			 md[EVP_MAX_MD_SIZE];
@@ -372,7 +372,7 @@ ssh_knownhosts_fingerprint(LIBSSH2_SESSION *ssh)
 	if ((key = libssh2_session_hostkey(ssh, &len, &type)) == NULL ||
 	    len == 0)
 		return xstrdup("no host key");
-	return knownhosts_fingerprint_blob((const unsigned char *)key, len);
+	return ssh_knownhosts_fingerprint_blob((const unsigned char *)key, len);
 }
 
 struct knownhosts_check {
@@ -393,7 +393,7 @@ knownhosts_check_line(const struct knownhosts_line *l, void *payload)
 	size_t			 len;
 	int			 equal;
 
-	if (knownhosts_base64_decode(l->key, l->key_len, &key, &len) != 0)
+	if (ssh_knownhosts_base64(l->key, l->key_len, &key, &len) != 0)
 		return 0;
 	equal = len == c->len && memcmp(key, c->blob, len) == 0;
 	free(key);
@@ -447,15 +447,49 @@ out:
 }
 
 int
+ssh_knownhosts_lookup(const char *path, const char *host, int port,
+    const unsigned char *blob, size_t len, enum ssh_knownhosts_status *out,
+    int *missing, char **cause)
+{
+	struct knownhosts_check	 c;
+	char			*name = ssh_knownhosts_name(host, port);
+	int			 r = -1;
+
+	memset(&c, 0, sizeof c);
+	c.blob = blob;
+	c.len = len;
+	if (knownhosts_blob_type(blob, len, &c.type, &c.type_len) != 0) {
+		error_set(cause, "'%s' presented a malformed host key", name);
+		goto out;
+	}
+	if (knownhosts_scan(path, name, knownhosts_check_line, &c, missing,
+	    cause) != 0)
+		goto out;
+	if (c.revoked)
+		*out = SSH_KNOWNHOSTS_REVOKED;
+	else if (c.match)
+		*out = SSH_KNOWNHOSTS_MATCH;
+	else if (c.same_type)
+		*out = SSH_KNOWNHOSTS_CHANGED;
+	else
+		*out = SSH_KNOWNHOSTS_UNKNOWN;
+	r = 0;
+out:
+	free(name);
+	return r;
+}
+
+int
 ssh_knownhosts_verify(LIBSSH2_SESSION *ssh, const char *agent,
     const char *path, const char *host, int port, int tofu, char **cause)
 {
-	struct knownhosts_check	 c;
-	const char		*key;
-	char			*name = ssh_knownhosts_name(host, port);
-	char			*fp = NULL;
-	size_t			 len = 0;
-	int			 type, missing, r = -1;
+	enum ssh_knownhosts_status	 st;
+	struct knownhosts_check		 c;
+	const char			*key;
+	char				*name = ssh_knownhosts_name(host, port);
+	char				*fp = NULL;
+	size_t				 len = 0;
+	int				 type, missing = 0, r = -1;
 
 	memset(&c, 0, sizeof c);
 	key = libssh2_session_hostkey(ssh, &len, &type);
@@ -466,52 +500,50 @@ ssh_knownhosts_verify(LIBSSH2_SESSION *ssh, const char *agent,
 	}
 	c.blob = (const unsigned char *)key;
 	c.len = len;
-	if (knownhosts_blob_type(c.blob, c.len, &c.type, &c.type_len) != 0) {
-		error_set(cause, "agent '%s': '%s' presented a malformed host "
-		    "key", agent, name);
-		goto out;
-	}
-	fp = knownhosts_fingerprint_blob(c.blob, c.len);
-	if (knownhosts_scan(path, name, knownhosts_check_line, &c, &missing,
-	    cause) != 0) {
+	if (ssh_knownhosts_lookup(path, host, port, c.blob, c.len, &st,
+	    &missing, cause) != 0) {
 		error_prefix(cause, "agent '%s': known_hosts", agent);
 		goto out;
 	}
-	if (c.revoked) {
+	knownhosts_blob_type(c.blob, c.len, &c.type, &c.type_len);
+	fp = ssh_knownhosts_fingerprint_blob(c.blob, c.len);
+	switch (st) {
+	case SSH_KNOWNHOSTS_MATCH:
+		r = 0;
+		break;
+	case SSH_KNOWNHOSTS_REVOKED:
 		error_set(cause, "agent '%s': the host key of '%s' (%s) is "
 		    "marked @revoked in '%s': refusing to connect", agent,
 		    name, fp, path);
 		r = SSH_SESSION_REFUSED;
-		goto out;
-	}
-	if (c.match) {
-		r = 0;
-		goto out;
-	}
-	if (c.same_type) {
+		break;
+	case SSH_KNOWNHOSTS_CHANGED:
 		error_set(cause, "agent '%s': the host key of '%s' has CHANGED "
 		    "(%s is not the one in '%s'): refusing to connect, this "
 		    "may be a man-in-the-middle attack; if the machine was "
 		    "reinstalled, replace its line in '%s'", agent, name, fp,
 		    path, path);
 		r = SSH_SESSION_REFUSED;
-		goto out;
+		break;
+	case SSH_KNOWNHOSTS_UNKNOWN:
+		if (!tofu) {
+			error_set(cause, "agent '%s': the host key of '%s' (%s) "
+			    "is not in '%s'%s: refusing to connect; add the "
+			    "host's key there (ssh-keyscan, checked out of "
+			    "band), or set trust_on_first_use: true", agent,
+			    name, fp, path, missing ? ", which does not exist" :
+			    "");
+			r = SSH_SESSION_REFUSED;
+			break;
+		}
+		if (knownhosts_append(path, name, &c, cause) != 0) {
+			error_prefix(cause, "agent '%s': trusting '%s' on first "
+			    "use", agent, name);
+			break;
+		}
+		r = 0;
+		break;
 	}
-	if (!tofu) {
-		error_set(cause, "agent '%s': the host key of '%s' (%s) is not "
-		    "in '%s'%s: refusing to connect; add the host's key there "
-		    "(ssh-keyscan, checked out of band), or set "
-		    "trust_on_first_use: true", agent, name, fp, path,
-		    missing ? ", which does not exist" : "");
-		r = SSH_SESSION_REFUSED;
-		goto out;
-	}
-	if (knownhosts_append(path, name, &c, cause) != 0) {
-		error_prefix(cause, "agent '%s': trusting '%s' on first use",
-		    agent, name);
-		goto out;
-	}
-	r = 0;
 out:
 	free(name);
 	free(fp);

@@ -19,6 +19,23 @@ char	*ssh_knownhosts_name(const char *host, int port);
 char	*ssh_knownhosts_methods(const char *path, const char *host, int port);
 /* "ED25519 key SHA256:base64", the session's host key. */
 char	*ssh_knownhosts_fingerprint(LIBSSH2_SESSION *);
+/* The same for a key blob (the SSH wire format of a public key). */
+char	*ssh_knownhosts_fingerprint_blob(const unsigned char *, size_t);
+
+enum ssh_knownhosts_status {
+	SSH_KNOWNHOSTS_MATCH,
+	SSH_KNOWNHOSTS_UNKNOWN,		/* no line of the key's type */
+	SSH_KNOWNHOSTS_CHANGED,		/* lines of its type, none equal */
+	SSH_KNOWNHOSTS_REVOKED,		/* an @revoked line has it */
+};
+
+/* Look a key blob up; *missing is set when the file does not exist. */
+int	 ssh_knownhosts_lookup(const char *path, const char *host, int port,
+	     const unsigned char *blob, size_t len,
+	     enum ssh_knownhosts_status *out, int *missing, char **cause);
+/* Decode base64 (padded or not); -1 if it is not base64. */
+int	 ssh_knownhosts_base64(const char *, size_t, unsigned char **out,
+	     size_t *outlen);
 /*
  * Check the session's host key against the file. 0 when it matches (or it
  * was unknown, tofu is set, and it was appended to the file); -2
