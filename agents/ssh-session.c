@@ -97,16 +97,27 @@ ssh_session_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* libssh2 reads through here: every byte heard is a sign of life. */
+static void	session_kick(struct ssh_session *);
+
+/*
+ * libssh2 reads through here, always under the session's lock. Every byte
+ * heard is a sign of life; and what one thread's call reads may be another
+ * thread's packet (libssh2 queues it on its channel), even when the call
+ * itself returns EAGAIN: so whoever waits is woken to look again.
+ */
 static LIBSSH2_RECV_FUNC(session_recv)
 {
 	struct ssh_session	*s = *abstract;
 	ssize_t			 n;
 
 	n = recv(socket, buffer, length, flags);
-	if (n > 0)
+	if (n > 0) {
 		s->last_rx = ssh_session_now();
-	else if (n == 0)
+		s->gen++;
+		pthread_cond_broadcast(&s->cv);
+		if (s->polling)
+			session_kick(s);
+	} else if (n == 0)
 		s->rx_eof = 1;
 	else {
 		if (errno != EAGAIN && errno != EINTR)

@@ -46,3 +46,9 @@ CREATE TABLE run_failures (
 	at		INTEGER NOT NULL,
 	PRIMARY KEY (run, attempt)
 );
+
+-- When the attempt now (or last) holding a run was dispatched to its agent
+-- and when it came back, to the microsecond (Unix seconds): the dispatch
+-- latency and how busy the agents were kept (bench/dispatch-ssh.sh).
+ALTER TABLE runs ADD COLUMN dispatched_at REAL;
+ALTER TABLE runs ADD COLUMN returned_at REAL;
