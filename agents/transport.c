@@ -139,6 +139,13 @@ transport_link_setup(char **cause)
 	return 0;
 }
 
+void
+transport_link_clear(void)
+{
+	free(transport_links);
+	transport_links = NULL;
+}
+
 int
 transport_link_wanted(const struct config_agent *agent)
 {

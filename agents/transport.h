@@ -60,6 +60,8 @@ void	transport_close(struct transport *);
  * work to the links; elsewhere each transport connects by itself.
  */
 int	transport_link_setup(char **cause);
+/* Back to connecting by itself (the scheduler is done). */
+void	transport_link_clear(void);
 int	transport_link_wanted(const struct config_agent *);
 int	transport_link_listen(const struct config_agent *, int *fd,
 	    char **cause);

@@ -815,6 +815,7 @@ scheduler_agents_free(struct scheduler *s)
 	free(s->link_fds);
 	free(s->link_after);
 	free(s->agents);
+	transport_link_clear();
 	for (i = 0; i < s->nr_jobs; i++)
 		job_free(s->jobs[i].job);
 	free(s->jobs);
