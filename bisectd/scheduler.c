@@ -23,6 +23,7 @@
 #include "agents/transport.h"
 #include "bisectd/bisection.h"
 #include "bisectd/lock.h"
+#include "bisectd/outbox.h"
 #include "bisectd/request.h"
 #include "bisectd/scheduler.h"
 #include "bisectd/tracker.h"
@@ -871,6 +872,12 @@ scheduler_run(struct context *ctx, const struct scheduler_opts *opts,
 			goto out;
 		if (opts->tick != NULL)
 			opts->tick(&s, opts->payload);
+		/* Mail never stops the scheduler: failures are retried. */
+		if (outbox_flush(ctx, &why) != 0) {
+			log_error("mail: %s", why);
+			free(why);
+			why = NULL;
+		}
 		if (opts->wait_request != 0 &&
 		    scheduler_request_over(&s, opts->wait_request))
 			break;

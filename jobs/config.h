@@ -51,6 +51,9 @@ struct config_mail {
 	char	 *from;
 	char	**to;
 	size_t	  nr_to;
+	char	**cc;
+	size_t	  nr_cc;
+	int	  author;		/* also mail the commit's author: 0 */
 };
 
 /*
@@ -80,6 +83,7 @@ struct config {
 	struct config_mail	 mail;	/* all NULL without mail: */
 	int			 max_attempts; /* scheduler:; 3 */
 	struct config_continuous continuous;
+	char			*web;	/* reports' pages written here; NULL */
 };
 
 /*

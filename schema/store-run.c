@@ -138,24 +138,10 @@ int
 store_run_pending(struct store *st, int64_t **ids, size_t *nr, char **cause)
 {
 	sqlite3_stmt	*stmt;
-	int64_t		*v = NULL;
-	size_t		 n = 0, alloc = 0;
-	int		 r;
 
 	if (store_stmt(st, &stmt, cause, sql_run_pending, "") != 0)
 		return -1;
-	while ((r = store_step(st, stmt, cause)) == 1) {
-		ALLOC_GROW(v, n, alloc);
-		v[n++] = sqlite3_column_int64(stmt, 0);
-	}
-	sqlite3_reset(stmt);
-	if (r < 0) {
-		free(v);
-		return -1;
-	}
-	*ids = v;
-	*nr = n;
-	return 0;
+	return store_collect_ids(st, stmt, ids, nr, cause);
 }
 
 int
@@ -350,14 +336,10 @@ store_run_busy(struct store *st, int64_t job, const char *repo, int *busy,
     char **cause)
 {
 	sqlite3_stmt	*stmt;
-	int		 r;
 
 	if (store_stmt(st, &stmt, cause, sql_run_busy, "it", job, repo) != 0)
 		return -1;
-	if ((r = store_step(st, stmt, cause)) == 1)
-		*busy = sqlite3_column_int(stmt, 0);
-	sqlite3_reset(stmt);
-	return r == 1 ? 0 : -1;
+	return store_collect_int(st, stmt, busy, cause);
 }
 
 int
@@ -365,15 +347,11 @@ store_run_count_running(struct store *st, const char *agent, int *nr,
     char **cause)
 {
 	sqlite3_stmt	*stmt;
-	int		 r;
 
 	if (store_stmt(st, &stmt, cause, sql_run_running_agent, "t",
 	    agent) != 0)
 		return -1;
-	if ((r = store_step(st, stmt, cause)) == 1)
-		*nr = sqlite3_column_int(stmt, 0);
-	sqlite3_reset(stmt);
-	return r == 1 ? 0 : -1;
+	return store_collect_int(st, stmt, nr, cause);
 }
 
 void
@@ -485,35 +463,12 @@ int
 store_env_get(struct store *st, int64_t job, const char *repo,
     const char *oid, char ***keys, char ***values, size_t *nr, char **cause)
 {
-	sqlite3_stmt	 *stmt;
-	char		**k = NULL, **v = NULL;
-	size_t		  n = 0, alloc = 0, alloc2 = 0;
-	int		  r;
+	sqlite3_stmt	*stmt;
 
 	if (store_stmt(st, &stmt, cause, sql_env_get, "itt", job, repo,
 	    oid) != 0)
 		return -1;
-	while ((r = store_step(st, stmt, cause)) == 1) {
-		ALLOC_GROW(k, n, alloc);
-		ALLOC_GROW(v, n, alloc2);
-		k[n] = store_column_text(stmt, 0);
-		v[n] = store_column_text(stmt, 1);
-		n++;
-	}
-	sqlite3_reset(stmt);
-	if (r < 0) {
-		while (n-- > 0) {
-			free(k[n]);
-			free(v[n]);
-		}
-		free(k);
-		free(v);
-		return -1;
-	}
-	*keys = k;
-	*values = v;
-	*nr = n;
-	return 0;
+	return store_collect_text(st, stmt, keys, values, nr, cause);
 }
 
 static const char sql_run_commits[] =
@@ -524,26 +479,10 @@ int
 store_run_commits(struct store *st, int64_t job, const char *repo,
     char ***oids, size_t *nr, char **cause)
 {
-	sqlite3_stmt	 *stmt;
-	char		**v = NULL;
-	size_t		  n = 0, alloc = 0;
-	int		  r;
+	sqlite3_stmt	*stmt;
 
 	if (store_stmt(st, &stmt, cause, sql_run_commits, "it", job,
 	    repo) != 0)
 		return -1;
-	while ((r = store_step(st, stmt, cause)) == 1) {
-		ALLOC_GROW(v, n, alloc);
-		v[n++] = store_column_text(stmt, 0);
-	}
-	sqlite3_reset(stmt);
-	if (r < 0) {
-		while (n-- > 0)
-			free(v[n]);
-		free(v);
-		return -1;
-	}
-	*oids = v;
-	*nr = n;
-	return 0;
+	return store_collect_text(st, stmt, oids, NULL, nr, cause);
 }
