@@ -28,14 +28,14 @@ static const char sql_agent_list[] =
     "ORDER BY name";
 static const char sql_agent_up[] =
     "UPDATE agents SET state = 'up', error = NULL, since = CASE WHEN "
-    "state = 'up' THEN since ELSE ?1 END, failures = 0, retry_at = NULL, "
-    "stamp = NULL, inventory = ?2, inventory_at = ?1, nr_node = ?3, "
-    "nr_cpu = ?4, memory = ?5 WHERE name = ?6";
+    "state = 'up' THEN since ELSE ? END, failures = 0, retry_at = NULL, "
+    "stamp = NULL, inventory = ?, inventory_at = ?, nr_node = ?, "
+    "nr_cpu = ?, memory = ? WHERE name = ?";
 static const char sql_agent_down[] =
-    "UPDATE agents SET state = 'down', error = ?2, since = CASE WHEN "
-    "state = 'down' THEN since ELSE ?1 END, failures = failures + 1, "
-    "retry_at = ?1 + min(?3, 1 << min(failures, 20)), stamp = NULL "
-    "WHERE name = ?4";
+    "UPDATE agents SET state = 'down', since = CASE WHEN state = 'down' "
+    "THEN since ELSE ? END, error = ?, failures = failures + 1, "
+    "retry_at = ? + min(?, 1 << min(failures, 20)), stamp = NULL "
+    "WHERE name = ?";
 static const char sql_agent_refused[] =
     "UPDATE agents SET state = 'refused', error = ?2, since = ?1, "
     "failures = failures + 1, retry_at = NULL, stamp = ?3 WHERE name = ?4";
@@ -145,9 +145,9 @@ store_agent_up(struct store *st, const char *name, const char *inventory,
 	sqlite3_stmt	*stmt;
 
 	if (store_agent_ensure(st, name, cause) != 0 ||
-	    store_stmt(st, &stmt, cause, sql_agent_up, "itiiit", store_now(),
-	    inventory, (int64_t)nr_node, (int64_t)nr_cpu, (int64_t)memory,
-	    name) != 0)
+	    store_stmt(st, &stmt, cause, sql_agent_up, "itiiiit", store_now(),
+	    inventory, store_now(), (int64_t)nr_node, (int64_t)nr_cpu,
+	    (int64_t)memory, name) != 0)
 		return -1;
 	return store_exec_stmt(st, stmt, cause);
 }
@@ -159,8 +159,9 @@ store_agent_down(struct store *st, const char *name, const char *error,
 	sqlite3_stmt	*stmt;
 
 	if (store_agent_ensure(st, name, cause) != 0 ||
-	    store_stmt(st, &stmt, cause, sql_agent_down, "itit", store_now(),
-	    error, (int64_t)(max_interval > 0 ? max_interval : 1), name) != 0)
+	    store_stmt(st, &stmt, cause, sql_agent_down, "itiit", store_now(),
+	    error, store_now(), (int64_t)(max_interval > 0 ? max_interval : 1),
+	    name) != 0)
 		return -1;
 	return store_exec_stmt(st, stmt, cause);
 }
@@ -205,27 +206,11 @@ int
 store_job_agents_get(struct store *st, int64_t job, char ***out, size_t *nr,
     char **cause)
 {
-	sqlite3_stmt	 *stmt;
-	char		**v = NULL;
-	size_t		  n = 0, alloc = 0;
-	int		  r;
+	sqlite3_stmt	*stmt;
 
 	if (store_stmt(st, &stmt, cause, sql_job_agents_get, "i", job) != 0)
 		return -1;
-	while ((r = store_step(st, stmt, cause)) == 1) {
-		ALLOC_GROW(v, n, alloc);
-		v[n++] = store_column_text(stmt, 0);
-	}
-	sqlite3_reset(stmt);
-	if (r < 0) {
-		while (n-- > 0)
-			free(v[n]);
-		free(v);
-		return -1;
-	}
-	*out = v;
-	*nr = n;
-	return 0;
+	return store_collect_text(st, stmt, out, NULL, nr, cause);
 }
 
 int
@@ -245,15 +230,11 @@ store_run_done_on(struct store *st, int64_t job, const char *agent, int *nr,
     char **cause)
 {
 	sqlite3_stmt	*stmt;
-	int		 r;
 
 	if (store_stmt(st, &stmt, cause, sql_run_done_on, "it", job,
 	    agent) != 0)
 		return -1;
-	if ((r = store_step(st, stmt, cause)) == 1)
-		*nr = sqlite3_column_int(stmt, 0);
-	sqlite3_reset(stmt);
-	return r == 1 ? 0 : -1;
+	return store_collect_int(st, stmt, nr, cause);
 }
 
 int

@@ -53,8 +53,8 @@ static const char sql_run_retry[] =
     "AND token = ? AND status = 'running'";
 static const char sql_run_failure_add[] =
     "INSERT OR REPLACE INTO run_failures (run, attempt, agent, error, at) "
-    "SELECT id, attempts, agent, ?1, ?2 FROM runs WHERE id = ?3 AND "
-    "token = ?4 AND status = 'running'";
+    "SELECT id, attempts, agent, ?, ? FROM runs WHERE id = ? AND "
+    "token = ? AND status = 'running'";
 static const char sql_run_skip_build[] =
     "UPDATE runs SET status = 'skipped', error = ?, finished = ? WHERE "
     "repo = ? AND commit_oid = ? AND recipe = ? AND status = 'pending'";
