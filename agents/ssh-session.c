@@ -679,8 +679,13 @@ ssh_session_ping(struct ssh_session *s, char **cause)
 	double			 deadline;
 	int			 rc;
 
-	deadline = ssh_session_now() + s->silence;
 	ssh_session_sftp_lock(s);
+	if (ssh_session_quiet(s) < s->keepalive) {
+		/* whoever held the SFTP channel heard from the server */
+		ssh_session_sftp_unlock(s);
+		return 0;
+	}
+	deadline = ssh_session_now() + s->silence;
 	SSH_CALL(s, deadline, cause, "ping", rc,
 	    libssh2_sftp_stat_ex(s->sftp, ".", 1, LIBSSH2_SFTP_STAT, &attrs));
 	ssh_session_sftp_unlock(s);

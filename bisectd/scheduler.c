@@ -24,6 +24,7 @@
 #include "bisectd/bisection.h"
 #include "bisectd/lock.h"
 #include "bisectd/outbox.h"
+#include "bisectd/placement.h"
 #include "bisectd/request.h"
 #include "bisectd/scheduler.h"
 #include "bisectd/tracker.h"
@@ -84,77 +85,6 @@ scheduler_signals_restore(void)
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
-}
-
-static int
-scheduler_job_requires(const struct job *job)
-{
-	size_t	i;
-
-	for (i = 0; i < job->nr_params; i++) {
-		if (strncmp(job->params[i].key, "requires.", 9) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-int
-scheduler_job_placeable(struct context *ctx, const struct job *job,
-    char **why)
-{
-	const struct config_agent	*a;
-	struct store_agent		 row;
-	struct strbuf			 reasons = STRBUF_INIT;
-	char				*one, *cause = NULL;
-	size_t				 i;
-	int				 found, r = -1;
-
-	memset(&row, 0, sizeof row);
-	if (!scheduler_job_requires(job))
-		return 1;
-	for (i = 0; i < ctx->config->nr_agents; i++) {
-		a = &ctx->config->agents[i];
-		one = NULL;
-		store_agent_release(&row);
-		if (store_agent_get(ctx->store, a->name, &row, &found,
-		    &cause) != 0)
-			goto out;
-		if (!found || !row.has_inventory) {
-			/* never inventoried: ask it now */
-			if (worker_probe_now(ctx->store, a, ctx->agent_path,
-			    &one) != 0) {
-				strbuf_addf(&reasons, "%sagent '%s': no "
-				    "inventory, it did not answer (%s)",
-				    reasons.len ? "; " : "", a->name, one);
-				free(one);
-				continue;
-			}
-			store_agent_release(&row);
-			if (store_agent_get(ctx->store, a->name, &row, &found,
-			    &cause) != 0)
-				goto out;
-		}
-		if (strcmp(row.state, "refused") == 0)
-			one = xasprintf("refused (%s)", row.error);
-		else if (job_requires_met(job, row.nr_node, row.nr_cpu,
-		    row.memory, &one)) {
-			r = 1;
-			goto out;
-		}
-		strbuf_addf(&reasons, "%sagent '%s': %s", reasons.len ? "; " :
-		    "", a->name, one);
-		free(one);
-	}
-	*why = xasprintf("no agent can run it: %s", reasons.buf);
-	r = 0;
-out:
-	if (r < 0) {
-		error_set(why, "%s", cause);
-		free(cause);
-	}
-	store_agent_release(&row);
-	strbuf_release(&reasons);
-	return r;
 }
 
 unsigned
@@ -349,7 +279,7 @@ out:
 }
 
 /* Running children of a kind on an agent. */
-static int
+int
 scheduler_children_on(const struct scheduler *s, enum scheduler_child_kind kind,
     const char *agent)
 {
@@ -365,34 +295,6 @@ scheduler_children_on(const struct scheduler *s, enum scheduler_child_kind kind,
 	return n;
 }
 
-static int
-scheduler_agent_index(const struct scheduler *s, const char *name)
-{
-	size_t	i;
-
-	for (i = 0; i < s->ctx->config->nr_agents; i++) {
-		if (strcmp(s->ctx->config->agents[i].name, name) == 0)
-			return (int)i;
-	}
-	return -1;
-}
-
-static int
-scheduler_agent_in(const struct scheduler *s, size_t i, const char *state)
-{
-	return s->agents[i].name != NULL &&
-	    strcmp(s->agents[i].state, state) == 0;
-}
-
-static int
-scheduler_free_slots(const struct scheduler *s, size_t i)
-{
-	const struct config_agent	*a = &s->ctx->config->agents[i];
-
-	return (a->slots > 0 ? a->slots : 1) -
-	    scheduler_children_on(s, SCHEDULER_CHILD_RUN, a->name);
-}
-
 /* This turn's view of the agents: their rows, by config index. */
 static int
 scheduler_agents_load(struct scheduler *s, char **cause)
@@ -406,7 +308,7 @@ scheduler_agents_load(struct scheduler *s, char **cause)
 	if (store_agent_list(s->ctx->store, &rows, &nr, cause) != 0)
 		return -1;
 	for (i = 0; i < nr; i++) {
-		k = scheduler_agent_index(s, rows[i].name);
+		k = placement_agent_index(s, rows[i].name);
 		if (k >= 0) {
 			s->agents[k] = rows[i];
 			memset(&rows[i], 0, sizeof rows[i]);
@@ -475,191 +377,15 @@ scheduler_agents_turn(struct scheduler *s)
 	}
 }
 
-/* The parsed job of a row, cached: jobs never change. */
-static const struct job *
-scheduler_job(struct scheduler *s, int64_t id)
-{
-	struct store_job	  sj;
-	struct job		**jobs = NULL;
-	struct scheduler_job	 *j;
-	size_t			  i, nr = 0;
-
-	for (i = 0; i < s->nr_jobs; i++) {
-		if (s->jobs[i].id == id)
-			return s->jobs[i].job;
-	}
-	ALLOC_GROW(s->jobs, s->nr_jobs, s->alloc_jobs);
-	j = &s->jobs[s->nr_jobs++];
-	j->id = id;
-	j->job = NULL;
-	memset(&sj, 0, sizeof sj);
-	if (store_job_get(s->ctx->store, id, &sj, NULL) == 0 &&
-	    job_parse(sj.job_id, sj.canonical, strlen(sj.canonical), &jobs,
-	    &nr, NULL) == 0 && nr == 1) {
-		j->job = jobs[0];
-		jobs[0] = NULL;
-	}
-	job_list_free(jobs, nr);
-	store_job_release(&sj);
-	return j->job;
-}
-
-/*
- * May agent i run the job? 1 yes; 0 no, with *why; -1 not known yet (it
- * has no inventory and has not been asked since this scheduler started).
- */
-static int
-scheduler_eligible(const struct scheduler *s, size_t i, const struct job *job,
-    char **why)
-{
-	const struct store_agent	*row = &s->agents[i];
-
-	if (row->name != NULL && strcmp(row->state, "refused") == 0) {
-		*why = xasprintf("refused (%s)", row->error != NULL ?
-		    row->error : "no reason");
-		return 0;
-	}
-	if (job == NULL || !scheduler_job_requires(job))
-		return 1;
-	if (row->name == NULL || !row->has_inventory) {
-		if (row->name == NULL || strcmp(row->state, "unknown") == 0)
-			return -1;
-		*why = xasprintf("never answered with its inventory (%s)",
-		    row->error != NULL ? row->error : "no reason");
-		return 0;
-	}
-	return job_requires_met(job, row->nr_node, row->nr_cpu, row->memory,
-	    why);
-}
-
-/*
- * A job's positions (see 0004-agents.sql), made on its first run from the
- * agents that can run it, rotated by the job's id so that jobs start on
- * different machines. *nr is 0 while an agent's inventory is awaited;
- * *impossible is set, with *why, when no agent can run the job.
- */
-static int
-scheduler_positions(struct scheduler *s, int64_t id, const struct job *job,
-    char ***pos, size_t *nr, int *impossible, char **why, char **cause)
-{
-	struct strbuf	 reasons = STRBUF_INIT;
-	size_t		*eligible = NULL, n = 0, i;
-	char		*one;
-	int		 waiting = 0, e, r = -1;
-
-	*impossible = 0;
-	if (store_job_agents_get(s->ctx->store, id, pos, nr, cause) != 0)
-		return -1;
-	if (*nr > 0)
-		return 0;
-	free(*pos);
-	*pos = NULL;
-	eligible = xcalloc(s->ctx->config->nr_agents + 1, sizeof *eligible);
-	for (i = 0; i < s->ctx->config->nr_agents; i++) {
-		one = NULL;
-		e = scheduler_eligible(s, i, job, &one);
-		if (e == 1)
-			eligible[n++] = i;
-		else if (e < 0)
-			waiting = 1;
-		else
-			strbuf_addf(&reasons, "%sagent '%s': %s", reasons.len ?
-			    "; " : "", s->ctx->config->agents[i].name, one);
-		free(one);
-	}
-	if (waiting) {
-		r = 0;
-		goto out;
-	}
-	if (n == 0) {
-		*impossible = 1;
-		*why = xasprintf("no agent can run this job: %s", reasons.buf);
-		r = 0;
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		if (store_job_agents_set(s->ctx->store, id, (int)i,
-		    s->ctx->config->agents[eligible[(i + (size_t)id) %
-		    n]].name, cause) != 0)
-			goto out;
-	}
-	r = store_job_agents_get(s->ctx->store, id, pos, nr, cause);
-out:
-	strbuf_release(&reasons);
-	free(eligible);
-	return r;
-}
-
-/*
- * Where the run goes: its position's agent when that one is up (and then
- * only when it has a free slot: a run never goes elsewhere because its
- * machine is busy). When that agent is out of service, the position moves
- * to another agent that is up -- but only while the job has no finished
- * run on the agent it leaves (or that agent is refused for good or gone
- * from the config): otherwise commits already measured there would be
- * compared with commits measured elsewhere, and the run waits for its
- * machine to come back. Returns the config index, or -1 to wait.
- */
-static int
-scheduler_place(struct scheduler *s, const struct store_run *run,
-    const struct job *job, char **pos, size_t nr_pos, char **cause)
-{
-	size_t	 p = (size_t)run->seq % nr_pos, i, k;
-	char	*why;
-	int	 cur, done = 0, best = -1, best_n = 0, n, e;
-
-	cur = scheduler_agent_index(s, pos[p]);
-	if (cur >= 0 && scheduler_agent_in(s, (size_t)cur, "up"))
-		return scheduler_free_slots(s, (size_t)cur) > 0 ? cur : -1;
-	if (cur >= 0 && (s->agents[cur].name == NULL ||
-	    scheduler_agent_in(s, (size_t)cur, "unknown")))
-		return -1;
-	if (cur >= 0 && !scheduler_agent_in(s, (size_t)cur, "refused")) {
-		if (store_run_done_on(s->ctx->store, run->job, pos[p], &done,
-		    cause) != 0)
-			return -2;
-		if (done > 0)
-			return -1;
-	}
-	for (i = 0; i < s->ctx->config->nr_agents; i++) {
-		if ((int)i == cur || !scheduler_agent_in(s, i, "up"))
-			continue;
-		why = NULL;
-		e = scheduler_eligible(s, i, job, &why);
-		free(why);
-		if (e != 1)
-			continue;
-		for (n = 0, k = 0; k < nr_pos; k++)
-			n += strcmp(pos[k], s->ctx->config->agents[i].name) == 0;
-		if (best == -1 || n < best_n) {
-			best = (int)i;
-			best_n = n;
-		}
-	}
-	if (best == -1)
-		return -1;
-	log_info("job %lld: runs at position %zu move from agent '%s' (%s) "
-	    "to '%s'", (long long)run->job, p, pos[p], cur >= 0 &&
-	    s->agents[cur].error != NULL ? s->agents[cur].error :
-	    "no longer configured", s->ctx->config->agents[best].name);
-	if (store_job_agents_set(s->ctx->store, run->job, (int)p,
-	    s->ctx->config->agents[best].name, cause) != 0)
-		return -2;
-	free(pos[p]);
-	pos[p] = xstrdup(s->ctx->config->agents[best].name);
-	return scheduler_free_slots(s, (size_t)best) > 0 ? best : -1;
-}
-
 static int
 scheduler_start_runs(struct scheduler *s, char **cause)
 {
 	const struct config_agent	 *agent;
-	const struct job		 *job;
 	struct store_run		  run;
 	struct store_build		  b;
 	int64_t				 *ids = NULL, token;
-	size_t				  nr = 0, i, nr_pos = 0;
-	char				 *dir = NULL, **pos = NULL, *why = NULL;
+	size_t				  nr = 0, i;
+	char				 *dir = NULL, *why = NULL;
 	pid_t				  pid;
 	int				  found, impossible, k, r = -1;
 
@@ -673,10 +399,6 @@ scheduler_start_runs(struct scheduler *s, char **cause)
 	for (i = 0; i < nr; i++) {
 		store_run_release(&run);
 		store_build_release(&b);
-		while (nr_pos > 0)
-			free(pos[--nr_pos]);
-		free(pos);
-		pos = NULL;
 		if (store_run_get(s->ctx->store, ids[i], &run, cause) != 0)
 			goto out;
 		found = store_build_find(s->ctx->store, run.repo,
@@ -692,9 +414,8 @@ scheduler_start_runs(struct scheduler *s, char **cause)
 		}
 		if (!found || strcmp(b.status, "ok") != 0)
 			continue;
-		job = scheduler_job(s, run.job);
-		if (scheduler_positions(s, run.job, job, &pos, &nr_pos,
-		    &impossible, &why, cause) != 0)
+		if ((impossible = placement_find(s, &run, &k, &why,
+		    cause)) < 0)
 			goto out;
 		if (impossible) {
 			log_error("run %lld: %s", (long long)run.id, why);
@@ -706,11 +427,6 @@ scheduler_start_runs(struct scheduler *s, char **cause)
 			s->progress = 1;
 			continue;
 		}
-		if (nr_pos == 0)
-			continue;
-		if ((k = scheduler_place(s, &run, job, pos, nr_pos,
-		    cause)) == -2)
-			goto out;
 		if (k < 0)
 			continue;
 		agent = &s->ctx->config->agents[k];
@@ -734,9 +450,6 @@ scheduler_start_runs(struct scheduler *s, char **cause)
 out:
 	store_run_release(&run);
 	store_build_release(&b);
-	while (nr_pos > 0)
-		free(pos[--nr_pos]);
-	free(pos);
 	free(ids);
 	free(dir);
 	free(why);

@@ -75,13 +75,8 @@ int	scheduler_wait(struct context *, int64_t request,
 	    char **cause);
 /* The number of run slots over all agents. */
 unsigned scheduler_slots(const struct context *);
-/*
- * Can some agent run this job? Jobs without requires: always can. Else
- * each agent's cached inventory is matched, and an agent never inventoried
- * is probed first (in this process). 1, or 0 with *why naming every agent
- * and its reason; -1 on an internal error.
- */
-int	scheduler_job_placeable(struct context *, const struct job *,
-	    char **why);
+/* Running children of a kind on an agent. */
+int	scheduler_children_on(const struct scheduler *,
+	    enum scheduler_child_kind, const char *agent);
 
 #endif
