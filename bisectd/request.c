@@ -11,6 +11,7 @@
 
 #include "bisectd/bisection.h"
 #include "bisectd/build.h"
+#include "bisectd/placement.h"
 #include "bisectd/repo.h"
 #include "bisectd/request.h"
 #include "jobs/metric.h"
@@ -96,7 +97,7 @@ request_create(struct context *ctx, const struct request_spec *spec,
 	}
 	for (i = 0; i < nr_jobs; i++) {
 		/* a job no agent can run is refused now, not left waiting */
-		int	placeable = scheduler_job_placeable(ctx, jobs[i], &desc);
+		int	placeable = placement_job_placeable(ctx, jobs[i], &desc);
 
 		if (placeable <= 0) {
 			error_set(cause, "'%s': %s", spec->job_file, desc);
