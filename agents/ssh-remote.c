@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "agents/result.h"
+#include "agents/ssh-exec.h"
 #include "agents/ssh-remote.h"
 #include "agents/ssh-sftp.h"
 #include "util/error.h"
@@ -43,7 +44,6 @@
 
 #define REMOTE_LOG_TAIL		2000
 #define REMOTE_MAX_INFO		(1u << 20)
-#define REMOTE_CLOSE_GRACE	5.0	/* seconds to close a channel */
 #define REMOTE_INFO_TIMEOUT	60.0
 
 struct remote_artifact {
@@ -450,196 +450,6 @@ remote_command(const struct strbuf *inner)
 	return strbuf_detach(&sb, NULL);
 }
 
-static int
-remote_cancelled(int fd)
-{
-	char	c;
-
-	if (fd == -1)
-		return 0;
-	return recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
-}
-
-struct remote_sink {
-	int		 fd;		/* stdout to a file, or -1 */
-	struct strbuf	*out;		/* else stdout here */
-	struct strbuf	*err;		/* stderr (NULL: dropped) */
-	size_t		 max;
-	int		 crlf;		/* a pty's \r\n: write \n */
-};
-
-static int
-remote_sink_add(struct remote_sink *k, int stream, const char *p, size_t n,
-    char **cause)
-{
-	struct strbuf	*sb = stream == 0 ? k->out : k->err;
-	size_t		 i, start;
-	ssize_t		 w;
-
-	if (stream == 0 && k->fd != -1) {
-		for (start = i = 0; i <= n; i++) {
-			if (i < n && !(k->crlf && p[i] == '\r'))
-				continue;
-			while (start < i) {
-				w = write(k->fd, p + start, i - start);
-				if (w == -1 && errno == EINTR)
-					continue;
-				if (w == -1)
-					return error_errno(cause, "couldn't "
-					    "write the log");
-				start += (size_t)w;
-			}
-			start = i + 1;
-		}
-		return 0;
-	}
-	if (sb != NULL && sb->len < k->max)
-		strbuf_add(sb, p, n);
-	return 0;
-}
-
-/* Read a channel's output to its end, by the deadline. */
-static int
-remote_drain(struct ssh_session *s, LIBSSH2_CHANNEL *ch,
-    struct remote_sink *k, double deadline, int cancel_fd, char **cause)
-{
-	char	buf[16384];
-	ssize_t	n;
-	int	stream, got, r = -1;
-
-	ssh_session_lock(s);
-	for (;;) {
-		got = 0;
-		for (stream = 0; stream < 2; stream++) {
-			n = libssh2_channel_read_ex(ch, stream, buf,
-			    sizeof buf);
-			if (n == LIBSSH2_ERROR_EAGAIN || n == 0)
-				continue;
-			ssh_session_progress(s);
-			if (n < 0) {
-				ssh_session_error(s, (int)n, cause,
-				    "reading the output");
-				goto out;
-			}
-			got = 1;
-			ssh_session_unlock(s);
-			if (remote_sink_add(k, stream, buf, (size_t)n,
-			    cause) != 0) {
-				ssh_session_lock(s);
-				goto out;
-			}
-			ssh_session_lock(s);
-		}
-		if (got)
-			continue;
-		if (libssh2_channel_eof(ch)) {
-			ssh_session_progress(s);
-			break;
-		}
-		if (remote_cancelled(cancel_fd)) {
-			error_set(cause, "cancelled: the run's owner went away");
-			goto out;
-		}
-		if (ssh_session_wait(s, deadline, cause) != 0)
-			goto out;
-	}
-	r = 0;
-out:
-	ssh_session_unlock(s);
-	return r;
-}
-
-struct remote_exit {
-	int	 status;		/* -1: killed by a signal */
-	char	*signal;		/* its name, or NULL */
-};
-
-static void
-remote_channel_free(struct ssh_session *s, LIBSSH2_CHANNEL *ch, int close_it)
-{
-	double	 deadline = ssh_session_now() + REMOTE_CLOSE_GRACE;
-	char	*ignore = NULL;
-	int	 rc;
-
-	if (ch == NULL)
-		return;
-	if (!ssh_session_dead(s, NULL)) {
-		if (close_it)
-			SSH_CALL(s, deadline, &ignore, "close", rc,
-			    libssh2_channel_close(ch));
-		free(ignore);
-		ignore = NULL;
-		SSH_CALL(s, deadline, &ignore, "free", rc,
-		    libssh2_channel_free(ch));
-		free(ignore);
-		return;
-	}
-	/* the session is gone: its own free releases the channel */
-}
-
-/* Run cmd in a channel; the output goes to the sink. */
-static int
-remote_exec(struct ssh_remote *r, const char *cmd, int pty,
-    struct remote_sink *k, double deadline, int cancel_fd,
-    struct remote_exit *ex, char **cause)
-{
-	static const char	 modes[] = { 72, 0, 0, 0, 0, 0 };	/* -onlcr */
-	struct ssh_session	*s = r->s;
-	LIBSSH2_CHANNEL		*ch = NULL;
-	char			*why = NULL, *sig = NULL;
-	size_t			 siglen = 0;
-	int			 rc, ret = -1, closed = 0;
-
-	ex->status = -1;
-	ex->signal = NULL;
-	ssh_session_open_lock(s);
-	SSH_CALL_PTR(s, deadline, &why, "opening a channel", ch,
-	    libssh2_channel_open_session(ssh_session_handle(s)));
-	ssh_session_open_unlock(s);
-	if (ch == NULL)
-		goto fail;
-	if (pty) {
-		SSH_CALL(s, deadline, &why, "requesting a terminal", rc,
-		    libssh2_channel_request_pty_ex(ch, "dumb", 4, modes,
-		    sizeof modes, 200, 50, 0, 0));
-		if (rc != 0)
-			goto fail;
-	}
-	SSH_CALL(s, deadline, &why, "starting the command", rc,
-	    libssh2_channel_process_startup(ch, "exec", 4, cmd,
-	    (unsigned)strlen(cmd)));
-	if (rc != 0)
-		goto fail;
-	if (remote_drain(s, ch, k, deadline, cancel_fd, &why) != 0)
-		goto fail;
-	SSH_CALL(s, deadline, &why, "closing the channel", rc,
-	    libssh2_channel_close(ch));
-	if (rc != 0)
-		goto fail;
-	closed = 1;
-	SSH_CALL(s, deadline, &why, "closing the channel", rc,
-	    libssh2_channel_wait_closed(ch));
-	if (rc != 0)
-		goto fail;
-	ssh_session_lock(s);
-	ex->status = libssh2_channel_get_exit_status(ch);
-	if (libssh2_channel_get_exit_signal(ch, &sig, &siglen, NULL, NULL,
-	    NULL, NULL) == 0 && sig != NULL) {
-		ex->signal = xstrndup(sig, siglen);
-		ex->status = -1;
-		libssh2_free(ssh_session_handle(s), sig);
-	}
-	ssh_session_unlock(s);
-	ret = 0;
-	goto out;
-fail:
-	error_set(cause, "%s", why != NULL ? why : "failed");
-out:
-	remote_channel_free(s, ch, !closed);
-	free(why);
-	return ret;
-}
-
 static void
 remote_log_tail(struct strbuf *sb, const char *path)
 {
@@ -750,7 +560,7 @@ out:
 }
 
 static char *
-remote_describe_exit(const struct remote_exit *ex)
+remote_describe_exit(const struct ssh_exec_exit *ex)
 {
 	if (ex->signal != NULL)
 		return xasprintf("was killed by signal %s", ex->signal);
@@ -762,8 +572,8 @@ ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
     int cancel_fd, char **cause)
 {
 	struct strbuf		 inner = STRBUF_INIT, sb = STRBUF_INIT;
-	struct remote_sink	 k;
-	struct remote_exit	 ex;
+	struct ssh_exec_sink	 k;
+	struct ssh_exec_exit	 ex;
 	struct result		*res = NULL;
 	char			 rnd[17], id[HASH_HEX_LEN + 1];
 	char			*rdir = NULL, *cmd = NULL, *remote_res = NULL;
@@ -795,7 +605,7 @@ ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
 	memset(&k, 0, sizeof k);
 	k.fd = logfd;
 	k.crlf = 1;
-	if (remote_exec(r, cmd, 1, &k, deadline, cancel_fd, &ex, &why) != 0) {
+	if (ssh_exec_run(r->s, cmd, 1, &k, deadline, cancel_fd, &ex, &why) != 0) {
 		if (strcmp(why, "timed out") == 0) {
 			strbuf_addf(&sb, "agent '%s': run timed out after %us",
 			    r->agent, job->timeout);
@@ -860,8 +670,8 @@ ssh_remote_info(struct ssh_remote *r, char **out, char **cause)
 {
 	struct strbuf		 inner = STRBUF_INIT, o = STRBUF_INIT;
 	struct strbuf		 e = STRBUF_INIT;
-	struct remote_sink	 k;
-	struct remote_exit	 ex;
+	struct ssh_exec_sink	 k;
+	struct ssh_exec_exit	 ex;
 	char			*cmd = NULL, *why = NULL, *how = NULL;
 	double			 deadline;
 	int			 ret = -1;
@@ -887,7 +697,7 @@ ssh_remote_info(struct ssh_remote *r, char **out, char **cause)
 	k.out = &o;
 	k.err = &e;
 	k.max = REMOTE_MAX_INFO;
-	if (remote_exec(r, cmd, 0, &k, deadline, -1, &ex, &why) != 0)
+	if (ssh_exec_run(r->s, cmd, 0, &k, deadline, -1, &ex, &why) != 0)
 		goto fail;
 	if (ex.status != 0) {
 		how = remote_describe_exit(&ex);
