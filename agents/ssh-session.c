@@ -282,7 +282,7 @@ ssh_session_wait(struct ssh_session *s, double deadline, char **cause)
 	unsigned long	gen;
 	uint64_t	drain;
 	double		now, limit;
-	int		dirs, out, n;
+	int		dirs, out, n, pending = 0;
 
 	if (s->dead)
 		return error_set(cause, "%s", s->dead_why);
@@ -309,7 +309,7 @@ ssh_session_wait(struct ssh_session *s, double deadline, char **cause)
 		    read(s->wakefd, &drain, sizeof drain) < 0) {
 			/* nothing to drain: another thread did */
 		}
-		if (n > 0 && (pfd[0].revents & (POLLHUP | POLLERR)))
+		if (n > 0 && (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
 			s->last_rx = ssh_session_now();
 		s->polling = 0;
 		s->gen++;
@@ -335,6 +335,9 @@ ssh_session_wait(struct ssh_session *s, double deadline, char **cause)
 			s->want_out--;
 	}
 	now = ssh_session_now();
+	if (!s->dead && now - s->last_rx >= s->silence &&
+	    ioctl(s->fd, FIONREAD, &pending) == 0 && pending > 0)
+		s->last_rx = now;	/* we were slow, not the server */
 	if (!s->dead && now - s->last_rx >= s->silence) {
 		char	*why = xasprintf("connection to '%s' lost: no answer "
 			    "for %us", s->host, s->silence);

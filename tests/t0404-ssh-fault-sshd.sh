@@ -37,7 +37,7 @@ test_expect_success 'setup' '
 	} >>bisectd.yaml &&
 	cat >gated.yaml <<-EOF
 	testcase: microbench
-	run: '\''while [ ! -e $TRASH/go ]; do sleep 0.05; done; sh bench.sh'\''
+	run: '\''touch $TRASH/started.\$AGENT_NAME; while [ ! -e $TRASH/go ]; do sleep 0.05; done; sh bench.sh'\''
 	runs: 2
 	metric: microbench.score
 	EOF
@@ -53,8 +53,9 @@ test_expect_success 'sshd is killed while a run is on the agent' '
 	bisectctl queue gated.yaml --commit master~1 --wait >queue.out \
 		2>queue.err &
 	echo $! >queue.pid &&
-	test_wait_for 200 running_on a1 &&
-	test_wait_for 200 running_on a2 &&
+	test_wait_for 300 test -e started.a1 &&
+	test_wait_for 300 test -e started.a2 &&
+	running_on a1 && running_on a2 &&
 	run=$(db_query "SELECT id FROM runs WHERE status = '\''running'\''
 		AND agent = '\''a1'\''") &&
 	echo $run >lost.run &&

@@ -51,7 +51,7 @@ test_expect_success 'setup: the job has finished runs on both machines' '
 	} >>bisectd.yaml &&
 	cat >gated.yaml <<-EOF &&
 	testcase: microbench
-	run: '\''if [ -e $TRASH/gate ]; then while [ ! -e $TRASH/go ]; do sleep 0.05; done; fi; sh bench.sh'\''
+	run: '\''if [ -e $TRASH/gate ]; then touch $TRASH/started.\$AGENT_NAME; while [ ! -e $TRASH/go ]; do sleep 0.05; done; fi; sh bench.sh'\''
 	runs: 2
 	metric: microbench.score
 	EOF
@@ -65,8 +65,9 @@ test_expect_success 'the link goes down during a run: lost after the silence' '
 	bisectctl queue gated.yaml --commit master~1 --wait >queue.out \
 		2>queue.err &
 	echo $! >queue.pid &&
-	test_wait_for 200 running_on a1 &&
-	test_wait_for 200 running_on a2 &&
+	test_wait_for 300 test -e started.a1 &&
+	test_wait_for 300 test -e started.a2 &&
+	running_on a1 && running_on a2 &&
 	run=$(db_query "SELECT id FROM runs WHERE status = '\''running'\''
 		AND agent = '\''a1'\''") &&
 	echo $run >lost.run &&
