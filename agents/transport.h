@@ -43,7 +43,9 @@ int	transport_run(struct transport *, const struct transport_job *,
  * else an hour. transport_run_timeout adds a margin for copying the
  * artifacts and the agent's own kill grace: give it as the
  * transport_job's timeout, so that a hanging testcase is recorded by the
- * agent as timed out instead of the run failing in the transport.
+ * agent as timed out instead of the run failing in the transport. (The
+ * scheduler's workers add the agent's configured run_margin instead of
+ * the fixed margin: 120 seconds unless the agent says otherwise.)
  */
 unsigned transport_testcase_timeout(const struct job *);
 unsigned transport_run_timeout(const struct job *);

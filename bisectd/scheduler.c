@@ -2,10 +2,14 @@
  * The scheduler loop. Each turn it reaps finished children, plans every
  * active request (which may add runs and builds), starts pending builds
  * (one per repository at a time: they share its worktree) and pending runs
- * whose build is done (as many as the agents have free slots), then sleeps
- * until a child exits, a signal arrives, or half a second passes (so that
- * a daemon sees new requests). Signal handlers only set flags and wake
- * the loop through a pipe.
+ * whose build is done, each on the agent its job's position names when
+ * that agent has a free slot (bisectd/placement.c), then sleeps until a
+ * child exits, a signal arrives, or half a second passes (so that a daemon
+ * sees new requests). Besides builds and runs, its children are the
+ * probes of agents that are new, down and due, or refused under a
+ * configuration that changed since, and one link per ssh agent (the
+ * process that holds its connection), restarted when it dies. Signal
+ * handlers only set flags and wake the loop through a pipe.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
