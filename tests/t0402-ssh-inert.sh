@@ -3,7 +3,8 @@
 # job values "$(touch /tmp/pwned)" and "; rm -rf ~" stay text, a remote
 # directory whose name holds quotes and "$(...)" is quoted, and a result
 # directory that holds symbolic links (to /etc/passwd, to "..") or odd
-# names brings back only its regular files, inside the run directory.
+# names brings back only its regular files, inside the run directory; an
+# artifact set holding a symbolic link is not uploaded at all.
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/lib-bisect.sh"
 . "$(dirname "$0")/lib-ssh.sh"
@@ -77,6 +78,26 @@ test_expect_success 'a result directory brings back only regular files' '
 	test -z "$(find state -type l)" &&
 	grep "3 entries of the result directory were not fetched" \
 		state/runs/$run/agent.log
+'
+
+test_expect_success 'an artifact that is a symbolic link is not uploaded' '
+	git init -q linked &&
+	echo "echo score: 1" >linked/bench.sh &&
+	ln -s /etc/passwd linked/evil &&
+	git -C linked add bench.sh evil &&
+	git -C linked commit -q -m linked &&
+	sed -e "s|path: repo|path: linked|" \
+		-e "s|artifacts: \[bench.sh, speed, noise\]|artifacts: [bench.sh, evil]|" \
+		bisectd.yaml >linked.yaml &&
+	grep -q "artifacts: \[bench.sh, evil\]" linked.yaml &&
+	sed "s/^runs: 3/runs: 1/" job.yaml >one.yaml &&
+	bisectctl -c linked.yaml queue one.yaml --wait >out 2>err &&
+	run=$(db_query "SELECT max(id) FROM runs") &&
+	test "$(db_query "SELECT status FROM runs WHERE id = $run")" = failed &&
+	run_failures $run >failures &&
+	cat failures &&
+	grep "refusing to upload .*/evil.: not a regular file or a directory" failures &&
+	test -z "$(find agents/a1 -name evil)"
 '
 
 test_done
