@@ -18,8 +18,10 @@
 #include "bisectd/outbox.h"
 #include "bisectd/web.h"
 #include "bisectd/build.h"
+#include "bisectd/drift.h"
 #include "bisectd/repo.h"
 #include "bisectd/report.h"
+#include "bisectd/request.h"
 #include "bisectd/revert.h"
 #include "jobs/metric.h"
 #include "stats/bisect.h"
@@ -706,21 +708,17 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 	}
 	if (bisection_gather(s, bs, &b, &t, cause) != 0)
 		goto out;
-	mi = metric_lookup(b.metric);
-	runs = 3;
-	{
-		struct store_job	sj;
-		struct job		**jobs = NULL;
-		size_t			  nr = 0;
-
-		if (store_job_get(st, b.job, &sj, cause) != 0)
-			goto out;
-		if (job_parse(sj.job_id, sj.canonical, strlen(sj.canonical),
-		    &jobs, &nr, NULL) == 0 && nr == 1)
-			runs = jobs[0]->runs;
-		job_list_free(jobs, nr);
-		store_job_release(&sj);
+	switch (drift_bisection_check(s->ctx, &b,
+	    (const char (*)[REPO_OID_HEX + 1])bs->range.oids, t.touched,
+	    t.nr_touched, &why, cause)) {
+	case -1:
+		goto out;
+	case 1:
+		r = bisection_fail(s, id, why, cause);
+		goto out;
 	}
+	mi = metric_lookup(b.metric);
+	runs = request_runs(&rq);
 	memset(&in, 0, sizeof in);
 	in.commits = bs->range.commits;
 	in.nr_commits = bs->range.nr_commits;

@@ -224,6 +224,19 @@ void	 store_series_list_free(struct store_series *, size_t);
 int	 store_env_get(struct store *, int64_t job, const char *repo,
 	     const char *oid, char ***keys, char ***values, size_t *nr,
 	     char **cause);
+/* The environment of every done run of (job, repo, oid), in run order. */
+struct store_run_env {
+	int64_t	  run;
+	int	  seq;
+	char	 *agent;
+	char	**keys;		/* sorted */
+	char	**values;
+	size_t	  nr;
+};
+int	 store_env_runs(struct store *, int64_t job, const char *repo,
+	     const char *oid, struct store_run_env **out, size_t *nr,
+	     char **cause);
+void	 store_run_env_list_free(struct store_run_env *, size_t);
 
 /* bisections */
 int	 store_bisection_add(struct store *, int64_t id, int64_t job,

@@ -117,11 +117,12 @@ test_expect_success 'a bisection names the culprit' '
 	bisectctl report "$(json_get one.json "d[\"id\"]")" >report1.txt
 '
 
-test_expect_success 'report --email sends exactly one message' '
+test_expect_success 'the bisection mailed its report, exactly once' '
 	id=$(json_get one.json "d[\"id\"]") &&
-	bisectctl report "$id" --email >email.out &&
-	grep -q "^mail: <.*> sent to perf-reports@example.org, joro@example.com, author@example.com$" email.out &&
-	test "$(mails)" = 1
+	test "$(mails)" = 1 &&
+	test "$(db_query "SELECT status, attempts, trim(replace(recipients,
+		char(10), \",\"), \",\") FROM outbox WHERE bisection = $id")" = \
+		"sent|1|perf-reports@example.org,joro@example.com,author@example.com"
 '
 
 test_expect_success 'the message parses: headers, no injection, body' '
@@ -143,9 +144,6 @@ test_expect_success 'server down: a second report about the commit is queued' '
 	test "$(json_get two.json "d[\"culprit\"]")" = "$(culprit_oid)" &&
 	id=$(json_get two.json "d[\"id\"]") &&
 	bisectctl report "$id" >report2.txt &&
-	bisectctl report "$id" --email >down.out 2>down.err &&
-	grep -q "^mail: <.*> queued$" down.out &&
-	grep -q "not delivered yet: .*stays queued, next attempt in 60 s" down.err &&
 	test "$(mails)" = 1 &&
 	test "$(db_query "SELECT status, attempts, next_attempt >= created + 60,
 		last_error LIKE \"%onnect%\" FROM outbox WHERE bisection = $id")" \
