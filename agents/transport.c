@@ -24,25 +24,6 @@ static const struct transport_entry {
 	{ "ssh", &transport_ssh_ops },
 };
 
-#define TRANSPORT_DEFAULT_TIMEOUT	3600
-#define TRANSPORT_MARGIN		120	/* copy, start, kill grace */
-
-unsigned
-transport_testcase_timeout(const struct job *job)
-{
-	if (job->timeout > 0)
-		return job->timeout;
-	if (job->runtime > 0)
-		return 3 * job->runtime + 60;
-	return TRANSPORT_DEFAULT_TIMEOUT;
-}
-
-unsigned
-transport_run_timeout(const struct job *job)
-{
-	return transport_testcase_timeout(job) + TRANSPORT_MARGIN;
-}
-
 int
 transport_open(const struct config_agent *agent, const char *agent_path,
     struct transport **out, char **cause)
