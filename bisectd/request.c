@@ -12,6 +12,7 @@
 
 #include "bisectd/bisection.h"
 #include "bisectd/build.h"
+#include "bisectd/placement.h"
 #include "bisectd/repo.h"
 #include "bisectd/request.h"
 #include "jobs/metric.h"
@@ -94,6 +95,17 @@ request_create(struct context *ctx, const struct request_spec *spec,
 		if (metric == NULL) {
 			error_set(cause, "'%s' names no metric: add 'metric:' "
 			    "or pass --metric", spec->job_file);
+			goto out;
+		}
+	}
+	for (i = 0; i < nr_jobs; i++) {
+		/* a job no agent can run is refused now, not left waiting */
+		int	placeable = placement_job_placeable(ctx, jobs[i], &desc);
+
+		if (placeable <= 0) {
+			error_set(cause, "'%s': %s", spec->job_file, desc);
+			if (placeable < 0)
+				r = -1;
 			goto out;
 		}
 	}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "schema/store-internal.h"
 #include "util/error.h"
@@ -35,20 +36,25 @@ static const char sql_run_get[] =
 static const char sql_run_start[] =
     "UPDATE runs SET status = 'running', agent = ?, run_dir = ?, "
     "attempts = attempts + 1, token = abs(random()), started = ?, "
-    "error = NULL WHERE id = ? AND status = 'pending' RETURNING token";
+    "error = NULL, dispatched_at = ?, returned_at = NULL WHERE id = ? AND "
+    "status = 'pending' RETURNING token";
 static const char sql_run_owner[] =
     "SELECT status, token FROM runs WHERE id = ?";
 static const char sql_run_done[] =
-    "UPDATE runs SET status = 'done', exit_status = ?, finished = ? "
-    "WHERE id = ?";
+    "UPDATE runs SET status = 'done', exit_status = ?, finished = ?, "
+    "returned_at = ? WHERE id = ?";
 static const char sql_sample_add[] =
     "INSERT INTO samples (run, metric, value, instances) VALUES (?, ?, ?, ?)";
 static const char sql_env_add[] =
     "INSERT OR REPLACE INTO run_env (run, key, value) VALUES (?, ?, ?)";
 static const char sql_run_retry[] =
     "UPDATE runs SET status = CASE WHEN attempts >= ? THEN 'failed' ELSE "
-    "'pending' END, error = ?, finished = ? WHERE id = ? AND token = ? AND "
-    "status = 'running'";
+    "'pending' END, error = ?, finished = ?, returned_at = ? WHERE id = ? "
+    "AND token = ? AND status = 'running'";
+static const char sql_run_failure_add[] =
+    "INSERT OR REPLACE INTO run_failures (run, attempt, agent, error, at) "
+    "SELECT id, attempts, agent, ?, ? FROM runs WHERE id = ? AND "
+    "token = ? AND status = 'running'";
 static const char sql_run_skip_build[] =
     "UPDATE runs SET status = 'skipped', error = ?, finished = ? WHERE "
     "repo = ? AND commit_oid = ? AND recipe = ? AND status = 'pending'";
@@ -69,6 +75,16 @@ static const char sql_env_get[] =
     "SELECT key, value FROM run_env WHERE run = (SELECT id FROM runs WHERE "
     "job = ? AND repo = ? AND commit_oid = ? AND status = 'done' ORDER BY "
     "seq DESC LIMIT 1) ORDER BY key";
+
+/* Unix time to the microsecond, for dispatched_at and returned_at. */
+static double
+store_run_clock(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)(ts.tv_nsec / 1000) / 1e6;
+}
 
 int
 store_run_count(struct store *st, int64_t job, const char *repo,
@@ -165,8 +181,8 @@ store_run_start(struct store *st, int64_t id, const char *agent,
 	sqlite3_stmt	*stmt;
 	int		 r;
 
-	if (store_stmt(st, &stmt, cause, sql_run_start, "ttii", agent, run_dir,
-	    store_now(), id) != 0)
+	if (store_stmt(st, &stmt, cause, sql_run_start, "ttidi", agent,
+	    run_dir, store_now(), store_run_clock(), id) != 0)
 		return -1;
 	if ((r = store_step(st, stmt, cause)) == 1)
 		*token = sqlite3_column_int64(stmt, 0);
@@ -260,8 +276,8 @@ store_run_finish(struct store *st, int64_t id, int64_t token,
 		    store_exec_stmt(st, stmt, cause) != 0)
 			goto out;
 	}
-	if (store_stmt(st, &stmt, cause, sql_run_done, "iii",
-	    (int64_t)exit_status, store_now(), id) != 0 ||
+	if (store_stmt(st, &stmt, cause, sql_run_done, "iidi",
+	    (int64_t)exit_status, store_now(), store_run_clock(), id) != 0 ||
 	    store_exec_stmt(st, stmt, cause) != 0)
 		goto out;
 	if (store_commit(st, cause) != 0)
@@ -275,16 +291,32 @@ out:
 	return r;
 }
 
+/* The attempt's failure is kept (run_failures) along with the retry. */
 int
 store_run_retry(struct store *st, int64_t id, int64_t token,
     const char *error, int max_attempts, char **cause)
 {
 	sqlite3_stmt	*stmt;
+	int		 own = sqlite3_get_autocommit(st->db), r = -1;
 
-	if (store_stmt(st, &stmt, cause, sql_run_retry, "itiii",
-	    (int64_t)max_attempts, error, store_now(), id, token) != 0)
+	if (own && store_begin(st, cause) != 0)
 		return -1;
-	return store_exec_stmt(st, stmt, cause);
+	if (store_stmt(st, &stmt, cause, sql_run_failure_add, "tiii", error,
+	    store_now(), id, token) != 0 ||
+	    store_exec_stmt(st, stmt, cause) != 0)
+		goto out;
+	if (store_stmt(st, &stmt, cause, sql_run_retry, "itidii",
+	    (int64_t)max_attempts, error, store_now(), store_run_clock(), id,
+	    token) != 0 ||
+	    store_exec_stmt(st, stmt, cause) != 0)
+		goto out;
+	if (own && store_commit(st, cause) != 0)
+		goto out;
+	r = 0;
+out:
+	if (r != 0 && own)
+		store_rollback(st);
+	return r;
 }
 
 int

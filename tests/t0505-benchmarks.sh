@@ -179,7 +179,12 @@ assert abs(sum(v) - $v) < 1e-6 * $v, (sum(v), $v)" &&
 # Queued without --wait: nothing runs them (the test ends here).
 test_expect_success 'the library job files parse and expand' '
 	for f in "$BISECTD_SRC"/jobs/library/*.yaml; do
-		bisectctl queue "$f" >ids 2>err || { cat err; return 1; }
+		if ! bisectctl queue "$f" >ids 2>err; then
+			# parsed, and refused for a requires: this machine misses
+			grep -q "no agent can run it: agent .local.: .requires\." err ||
+				{ cat err; return 1; }
+			continue
+		fi
 		test -s ids || return 1
 	done &&
 	bisectctl queue "$BISECTD_SRC/jobs/library/hackbench.yaml" >ids &&
