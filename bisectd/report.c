@@ -617,6 +617,38 @@ out:
 	return r;
 }
 
+/* The revert check's verdict, in words. */
+static void
+report_revert(struct strbuf *sb, json_t *rv)
+{
+	double	restored;
+
+	if (rv == NULL)
+		return;
+	if (!json_is_true(json_object_get(rv, "clean"))) {
+		strbuf_addstr(sb, "Revert check: the culprit does not revert "
+		    "cleanly on top of the bad commit.\n\n");
+		return;
+	}
+	if (!json_is_true(json_object_get(rv, "built"))) {
+		strbuf_addf(sb, "Revert check: the culprit reverted on top of "
+		    "the bad commit (%.12s) does not build.\n\n",
+		    json_string_value(json_object_get(rv, "commit")));
+		return;
+	}
+	restored = json_number_value(json_object_get(rv, "restored_pct"));
+	strbuf_addf(sb, "Revert check: with the culprit reverted on top of the "
+	    "bad commit (%.12s),\nthe metric moves %+.1f%% against bad "
+	    "(p = %.2g, %lld runs): the revert %s the change\n(%.0f%% of "
+	    "it).\n\n",
+	    json_string_value(json_object_get(rv, "commit")),
+	    json_number_value(json_object_get(rv, "change_pct")),
+	    json_number_value(json_object_get(rv, "p_value")),
+	    (long long)json_integer_value(json_object_get(rv, "n")),
+	    restored >= 90 ? "undoes all of" : restored >= 50 ?
+	    "undoes most of" : "undoes little of", restored);
+}
+
 int
 report_bisection(struct context *ctx, int64_t id, char **headline,
     char **body, char **cause)
@@ -720,10 +752,18 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	    json_number_value(json_object_get(res, "p_value")),
 	    (long long)json_integer_value(json_object_get(res, "builds")),
 	    (long long)json_integer_value(json_object_get(res, "runs")));
-	if (json_array_size(json_object_get(res, "culprits")) > 1)
-		strbuf_addf(&sb, "It is one of %zu culprits in the range: %s\n\n",
-		    json_array_size(json_object_get(res, "culprits")),
-		    "see the JSON result for the others");
+	if (json_array_size(json_object_get(res, "culprits")) > 1) {
+		size_t	k;
+
+		strbuf_addf(&sb, "It is one of %zu culprits in the range:\n",
+		    json_array_size(json_object_get(res, "culprits")));
+		for (k = 0; k < json_array_size(json_object_get(res,
+		    "culprits")); k++)
+			strbuf_addf(&sb, "\t%s\n", json_string_value(
+			    json_array_get(json_object_get(res, "culprits"), k)));
+		strbuf_addch(&sb, '\n');
+	}
+	report_revert(&sb, json_object_get(res, "revert"));
 	if (parent_oid != NULL) {
 		if (store_series_all(ctx->store, b.job, b.repo, parent_oid, &sa,
 		    &na, cause) != 0 ||
