@@ -25,7 +25,7 @@
 #include "util/xalloc.h"
 
 #define ALPHA_CHANGE	0.001	/* the whole range's ends, at each look */
-#define ALPHA_SUB	0.005	/* a part's ends, at each look */
+#define ALPHA_SUB	0.001	/* a part's ends, at each look */
 #define ALPHA_CONFIRM	0.05	/* culprit against its parents */
 #define ALPHA_MIDDLE	0.001	/* a level apart from both ends' */
 #define ALPHA_HINT	0.1	/* worth a look for a second culprit */
@@ -34,6 +34,7 @@
 #define EXPLAIN_MIN	70.0	/* % of the change a lone culprit explains */
 #define LAMBDA_OLD	0.6	/* built commit over new one, balance ratio */
 #define MAX_DEPTH	3
+#define SUB_SHARE	0.25	/* of the whole change, for a second culprit */
 
 static size_t
 range_n(const struct bisect_state *st, size_t i)
@@ -155,6 +156,13 @@ range_ends(struct bisect_state *st, const struct bisect_range *r,
 
 	if (target > n_max)
 		target = n_max;
+	/*
+	 * A second culprit worth the name moves the metric by a good part of
+	 * what the whole range moves it: a part's smaller change is none.
+	 */
+	if (r->depth > 0 && st->root_done &&
+	    min_eff < SUB_SHARE * fabs(st->root_pct))
+		min_eff = SUB_SHARE * fabs(st->root_pct);
 	g = range_goods(st, r, &ng);
 	if (nb < target || ng < target) {
 		bisect_range_want(st, r->top, target);
@@ -197,7 +205,8 @@ range_ends(struct bisect_state *st, const struct bisect_range *r,
 		}
 	}
 	if (min_eff > 0) {
-		range_shift(g, ng, b, nb, 0.99, shift, &pct, &lo, &hi);
+		/* equivalence: two one-sided tests at 5%, the 90% interval */
+		range_shift(g, ng, b, nb, 0.90, shift, &pct, &lo, &hi);
 		if (lo > -min_eff && hi < min_eff) {
 			ret = 0;
 			goto out;
