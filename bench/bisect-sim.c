@@ -49,6 +49,7 @@ struct scenario {
 	unsigned	 slots;
 	const char	*what;
 	int		 core;		/* effect in sd of the gaussian core */
+	double		 min_effect;	/* min_effect_pct given to the driver */
 };
 
 static const struct scenario scenarios[] = {
@@ -66,6 +67,8 @@ static const struct scenario scenarios[] = {
 	    "linear, slow drift, 1.5 sd" },
 	{ "none", 0, GAUSS, 0, 0, 0, 1,
 	    "linear, no change at all (right = no_change)" },
+	{ "none-min1", 0, GAUSS, 0, 0, 0, 1,
+	    "the same, min_effect_pct 1 (half an sd)", 0, 1.0 },
 	{ "two", 0, GAUSS, 1.5, 2, 0, 1,
 	    "linear, two culprits of 1.5 sd each (right = both)" },
 	{ "dag-1.5", 1, GAUSS, 1.5, 1, 0, 1,
@@ -338,7 +341,7 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 	in.good = &good;
 	in.nr_good = 1;
 	in.direction = 1;
-	in.min_effect_pct = 0;
+	in.min_effect_pct = sc->min_effect;
 	in.slots = sc->slots;
 	in.initial_runs = INITIAL_RUNS;
 	in.max_runs = MAX_RUNS;
@@ -432,6 +435,19 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 		fprintf(stderr, " (runs %zu, builds %zu, change %.2f%%, "
 		    "explained %.0f%%)\n", o->runs, o->builds, res.change_pct,
 		    res.explained_pct);
+		if ((long)trial == sim_trace)
+			for (k = 0; k < h->nr; k++) {
+				double m = 0;
+				size_t j;
+
+				if (st.n[k] < 10)
+					continue;
+				for (j = 0; j < st.n[k]; j++)
+					m += st.s[k][j];
+				fprintf(stderr, "  %zu: n %zu mean %.1f true %.1f"
+				    "\n", k, st.n[k], m / (double)st.n[k],
+				    h->mean[k]);
+			}
 	}
 	bisect_result_release(&res);
 	store_free(&st, h->nr);
@@ -635,6 +651,7 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 		snprintf(name, sizeof name, "fixed-%u", fixed[j - 1]);
 		tally_print(name, &t[j], trials, sc->slots > 1);
 	}
+	fflush(stdout);
 	for (j = 0; j < 4; j++) {
 		free(t[j].runs);
 		free(t[j].builds);

@@ -231,6 +231,50 @@ git_line(const char *dir, const char *args, double *secs)
 	return out;
 }
 
+/*
+ * For scale, one bisect_decide on the same range in mid-bisection: the
+ * good end appended, the ends and 20 commits along the way sampled.
+ */
+static void
+decide_time(const struct range *r)
+{
+	struct bisect_commit	*c;
+	struct bisect_input	 in;
+	struct bisect_result	 res;
+	double			*s, t0;
+	size_t			 n = r->nr + 1, i, k, good = r->nr, x;
+
+	c = xcalloc(n, sizeof *c);
+	memcpy(c, r->commits, r->nr * sizeof *c);
+	s = xcalloc(22 * 12, sizeof *s);
+	for (k = 0; k < 22; k++) {
+		x = k == 0 ? 0 : k == 1 ? good : rng_below(r->nr);
+		for (i = 0; i < 12; i++)
+			s[k * 12 + i] = (k == 0 || (k > 1 && x < r->nr / 3) ?
+			    970 : 1000) + (double)rng_below(41) - 20;
+		c[x].build = BISECT_BUILD_OK;
+		c[x].samples = s + k * 12;
+		c[x].nr_samples = k < 2 ? 12 : 5;
+	}
+	memset(&in, 0, sizeof in);
+	in.commits = c;
+	in.nr_commits = n;
+	in.bad = 0;
+	in.good = &good;
+	in.nr_good = 1;
+	in.direction = 1;
+	in.slots = 1;
+	in.initial_runs = 3;
+	in.max_runs = 100;
+	t0 = now();
+	bisect_decide(&res, &in);
+	printf("bisect_decide on that range, 22 commits sampled: %.3f s "
+	    "(%s)\n", now() - t0, bisect_status_name(res.status));
+	bisect_result_release(&res);
+	free(s);
+	free(c);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -324,6 +368,7 @@ main(int argc, char **argv)
 		if (m <= 1.5 * g && DIST(ours) >= DIST(theirs))
 			status = 0;
 #undef DIST
+		decide_time(&r);
 		free(r.oid);
 		free(r.commits);
 		free(r.parents);

@@ -1,0 +1,387 @@
+/*
+ * The posterior over a culprit's position in one range, and what follows
+ * from it: where a sample would tell most, and whether the samples point
+ * to a second culprit. A culprit position splits the sampled commits into
+ * good (it is not their ancestor) and bad; the likelihood of a position
+ * is that of its split, with both levels fitted to the split's samples
+ * and integrated out. Positions that split the samples alike share one
+ * fit, so a range of a thousand commits with twenty sampled costs twenty
+ * fits. The noise scale comes first, from every commit's spread around
+ * itself, and stays fixed: a scale fitted along with the split would
+ * widen to swallow a wrong split.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/bisect-model.h"
+#include "stats/bisect-posterior.h"
+#include "util/xalloc.h"
+
+static size_t
+posterior_n(const struct bisect_state *st, size_t i)
+{
+	return st->c[i].nr_samples;
+}
+
+static void
+posterior_mark_fn(size_t a, void *payload)
+{
+	((unsigned char *)payload)[a] = 1;
+}
+
+struct posterior_sig {
+	uint64_t		*sig;		/* words per commit */
+	size_t			 words;
+	size_t			 bit;
+	const unsigned char	*in;
+};
+
+static void
+posterior_sig_fn(size_t a, void *payload)
+{
+	struct posterior_sig *rs = payload;
+
+	if (rs->in[a])
+		rs->sig[a * rs->words + rs->bit / 64] |=
+		    (uint64_t)1 << (rs->bit % 64);
+}
+
+static int
+posterior_cmp_sig(const void *a, const void *b, void *payload)
+{
+	const struct posterior_sig	*rs = payload;
+	size_t			 x = *(const size_t *)a, y = *(const size_t *)b;
+	int			 c;
+
+	c = memcmp(rs->sig + x * rs->words, rs->sig + y * rs->words,
+	    rs->words * sizeof *rs->sig);
+	if (c != 0)
+		return c;
+	return x < y ? -1 : x > y;
+}
+
+/* the noise scale, from every sampled commit's spread around itself */
+static double
+posterior_scale(const struct bisect_state *st, const struct bisect_range *r,
+    const size_t *tested, size_t nt, const double *g, size_t ng)
+{
+	const double	**x;
+	size_t		 *n, k;
+	double		  s;
+
+	x = xcalloc(nt + 2, sizeof *x);
+	n = xcalloc(nt + 2, sizeof *n);
+	x[0] = g;
+	n[0] = ng;
+	x[1] = st->c[r->top].samples;
+	n[1] = posterior_n(st, r->top);
+	for (k = 0; k < nt; k++) {
+		x[k + 2] = st->c[tested[k]].samples;
+		n[k + 2] = posterior_n(st, tested[k]);
+	}
+	s = bisect_model_scale(x, n, nt + 2);
+	free(x);
+	free(n);
+	return s;
+}
+
+/*
+ * How much one more sample of each commit would tell. Each culprit
+ * position c predicts a level for every commit (the bad level of c's
+ * split if c is its ancestor, else the good one); where the positions
+ * that hold the posterior mass predict different levels, a sample
+ * discriminates between them. The posterior variance of the predicted
+ * level, in units of the best split's change, is P(1 - P) for a commit
+ * that is bad with probability P when every split agrees on the levels;
+ * it is turned into the balance 2 min(P, 1 - P) that it would be then.
+ * When the splits disagree on the levels themselves (is the bad level
+ * known from more than the bad end's few samples?), the ends are the
+ * ones worth sampling, and this says so.
+ */
+static double
+posterior_gain_of(double e, double e2)
+{
+	double v = e2 - e * e;
+
+	if (!(v > 0))
+		return 0;
+	if (v > 0.25)
+		v = 0.25;
+	return 1 - sqrt(1 - 4 * v);
+}
+
+static void
+posterior_gain(struct bisect_state *st, const struct bisect_range *r,
+    const struct bisect_model *m, double *mg, double *mb)
+{
+	double	*w = st->lvl + 2 * st->nr, *sum = st->lvl + 3 * st->nr;
+	double	*e = st->lvl + 4 * st->nr, *e2 = st->lvl + 5 * st->nr;
+	double	 delta = m->bad - m->good, t[4] = { 0, 0, 0, 0 };
+	size_t	 i, pass;
+
+	for (i = 0; i < st->nr; i++) {
+		st->gain[i] = 0;
+		e[i] = e2[i] = 0;
+		if (!r->in[i] || !(delta != 0)) {
+			mg[i] = mb[i] = 0;
+			continue;
+		}
+		mg[i] = (mg[i] - m->good) / delta;
+		mb[i] = (mb[i] - m->good) / delta;
+	}
+	/* E[level] and E[level^2] at each commit, by ancestor sums */
+	for (pass = 0; pass < 4; pass++) {
+		const double	*lv = pass < 2 ? mb : mg;
+		int		 sq = pass % 2;
+
+		for (i = 0; i < st->nr; i++) {
+			w[i] = r->in[i] ? st->post[i] * (sq ? lv[i] * lv[i] :
+			    lv[i]) : 0;
+			t[pass] += w[i];
+		}
+		bisect_graph_sums(&st->g, w, sum);
+		for (i = 0; i < st->nr; i++) {
+			double *acc = sq ? e2 : e;
+
+			/* bad-level terms over ancestors, good over the rest */
+			acc[i] += pass < 2 ? sum[i] : t[pass] - sum[i];
+		}
+	}
+	for (i = 0; i < st->nr; i++)
+		if (r->in[i])
+			st->gain[i] = posterior_gain_of(e[i], e2[i]);
+	st->gain_top = posterior_gain_of(t[0], t[1]);
+	st->gain_goods = posterior_gain_of(t[2], t[3]);
+}
+
+/*
+ * The posterior over the culprit's position. A culprit c splits the
+ * sampled commits into good ones (c is not their ancestor) and bad ones;
+ * c's likelihood is that of the split, both levels fitted to all its
+ * samples and integrated out. Commits that split the samples alike share
+ * one fit. The scale is fixed beforehand from the spread of each commit
+ * around itself: a scale fitted with the split would widen to swallow a
+ * wrong split. post[] and pbad[] = P(commit is bad) are filled, and m gets
+ * the fit of the most likely split.
+ */
+void
+bisect_posterior(struct bisect_state *st, const struct bisect_range *r,
+    const double *g, size_t ng, struct bisect_model *m)
+{
+	struct posterior_sig	 rs;
+	struct bisect_model	 fit;
+	size_t			*tested, nt = 0, *order, no = 0, i, j, k, run;
+	size_t			 nb, n_good, total = ng, w;
+	double			*gs, *bs, max = -INFINITY, sum = 0, scale;
+	double			*mg = st->lvl, *mb = st->lvl + st->nr;
+	const double		*x;
+
+	tested = xcalloc(st->nr, sizeof *tested);
+	order = xcalloc(st->nr, sizeof *order);
+	for (i = 0; i < st->nr; i++) {
+		if (r->in[i] && i != r->top && posterior_n(st, i) > 0)
+			tested[nt++] = i;
+		if (r->in[i])
+			order[no++] = i;
+		if (r->in[i] || i == r->top)
+			total += posterior_n(st, i);
+	}
+	scale = posterior_scale(st, r, tested, nt, g, ng);
+	rs.words = nt / 64 + 1;
+	rs.sig = xcalloc(st->nr * rs.words, sizeof *rs.sig);
+	rs.in = r->in;
+	for (j = 0; j < nt; j++) {
+		rs.bit = j;
+		bisect_graph_ancestors(&st->g, tested[j], posterior_sig_fn, &rs);
+	}
+	qsort_r(order, no, sizeof *order, posterior_cmp_sig, &rs);
+
+	gs = xcalloc(total + 1, sizeof *gs);
+	bs = xcalloc(total + 1, sizeof *bs);
+	memcpy(gs, g, ng * sizeof *gs);
+	for (i = 0; i < st->nr; i++)
+		st->logpost[i] = -INFINITY;
+	m->loglik = -INFINITY;
+	for (k = 0; k < no; k = run) {
+		const uint64_t *sg = rs.sig + order[k] * rs.words;
+
+		for (run = k + 1; run < no && memcmp(sg, rs.sig + order[run] *
+		    rs.words, rs.words * sizeof *sg) == 0; run++)
+			;
+		n_good = ng;
+		nb = 0;
+		x = st->c[r->top].samples;
+		for (w = 0; w < posterior_n(st, r->top); w++)
+			bs[nb++] = x[w];
+		for (j = 0; j < nt; j++) {
+			int bad = (sg[j / 64] >> (j % 64)) & 1;
+
+			x = st->c[tested[j]].samples;
+			for (w = 0; w < posterior_n(st, tested[j]); w++) {
+				if (bad)
+					bs[nb++] = x[w];
+				else
+					gs[n_good++] = x[w];
+			}
+		}
+		bisect_model_fit(&fit, scale, gs, n_good, bs, nb);
+		if (fit.loglik > m->loglik)
+			*m = fit;
+		for (i = k; i < run; i++) {
+			st->logpost[order[i]] = fit.loglik;
+			mg[order[i]] = fit.good;
+			mb[order[i]] = fit.bad;
+		}
+	}
+	for (i = 0; i < st->nr; i++)
+		if (st->logpost[i] > max)
+			max = st->logpost[i];
+	for (i = 0; i < st->nr; i++) {
+		st->post[i] = r->in[i] ? exp(st->logpost[i] - max) : 0;
+		sum += st->post[i];
+	}
+	for (i = 0; i < st->nr; i++)
+		st->post[i] /= sum;
+	bisect_graph_sums(&st->g, st->post, st->pbad);
+	posterior_gain(st, r, m, mg, mb);
+	free(gs);
+	free(bs);
+	free(rs.sig);
+	free(tested);
+	free(order);
+}
+
+/*
+ * Is there a second change besides cs? The two-level split at cs is
+ * weighed against three levels: a second culprit c2 above cs (the commits
+ * between cs and c2 at a level of their own, between good and bad) or
+ * below it, c2's position summed over with a uniform prior, all with
+ * every sample taken. Returns 1 when a change above is BF_SECOND times
+ * likelier than none, 2 below, 3 both. The samples of the commits the
+ * bisection tested on either side of cs carry this evidence; the culprit
+ * against its parent alone would not.
+ */
+#define BF_SECOND	1.0
+
+int
+bisect_posterior_second(struct bisect_state *st,
+    const struct bisect_range *r, size_t cs, const double *g, size_t ng)
+{
+	struct posterior_sig	 rs;
+	size_t			*tested, nt = 0, *order, no = 0, i, j, k, run;
+	size_t			 n[3], total = ng, cnt[2], side, q;
+	double			*buf[3], loc[3], scale, ll2, ll3, lse[2];
+	double			 max[2] = { -INFINITY, -INFINITY };
+	unsigned char		*anc;
+	const uint64_t		*sc, *sg;
+	int			 ret = 0, bad, two;
+
+	tested = xcalloc(st->nr, sizeof *tested);
+	order = xcalloc(st->nr, sizeof *order);
+	for (i = 0; i < st->nr; i++) {
+		if (r->in[i] && i != r->top && posterior_n(st, i) > 0)
+			tested[nt++] = i;
+		if (r->in[i] && i != cs)
+			order[no++] = i;
+		if (r->in[i] || i == r->top)
+			total += posterior_n(st, i);
+	}
+	scale = posterior_scale(st, r, tested, nt, g, ng);
+	rs.words = nt / 64 + 1;
+	rs.sig = xcalloc(st->nr * rs.words, sizeof *rs.sig);
+	rs.in = r->in;
+	for (j = 0; j < nt; j++) {
+		rs.bit = j;
+		bisect_graph_ancestors(&st->g, tested[j], posterior_sig_fn, &rs);
+	}
+	anc = xcalloc(st->nr, 1);
+	bisect_graph_ancestors(&st->g, cs, posterior_mark_fn, anc);
+	qsort_r(order, no, sizeof *order, posterior_cmp_sig, &rs);
+	for (k = 0; k < 3; k++)
+		buf[k] = xcalloc(total + 1, sizeof *buf[k]);
+	sc = rs.sig + cs * rs.words;
+
+#define BIT(sig, j)	(((sig)[(j) / 64] >> ((j) % 64)) & 1)
+#define ADD(grp, who) do {					\
+	for (q = 0; q < posterior_n(st, (who)); q++)			\
+		buf[grp][n[grp]++] = st->c[(who)].samples[q];		\
+} while (0)
+
+	/* two levels, split at cs */
+	n[0] = n[1] = n[2] = 0;
+	memcpy(buf[0], g, ng * sizeof *g);
+	n[0] = ng;
+	ADD(2, r->top);
+	for (j = 0; j < nt; j++)
+		ADD(BIT(sc, j) ? 2 : 0, tested[j]);
+	ll2 = bisect_model_level(buf[0], n[0], scale, &loc[0]) +
+	    bisect_model_level(buf[2], n[2], scale, &loc[2]);
+
+	lse[0] = lse[1] = 0;
+	cnt[0] = cnt[1] = 0;
+	for (k = 0; k < no; k = run) {
+		sg = rs.sig + order[k] * rs.words;
+		for (run = k + 1; run < no && memcmp(sg, rs.sig + order[run] *
+		    rs.words, rs.words * sizeof *sg) == 0; run++)
+			;
+		for (i = k; i < run; i++)
+			cnt[anc[order[i]] ? 1 : 0]++;
+		if (memcmp(sg, sc, rs.words * sizeof *sg) == 0)
+			continue;
+		for (side = 0; side < 2; side++) {
+			size_t members = 0;
+
+			for (i = k; i < run; i++)
+				members += (anc[order[i]] ? 1 : 0) == side;
+			if (members == 0)
+				continue;
+			n[0] = ng;
+			n[1] = n[2] = 0;
+			ADD(2, r->top);
+			for (j = 0; j < nt; j++) {
+				bad = BIT(sc, j);
+				two = BIT(sg, j);
+				/* above: c2 makes bad; below: cs does */
+				if (side == 0 ? two : bad)
+					ADD(2, tested[j]);
+				else if (side == 0 ? bad : two)
+					ADD(1, tested[j]);
+				else
+					ADD(0, tested[j]);
+			}
+			if (n[1] == 0)
+				continue;
+			ll3 = bisect_model_level(buf[0], n[0], scale, &loc[0]) +
+			    bisect_model_level(buf[1], n[1], scale, &loc[1]) +
+			    bisect_model_level(buf[2], n[2], scale, &loc[2]);
+			/* both changes the same way: the middle in between */
+			if (!((loc[1] - loc[0]) * (loc[2] - loc[1]) > 0))
+				continue;
+			ll3 += log((double)members);
+			if (ll3 > max[side]) {
+				lse[side] = lse[side] * exp(max[side] - ll3) + 1;
+				max[side] = ll3;
+			} else
+				lse[side] += exp(ll3 - max[side]);
+		}
+	}
+#undef ADD
+#undef BIT
+	for (side = 0; side < 2; side++) {
+		if (cnt[side] == 0 || lse[side] == 0)
+			continue;
+		if (max[side] + log(lse[side]) - log((double)cnt[side]) - ll2 >
+		    log(BF_SECOND))
+			ret |= side == 0 ? 1 : 2;
+	}
+	for (k = 0; k < 3; k++)
+		free(buf[k]);
+	free(anc);
+	free(rs.sig);
+	free(tested);
+	free(order);
+	return ret;
+}
+
