@@ -33,7 +33,7 @@ commit_oid() {
 }
 
 culprit_oid() {
-	git -C repo log --all --grep='(culprit)' --format=%H | tail -n 1
+	git -C repo log master --grep='(culprit)' --format=%H | tail -n 1
 }
 
 # json_get FILE EXPR: print EXPR of the JSON object d in FILE, in Python.

@@ -15,7 +15,7 @@ test_expect_success 'both culprits are reported' '
 		--bad master --wait --json >out.json 2>progress &&
 	test "$(json_get out.json "d[\"status\"]")" = found &&
 	json_get out.json "\" \".join(sorted(d[\"culprits\"]))" >got &&
-	git -C repo log --all --grep="(culprit)" --format=%H | sort |
+	git -C repo log master --grep="(culprit)" --format=%H | sort |
 		tr "\n" " " | sed "s/ $//" >want &&
 	echo >>want &&
 	test_cmp_lines got want &&
