@@ -18,8 +18,10 @@
 #include "bisectd/build.h"
 #include "bisectd/repo.h"
 #include "bisectd/report.h"
+#include "bisectd/revert.h"
 #include "jobs/metric.h"
 #include "stats/bisect.h"
+#include "stats/compare.h"
 #include "stats/summary.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -392,7 +394,7 @@ bisection_round(double x, double unit)
 static char *
 bisection_json(struct scheduler *s, const struct bisection *bs,
     const struct store_bisection *b, const struct bisection_turn *t,
-    const struct bisect_result *res)
+    const struct bisect_result *res, json_t *revert)
 {
 	const struct repo_range	*range = &bs->range;
 	json_t			*o = json_object(), *skipped = json_array();
@@ -462,6 +464,11 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 			json_array_append_new(skipped, json_string(
 			    range->oids[t->touched[i]]));
 	}
+	if (revert != NULL) {
+		json_object_set(o, "revert", revert);
+		if (json_is_true(json_object_get(revert, "clean")))
+			builds++;
+	}
 	json_object_set_new(o, "builds", json_integer((json_int_t)builds));
 	json_object_set_new(o, "runs", json_integer((json_int_t)t->nr_runs));
 	json_object_set_new(o, "skipped", skipped);
@@ -496,7 +503,7 @@ bisection_fail(struct scheduler *s, int64_t id, const char *why,
 static int
 bisection_conclude(struct scheduler *s, struct bisection *bs,
     const struct store_bisection *b, const struct bisection_turn *t,
-    const struct bisect_result *res, char **cause)
+    const struct bisect_result *res, json_t *revert, char **cause)
 {
 	struct store_step	*steps = NULL;
 	char			*json = NULL, *headline = NULL, *body = NULL;
@@ -504,7 +511,7 @@ bisection_conclude(struct scheduler *s, struct bisection *bs,
 	int64_t			 report;
 	int			 r = -1;
 
-	json = bisection_json(s, bs, b, t, res);
+	json = bisection_json(s, bs, b, t, res, revert);
 	steps = bisection_steps(bs, t, res, &nr_steps);
 	if (store_bisection_finish(s->ctx->store, b->id,
 	    bisect_status_name(res->status), json, steps, nr_steps,
@@ -529,6 +536,97 @@ out:
 	return r;
 }
 
+/*
+ * The revert check: the culprit reverted on top of bad, built and run as
+ * many times as bad was. Returns 1 while its runs are still to come (they
+ * have been queued), 0 with *out set to the check's JSON (or NULL when
+ * there is nothing to say), -1 on error.
+ */
+static int
+bisection_revert(struct scheduler *s, struct bisection *bs,
+    const struct store_bisection *b, const struct bisect_result *res,
+    unsigned runs, struct bisection_turn *t, json_t **out, char **cause)
+{
+	struct store		*st = s->ctx->store;
+	const struct repo_range	*range = &bs->range;
+	const struct bisect_commit *bad = &range->commits[range->bad];
+	const struct bisect_commit *good = &range->commits[range->good[0]];
+	struct store_series	 series;
+	struct store_build	 build;
+	struct summary		 sb, sg, sr;
+	struct comparison	 cmp;
+	struct compare_opts	 opts;
+	char			 oid[REPO_OID_HEX + 1];
+	unsigned		 target;
+	int64_t			 build_id;
+	int			 live, next, done, failed, r, found;
+
+	*out = NULL;
+	memset(&series, 0, sizeof series);
+	memset(&build, 0, sizeof build);
+	r = revert_onto(bs->repo, range->oids[res->culprits[0]],
+	    range->oids[range->bad], oid, cause);
+	if (r < 0)
+		return -1;
+	if (r == 1) {
+		*out = json_pack("{s:b}", "clean", 0);
+		return 0;
+	}
+	target = bad->nr_samples > runs ? (unsigned)bad->nr_samples : runs;
+	if (store_run_count(st, b->job, b->repo, oid, &live, &next,
+	    cause) != 0 || store_run_totals(st, b->job, b->repo, oid, &done,
+	    &failed, cause) != 0)
+		return -1;
+	if ((unsigned)(live + failed) < target) {
+		if (store_build_ensure(st, b->repo, oid, bs->recipe, &build_id,
+		    cause) != 0)
+			return -1;
+		while ((unsigned)(live + failed) < target) {
+			if (store_run_add(st, b->job, b->repo, oid, next++,
+			    bs->recipe, cause) != 0)
+				return -1;
+			live++;
+		}
+		store_bisection_progress(st, b->id, "bisect: checking that "
+		    "reverting the culprit restores the metric", NULL);
+		return 1;
+	}
+	t->nr_runs += (size_t)done;
+	if ((found = store_build_find(st, b->repo, oid, bs->recipe, &build,
+	    cause)) < 0)
+		return -1;
+	if (found && strcmp(build.status, "failed") == 0) {
+		*out = json_pack("{s:b, s:s, s:b}", "clean", 1, "commit", oid,
+		    "built", 0);
+		store_build_release(&build);
+		return 0;
+	}
+	store_build_release(&build);
+	if (store_series_get(st, b->job, b->repo, oid, b->metric, &series,
+	    cause) != 0)
+		return -1;
+	summary_compute(&sb, bad->samples, bad->nr_samples);
+	summary_compute(&sg, good->samples, good->nr_samples);
+	summary_compute(&sr, series.values, series.nr);
+	memset(&opts, 0, sizeof opts);
+	memset(&cmp, 0, sizeof cmp);
+	opts.min_effect_pct = metric_lookup(b->metric)->min_effect_pct;
+	opts.direction = bisection_direction(b->direction);
+	if (series.nr < 2 || compare_samples(&cmp, bad->samples,
+	    bad->nr_samples, series.values, series.nr, &opts) != 0)
+		cmp.p_value = NAN;
+	*out = json_pack("{s:b, s:s, s:b, s:f, s:I, s:f, s:f, s:f}",
+	    "clean", 1, "commit", oid, "built", 1,
+	    "mean", series.nr ? sr.mean : 0.0, "n", (json_int_t)series.nr,
+	    "change_pct", bisection_round(series.nr && sb.mean != 0 ?
+	    100 * (sr.mean - sb.mean) / fabs(sb.mean) : 0.0, 0.1),
+	    "restored_pct", bisection_round(series.nr && sg.mean != sb.mean ?
+	    100 * (sr.mean - sb.mean) / (sg.mean - sb.mean) : 0.0, 1),
+	    "p_value", isfinite(cmp.p_value) ? cmp.p_value : 1.0);
+	store_series_release(&series);
+	return 0;
+}
+
 int
 bisection_plan(struct scheduler *s, int64_t id, char **cause)
 {
@@ -541,6 +639,7 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 	struct bisect_result		 res;
 	const struct metric_info	*mi;
 	char				*progress = NULL, *why = NULL;
+	json_t				*revert = NULL;
 	int				 busy, added = 0, r = -1;
 	unsigned			 runs;
 
@@ -602,8 +701,31 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 		    "the bisection driver failed", cause);
 		goto out;
 	}
+	if (res.status == BISECT_FOUND && res.nr_culprits > 0) {
+		if (store_begin(st, cause) != 0)
+			goto out;
+		switch (bisection_revert(s, bs, &b, &res, runs, &t, &revert,
+		    &why)) {
+		case 1:
+			if (store_commit(st, cause) != 0) {
+				store_rollback(st);
+				goto out;
+			}
+			s->progress = 1;
+			r = 0;
+			goto out;
+		case -1:
+			log_warn("bisection %lld: no revert check: %s",
+			    (long long)id, why);
+			break;
+		}
+		if (store_commit(st, cause) != 0) {
+			store_rollback(st);
+			goto out;
+		}
+	}
 	if (res.status != BISECT_CONTINUE) {
-		r = bisection_conclude(s, bs, &b, &t, &res, cause);
+		r = bisection_conclude(s, bs, &b, &t, &res, revert, cause);
 		goto out;
 	}
 	if (store_begin(st, cause) != 0)
@@ -626,6 +748,7 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 	s->progress = 1;
 	r = 0;
 out:
+	json_decref(revert);
 	bisect_result_release(&res);
 	bisection_turn_release(&t);
 	store_bisection_release(&b);

@@ -1,15 +1,96 @@
 /*
- * bisectctl report: render a concluded bisection's report as text. Mail
- * (--email) and the web page (--html) are refused with a clear message
- * until they exist.
+ * bisectctl report: a concluded bisection's report. Alone it prints the
+ * text report. --html DIR writes DIR/report-ID.html and regenerates
+ * DIR/index.html. --email queues the report's mail in the outbox (once:
+ * its Message-ID is stable) and, when no other scheduler holds the lock,
+ * tries to send it at once and flushes whatever else is due; a mail
+ * already sent is not sent again. When a daemon holds the lock the mail
+ * waits for it in the outbox.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bisectd/cmd.h"
+#include "bisectd/lock.h"
+#include "bisectd/outbox.h"
 #include "bisectd/report.h"
+#include "bisectd/web.h"
+
+static void
+cmd_report_recipients(const char *rcpt)
+{
+	const char	*p;
+
+	for (p = rcpt; *p != '\0'; p++) {
+		if (*p != '\n')
+			putchar(*p);
+		else if (p[1] != '\0')
+			fputs(", ", stdout);
+	}
+}
+
+static int
+cmd_report_email(struct context *ctx, int64_t id)
+{
+	struct store_mail	 m;
+	char			*cause = NULL, *lock = context_lock_path(ctx);
+	int64_t			 mail;
+	int			 added, fd = -1, held, s, r = CMD_FAILED;
+
+	memset(&m, 0, sizeof m);
+	if (outbox_queue(ctx, id, &mail, &added, &cause) != 0) {
+		fprintf(stderr, "error: %s\n", cause);
+		r = CMD_USAGE;
+		goto out;
+	}
+	if (store_mail_get(ctx->store, mail, &m, &cause) != 0)
+		goto error;
+	if (strcmp(m.status, "sent") == 0) {
+		printf("mail: <%s> was sent already; not sending it again\n",
+		    m.message_id);
+		r = CMD_OK;
+		goto out;
+	}
+	if ((held = lock_try(lock, &fd, &cause)) < 0)
+		goto error;
+	if (held == 1) {
+		printf("mail: <%s> %s; the running scheduler sends it\n",
+		    m.message_id, added ? "queued" : "is in the outbox");
+		r = CMD_OK;
+		goto out;
+	}
+	/* asked for by name: due now, and a failed mail starts afresh */
+	if (outbox_recover(ctx, &cause) != 0 ||
+	    store_mail_requeue(ctx->store, mail, &cause) != 0)
+		goto error;
+	if ((s = outbox_send(ctx, mail, &cause)) < 0)
+		goto error;
+	if (s == 1) {
+		fprintf(stderr, "warning: not delivered yet: %s\n", cause);
+		printf("mail: <%s> queued\n", m.message_id);
+	} else {
+		printf("mail: <%s> sent to ", m.message_id);
+		cmd_report_recipients(m.recipients);
+		putchar('\n');
+	}
+	free(cause);
+	cause = NULL;
+	if (outbox_flush(ctx, &cause) != 0)
+		goto error;
+	r = CMD_OK;
+	goto out;
+error:
+	fprintf(stderr, "error: %s\n", cause);
+out:
+	lock_release(fd);
+	store_mail_release(&m);
+	free(lock);
+	free(cause);
+	return r;
+}
 
 static int
 cmd_report_exec(const char *config, int argc, char **argv)
@@ -20,19 +101,21 @@ cmd_report_exec(const char *config, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct context	*ctx = NULL;
+	const char	*html = NULL;
 	char		*cause = NULL, *headline = NULL, *body = NULL;
+	char		*path = NULL;
 	int64_t		 id;
-	int		 c, r;
+	int		 c, email = 0, r;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
+			email = 1;
+			break;
 		case 'h':
-			fprintf(stderr, "error: --%s is not available in this "
-			    "version; the text report is printed instead\n",
-			    c == 'e' ? "email" : "html");
-			return CMD_USAGE;
+			html = optarg;
+			break;
 		default:
 			return cmd_usage(&cmd_report_entry);
 		}
@@ -41,13 +124,28 @@ cmd_report_exec(const char *config, int argc, char **argv)
 		return cmd_usage(&cmd_report_entry);
 	if ((r = cmd_open(config, &ctx)) != CMD_OK)
 		return r;
-	if (report_bisection(ctx, id, &headline, &body, &cause) != 0) {
-		fprintf(stderr, "error: %s\n", cause);
-		r = CMD_USAGE;
-	} else
-		fputs(body, stdout);
+	if (html == NULL && !email) {
+		if (report_bisection(ctx, id, &headline, &body, &cause) != 0) {
+			fprintf(stderr, "error: %s\n", cause);
+			r = CMD_USAGE;
+		} else
+			fputs(body, stdout);
+		goto out;
+	}
+	if (html != NULL) {
+		if (web_write(ctx, id, html, &path, &cause) != 0) {
+			fprintf(stderr, "error: %s\n", cause);
+			r = CMD_USAGE;
+			goto out;
+		}
+		printf("web: wrote %s\n", path);
+	}
+	if (email)
+		r = cmd_report_email(ctx, id);
+out:
 	free(headline);
 	free(body);
+	free(path);
 	free(cause);
 	context_free(ctx);
 	return r;
@@ -55,7 +153,7 @@ cmd_report_exec(const char *config, int argc, char **argv)
 
 const struct cmd_entry cmd_report_entry = {
 	.name = "report",
-	.usage = "ID",
-	.summary = "render a bisection's report",
+	.usage = "ID [--email] [--html DIR]",
+	.summary = "render a bisection's report; mail it; write its web page",
 	.exec = cmd_report_exec,
 };

@@ -83,6 +83,18 @@ repo_open(const struct config_repo *cr, struct repo **out, char **cause)
 	return 0;
 }
 
+git_repository *
+repo_git(struct repo *r)
+{
+	return r->git;
+}
+
+const char *
+repo_name(const struct repo *r)
+{
+	return r->name;
+}
+
 void
 repo_free(struct repo *r)
 {

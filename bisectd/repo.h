@@ -49,6 +49,9 @@ struct repo_range {
 };
 
 int	 repo_open(const struct config_repo *, struct repo **out, char **cause);
+/* The libgit2 handle, borrowed, for the few callers that need more. */
+struct git_repository *repo_git(struct repo *);
+const char *repo_name(const struct repo *);
 void	 repo_free(struct repo *);
 int	 repo_resolve(struct repo *, const char *rev,
 	     char out[REPO_OID_HEX + 1], char **cause);

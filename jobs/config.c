@@ -463,9 +463,15 @@ config_mail(const struct config_ctx *ctx, const struct yamlnode *n,
 		else if (strcmp(key->value, "to") == 0)
 			r = config_list(ctx, "to", value, &mail->to,
 			    &mail->nr_to, cause);
-		else
-			r = config_unknown(ctx, "mail", key, "smtp, from, to",
+		else if (strcmp(key->value, "cc") == 0)
+			r = config_list(ctx, "cc", value, &mail->cc,
+			    &mail->nr_cc, cause);
+		else if (strcmp(key->value, "author") == 0)
+			r = config_bool(ctx, "author", value, &mail->author,
 			    cause);
+		else
+			r = config_unknown(ctx, "mail", key,
+			    "smtp, from, to, cc, author", cause);
 	}
 	if (r != 0)
 		return -1;
@@ -753,6 +759,7 @@ config_free(struct config *cfg)
 	free(cfg->mail.smtp);
 	free(cfg->mail.from);
 	config_strv_free(cfg->mail.to, cfg->mail.nr_to);
+	config_strv_free(cfg->mail.cc, cfg->mail.nr_cc);
 	config_strv_free(cfg->continuous.jobs, cfg->continuous.nr_jobs);
 	config_strv_free(cfg->continuous.base, cfg->continuous.nr_base);
 	free(cfg->path);

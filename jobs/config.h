@@ -39,6 +39,9 @@ struct config_mail {
 	char	 *from;
 	char	**to;
 	size_t	  nr_to;
+	char	**cc;
+	size_t	  nr_cc;
+	int	  author;		/* also mail the commit's author: 0 */
 };
 
 /*

@@ -291,4 +291,67 @@ int	 store_report_add(struct store *, int64_t bisection,
 	     const char *headline, const char *body, int64_t *id,
 	     char **cause);
 
+/*
+ * ---- mail outbox and report listing: schema/store-mail.c, with
+ * schema/migrations/0002-mail.sql (owner: mail; see docs/reports.md) ----
+ */
+struct store_mail {
+	int64_t	 id;
+	int64_t	 bisection;
+	char	*message_id;	/* without the angle brackets */
+	char	*thread;	/* reports about one commit share it */
+	char	*sender;	/* envelope MAIL FROM */
+	char	*recipients;	/* envelope RCPT TO, one a line */
+	char	*message;	/* the whole message, CRLF line ends */
+	char	*status;	/* queued, sending, sent, failed */
+	int	 attempts;
+	int64_t	 next_attempt;
+	char	*last_error;
+	int64_t	 created;
+	int64_t	 sent;		/* 0 until sent */
+};
+
+struct store_report_entry {
+	int64_t	 bisection;
+	char	*headline;
+	int64_t	 created;
+};
+
+int	 store_mail_add(struct store *, int64_t bisection,
+	     const char *message_id, const char *thread, const char *sender,
+	     const char *recipients, const char *message, int64_t *id,
+	     char **cause);
+/* 1 and out filled when a mail has this Message-ID, 0 when none has. */
+int	 store_mail_find(struct store *, const char *message_id,
+	     struct store_mail *out, char **cause);
+int	 store_mail_get(struct store *, int64_t id, struct store_mail *out,
+	     char **cause);
+/* The Message-ID of a thread's first mail; *out NULL when none yet. */
+int	 store_mail_thread_root(struct store *, const char *thread,
+	     char **out, char **cause);
+/* Queued mails whose next attempt is due at now, oldest first. */
+int	 store_mail_due(struct store *, int64_t now, int64_t **ids,
+	     size_t *nr, char **cause);
+/* queued -> sending, one more attempt; *claimed 0 when it wasn't queued. */
+int	 store_mail_claim(struct store *, int64_t id, int *claimed,
+	     char **cause);
+/* sending -> sent. */
+int	 store_mail_sent(struct store *, int64_t id, char **cause);
+/* sending -> queued until next_attempt, or -> failed with give_up. */
+int	 store_mail_retry(struct store *, int64_t id, const char *error,
+	     int64_t next_attempt, int give_up, char **cause);
+/* queued or failed -> queued and due now; a failed mail starts afresh. */
+int	 store_mail_requeue(struct store *, int64_t id, char **cause);
+/*
+ * sending -> queued and due now: only the holder of the scheduler lock
+ * sends, so a mail it finds in 'sending' lost its process mid-attempt.
+ */
+int	 store_mail_recover(struct store *, int *nr, char **cause);
+void	 store_mail_release(struct store_mail *);
+/* Every bisection with a report, newest first, with its latest headline. */
+int	 store_report_list(struct store *, struct store_report_entry **out,
+	     size_t *nr, char **cause);
+void	 store_report_list_free(struct store_report_entry *, size_t);
+/* ---- end of mail outbox and report listing ---- */
+
 #endif

@@ -57,6 +57,7 @@ def main():
 
     bench = blob(BENCH)
     noise = blob("%g\n" % a.noise)
+    change = blob("a change\n")
 
     def commit(subject, parents, files, branch="refs/heads/master"):
         nonlocal mark, date
@@ -78,10 +79,16 @@ def main():
         out.write("\n")
         return mark
 
+    touched = []
+
     def files_for(speed, n, is_broken):
+        # every commit adds a file of its own, so that any commit can be
+        # reverted on top of any later one without a conflict
+        touched.append("changes/%d" % n)
         f = {"bench.sh": (bench, "100755"), "noise": (noise, "100644"),
-             "speed": (blob("%.6f\n" % speed), "100644"),
-             "counter": (blob("%d\n" % n), "100644")}
+             "speed": (blob("%.6f\n" % speed), "100644")}
+        for path in touched:
+            f[path] = (change, "100644")
         if is_broken:
             f["broken"] = (blob("this commit does not build\n"), "100644")
         return f

@@ -31,6 +31,16 @@ test_expect_success 'the result has the contract fields' '
 	json_get out.json "1 if d[\"builds\"] <= 40 and d[\"runs\"] >= 6 else 0" | grep -qx 1
 '
 
+test_expect_success 'reverting the culprit on top of bad restores the metric' '
+	test "$(json_get out.json "d[\"revert\"][\"clean\"]")" = True &&
+	test "$(json_get out.json "d[\"revert\"][\"built\"]")" = True &&
+	json_get out.json "1 if d[\"revert\"][\"restored_pct\"] > 50 else 0" | grep -qx 1 &&
+	rev=$(json_get out.json "d[\"revert\"][\"commit\"]") &&
+	git -C repo log -1 --format=%s "$rev" | grep -q "^Revert \"commit 137 (culprit)\"" &&
+	test "$(git -C repo rev-parse "$rev^")" = "$(git -C repo rev-parse master)" &&
+	git -C repo diff --quiet "$rev" "$(culprit_oid)^" -- speed
+'
+
 test_expect_success 'progress is printed on stderr' '
 	grep -q "^bisect: " progress &&
 	grep -q "commits left (about [0-9]* steps)" progress

@@ -1,0 +1,369 @@
+/*
+ * The outbox: queue a report's mail once, send it over SMTP with libcurl,
+ * retry it with backoff. The order of writes is what makes the promise
+ * "nothing lost, nothing sent twice" hold as far as SMTP lets it:
+ *
+ * 1. queue: the whole message is committed to the outbox (with its
+ *    Message-ID, UNIQUE) before any attempt; a second queue of the same
+ *    report finds it and adds nothing.
+ * 2. claim: queued -> sending, attempts + 1, committed before connecting.
+ * 3. the SMTP conversation; on the server's 250 to the data, sent is
+ *    written at once, in the next statement.
+ *
+ * A crash between the 250 and that write is the one window where a mail
+ * can go out twice: the row is still 'sending', the next sender (the
+ * holder of the scheduler lock) cannot know whether the server took it,
+ * and sends it again, with the same Message-ID and Date, so that the
+ * receiving side can recognise the copy. Losing it instead would be
+ * worse. A crash anywhere else sends it once.
+ */
+#include <curl/curl.h>
+#include <jansson.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bisectd/mail.h"
+#include "bisectd/outbox.h"
+#include "bisectd/repo.h"
+#include "bisectd/report.h"
+#include "util/error.h"
+#include "util/log.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define OUTBOX_CONNECT_TIMEOUT	10L
+#define OUTBOX_TIMEOUT		120L
+
+/* Whether this process already requeued the attempts of dead senders. */
+static int	outbox_recovered;
+
+int64_t
+outbox_backoff(int attempts)
+{
+	int64_t	s = OUTBOX_BACKOFF_MIN;
+
+	while (--attempts > 0 && s < OUTBOX_BACKOFF_MAX)
+		s *= 2;
+	return s < OUTBOX_BACKOFF_MAX ? s : OUTBOX_BACKOFF_MAX;
+}
+
+int
+outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
+    char **cause)
+{
+	struct store_bisection		 b;
+	struct store_job		 job;
+	struct store_mail		 m;
+	const struct config_repo	*cr;
+	struct repo			*repo = NULL;
+	struct repo_commit		 rc;
+	struct mail_spec		 spec;
+	json_t				*res = NULL;
+	const char			*culprit;
+	char				*headline = NULL, *body = NULL;
+	char				*identity = NULL, *domain = NULL;
+	char				*msgid = NULL, *thread = NULL, *root = NULL;
+	char				*message = NULL, *sender = NULL;
+	char				*rcpt = NULL;
+	int				 found, in_tx = 0, r = -1;
+
+	memset(&b, 0, sizeof b);
+	memset(&job, 0, sizeof job);
+	memset(&m, 0, sizeof m);
+	memset(&rc, 0, sizeof rc);
+	*added = 0;
+	if (ctx->config->mail.smtp == NULL) {
+		error_set(cause, "no 'mail' settings in the config '%s'",
+		    ctx->config->path != NULL ? ctx->config->path : "");
+		goto out;
+	}
+	if (report_bisection(ctx, id, &headline, &body, cause) != 0 ||
+	    store_bisection_get(ctx->store, id, &b, cause) != 0 ||
+	    store_job_get(ctx->store, b.job, &job, cause) != 0)
+		goto out;
+	if ((res = json_loads(b.result, 0, NULL)) == NULL || (culprit =
+	    json_string_value(json_object_get(res, "culprit"))) == NULL) {
+		error_set(cause, "bisection %lld has no culprit", (long long)id);
+		goto out;
+	}
+	if ((cr = config_repo_find(ctx->config, b.repo)) == NULL) {
+		error_set(cause, "no repository '%s' in the config", b.repo);
+		goto out;
+	}
+	if (repo_open(cr, &repo, cause) != 0 ||
+	    repo_commit_read(repo, culprit, &rc, cause) != 0)
+		goto out;
+
+	identity = xasprintf("bisection\n%lld\n%s\n%s\n%s\n%s\n%s\n%s",
+	    (long long)id, b.repo, culprit, job.job_id, b.metric, b.good,
+	    b.bad);
+	domain = mail_domain(&ctx->config->mail);
+	msgid = mail_message_id(identity, culprit, domain);
+	thread = xasprintf("%s %s", b.repo, culprit);
+
+	if (store_begin(ctx->store, cause) != 0)
+		goto out;
+	in_tx = 1;
+	if ((found = store_mail_find(ctx->store, msgid, &m, cause)) < 0)
+		goto out;
+	if (found) {
+		*mail = m.id;
+		r = 0;
+		goto out;
+	}
+	if (store_mail_thread_root(ctx->store, thread, &root, cause) != 0)
+		goto out;
+	memset(&spec, 0, sizeof spec);
+	spec.config = &ctx->config->mail;
+	spec.headline = headline;
+	spec.body = body;
+	spec.commit = culprit;
+	spec.commit_subject = rc.subject;
+	spec.author = rc.author;
+	spec.bisection = (long long)id;
+	spec.message_id = msgid;
+	spec.in_reply_to = root;
+	spec.date = time(NULL);
+	if (mail_format(&spec, &message, &sender, &rcpt, cause) != 0 ||
+	    store_mail_add(ctx->store, id, msgid, thread, sender, rcpt, message,
+	    mail, cause) != 0 || store_commit(ctx->store, cause) != 0)
+		goto out;
+	in_tx = 0;
+	*added = 1;
+	r = 0;
+out:
+	if (in_tx)
+		store_rollback(ctx->store);
+	json_decref(res);
+	store_bisection_release(&b);
+	store_job_release(&job);
+	store_mail_release(&m);
+	repo_commit_release(&rc);
+	repo_free(repo);
+	free(headline);
+	free(body);
+	free(identity);
+	free(domain);
+	free(msgid);
+	free(thread);
+	free(root);
+	free(message);
+	free(sender);
+	free(rcpt);
+	return r;
+}
+
+struct outbox_upload {
+	const char	*p;
+	size_t		 left;
+};
+
+static size_t
+outbox_read(char *buf, size_t size, size_t nitems, void *payload)
+{
+	struct outbox_upload	*u = payload;
+	size_t			 n = size * nitems;
+
+	if (n > u->left)
+		n = u->left;
+	memcpy(buf, u->p, n);
+	u->p += n;
+	u->left -= n;
+	return n;
+}
+
+/* The SMTP URL without any user:password@, for messages. */
+static char *
+outbox_url_public(const char *url)
+{
+	const char	*host = strstr(url, "://"), *at, *slash;
+
+	if (host == NULL)
+		return xstrdup(url);
+	host += 3;
+	slash = strchr(host, '/');
+	at = strchr(host, '@');
+	if (at == NULL || (slash != NULL && at > slash))
+		return xstrdup(url);
+	return xasprintf("%.*s%s", (int)(host - url), url, at + 1);
+}
+
+/*
+ * The SMTP conversation. 0: accepted. 1: not, *permanent when the server
+ * refused it with a 5xx reply (sending it again cannot help).
+ */
+static int
+outbox_smtp(const char *url, const struct store_mail *m, int *permanent,
+    char **cause)
+{
+	CURL			*curl = NULL;
+	struct curl_slist	*rcpt = NULL;
+	struct outbox_upload	 up = { m->message, strlen(m->message) };
+	char			 errbuf[CURL_ERROR_SIZE] = "", *from = NULL;
+	char			*addr, *list = xstrdup(m->recipients), *save;
+	char			*pub = outbox_url_public(url);
+	CURLcode		 rc;
+	long			 code = 0;
+	int			 r = 1;
+
+	*permanent = 0;
+	for (addr = strtok_r(list, "\n", &save); addr != NULL;
+	    addr = strtok_r(NULL, "\n", &save)) {
+		char	*a = xasprintf("<%s>", addr);
+
+		rcpt = curl_slist_append(rcpt, a);
+		free(a);
+	}
+	if (rcpt == NULL) {
+		error_set(cause, "mail '%s' has no recipients", m->message_id);
+		*permanent = 1;
+		goto out;
+	}
+	if ((curl = curl_easy_init()) == NULL) {
+		error_set(cause, "couldn't start libcurl");
+		goto out;
+	}
+	from = xasprintf("<%s>", m->sender);
+	curl_easy_setopt(curl, CURLOPT_URL, url);
+#if LIBCURL_VERSION_NUM >= 0x075500
+	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+#else
+	curl_easy_setopt(curl, CURLOPT_PROTOCOLS, (long)(CURLPROTO_SMTP |
+	    CURLPROTO_SMTPS));
+#endif
+	curl_easy_setopt(curl, CURLOPT_MAIL_FROM, from);
+	curl_easy_setopt(curl, CURLOPT_MAIL_RCPT, rcpt);
+	/* one bad address (an author's) must not hold up the others */
+#if LIBCURL_VERSION_NUM >= 0x080200
+	curl_easy_setopt(curl, CURLOPT_MAIL_RCPT_ALLOWFAILS, 1L);
+#elif LIBCURL_VERSION_NUM >= 0x074500
+	curl_easy_setopt(curl, CURLOPT_MAIL_RCPT_ALLLOWFAILS, 1L);
+#endif
+	curl_easy_setopt(curl, CURLOPT_READFUNCTION, outbox_read);
+	curl_easy_setopt(curl, CURLOPT_READDATA, &up);
+	curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
+	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, OUTBOX_CONNECT_TIMEOUT);
+	curl_easy_setopt(curl, CURLOPT_TIMEOUT, OUTBOX_TIMEOUT);
+	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
+	rc = curl_easy_perform(curl);
+	if (rc == CURLE_OK) {
+		r = 0;
+		goto out;
+	}
+	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
+	*permanent = code >= 500 && code < 600;
+	if (code != 0)
+		error_set(cause, "smtp '%s': %s (the server said %ld)", pub,
+		    *errbuf != '\0' ? errbuf : curl_easy_strerror(rc), code);
+	else
+		error_set(cause, "smtp '%s': %s", pub,
+		    *errbuf != '\0' ? errbuf : curl_easy_strerror(rc));
+out:
+	curl_easy_cleanup(curl);
+	curl_slist_free_all(rcpt);
+	free(from);
+	free(list);
+	free(pub);
+	return r;
+}
+
+int
+outbox_send(struct context *ctx, int64_t id, char **cause)
+{
+	struct store_mail	 m;
+	char			*why = NULL;
+	int			 claimed, permanent, give_up, r = -1;
+
+	memset(&m, 0, sizeof m);
+	if (ctx->config->mail.smtp == NULL) {
+		error_set(cause, "no 'mail' settings in the config");
+		return -1;
+	}
+	if (store_mail_claim(ctx->store, id, &claimed, cause) != 0 ||
+	    store_mail_get(ctx->store, id, &m, cause) != 0)
+		goto out;
+	if (!claimed) {
+		error_set(cause, "mail <%s> is %s, not queued", m.message_id,
+		    m.status);
+		r = 1;
+		goto out;
+	}
+	if (outbox_smtp(ctx->config->mail.smtp, &m, &permanent, &why) == 0) {
+		/* as close to the server's 250 as it can be: see above */
+		if (store_mail_sent(ctx->store, id, cause) != 0)
+			goto out;
+		r = 0;
+		goto out;
+	}
+	give_up = permanent || m.attempts >= OUTBOX_MAX_ATTEMPTS;
+	if (store_mail_retry(ctx->store, id, why, (int64_t)time(NULL) +
+	    outbox_backoff(m.attempts), give_up, cause) != 0)
+		goto out;
+	if (give_up)
+		error_set(cause, "%s; mail <%s> failed for good after %d "
+		    "attempts", why, m.message_id, m.attempts);
+	else
+		error_set(cause, "%s; mail <%s> stays queued, next attempt in "
+		    "%lld s", why, m.message_id,
+		    (long long)outbox_backoff(m.attempts));
+	r = 1;
+out:
+	store_mail_release(&m);
+	free(why);
+	return r;
+}
+
+int
+outbox_recover(struct context *ctx, char **cause)
+{
+	int	n;
+
+	if (outbox_recovered)
+		return 0;
+	if (store_mail_recover(ctx->store, &n, cause) != 0)
+		return -1;
+	if (n > 0)
+		log_warn("%d mail%s were being sent by a process that went "
+		    "away: sending %s again", n, n == 1 ? "" : "s",
+		    n == 1 ? "it" : "them");
+	outbox_recovered = 1;
+	return 0;
+}
+
+int
+outbox_flush(struct context *ctx, char **cause)
+{
+	int64_t	*ids = NULL;
+	size_t	 nr = 0, i;
+	char	*why = NULL;
+	int	 r = -1, s;
+
+	if (ctx->config->mail.smtp == NULL)
+		return 0;
+	if (outbox_recover(ctx, cause) != 0)
+		return -1;
+	if (store_mail_due(ctx->store, (int64_t)time(NULL), &ids, &nr,
+	    cause) != 0)
+		return -1;
+	for (i = 0; i < nr; i++) {
+		s = outbox_send(ctx, ids[i], &why);
+		if (s < 0) {
+			error_set(cause, "%s", why);
+			goto out;
+		}
+		if (s == 1) {
+			log_warn("%s", why);
+			break;
+		}
+		log_info("mail %lld sent", (long long)ids[i]);
+	}
+	r = 0;
+out:
+	free(why);
+	free(ids);
+	return r;
+}

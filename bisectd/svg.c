@@ -1,0 +1,303 @@
+/*
+ * The web report's plot, as an inline SVG written by hand: the headline
+ * metric's mean at each tested commit, left to right in topological order
+ * from the good end, with a band of ± one sample standard deviation, each
+ * point coloured by its verdict, and the culprit marked. Every label is
+ * escaped; a hovered point shows its commit, mean, ± and n in a <title>.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisectd/web.h"
+#include "util/xalloc.h"
+
+#define SVG_W		960
+#define SVG_H		400
+#define SVG_LEFT	96
+#define SVG_RIGHT	32
+#define SVG_TOP		36
+#define SVG_BOTTOM	72
+
+#define SVG_LINE	"#1f77b4"	/* the means, and their band */
+#define SVG_GOOD	"#2ca02c"
+#define SVG_BAD		"#d62728"
+#define SVG_SKIP	"#7f7f7f"
+#define SVG_REVERT	"#9467bd"
+
+struct svg_scale {
+	double	x0, x1, y0, y1;
+};
+
+static double
+svg_x(const struct svg_scale *s, double x)
+{
+	double	w = SVG_W - SVG_LEFT - SVG_RIGHT;
+
+	return SVG_LEFT + (x - s->x0) / (s->x1 - s->x0) * w;
+}
+
+static double
+svg_y(const struct svg_scale *s, double y)
+{
+	double	h = SVG_H - SVG_TOP - SVG_BOTTOM;
+
+	return SVG_TOP + (s->y1 - y) / (s->y1 - s->y0) * h;
+}
+
+static double
+svg_sd(const struct web_point *p)
+{
+	return isfinite(p->stddev) ? p->stddev : 0;
+}
+
+/* A tick step of 1, 2 or 5 times a power of ten, for about n ticks. */
+static double
+svg_step(double range, int n)
+{
+	double	raw = range / n, mag = pow(10, floor(log10(raw))), f;
+
+	f = raw / mag;
+	if (f <= 1)
+		return mag;
+	if (f <= 2)
+		return 2 * mag;
+	if (f <= 5)
+		return 5 * mag;
+	return 10 * mag;
+}
+
+static void
+svg_number(char *buf, size_t len, double v, double step)
+{
+	int	decimals = step >= 1 ? 0 : (int)ceil(-log10(step));
+
+	if (fabs(v) >= 1e7 || (v != 0 && fabs(v) < 1e-4))
+		snprintf(buf, len, "%.3g", v);
+	else
+		snprintf(buf, len, "%.*f", decimals > 6 ? 6 : decimals, v);
+}
+
+static void
+svg_axes(struct strbuf *sb, const struct svg_scale *s, const char *metric)
+{
+	double	step = svg_step(s->y1 - s->y0, 7), v, y;
+	char	num[64];
+
+	for (v = ceil(s->y0 / step) * step; v <= s->y1 + step * 1e-9;
+	    v += step) {
+		y = svg_y(s, v);
+		svg_number(num, sizeof num, v, step);
+		strbuf_addf(sb, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+		    "y2=\"%.1f\" stroke=\"#e3e3e3\"/>\n<text x=\"%d\" "
+		    "y=\"%.1f\" text-anchor=\"end\" font-size=\"12\">%s</text>\n",
+		    SVG_LEFT, y, SVG_W - SVG_RIGHT, y, SVG_LEFT - 8, y + 4,
+		    num);
+	}
+	strbuf_addf(sb, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+	    "stroke=\"#444\"/>\n<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+	    "stroke=\"#444\"/>\n", SVG_LEFT, SVG_TOP, SVG_LEFT,
+	    SVG_H - SVG_BOTTOM, SVG_LEFT, SVG_H - SVG_BOTTOM, SVG_W - SVG_RIGHT,
+	    SVG_H - SVG_BOTTOM);
+	strbuf_addf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
+	    "font-size=\"13\">commits from the good end (topological order)"
+	    "</text>\n", (SVG_LEFT + SVG_W - SVG_RIGHT) / 2, SVG_H - 14);
+	strbuf_addf(sb, "<text x=\"18\" y=\"%d\" text-anchor=\"middle\" "
+	    "font-size=\"13\" transform=\"rotate(-90 18 %d)\">",
+	    (SVG_TOP + SVG_H - SVG_BOTTOM) / 2,
+	    (SVG_TOP + SVG_H - SVG_BOTTOM) / 2);
+	web_escape(sb, metric);
+	strbuf_addstr(sb, " (mean ± stddev)</text>\n");
+}
+
+/* The ± band: upper edge left to right, lower edge back. */
+static void
+svg_band(struct strbuf *sb, const struct svg_scale *s,
+    const struct web_point *p, size_t nr)
+{
+	size_t	i;
+
+	strbuf_addstr(sb, "<polygon fill=\"" SVG_LINE "\" fill-opacity=\"0.18\" "
+	    "stroke=\"none\" points=\"");
+	for (i = 0; i < nr; i++)
+		strbuf_addf(sb, "%.1f,%.1f ", svg_x(s, p[i].x),
+		    svg_y(s, p[i].mean + svg_sd(&p[i])));
+	for (i = nr; i-- > 0;)
+		strbuf_addf(sb, "%.1f,%.1f ", svg_x(s, p[i].x),
+		    svg_y(s, p[i].mean - svg_sd(&p[i])));
+	strbuf_addstr(sb, "\"/>\n");
+}
+
+static void
+svg_points(struct strbuf *sb, const struct svg_scale *s,
+    const struct web_point *p, size_t nr)
+{
+	const char	*fill, *verdict;
+	size_t		 i;
+	double		 x, sd;
+
+	strbuf_addstr(sb, "<polyline fill=\"none\" stroke=\"" SVG_LINE "\" "
+	    "stroke-width=\"3\" stroke-linejoin=\"round\" points=\"");
+	for (i = 0; i < nr; i++)
+		strbuf_addf(sb, "%.1f,%.1f ", svg_x(s, p[i].x),
+		    svg_y(s, p[i].mean));
+	strbuf_addstr(sb, "\"/>\n");
+	for (i = 0; i < nr; i++) {
+		x = svg_x(s, p[i].x);
+		sd = svg_sd(&p[i]);
+		fill = p[i].verdict == 'g' ? SVG_GOOD : p[i].verdict == 'b' ?
+		    SVG_BAD : SVG_SKIP;
+		verdict = p[i].verdict == 'g' ? "good" : p[i].verdict == 'b' ?
+		    "bad" : "skip";
+		if (sd > 0)
+			strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" "
+			    "x2=\"%.1f\" y2=\"%.1f\" stroke=\"" SVG_LINE "\" "
+			    "stroke-width=\"1.5\"/>\n", x,
+			    svg_y(s, p[i].mean + sd), x,
+			    svg_y(s, p[i].mean - sd));
+		strbuf_addf(sb, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\" "
+		    "fill=\"%s\" stroke=\"#fff\" stroke-width=\"1.5\"><title>",
+		    x, svg_y(s, p[i].mean), fill);
+		strbuf_addf(sb, "%.12s ", p[i].oid);
+		if (p[i].label != NULL)
+			web_escape(sb, p[i].label);
+		strbuf_addf(sb, ": %s, mean %.6g ± %.2g%% (n = %zu)</title>"
+		    "</circle>\n", verdict, p[i].mean, p[i].mean != 0 ?
+		    100 * sd / fabs(p[i].mean) : 0, p[i].n);
+	}
+}
+
+/* The culprit's dashed line, and the good and bad ends named. */
+static void
+svg_marks(struct strbuf *sb, const struct svg_scale *s,
+    const struct web_plot *plot)
+{
+	size_t	i;
+	double	x;
+	int	base = SVG_H - SVG_BOTTOM, end;
+
+	for (i = 0; i < plot->nr; i++) {
+		x = svg_x(s, plot->points[i].x);
+		end = plot->points[i].x == 0 ? 'g' :
+		    plot->points[i].x == plot->x_max ? 'b' : 0;
+		if (end != 0)
+			strbuf_addf(sb, "<text x=\"%.1f\" y=\"%d\" "
+			    "text-anchor=\"%s\" font-size=\"12\" "
+			    "fill=\"%s\">%s %.10s</text>\n", x, base + 18,
+			    end == 'g' ? "start" : "end",
+			    end == 'g' ? SVG_GOOD : SVG_BAD,
+			    end == 'g' ? "good" : "bad", plot->points[i].oid);
+		if (plot->culprit == NULL ||
+		    strcmp(plot->points[i].oid, plot->culprit) != 0)
+			continue;
+		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+		    "y2=\"%d\" stroke=\"" SVG_BAD "\" stroke-width=\"2\" "
+		    "stroke-dasharray=\"6 4\"/>\n<text x=\"%.1f\" y=\"%d\" "
+		    "text-anchor=\"middle\" font-size=\"12\" font-weight=\"bold\" "
+		    "fill=\"" SVG_BAD "\">culprit %.10s</text>\n", x, SVG_TOP,
+		    x, base, x, SVG_TOP - 10, plot->points[i].oid);
+	}
+}
+
+/* The revert check: a diamond right of the bad end, joined to it. */
+static void
+svg_revert(struct strbuf *sb, const struct svg_scale *s,
+    const struct web_plot *plot)
+{
+	const struct web_point	*rv = plot->revert;
+	const struct web_point	*bad = NULL;
+	double			 x = svg_x(s, rv->x), y = svg_y(s, rv->mean);
+	double			 sd = svg_sd(rv);
+	size_t			 i;
+
+	for (i = 0; i < plot->nr; i++) {
+		if (plot->points[i].x == plot->x_max)
+			bad = &plot->points[i];
+	}
+	if (bad != NULL)
+		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		    "y2=\"%.1f\" stroke=\"" SVG_REVERT "\" stroke-width=\"2\" "
+		    "stroke-dasharray=\"4 3\"/>\n", svg_x(s, bad->x),
+		    svg_y(s, bad->mean), x, y);
+	if (sd > 0)
+		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		    "y2=\"%.1f\" stroke=\"" SVG_REVERT "\" "
+		    "stroke-width=\"1.5\"/>\n", x, svg_y(s, rv->mean + sd), x,
+		    svg_y(s, rv->mean - sd));
+	strbuf_addf(sb, "<path d=\"M%.1f %.1fl7 7l-7 7l-7 -7z\" fill=\""
+	    SVG_REVERT "\" stroke=\"#fff\" stroke-width=\"1.5\"><title>"
+	    "%.12s the culprit reverted on top of bad: mean %.6g ± %.2g%% "
+	    "(n = %zu)</title></path>\n<text x=\"%.1f\" y=\"%d\" "
+	    "text-anchor=\"end\" font-size=\"12\" fill=\"" SVG_REVERT "\">"
+	    "revert</text>\n", x, y - 7, rv->oid, rv->mean,
+	    rv->mean != 0 ? 100 * sd / fabs(rv->mean) : 0, rv->n, x,
+	    SVG_H - SVG_BOTTOM + 34);
+}
+
+static void
+svg_legend(struct strbuf *sb)
+{
+	int	y = SVG_H - 34, x = SVG_W - SVG_RIGHT - 400;
+
+	strbuf_addf(sb, "<g font-size=\"12\">"
+	    "<circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"" SVG_GOOD "\"/>"
+	    "<text x=\"%d\" y=\"%d\">good</text>"
+	    "<circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"" SVG_BAD "\"/>"
+	    "<text x=\"%d\" y=\"%d\">bad</text>"
+	    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"" SVG_LINE
+	    "\" stroke-width=\"3\"/><text x=\"%d\" y=\"%d\">mean</text>"
+	    "<rect x=\"%d\" y=\"%d\" width=\"22\" height=\"10\" fill=\""
+	    SVG_LINE "\" fill-opacity=\"0.18\"/>"
+	    "<text x=\"%d\" y=\"%d\">± 1 stddev</text></g>\n",
+	    x, y, x + 9, y + 4, x + 60, y, x + 69, y + 4, x + 110, y, x + 132, y,
+	    x + 138, y + 4, x + 190, y - 5, x + 218, y + 4);
+}
+
+void
+web_svg_plot(struct strbuf *sb, const struct web_plot *plot)
+{
+	struct svg_scale	s;
+	size_t			i;
+	double			lo = INFINITY, hi = -INFINITY, pad;
+
+	for (i = 0; i < plot->nr; i++) {
+		lo = fmin(lo, plot->points[i].mean - svg_sd(&plot->points[i]));
+		hi = fmax(hi, plot->points[i].mean + svg_sd(&plot->points[i]));
+	}
+	if (plot->revert != NULL && isfinite(plot->revert->mean)) {
+		lo = fmin(lo, plot->revert->mean - svg_sd(plot->revert));
+		hi = fmax(hi, plot->revert->mean + svg_sd(plot->revert));
+	}
+	if (plot->nr == 0 || !isfinite(lo) || !isfinite(hi)) {
+		strbuf_addstr(sb, "<p>No tested commit to plot.</p>\n");
+		return;
+	}
+	if (hi - lo < 1e-9 * fmax(1, fabs(hi))) {
+		pad = fmax(fabs(hi) * 0.01, 1e-9);
+		lo -= pad;
+		hi += pad;
+	}
+	pad = (hi - lo) * 0.08;
+	s.y0 = lo - pad;
+	s.y1 = hi + pad;
+	s.x0 = 0;
+	s.x1 = plot->x_max > 0 ? plot->x_max : 1;
+	if (plot->revert != NULL)
+		s.x1 = fmax(s.x1, plot->revert->x);
+	strbuf_addf(sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+	    "class=\"plot\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+	    "font-family=\"sans-serif\" role=\"img\"><title>", SVG_W, SVG_H,
+	    SVG_W, SVG_H);
+	web_escape(sb, plot->metric);
+	strbuf_addstr(sb, " at each tested commit</title>\n"
+	    "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
+	svg_axes(sb, &s, plot->metric);
+	svg_band(sb, &s, plot->points, plot->nr);
+	svg_marks(sb, &s, plot);
+	svg_points(sb, &s, plot->points, plot->nr);
+	if (plot->revert != NULL && isfinite(plot->revert->mean))
+		svg_revert(sb, &s, plot);
+	svg_legend(sb);
+	strbuf_addstr(sb, "</svg>\n");
+}

@@ -1,0 +1,27 @@
+# Sourced by the report tests (t06xx), after lib-bisect.sh: the fixture
+# repository with the culprit's subject made hostile, to show that no
+# header, HTML or SVG can be injected from a commit.
+
+# The culprit's subject, as git stores it (CR LF, a bare CR, a tag).
+HOSTILE_SUBJECT='mm/sl\u00fcb\r\nBcc: victim@example.com: <script>alert(1)</script> speed up\rX-Injected: 1 (culprit)'
+
+# setup_hostile: ./repo (40 commits, commit 27 the culprit at -8% under
+# 0.5% noise, with HOSTILE_SUBJECT), ./bisectd.yaml and ./job.yaml.
+setup_hostile() {
+	setup_bench --commits 40 --culprit 27 --change -8 --noise 0.5 &&
+	rm -rf repo && git init -q repo &&
+	"$PYTHON3" "$BISECTD_SRC/tests/fixture-repo.py" --commits 40 \
+		--culprit 27 --change -8 --noise 0.5 |
+	"$PYTHON3" -c '
+import sys
+data = sys.stdin.buffer.read()
+old = b"commit 27 (culprit)"
+new = sys.argv[1].encode("latin-1").decode("unicode_escape").encode()
+frame = b"data %d\n%s\n"
+assert frame % (len(old), old) in data
+sys.stdout.buffer.write(data.replace(frame % (len(old), old),
+                                     frame % (len(new), new), 1))' \
+		"$HOSTILE_SUBJECT" |
+	git -C repo fast-import --quiet &&
+	git -C repo reset -q --hard master
+}

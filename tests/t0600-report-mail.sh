@@ -1,0 +1,223 @@
+#!/bin/sh
+# Report mails end to end, through a real SMTP server on loopback
+# (tests/smtp-sink.py, on Debian's python3-aiosmtpd). The culprit's subject
+# tries to inject headers ("\r\nBcc: victim@example.com", a bare CR, a
+# <script>). One report is mailed exactly once and parses as a mail
+# library reads it; a second report about the same commit, queued while
+# the server is down, is delivered once when it is back, threaded under
+# the first, byte for byte the message that was queued; a mail whose
+# sender died mid-attempt is sent again, recognizably the same.
+. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib-bisect.sh"
+. "$(dirname "$0")/lib-report.sh"
+
+test_at_exit 'test -f "$TRASH/sink.pid" && kill "$(cat "$TRASH/sink.pid")"'
+
+# start_sink [PORT]: an SMTP server writing to ./mails; waits until the
+# port accepts connections (the sink writes ./port once it listens).
+start_sink() {
+	rm -f port
+	"$PYTHON3" "$BISECTD_SRC/tests/smtp-sink.py" --dir mails \
+		--ready port ${1:+--port "$1"} >>sink.log 2>&1 &
+	echo $! >sink.pid
+	test_wait_for 100 test -s port && test_wait_for 50 port_open
+}
+
+port_open() {
+	"$PYTHON3" -c 'import socket, sys
+socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1).close()' \
+		"$(cat port)"
+}
+
+stop_sink() {
+	kill "$(cat sink.pid)" && rm -f sink.pid &&
+	test_wait_for 100 eval '! port_open'
+}
+
+mails() {
+	ls mails | grep -c '\.eml$'
+}
+
+cat >"$TRASH/check-mail.py" <<'EOF'
+"""check-mail.py N REPORT [REPLY_TO]: mails/N.eml is the report's mail."""
+import email
+import email.policy
+import json
+import re
+import sys
+from email.utils import getaddresses, parsedate_to_datetime
+
+n, report_file = sys.argv[1], sys.argv[2]
+reply_to = sys.argv[3] if len(sys.argv) > 3 else None
+raw = open("mails/%s.eml" % n, "rb").read()
+env = json.load(open("mails/%s.json" % n))
+report = open(report_file, encoding="utf-8").read()
+headline = report.split("\n", 1)[0]
+msg = email.message_from_bytes(raw, policy=email.policy.default)
+
+
+def check(cond, what):
+    if not cond:
+        print("FAILED:", what)
+        sys.exit(1)
+
+
+allowed = {"date", "from", "to", "cc", "subject", "message-id",
+           "in-reply-to", "references", "mime-version", "content-type",
+           "content-transfer-encoding", "auto-submitted",
+           "x-bisectd-bisection", "x-bisectd-commit"}
+names = [k.lower() for k in msg.keys()]
+check(set(names) <= allowed, "only our headers: %s" % names)
+check(len(names) == len(set(names)), "each header once: %s" % names)
+check(b"\nBcc" not in raw.split(b"\r\n\r\n")[0], "no Bcc line")
+check(msg.defects == [] and all(msg[k].defects == () for k in msg.keys()),
+      "no parse defects")
+check(str(msg["From"]) == "bisectd <bisectd@example.org>", "From")
+check([a for _, a in getaddresses([str(msg["To"])])] ==
+      ["perf-reports@example.org"], "To")
+cc = getaddresses([str(msg["Cc"])])
+check(("J\u00f6rg R\u00f6del", "joro@example.com") in cc and
+      ("A U Thor", "author@example.com") in cc, "Cc: %s" % cc)
+check(sorted(env["rcpt_tos"]) == ["author@example.com", "joro@example.com",
+      "perf-reports@example.org"], "envelope: %s" % env["rcpt_tos"])
+check(env["mail_from"] == "bisectd@example.org", "envelope sender")
+check(str(msg["Subject"]) == "[bisectd] [mm/sl\u00fcb Bcc] " + headline,
+      "Subject %r vs headline %r" % (str(msg["Subject"]), headline))
+mid = str(msg["Message-ID"])
+check(re.fullmatch(r"<bisectd-[0-9a-f]{12}-[0-9a-f]{20}@example\.org>", mid),
+      "Message-ID %s" % mid)
+if reply_to is None:
+    check(msg["In-Reply-To"] is None and msg["References"] is None,
+          "the first report starts the thread")
+else:
+    check(str(msg["In-Reply-To"]) == reply_to and
+          str(msg["References"]) == reply_to, "threaded under %s" % reply_to)
+check(parsedate_to_datetime(str(msg["Date"])).utcoffset() is not None,
+      "Date")
+check(msg.get_content_type() == "text/plain" and
+      msg.get_content_charset() == "utf-8" and
+      str(msg["Content-Transfer-Encoding"]) == "8bit", "MIME")
+body = msg.get_content()
+check("\r" not in body.replace("\r\n", "\n"), "no bare CR in the body")
+body = body.replace("\r\n", "\n")
+lines = body.split("\n")
+check(lines[0] == headline, "the body starts with the headline")
+
+
+def fixed(line):
+    return (line == "" or line[0] in " \t#" or "\t" in line or
+            "  " in line or line.startswith(("git ", "- ", "---")) or
+            re.match(r"[A-Za-z0-9_.-]+:( |$)", line) is not None)
+
+
+for line in lines:
+    check(len(line) <= 72 or fixed(line), "wrapped at 72: %r" % line)
+table = [l for l in report.split("\n") if "\u00b1" in l]
+check(table and all(l in lines for l in table),
+      "the compare table is there, untouched")
+check(any(l.startswith("git bisect bad ") for l in lines), "the log")
+norm = lambda s: " ".join(s.replace("\r", " ").split())
+check(norm(body) == norm(report), "the body is the report, rewrapped only")
+print(mid)
+EOF
+
+test_expect_success 'setup: a hostile culprit subject, an SMTP server' '
+	setup_hostile &&
+	mkdir mails && start_sink &&
+	cat >>bisectd.yaml <<-EOF &&
+	mail:
+	  smtp: smtp://127.0.0.1:$(cat port)
+	  from: "bisectd <bisectd@example.org>"
+	  to: [perf-reports@example.org]
+	  cc: ["Jörg Rödel <joro@example.com>"]
+	  author: true
+	EOF
+	git -C repo log -1 --format=%B "$(culprit_oid)" | grep -q "Bcc: victim"
+'
+
+test_expect_success 'a bisection names the culprit' '
+	bisectctl bisect job.yaml --good "$(commit_oid "commit 1")" \
+		--bad master --wait --json >one.json 2>/dev/null &&
+	test "$(json_get one.json "d[\"culprit\"]")" = "$(culprit_oid)" &&
+	bisectctl report "$(json_get one.json "d[\"id\"]")" >report1.txt
+'
+
+test_expect_success 'report --email sends exactly one message' '
+	id=$(json_get one.json "d[\"id\"]") &&
+	bisectctl report "$id" --email >email.out &&
+	grep -q "^mail: <.*> sent to perf-reports@example.org, joro@example.com, author@example.com$" email.out &&
+	test "$(mails)" = 1
+'
+
+test_expect_success 'the message parses: headers, no injection, body' '
+	"$PYTHON3" check-mail.py 0001 report1.txt >mid1 &&
+	test "$(cat mid1)" = "<$(db_query "SELECT message_id FROM outbox
+		WHERE bisection = $(json_get one.json "d[\"id\"]")")>"
+'
+
+test_expect_success 'asking again sends nothing' '
+	bisectctl report "$(json_get one.json "d[\"id\"]")" --email >again.out &&
+	grep -q "was sent already" again.out &&
+	test "$(mails)" = 1
+'
+
+test_expect_success 'server down: a second report about the commit is queued' '
+	stop_sink &&
+	bisectctl bisect job.yaml --good "$(commit_oid "commit 2")" \
+		--bad master --wait --json >two.json 2>/dev/null &&
+	test "$(json_get two.json "d[\"culprit\"]")" = "$(culprit_oid)" &&
+	id=$(json_get two.json "d[\"id\"]") &&
+	bisectctl report "$id" >report2.txt &&
+	bisectctl report "$id" --email >down.out 2>down.err &&
+	grep -q "^mail: <.*> queued$" down.out &&
+	grep -q "not delivered yet: .*stays queued, next attempt in 60 s" down.err &&
+	test "$(mails)" = 1 &&
+	test "$(db_query "SELECT status, attempts, next_attempt >= created + 60,
+		last_error LIKE \"%onnect%\" FROM outbox WHERE bisection = $id")" \
+		= "queued|1|1|1"
+'
+
+test_expect_success 'server back: delivered once, threaded, the queued bytes' '
+	start_sink "$(sed -n "s/.*127.0.0.1:\([0-9]*\).*/\1/p" bisectd.yaml)" &&
+	id=$(json_get two.json "d[\"id\"]") &&
+	bisectctl report "$id" --email >up.out &&
+	grep -q "^mail: <.*> sent to " up.out &&
+	test "$(mails)" = 2 &&
+	"$PYTHON3" check-mail.py 0002 report2.txt "$(cat mid1)" >mid2 &&
+	! test "$(cat mid2)" = "$(cat mid1)" &&
+	db_query "SELECT message FROM outbox WHERE bisection = $id" >queued.eml &&
+	"$PYTHON3" -c "import sys
+q = open(\"queued.eml\", \"rb\").read().rstrip(b\"\\r\\n\")
+s = open(\"mails/0002.eml\", \"rb\").read()
+sys.exit(0 if q == s.rstrip(b\"\\r\\n\") else 1)" &&
+	test "$(db_query "SELECT status, attempts FROM outbox
+		WHERE bisection = $id")" = "sent|2"
+'
+
+test_expect_success 'nothing more is sent by asking again' '
+	bisectctl report "$(json_get one.json "d[\"id\"]")" --email >a.out &&
+	bisectctl report "$(json_get two.json "d[\"id\"]")" --email >b.out &&
+	grep -q "was sent already" a.out && grep -q "was sent already" b.out &&
+	test "$(mails)" = 2
+'
+
+test_expect_success 'a sender that died mid-attempt: sent again, same message' '
+	id=$(json_get two.json "d[\"id\"]") &&
+	db_query "UPDATE outbox SET status = \"sending\" WHERE bisection = $id" &&
+	bisectctl report "$id" --email >crash.out 2>crash.err &&
+	grep -q "sending it again" crash.err &&
+	grep -q "^mail: <.*> sent to " crash.out &&
+	test "$(mails)" = 3 &&
+	cmp mails/0002.eml mails/0003.eml &&
+	test "$(db_query "SELECT status, attempts FROM outbox
+		WHERE bisection = $id")" = "sent|3"
+'
+
+test_expect_success 'no mail settings: a clear error' '
+	sed "/^mail:/,\$d" bisectd.yaml >nomail.yaml &&
+	test_expect_code 2 bisectctl -c nomail.yaml report \
+		"$(json_get one.json "d[\"id\"]")" --email 2>nomail.err &&
+	grep -q "no .mail. settings" nomail.err
+'
+
+test_done
