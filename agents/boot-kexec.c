@@ -51,7 +51,8 @@ boot_kexec_recover(const struct boot_kexec_ops *ops, void *arg,
 	int		 r;
 
 	if (ops->fallback != NULL && ops->fallback(arg, cause) != 0) {
-		error_prefix(cause, "the fallback to the default kernel failed");
+		error_prefix(cause, "the fallback to the default kernel "
+		    "failed");
 		return -1;
 	}
 	if ((r = ops->reconnect(arg, p->fallback_timeout, cause)) != 0) {

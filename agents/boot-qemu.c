@@ -43,7 +43,7 @@
 
 #define QEMU_MEMORY		"512"
 #define QEMU_CMDLINE		"console=ttyS0 panic=-1 quiet"
-#define QEMU_RUN_MARGIN		60	/* seconds past the testcase's */
+#define QEMU_RUN_MARGIN		60	/* seconds after the testcase's */
 #define QEMU_EXIT_GRACE		30	/* for the guest to reboot */
 #define QEMU_MAX_STREAM		(160u << 20)
 #define QEMU_CONSOLE_TAIL	12	/* lines of console in an error */
@@ -93,10 +93,11 @@ struct boot_qemu_stream {
 	char			*version;
 	int			 done;
 	int			 status;
-	struct boot_qemu_file	 files[3];	/* result, output.log, agent.log */
-	struct boot_qemu_file	*in;		/* between file and end */
+	struct boot_qemu_file	 files[3];	/* result, output.log,
+						   agent.log */
+	struct boot_qemu_file	*in;		/* inside file ... end */
 	struct strbuf		 b64;
-	int			 bad;		/* base64 that did not decode */
+	int			 bad;		/* base64 did not decode */
 };
 
 static double
