@@ -65,8 +65,9 @@ build_field(struct strbuf *sb, const char *name, const void *data, size_t len)
 /*
  * Length-prefixed fields so that no two recipes hash the same text. The
  * kconfig counts by its contents: the same path with other contents is
- * another recipe. A recipe without a fragment or a compiler hashes as it
- * did before either existed: only what is there is a field.
+ * another recipe. Only what is there is a field: without a fragment the
+ * text is as before fragments existed. The compiler is a field of every
+ * recipe with a command (a new compiler must not reuse old artifacts).
  */
 char *
 build_recipe(const struct config_repo *cr, const char *fragment)
@@ -111,6 +112,26 @@ char *
 build_recipe_id(const struct config_repo *cr)
 {
 	return build_recipe(cr, NULL);
+}
+
+char *
+build_job_recipe(const struct config_repo *cr, const char *canonical,
+    char **fragment)
+{
+	struct job	**jobs = NULL;
+	size_t		  nr = 0;
+	char		 *frag = NULL, *recipe;
+
+	if (canonical != NULL && job_parse("job", canonical, strlen(canonical),
+	    &jobs, &nr, NULL) == 0 && nr == 1)
+		frag = kconfig_fragment(jobs[0]);
+	job_list_free(jobs, nr);
+	recipe = build_recipe(cr, frag);
+	if (fragment != NULL)
+		*fragment = frag;
+	else
+		free(frag);
+	return recipe;
 }
 
 char *
@@ -227,7 +248,7 @@ build_env(const char *srcdir, const char *builddir, char *const *extra)
 	char		**env;
 	const char	 *x;
 	size_t		  n = 0, i;
-	long	  nproc = sysconf(_SC_NPROCESSORS_ONLN);
+	long		  nproc = sysconf(_SC_NPROCESSORS_ONLN);
 
 	while (environ[n] != NULL)
 		n++;

@@ -177,6 +177,18 @@ test_kernel(void)
 	is_str(s, t, "an empty fragment is no fragment");
 	free(s);
 	free(t);
+	s = build_job_recipe(&cr, "testcase: t\nrun: true\nkconfig:\n"
+	    "  CONFIG_REFUSED: y\n  CONFIG_PRINTK: y\n", &t);
+	is_str(s, recipe, "a job's recipe: its kconfig: map is the fragment");
+	is_str(t, fragment, "and the fragment comes back, sorted");
+	free(s);
+	free(t);
+	s = build_job_recipe(&cr, "testcase: t\nrun: true\n", &t);
+	env = build_recipe_id(&cr);
+	ok(t == NULL && strcmp(s, env) == 0, "a job without kconfig: the "
+	    "repository's recipe");
+	free(s);
+	free(env);
 
 	setenv("KBUILD_BUILD_USER", "someone", 1);
 	ok(build(r, &cr, "A", fragment, recipe, &out, &cause) == 0 &&
