@@ -204,7 +204,7 @@ rest=$(tail -n +2 builds | awk -F'|' '{ s += $2 } END { printf "%.1f", s }')
 nrest=$(($(wc -l <builds) - 1))
 figure "first build (clean): $first s"
 figure "other $nrest builds: $rest s in all"
-figure "clean builds of the same $((nrest + 1)) commits: about $(awk -v f="$first" -v n="$nrest" 'BEGIN { printf "%.0f", f * (n + 1) }') s"
+figure "$((nrest + 1)) builds as clean as the first: about $(awk -v f="$first" -v n="$nrest" 'BEGIN { printf "%.0f", f * (n + 1) }') s"
 
 if command -v ccache >/dev/null && [ -d state/ccache ]; then
 	figure "ccache: $(CCACHE_DIR=state/ccache ccache -s | tr -s ' ' |
