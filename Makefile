@@ -77,7 +77,7 @@ BENCH_BIN	 = $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 SHELL_TESTS	 = $(sort $(wildcard tests/t[0-9][0-9][0-9][0-9]-*.sh))
 KERNEL_TESTS	 = $(sort $(wildcard tests/t07[0-9][0-9]-*.sh))
 
-.PHONY: all check test unit-test shell-test demo bench fuzz install clean deps \
+.PHONY: FORCE all check test unit-test shell-test demo bench fuzz install clean deps \
 	deps-demo check-kernel test-kernel deps-kernel
 .DELETE_ON_ERROR:
 
@@ -94,17 +94,34 @@ $(BUILD)/schema/migrations.c: $(MIGRATIONS) tools/embed-sql.sh
 $(BUILD)/schema/migrations.o: $(BUILD)/schema/migrations.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(LIB_UTIL): $(call obj,$(UTIL_SRC))
-$(LIB_STATS): $(call obj,$(STATS_SRC))
-$(LIB_JOBS): $(call obj,$(JOBS_SRC))
-$(LIB_SCHEMA): $(call obj,$(SCHEMA_SRC)) $(BUILD)/schema/migrations.o
-$(LIB_AGENTS): $(call obj,$(AGENTS_SRC))
-$(LIB_BISECTD): $(call obj,$(BISECTD_SRC))
+# An archive is also rebuilt when its list of sources changes, so that a
+# removed file does not linger in it.
+define srclist
+$(BUILD)/$(1).srcs: FORCE
+	@mkdir -p $$(dir $$@)
+	@printf '%s\n' $(2) | cmp -s - $$@ || printf '%s\n' $(2) >$$@
+endef
+$(eval $(call srclist,util,$(UTIL_SRC)))
+$(eval $(call srclist,stats,$(STATS_SRC)))
+$(eval $(call srclist,jobs,$(JOBS_SRC)))
+$(eval $(call srclist,schema,$(SCHEMA_SRC)))
+$(eval $(call srclist,agents,$(AGENTS_SRC)))
+$(eval $(call srclist,bisectd,$(BISECTD_SRC)))
+
+$(LIB_UTIL): $(call obj,$(UTIL_SRC)) $(BUILD)/util.srcs
+$(LIB_STATS): $(call obj,$(STATS_SRC)) $(BUILD)/stats.srcs
+$(LIB_JOBS): $(call obj,$(JOBS_SRC)) $(BUILD)/jobs.srcs
+$(LIB_SCHEMA): $(call obj,$(SCHEMA_SRC)) $(BUILD)/schema/migrations.o \
+		$(BUILD)/schema.srcs
+$(LIB_AGENTS): $(call obj,$(AGENTS_SRC)) $(BUILD)/agents.srcs
+$(LIB_BISECTD): $(call obj,$(BISECTD_SRC)) $(BUILD)/bisectd.srcs
 
 $(BUILD)/lib%.a:
 	@mkdir -p $(dir $@)
 	rm -f $@
-	ar rcs $@ $^
+	ar rcs $@ $(filter %.o,$^)
+
+FORCE:
 
 $(BIN)/bisectd: $(BUILD)/bisectd/bisectd.o $(ALL_LIBS)
 	@mkdir -p $(dir $@)

@@ -26,8 +26,10 @@
 
 #include "agents/boot.h"
 #include "agents/inventory.h"
+#include "agents/knob.h"
 #include "agents/monitor.h"
 #include "agents/result.h"
+#include "agents/testcase.h"
 #include "agents/transport.h"
 #include "jobs/job.h"
 #include "util/error.h"
@@ -40,14 +42,16 @@
 #define AGENT_EXIT_USAGE	2	/* bad arguments or job file */
 
 #define AGENT_KILL_GRACE	5	/* seconds from SIGTERM to SIGKILL */
-#define AGENT_MAX_MONITORS	16
+#define AGENT_MAX_MONITORS	32
+#define AGENT_MONITOR_INTERVAL	1000	/* ms between monitor readings */
 #define AGENT_MAX_JOB		(1u << 20)
 #define AGENT_MAX_OUTPUT	(64u << 20)	/* output.log parsed: the tail */
 
 extern char **environ;
 
 struct agent_testcase {
-	const char		*command;
+	const char		*command;	/* sh -c COMMAND, or */
+	char			**argv;		/* an adapter's program */
 	char			**envp;
 	const char		*workdir;
 	int			 outfd;
@@ -65,6 +69,8 @@ agent_usage(void)
 	fprintf(stderr, "usage: bisect-agent run [--workdir DIR] "
 	    "[--boot none|qemu] JOBFILE RESULTDIR\n"
 	    "       bisect-agent info [--root DIR]\n"
+	    "       bisect-agent vm-scalability --nr-task=N --size=BYTES "
+	    "[--runtime=S]\n"
 	    "       bisect-agent --version\n");
 }
 
@@ -215,6 +221,12 @@ agent_exec(struct agent_testcase *tc, pid_t parent)
 	if (chdir(tc->workdir) == -1) {
 		dprintf(2, "bisect-agent: couldn't enter '%s': %s\n",
 		    tc->workdir, strerror(errno));
+		_exit(127);
+	}
+	if (tc->argv != NULL) {
+		execve(tc->argv[0], tc->argv, tc->envp);
+		dprintf(2, "bisect-agent: couldn't run %s: %s\n", tc->argv[0],
+		    strerror(errno));
 		_exit(127);
 	}
 	execve("/bin/sh", argv, tc->envp);
@@ -380,93 +392,148 @@ agent_record_exit(struct result *r, const struct agent_testcase *tc)
 	}
 }
 
-/* The monitors to run: "time" always, then the job's, by name. */
-static void
-agent_monitors(const struct job *job, struct result *r,
-    const struct monitor_ops **ops, size_t *nr)
-{
-	struct strbuf	 ran = STRBUF_INIT, skipped = STRBUF_INIT;
-	const struct monitor_ops *m;
-	size_t		 i, j;
+/* What a run needs besides the job: paths and the agent's own program. */
+struct agent_run {
+	const struct job	*job;
+	const char		*jobfile;
+	const char		*resultdir;
+	const char		*workdir;
+	const char		*self;
+	const char		*root;
+};
 
-	*nr = 0;
-	ops[(*nr)++] = &monitor_time_ops;
-	strbuf_addstr(&ran, "time");
-	for (i = 0; i < job->nr_monitors && *nr < AGENT_MAX_MONITORS; i++) {
-		if ((m = monitor_find(job->monitors[i])) == NULL) {
-			fprintf(stderr, "bisect-agent: monitor '%s' is not "
-			    "built yet; skipped\n", job->monitors[i]);
-			strbuf_addf(&skipped, "%s%s", skipped.len ? " " : "",
-			    job->monitors[i]);
-			continue;
-		}
-		for (j = 0; j < *nr && ops[j] != m; j++)
-			;
-		if (j < *nr)
-			continue;
-		ops[(*nr)++] = m;
-		strbuf_addf(&ran, " %s", m->name);
+static unsigned long long
+agent_memory(const struct inventory *inv)
+{
+	const char	*v = inventory_get(inv, "memory"), *sp;
+
+	if (v == NULL || (sp = strchr(v, ' ')) == NULL)
+		return 0;
+	return strtoull(sp + 1, NULL, 10);
+}
+
+/* A named testcase's context for its adapter. */
+static void
+agent_adapter_ctx(const struct agent_run *ar, const struct inventory *inv,
+    struct testcase_ctx *ctx)
+{
+	const char	*v;
+
+	memset(ctx, 0, sizeof *ctx);
+	ctx->job = ar->job;
+	ctx->workdir = ar->workdir;
+	ctx->resultdir = ar->resultdir;
+	ctx->self = ar->self;
+	ctx->nr_cpu = (v = inventory_get(inv, "nr_cpu")) != NULL ?
+	    (unsigned)strtoul(v, NULL, 10) : 1;
+	ctx->memory = agent_memory(inv);
+}
+
+/* The environment the run sees: inventory after the knobs, the build. */
+static int
+agent_env(const struct agent_run *ar, const struct knob_set *ks,
+    struct inventory **inv, struct result *r, char **cause)
+{
+	struct strbuf	 names = STRBUF_INIT;
+	char		*copy;
+	size_t		 i;
+
+	if (inventory_collect(ar->root, inv, cause) != 0)
+		return -1;
+	copy = path_join(ar->resultdir, "kconfig");
+	inventory_build(*inv, ar->workdir, copy);
+	free(copy);
+	for (i = 0; ks != NULL && i < ks->nr; i++) {
+		if (strncmp(ks->knobs[i].name, "sysctl.", 7) == 0)
+			inventory_sysctl(*inv, ar->root, ks->knobs[i].name + 7);
+		strbuf_addf(&names, "%s%s", names.len ? " " : "",
+		    ks->knobs[i].name);
 	}
-	result_env_set(r, "monitors", ran.buf);
-	if (skipped.len > 0)
-		result_env_set(r, "monitors_skipped", skipped.buf);
-	strbuf_release(&ran);
-	strbuf_release(&skipped);
+	for (i = 0; i < (*inv)->nr_items; i++)
+		result_env_set(r, (*inv)->items[i].key, (*inv)->items[i].value);
+	result_env_set(r, "testcase", ar->job->testcase);
+	if (names.len > 0)
+		result_env_set(r, "knobs", names.buf);
+	strbuf_release(&names);
+	return 0;
 }
 
 static int
-agent_run_job(const struct job *job, const char *jobfile,
-    const char *resultdir, const char *workdir, struct result *r,
+agent_run_job(const struct agent_run *ar, struct result *r,
     int *interrupted, char **cause)
 {
+	const struct job	 *job = ar->job;
 	struct agent_testcase	  tc;
 	struct inventory	 *inv = NULL;
+	struct knob_set		 *ks = NULL;
+	const struct testcase_adapter *ad = NULL;
+	struct testcase_ctx	  ctx;
+	struct testcase_argv	  argv;
+	struct monitor_sampler	 *sampler = NULL;
 	const struct monitor_ops *mons[AGENT_MAX_MONITORS];
 	void			 *state[AGENT_MAX_MONITORS];
 	char			 *logpath = NULL, *buf = NULL;
-	char			 *mcause = NULL;
+	char			 *mcause = NULL, *kcause = NULL;
 	size_t			  nr_mons = 0, i, len;
-	int			  ret = -1;
+	int			  ret = -1, knobs_ok = 0, sampling = 0;
 
 	memset(&tc, 0, sizeof tc);
+	memset(&argv, 0, sizeof argv);
+	memset(&ctx, 0, sizeof ctx);
 	memset(state, 0, sizeof state);
 	tc.outfd = -1;
-	if (inventory_collect(inventory_root(NULL), &inv, cause) != 0)
-		goto out;
-	for (i = 0; i < inv->nr_items; i++)
-		result_env_set(r, inv->items[i].key, inv->items[i].value);
-	result_env_set(r, "testcase", job->testcase);
 
-	logpath = path_join(resultdir, "output.log");
+	if (knob_set_from_job(job, ar->root, &ks, &kcause) == 0 &&
+	    knob_apply(ks, &kcause) == 0)
+		knobs_ok = 1;
+	if (agent_env(ar, ks, &inv, r, cause) != 0)
+		goto out;
+	logpath = path_join(ar->resultdir, "output.log");
 	tc.outfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 	    0644);
 	if (tc.outfd == -1) {
 		error_errno(cause, "couldn't create '%s'", logpath);
 		goto out;
 	}
-	if (job->run == NULL) {
-		result_set_error(r, "testcase '%s' has no 'run:' command and "
-		    "bisect-agent has no adapter for it", job->testcase);
+	if (!knobs_ok) {
+		result_set_error(r, "%s", kcause);
 		ret = 0;
 		goto out;
 	}
-	agent_monitors(job, r, mons, &nr_mons);
-	for (i = 0; i < nr_mons; i++) {
-		if (mons[i]->start != NULL && mons[i]->start(&state[i],
-		    inventory_root(NULL), &mcause) != 0) {
-			result_set_error(r, "monitor '%s': %s", mons[i]->name,
-			    mcause);
-			free(mcause);
-			mcause = NULL;
+	if (job->run == NULL) {
+		if ((ad = testcase_find(job->testcase)) == NULL) {
+			result_set_error(r, "testcase '%s' has no 'run:' "
+			    "command and bisect-agent has no adapter for it",
+			    job->testcase);
+			ret = 0;
+			goto out;
+		}
+		agent_adapter_ctx(ar, inv, &ctx);
+		if (testcase_prepare(ad, &ctx, &argv, r) != 0) {
+			ret = 0;
+			goto out;
 		}
 	}
 
+	nr_mons = monitor_select(job, r, mons, AGENT_MAX_MONITORS);
+	monitor_start_all(ar->root, r, mons, state, &nr_mons);
+	for (i = 0; i < nr_mons; i++)
+		sampling |= mons[i]->sample != NULL;
+	if (sampling && monitor_sampler_start(&sampler, mons,
+	    (void *const *)state, nr_mons, AGENT_MONITOR_INTERVAL,
+	    cause) != 0)
+		goto out;
+
 	tc.command = job->run;
-	tc.workdir = workdir;
+	tc.argv = argv.v;
+	tc.workdir = ar->workdir;
 	tc.timeout = transport_testcase_timeout(job);
-	tc.envp = agent_environ(job, inv, jobfile, resultdir, workdir);
+	tc.envp = agent_environ(job, inv, ar->jobfile, ar->resultdir,
+	    ar->workdir);
 	if (agent_testcase_run(&tc, cause) != 0)
 		goto out;
+	monitor_sampler_stop(sampler);
+	sampler = NULL;
 	if (tc.interrupted != 0) {
 		*interrupted = tc.interrupted;
 		error_set(cause, "interrupted by signal %d (%s)",
@@ -474,6 +541,8 @@ agent_run_job(const struct job *job, const char *jobfile,
 		goto out;
 	}
 	agent_record_exit(r, &tc);
+	if (knob_check(ks, &kcause) != 0)
+		result_set_error(r, "%s", kcause);
 
 	for (i = 0; i < nr_mons; i++) {
 		if (mons[i]->stop(state[i], &tc.exit, r, &mcause) != 0) {
@@ -485,19 +554,30 @@ agent_run_job(const struct job *job, const char *jobfile,
 	}
 	if (agent_read_tail(logpath, AGENT_MAX_OUTPUT, &buf, &len, cause) != 0)
 		goto out;
-	result_parse_output(r, job->testcase, buf, len);
+	if (ad != NULL)
+		testcase_metrics(ad, &ctx, buf, len, r);
+	else
+		result_parse_output(r, job->testcase, buf, len);
 	ret = 0;
 out:
+	monitor_sampler_stop(sampler);
 	for (i = 0; i < nr_mons; i++) {
 		if (mons[i]->free != NULL)
 			mons[i]->free(state[i]);
 	}
+	if (ks != NULL && knob_restore(ks, &kcause) != 0) {
+		fprintf(stderr, "bisect-agent: %s\n", kcause);
+		result_env_set(r, "knobs_not_restored", kcause);
+	}
+	knob_set_free(ks);
 	if (tc.outfd != -1)
 		close(tc.outfd);
 	agent_environ_free(tc.envp);
+	testcase_argv_release(&argv);
 	inventory_free(inv);
 	free(logpath);
 	free(buf);
+	free(kcause);
 	return ret;
 }
 
@@ -512,7 +592,10 @@ agent_cmd_run(int argc, char **argv)
 	enum boot_method		  boot = BOOT_NONE;
 	struct job			**jobs = NULL;
 	struct result			 *r = NULL;
+	struct agent_run		  ar;
 	struct stat			  st;
+	char				  self[4096];
+	ssize_t				  n;
 	char				 *workdir = NULL, *jobfile = NULL;
 	char				 *resultdir = NULL, *buf = NULL;
 	char				 *path = NULL, *cause = NULL;
@@ -546,6 +629,12 @@ agent_cmd_run(int argc, char **argv)
 		code = AGENT_EXIT_USAGE;
 		goto out;
 	}
+	if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0) {
+		code = agent_fail(AGENT_EXIT_FAILURE, "couldn't find the "
+		    "agent's own program: %s", strerror(errno));
+		goto out;
+	}
+	self[n] = '\0';
 	jobfile = path_absolute(argv[optind], NULL);
 	resultdir = path_absolute(argv[optind + 1], NULL);
 	if (workdir == NULL && (workdir = getcwd(NULL, 0)) == NULL) {
@@ -593,14 +682,20 @@ agent_cmd_run(int argc, char **argv)
 	}
 
 	r = result_new();
+	memset(&ar, 0, sizeof ar);
+	ar.job = jobs[0];
+	ar.jobfile = jobfile;
+	ar.resultdir = resultdir;
+	ar.workdir = workdir;
+	ar.self = self;
+	ar.root = inventory_root(NULL);
 	if (boot != BOOT_NONE) {
 		if (boot_run(boot, jobs[0], jobfile, workdir, resultdir, r,
 		    &cause) != 0) {
 			code = agent_fail(AGENT_EXIT_FAILURE, "%s", cause);
 			goto out;
 		}
-	} else if (agent_run_job(jobs[0], jobfile, resultdir, workdir, r,
-	    &interrupted, &cause) != 0) {
+	} else if (agent_run_job(&ar, r, &interrupted, &cause) != 0) {
 		code = agent_fail(AGENT_EXIT_FAILURE, "%s", cause);
 		goto out;
 	}
@@ -673,6 +768,7 @@ static const struct agent_cmd {
 } agent_cmds[] = {
 	{ "run", agent_cmd_run },
 	{ "info", agent_cmd_info },
+	{ "vm-scalability", testcase_vmscale_main },
 };
 
 int

@@ -25,6 +25,7 @@
 /* Larger than any /proc or /sys file read here (cpuinfo of 4096 CPUs). */
 #define INVENTORY_MAX_FILE	(16u << 20)
 #define INVENTORY_MAX_NODES	1024
+#define INVENTORY_MAX_CPUS	8192
 
 const char *
 inventory_root(const char *explicit)
@@ -38,7 +39,7 @@ inventory_root(const char *explicit)
 	return NULL;
 }
 
-static void
+void
 inventory_set(struct inventory *inv, const char *key, const char *value)
 {
 	struct strbuf	sb = STRBUF_INIT;
@@ -105,7 +106,7 @@ inventory_format(const struct inventory *inv)
 	return strbuf_detach(&sb, NULL);
 }
 
-static char *
+char *
 inventory_path(const char *root, const char *path)
 {
 	size_t	len;
@@ -119,7 +120,7 @@ inventory_path(const char *root, const char *path)
 }
 
 /* The contents of ROOT/path, or NULL when it cannot be read. */
-static char *
+char *
 inventory_read(const char *root, const char *path)
 {
 	struct stat	 st;
@@ -138,7 +139,7 @@ inventory_read(const char *root, const char *path)
 }
 
 /* The first line of ROOT/path, trimmed, or NULL. */
-static char *
+char *
 inventory_read_line(const char *root, const char *path)
 {
 	char	*buf = inventory_read(root, path), *nl;
@@ -174,7 +175,7 @@ inventory_field(const char *text, const char *key)
 }
 
 /* The [bracketed] choice of a sysfs setting such as THP's enabled. */
-static char *
+char *
 inventory_bracketed(const char *root, const char *path)
 {
 	char	*buf = inventory_read_line(root, path), *open, *close;
@@ -359,7 +360,132 @@ inventory_nodes(struct inventory *inv, const char *root)
 		}
 		free(v);
 		free(path);
+		path = xasprintf("/sys/devices/system/node/node%u/distance",
+		    nodes[i]);
+		if ((v = inventory_read_line(root, path)) != NULL) {
+			key = xasprintf("node%u.distance", nodes[i]);
+			inventory_set(inv, key, v);
+			free(key);
+			free(v);
+		}
+		free(path);
 	}
+}
+
+/*
+ * The governor of every CPU: one name when they agree, else each distinct
+ * name once, in CPU order ("performance,powersave").
+ */
+static void
+inventory_governor(struct inventory *inv, const char *root)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	char		*path, *v, *p;
+	size_t		 len;
+	unsigned	 cpu, misses = 0;
+
+	for (cpu = 0; cpu < INVENTORY_MAX_CPUS && misses < 64; cpu++) {
+		path = xasprintf("/sys/devices/system/cpu/cpu%u/cpufreq/"
+		    "scaling_governor", cpu);
+		v = inventory_read_line(root, path);
+		free(path);
+		if (v == NULL) {
+			misses++;
+			continue;
+		}
+		misses = 0;
+		len = strlen(v);
+		for (p = sb.buf; (p = strstr(p, v)) != NULL; p += len) {
+			if ((p == sb.buf || p[-1] == ',') &&
+			    (p[len] == '\0' || p[len] == ','))
+				break;
+		}
+		if (p == NULL && len > 0)
+			strbuf_addf(&sb, "%s%s", sb.len ? "," : "", v);
+		free(v);
+	}
+	if (sb.len > 0)
+		inventory_set(inv, "governor", sb.buf);
+	strbuf_release(&sb);
+}
+
+/* KEY from the first line of ROOT/path, when it exists. */
+static void
+inventory_line(struct inventory *inv, const char *root, const char *key,
+    const char *path)
+{
+	char	*v;
+
+	if ((v = inventory_read_line(root, path)) != NULL) {
+		inventory_set(inv, key, v);
+		free(v);
+	}
+}
+
+/* Settings every run records, besides those a job sets (sysctl.NAME). */
+static const char *const inventory_sysctls[] = {
+	"vm.swappiness", "vm.overcommit_memory", "vm.dirty_ratio",
+	"vm.dirty_background_ratio", "vm.min_free_kbytes",
+	"kernel.sched_autogroup_enabled", "kernel.randomize_va_space",
+};
+
+void
+inventory_sysctl(struct inventory *inv, const char *root, const char *name)
+{
+	char	*path, *key, *v, *p, *q;
+
+	if ((path = inventory_sysctl_path(name)) == NULL)
+		return;
+	if ((v = inventory_read(root, path)) != NULL) {
+		for (p = q = v; *p != '\0'; p++) {
+			if (*p == ' ' || *p == '\t' || *p == '\n') {
+				if (q > v && q[-1] != ' ')
+					*q++ = ' ';
+			} else
+				*q++ = *p;
+		}
+		while (q > v && q[-1] == ' ')
+			q--;
+		*q = '\0';
+		key = xasprintf("sysctl.%s", name);
+		inventory_set(inv, key, v);
+		free(key);
+		free(v);
+	}
+	free(path);
+}
+
+char *
+inventory_sysctl_path(const char *name)
+{
+	const char	*p, *c;
+	char		*path, *q, *rel;
+	size_t		 len;
+
+	for (p = name; *p != '\0'; p++) {
+		if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '-' ||
+		    *p == '.' || *p == '/'))
+			return NULL;
+	}
+	path = xasprintf("/proc/sys/%s", name);
+	rel = path + strlen("/proc/sys/");
+	if (strchr(name, '/') == NULL) {
+		for (q = rel; *q != '\0'; q++) {
+			if (*q == '.')
+				*q = '/';
+		}
+	}
+	for (c = rel;; c += len + 1) {
+		len = strcspn(c, "/");
+		if (len == 0 || (len == 1 && c[0] == '.') ||
+		    (len == 2 && c[0] == '.' && c[1] == '.')) {
+			free(path);
+			return NULL;
+		}
+		if (c[len] == '\0')
+			break;
+	}
+	return path;
 }
 
 /* The kernel and host name: uname on this system, files under a root. */
@@ -393,6 +519,7 @@ inventory_collect(const char *root, struct inventory **out, char **cause)
 	struct stat		 st;
 	unsigned long long	 kb;
 	char			*v;
+	size_t			 i;
 	int			 r = -1;
 
 	if (root != NULL && (stat(root, &st) == -1 || !S_ISDIR(st.st_mode))) {
@@ -425,12 +552,20 @@ inventory_collect(const char *root, struct inventory **out, char **cause)
 		inventory_set(inv, "numa_balancing", v);
 		free(v);
 	}
-	if ((v = inventory_read_line(root,
-	    "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")) !=
-	    NULL) {
-		inventory_set(inv, "governor", v);
-		free(v);
-	}
+	inventory_line(inv, root, "zone_reclaim_mode",
+	    "/proc/sys/vm/zone_reclaim_mode");
+	inventory_governor(inv, root);
+	inventory_line(inv, root, "scaling_driver",
+	    "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver");
+	inventory_line(inv, root, "no_turbo",
+	    "/sys/devices/system/cpu/intel_pstate/no_turbo");
+	inventory_line(inv, root, "cpufreq_boost",
+	    "/sys/devices/system/cpu/cpufreq/boost");
+	inventory_line(inv, root, "smt", "/sys/devices/system/cpu/smt/control");
+	for (i = 0; i < sizeof inventory_sysctls / sizeof inventory_sysctls[0];
+	    i++)
+		inventory_sysctl(inv, root, inventory_sysctls[i]);
+	inventory_kernel(inv, root);
 	if ((v = inventory_read_line(root, "/proc/cmdline")) != NULL) {
 		inventory_set(inv, "cmdline", v);
 		free(v);

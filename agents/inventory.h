@@ -34,5 +34,44 @@ const char	*inventory_get(const struct inventory *, const char *key);
 char		*inventory_format(const struct inventory *);
 /* CPUs in a cpulist such as "0-11,24-35"; -1 if it is not one. */
 long		 inventory_cpulist_count(const char *);
+/* Set (or replace) a key; control characters become spaces. */
+void		 inventory_set(struct inventory *, const char *key,
+		     const char *value);
+
+/* ROOT/path (root NULL: path itself), allocated. */
+char		*inventory_path(const char *root, const char *path);
+/* The contents, or the first line, of ROOT/path; NULL if unreadable. */
+char		*inventory_read(const char *root, const char *path);
+char		*inventory_read_line(const char *root, const char *path);
+/* The [bracketed] choice of "always [madvise] never", else the line. */
+char		*inventory_bracketed(const char *root, const char *path);
+/*
+ * "/proc/sys/vm/swappiness" for "vm.swappiness" (dots become slashes,
+ * as sysctl(8) does, unless the name has a slash already); NULL for a
+ * name that is not a sysctl name or that would leave /proc/sys (".."
+ * components).
+ */
+char		*inventory_sysctl_path(const char *name);
+/* Record sysctl.NAME with its value (white space collapsed), if readable. */
+void		 inventory_sysctl(struct inventory *, const char *root,
+		     const char *name);
+
+/*
+ * The running kernel (agents/inventory-kernel.c): compiler and build
+ * string from ROOT/proc/version, kconfig hash from ROOT/proc/config.gz or
+ * ROOT/boot/config-RELEASE.
+ */
+void		 inventory_kernel(struct inventory *, const char *root);
+/*
+ * What the artifacts in workdir say about a kernel built here: its
+ * release from a bzImage's header (kernel_built), the hash and compiler
+ * of its .config (kconfig_built, compiler_built; the .config is copied
+ * to config_copy when not NULL), and kernel_under_test 1 when the running
+ * kernel is that build, or $BISECT_AGENT_KERNEL_UNDER_TEST is 1.
+ */
+void		 inventory_build(struct inventory *, const char *workdir,
+		     const char *config_copy);
+/* The release in a bzImage's setup header, allocated; NULL if none. */
+char		*inventory_bzimage_release(const char *path);
 
 #endif

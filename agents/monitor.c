@@ -1,15 +1,42 @@
 /*
  * The table of monitors the agent has, looked up by the names a job's
- * "monitors:" lists. Later monitors (proc-vmstat, meminfo, numastat, ...)
- * add an entry here and a monitor-NAME.c beside this file.
+ * "monitors:" lists (LKP's names, with "numastat" for LKP's
+ * "numa-numastat"), the set a job without "monitors:" gets, and choosing
+ * and starting a run's monitors. Each monitor is a monitor-NAME.c beside
+ * this file.
  */
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "agents/monitor.h"
+#include "agents/result.h"
+#include "jobs/job.h"
+#include "util/strbuf.h"
 
 static const struct monitor_ops *const monitor_table[] = {
 	&monitor_time_ops,
+	&monitor_proc_vmstat_ops,
+	&monitor_meminfo_ops,
+	&monitor_numastat_ops,
+	&monitor_numa_meminfo_ops,
+	&monitor_proc_stat_ops,
+	&monitor_interrupts_ops,
+	&monitor_softirqs_ops,
+	&monitor_cpufreq_ops,
+};
+
+static const struct {
+	const char	*alias;
+	const char	*name;
+} monitor_aliases[] = {
+	{ "numa-numastat", "numastat" },
+};
+
+const char *const monitor_defaults[] = {
+	"time", "proc-vmstat", "meminfo", "numastat", "numa-meminfo",
+	"proc-stat", "interrupts", "softirqs", "cpufreq", NULL
 };
 
 const struct monitor_ops *
@@ -17,9 +44,84 @@ monitor_find(const char *name)
 {
 	size_t	i;
 
+	for (i = 0; i < sizeof monitor_aliases / sizeof monitor_aliases[0];
+	    i++) {
+		if (strcmp(monitor_aliases[i].alias, name) == 0) {
+			name = monitor_aliases[i].name;
+			break;
+		}
+	}
 	for (i = 0; i < sizeof monitor_table / sizeof monitor_table[0]; i++) {
 		if (strcmp(monitor_table[i]->name, name) == 0)
 			return monitor_table[i];
 	}
 	return NULL;
+}
+
+size_t
+monitor_select(const struct job *job, struct result *r,
+    const struct monitor_ops **ops, size_t max)
+{
+	struct strbuf		  skipped = STRBUF_INIT;
+	const struct monitor_ops *m;
+	const char *const	 *names;
+	size_t			  i, j, nr = 0, nr_names;
+
+	ops[nr++] = &monitor_time_ops;
+	if (job_param(job, "monitors") == NULL) {
+		names = monitor_defaults;
+		for (nr_names = 0; names[nr_names] != NULL; nr_names++)
+			;
+	} else {
+		names = (const char *const *)job->monitors;
+		nr_names = job->nr_monitors;
+	}
+	for (i = 0; i < nr_names && nr < max; i++) {
+		if ((m = monitor_find(names[i])) == NULL) {
+			fprintf(stderr, "bisect-agent: monitor '%s' does not "
+			    "exist; skipped\n", names[i]);
+			strbuf_addf(&skipped, "%s%s", skipped.len ? " " : "",
+			    names[i]);
+			continue;
+		}
+		for (j = 0; j < nr && ops[j] != m; j++)
+			;
+		if (j == nr)
+			ops[nr++] = m;
+	}
+	if (skipped.len > 0)
+		result_env_set(r, "monitors_skipped", skipped.buf);
+	strbuf_release(&skipped);
+	return nr;
+}
+
+void
+monitor_start_all(const char *root, struct result *r,
+    const struct monitor_ops **ops, void **state, size_t *nr)
+{
+	struct strbuf	 ran = STRBUF_INIT, gone = STRBUF_INIT;
+	char		*cause = NULL;
+	size_t		 i, kept = 0;
+
+	for (i = 0; i < *nr; i++) {
+		state[kept] = NULL;
+		if (ops[i]->start != NULL && ops[i]->start(&state[kept], root,
+		    &cause) != 0) {
+			fprintf(stderr, "bisect-agent: monitor '%s' is not "
+			    "available: %s\n", ops[i]->name, cause);
+			strbuf_addf(&gone, "%s%s", gone.len ? " " : "",
+			    ops[i]->name);
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		ops[kept++] = ops[i];
+		strbuf_addf(&ran, "%s%s", ran.len ? " " : "", ops[i]->name);
+	}
+	*nr = kept;
+	result_env_set(r, "monitors", ran.buf);
+	if (gone.len > 0)
+		result_env_set(r, "monitors_unavailable", gone.buf);
+	strbuf_release(&ran);
+	strbuf_release(&gone);
 }

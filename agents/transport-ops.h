@@ -25,5 +25,14 @@ struct transport {
 };
 
 extern const struct transport_ops transport_local_ops;
+extern const struct transport_ops transport_ssh_ops;
+
+struct ssh_session_opts;
+
+/* The links' address prefix set by transport_link_setup, or NULL. */
+const char	*transport_link_prefix(void);
+/* An ssh agent's session options (borrowing the config's strings). */
+void		 transport_ssh_opts(const struct config_agent *,
+		     struct ssh_session_opts *);
 
 #endif

@@ -1,12 +1,17 @@
 /*
  * Reaching an agent: the transport named by the agent's config entry,
  * looked up in a table. "local" runs bisect-agent as a child process;
- * "ssh" is not built yet (it comes with libssh2 in a later issue) and is
- * refused by name rather than as an unknown transport.
+ * "ssh" reaches it over SSH (libssh2), through the agent's link when the
+ * scheduler made one.
  */
+#include <sys/random.h>
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "agents/ssh-link.h"
 #include "agents/transport-ops.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -16,27 +21,8 @@ static const struct transport_entry {
 	const struct transport_ops	*ops;	/* NULL: not built yet */
 } transport_table[] = {
 	{ "local", &transport_local_ops },
-	{ "ssh", NULL },
+	{ "ssh", &transport_ssh_ops },
 };
-
-#define TRANSPORT_DEFAULT_TIMEOUT	3600
-#define TRANSPORT_MARGIN		120	/* copy, start, kill grace */
-
-unsigned
-transport_testcase_timeout(const struct job *job)
-{
-	if (job->timeout > 0)
-		return job->timeout;
-	if (job->runtime > 0)
-		return 3 * job->runtime + 60;
-	return TRANSPORT_DEFAULT_TIMEOUT;
-}
-
-unsigned
-transport_run_timeout(const struct job *job)
-{
-	return transport_testcase_timeout(job) + TRANSPORT_MARGIN;
-}
 
 int
 transport_open(const struct config_agent *agent, const char *agent_path,
@@ -73,7 +59,7 @@ transport_open(const struct config_agent *agent, const char *agent_path,
 	t->ops = e->ops;
 	t->name = xstrdup(agent->name);
 	t->agent_path = xstrdup(agent_path);
-	if (t->ops->open != NULL && t->ops->open(t, agent, cause) != 0)
+	if (t->ops->open != NULL && (r = t->ops->open(t, agent, cause)) != 0)
 		goto out;
 	*out = t;
 	t = NULL;
@@ -106,4 +92,68 @@ transport_close(struct transport *t)
 	free(t->name);
 	free(t->agent_path);
 	free(t);
+}
+
+/* Set once by a scheduler; inherited by its children. */
+static char	*transport_links;
+
+const char *
+transport_link_prefix(void)
+{
+	return transport_links;
+}
+
+int
+transport_link_setup(char **cause)
+{
+	unsigned char	b[8];
+	char		hex[17];
+	size_t		i;
+
+	if (getrandom(b, sizeof b, 0) != sizeof b)
+		return error_errno(cause, "couldn't get random bytes");
+	for (i = 0; i < sizeof b; i++)
+		snprintf(hex + 2 * i, 3, "%02x", b[i]);
+	free(transport_links);
+	transport_links = xasprintf("bisectd-link.%ld.%s", (long)getpid(),
+	    hex);
+	return 0;
+}
+
+void
+transport_link_clear(void)
+{
+	free(transport_links);
+	transport_links = NULL;
+}
+
+int
+transport_link_wanted(const struct config_agent *agent)
+{
+	return agent->transport != NULL &&
+	    strcmp(agent->transport, "ssh") == 0;
+}
+
+int
+transport_link_listen(const struct config_agent *agent, int *fd, char **cause)
+{
+	char	*address;
+	int	 r;
+
+	if (transport_links == NULL)
+		return error_set(cause, "no links were set up");
+	address = ssh_link_address(transport_links, agent->name);
+	r = ssh_link_listen(address, fd, cause);
+	free(address);
+	return r;
+}
+
+int
+transport_link_serve(int fd, const struct config_agent *agent,
+    const char *agent_path, char **cause)
+{
+	struct ssh_session_opts	o;
+
+	transport_ssh_opts(agent, &o);
+	return ssh_link_serve(fd, &o, agent->remote_dir, agent_path, cause);
 }

@@ -19,6 +19,14 @@ struct transport_job {
 	unsigned	 timeout;	/* seconds for the whole run; 0: none */
 };
 
+/*
+ * A permanent failure of transport_open, transport_run or transport_info:
+ * the agent is refused (its host key is unknown or changed, its key is
+ * refused or unusable). Retrying cannot help until the configuration or
+ * the machine changes. Any other failure returns -1.
+ */
+#define TRANSPORT_REFUSED	(-2)
+
 /* agent_path: the bisect-agent binary to run (or upload). */
 int	transport_open(const struct config_agent *, const char *agent_path,
 	    struct transport **out, char **cause);
@@ -35,12 +43,32 @@ int	transport_run(struct transport *, const struct transport_job *,
  * else an hour. transport_run_timeout adds a margin for copying the
  * artifacts and the agent's own kill grace: give it as the
  * transport_job's timeout, so that a hanging testcase is recorded by the
- * agent as timed out instead of the run failing in the transport.
+ * agent as timed out instead of the run failing in the transport. (The
+ * scheduler's workers add the agent's configured run_margin instead of
+ * the fixed margin: 120 seconds unless the agent says otherwise.)
  */
 unsigned transport_testcase_timeout(const struct job *);
 unsigned transport_run_timeout(const struct job *);
 /* The agent's inventory ("bisect-agent info"), as key value lines. */
 int	transport_info(struct transport *, char **out, char **cause);
 void	transport_close(struct transport *);
+
+/*
+ * Connection reuse. A scheduler calls transport_link_setup once, then for
+ * each agent that transport_link_wanted says needs one, creates a
+ * listening socket (transport_link_listen) and forks a child that calls
+ * transport_link_serve on it: that child holds the agent's connection.
+ * Transports opened afterwards in this process or its children send their
+ * work to the links; elsewhere each transport connects by itself.
+ */
+int	transport_link_setup(char **cause);
+/* Back to connecting by itself (the scheduler is done). */
+void	transport_link_clear(void);
+int	transport_link_wanted(const struct config_agent *);
+int	transport_link_listen(const struct config_agent *, int *fd,
+	    char **cause);
+/* Serve until killed; returns only on a setup error. */
+int	transport_link_serve(int fd, const struct config_agent *,
+	    const char *agent_path, char **cause);
 
 #endif

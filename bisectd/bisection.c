@@ -15,9 +15,13 @@
 #include <string.h>
 
 #include "bisectd/bisection.h"
+#include "bisectd/outbox.h"
+#include "bisectd/web.h"
 #include "bisectd/build.h"
+#include "bisectd/drift.h"
 #include "bisectd/repo.h"
 #include "bisectd/report.h"
+#include "bisectd/request.h"
 #include "bisectd/revert.h"
 #include "jobs/metric.h"
 #include "stats/bisect.h"
@@ -500,6 +504,39 @@ bisection_fail(struct scheduler *s, int64_t id, const char *why,
 	return r;
 }
 
+/*
+ * A found culprit's report goes out: queued for mail (sent by the
+ * scheduler's outbox flush) and written as a web page, when configured.
+ * Neither failing undoes the conclusion: both can be redone with
+ * `bisectctl report ID --email / --html DIR`.
+ */
+static void
+bisection_publish(struct scheduler *s, int64_t id)
+{
+	const struct config	*cfg = s->ctx->config;
+	char			*why = NULL, *path = NULL;
+	int64_t			 mail;
+	int			 added;
+
+	if (cfg->mail.smtp != NULL &&
+	    outbox_queue(s->ctx, id, &mail, &added, &why) != 0) {
+		log_error("bisection %lld: couldn't queue its mail: %s",
+		    (long long)id, why);
+		free(why);
+		why = NULL;
+	}
+	if (cfg->web != NULL) {
+		if (web_write(s->ctx, id, cfg->web, &path, &why) != 0)
+			log_error("bisection %lld: couldn't write its page: %s",
+			    (long long)id, why);
+		else
+			log_info("bisection %lld: report page %s",
+			    (long long)id, path);
+	}
+	free(why);
+	free(path);
+}
+
 static int
 bisection_conclude(struct scheduler *s, struct bisection *bs,
     const struct store_bisection *b, const struct bisection_turn *t,
@@ -524,6 +561,7 @@ bisection_conclude(struct scheduler *s, struct bisection *bs,
 		if (store_report_add(s->ctx->store, b->id, headline, body,
 		    &report, cause) != 0)
 			goto out;
+		bisection_publish(s, b->id);
 	}
 	r = 0;
 out:
@@ -670,21 +708,17 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 	}
 	if (bisection_gather(s, bs, &b, &t, cause) != 0)
 		goto out;
-	mi = metric_lookup(b.metric);
-	runs = 3;
-	{
-		struct store_job	sj;
-		struct job		**jobs = NULL;
-		size_t			  nr = 0;
-
-		if (store_job_get(st, b.job, &sj, cause) != 0)
-			goto out;
-		if (job_parse(sj.job_id, sj.canonical, strlen(sj.canonical),
-		    &jobs, &nr, NULL) == 0 && nr == 1)
-			runs = jobs[0]->runs;
-		job_list_free(jobs, nr);
-		store_job_release(&sj);
+	switch (drift_bisection_check(s->ctx, &b,
+	    (const char (*)[REPO_OID_HEX + 1])bs->range.oids, t.touched,
+	    t.nr_touched, &why, cause)) {
+	case -1:
+		goto out;
+	case 1:
+		r = bisection_fail(s, id, why, cause);
+		goto out;
 	}
+	mi = metric_lookup(b.metric);
+	runs = request_runs(&rq);
 	memset(&in, 0, sizeof in);
 	in.commits = bs->range.commits;
 	in.nr_commits = bs->range.nr_commits;

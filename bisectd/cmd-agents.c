@@ -1,51 +1,141 @@
 /*
- * bisectctl agents: each configured agent with its inventory, asked of the
- * agent itself (`bisect-agent info` through its transport).
+ * bisectctl agents [--probe]: each configured agent, whether it is in
+ * service (as the scheduler last recorded it) and its inventory as cached
+ * in the database. An agent never inventoried is asked now; --probe asks
+ * every agent now (over a connection of this process) and refreshes the
+ * cache. Exits 1 when an agent asked now did not answer.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "agents/transport.h"
 #include "bisectd/cmd.h"
+#include "bisectd/worker.h"
+
+static void
+cmd_agents_time(char *buf, size_t len, int64_t t)
+{
+	time_t		tt = (time_t)t;
+	struct tm	tm;
+
+	if (t <= 0 || gmtime_r(&tt, &tm) == NULL)
+		snprintf(buf, len, "?");
+	else
+		strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm);
+}
+
+static void
+cmd_agents_print(const struct config_agent *a, const struct store_agent *row,
+    int running)
+{
+	char		 since[64], at[64];
+	const char	*p, *nl;
+
+	if (strcmp(a->transport, "ssh") == 0)
+		printf("%s (ssh %s@%s port %d, boot %s, %d slot%s)", a->name,
+		    a->user, a->host, a->port, a->boot, a->slots,
+		    a->slots == 1 ? "" : "s");
+	else
+		printf("%s (%s, boot %s, %d slot%s)", a->name, a->transport,
+		    a->boot, a->slots, a->slots == 1 ? "" : "s");
+	if (row == NULL) {
+		printf(": never probed\n");
+		return;
+	}
+	cmd_agents_time(since, sizeof since, row->since);
+	printf(": %s since %s", row->state, since);
+	if (running > 0)
+		printf(", %d run%s running", running, running == 1 ? "" : "s");
+	if (strcmp(row->state, "down") == 0 && row->retry_at > 0) {
+		cmd_agents_time(at, sizeof at, row->retry_at);
+		printf(", next probe at %s", at);
+	}
+	printf("\n");
+	if (row->error != NULL && strcmp(row->state, "up") != 0)
+		printf("  error: %s\n", row->error);
+	if (row->inventory == NULL)
+		return;
+	cmd_agents_time(at, sizeof at, row->inventory_at);
+	printf("  inventory (%s):\n", at);
+	for (p = row->inventory; *p != '\0'; p = nl + 1) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			nl = p + strlen(p);
+		printf("    %.*s\n", (int)(nl - p), p);
+		if (*nl == '\0')
+			break;
+	}
+}
 
 static int
 cmd_agents_exec(const char *config, int argc, char **argv)
 {
+	static const struct option	 longopts[] = {
+		{ "probe", no_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 }
+	};
 	struct context			*ctx = NULL;
 	const struct config_agent	*a;
-	struct transport		*tr;
-	char				*cause = NULL, *info;
+	struct store_agent		 row;
+	char				*cause = NULL;
 	size_t				 i;
-	int				 r, failed = 0;
+	int				 c, r, found, probe = 0, failed = 0;
+	int				 running;
 
-	if (argc != 1)
+	memset(&row, 0, sizeof row);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			probe = 1;
+			break;
+		default:
+			return cmd_usage(&cmd_agents_entry);
+		}
+	}
+	if (optind != argc)
 		return cmd_usage(&cmd_agents_entry);
 	if ((r = cmd_open(config, &ctx)) != CMD_OK)
 		return r;
+	r = CMD_FAILED;
 	for (i = 0; i < ctx->config->nr_agents; i++) {
 		a = &ctx->config->agents[i];
-		printf("%s (%s, boot %s, %d slots)\n", a->name, a->transport,
-		    a->boot, a->slots);
-		tr = NULL;
-		info = NULL;
-		if (transport_open(a, ctx->agent_path, &tr, &cause) != 0 ||
-		    transport_info(tr, &info, &cause) != 0) {
-			printf("  unreachable: %s\n", cause);
-			failed = 1;
-		} else
-			printf("%s", info);
-		free(cause);
-		cause = NULL;
-		free(info);
-		transport_close(tr);
+		store_agent_release(&row);
+		if (store_agent_get(ctx->store, a->name, &row, &found,
+		    &cause) != 0)
+			goto out;
+		if (probe || !found || row.inventory == NULL) {
+			if (worker_probe_now(ctx->store, a, ctx->agent_path,
+			    &cause) != 0)
+				failed = 1;
+			free(cause);
+			cause = NULL;
+			store_agent_release(&row);
+			if (store_agent_get(ctx->store, a->name, &row, &found,
+			    &cause) != 0)
+				goto out;
+		}
+		running = 0;
+		if (store_run_count_running(ctx->store, a->name, &running,
+		    &cause) != 0)
+			goto out;
+		cmd_agents_print(a, found ? &row : NULL, running);
 	}
+	r = failed ? CMD_FAILED : CMD_OK;
+out:
+	if (cause != NULL)
+		fprintf(stderr, "error: %s\n", cause);
+	free(cause);
+	store_agent_release(&row);
 	context_free(ctx);
-	return failed ? CMD_FAILED : CMD_OK;
+	return r;
 }
 
 const struct cmd_entry cmd_agents_entry = {
 	.name = "agents",
-	.usage = "",
-	.summary = "agents with their inventory",
+	.usage = "[--probe]",
+	.summary = "agents: in service or not, and their inventory",
 	.exec = cmd_agents_exec,
 };

@@ -74,6 +74,7 @@ cmd_bisect_exec(const char *config, int argc, char **argv)
 		{ "metric", required_argument, NULL, 'm' },
 		{ "wait", no_argument, NULL, 'w' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "allow-drift", no_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct context		*ctx = NULL;
@@ -108,6 +109,9 @@ cmd_bisect_exec(const char *config, int argc, char **argv)
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 'd':
+			spec.allow_drift = 1;
 			break;
 		default:
 			return cmd_usage(&cmd_bisect_entry);
@@ -166,7 +170,7 @@ out:
 const struct cmd_entry cmd_bisect_entry = {
 	.name = "bisect",
 	.usage = "JOB.yaml --good REV --bad REV [--repo NAME] [--metric M] "
-	    "[--wait] [--json]",
+	    "[--wait] [--json] [--allow-drift]",
 	.summary = "find the commit that changed a metric",
 	.exec = cmd_bisect_exec,
 };

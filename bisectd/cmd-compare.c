@@ -1,6 +1,9 @@
 /*
  * bisectctl compare: run a job file's jobs at two commits and print the
- * LKP-style compare table for every metric, the headline metric first.
+ * LKP-style compare table for every metric, the headline metric first,
+ * and the per-instance spread. When the runs did not run in the same
+ * environment (bisectd/drift.h) it refuses and says where they differ;
+ * --allow-drift prints the comparison with the difference at the top.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -8,8 +11,34 @@
 #include <string.h>
 
 #include "bisectd/cmd.h"
+#include "bisectd/report.h"
 #include "bisectd/request.h"
 #include "bisectd/scheduler.h"
+#include "util/strbuf.h"
+
+static int
+cmd_compare_print(struct context *ctx, int64_t id, int allow_drift)
+{
+	struct strbuf	 out = STRBUF_INIT;
+	char		*cause = NULL;
+	int		 refused, r = CMD_FAILED;
+
+	if (report_compare_request(&out, ctx, id, 1, allow_drift, &refused,
+	    &cause) != 0) {
+		fprintf(stderr, "error: %s\n", cause);
+		goto out;
+	}
+	if (refused) {
+		fprintf(stderr, "error: %s", out.buf);
+		goto out;
+	}
+	fputs(out.buf, stdout);
+	r = CMD_OK;
+out:
+	free(cause);
+	strbuf_release(&out);
+	return r;
+}
 
 static int
 cmd_compare_exec(const char *config, int argc, char **argv)
@@ -17,6 +46,7 @@ cmd_compare_exec(const char *config, int argc, char **argv)
 	static const struct option	 longopts[] = {
 		{ "repo", required_argument, NULL, 'r' },
 		{ "wait", no_argument, NULL, 'w' },
+		{ "allow-drift", no_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct context		*ctx = NULL;
@@ -24,7 +54,7 @@ cmd_compare_exec(const char *config, int argc, char **argv)
 	const char		*revs[2];
 	int64_t			 id;
 	char			*cause = NULL;
-	int			 c, wait = 0, resumed, r;
+	int			 c, wait = 0, allow_drift = 0, resumed, r;
 
 	memset(&spec, 0, sizeof spec);
 	optind = 1;
@@ -35,6 +65,9 @@ cmd_compare_exec(const char *config, int argc, char **argv)
 			break;
 		case 'w':
 			wait = 1;
+			break;
+		case 'd':
+			allow_drift = 1;
 			break;
 		default:
 			return cmd_usage(&cmd_compare_entry);
@@ -48,6 +81,7 @@ cmd_compare_exec(const char *config, int argc, char **argv)
 	spec.job_file = argv[optind + 2];
 	spec.revs = revs;
 	spec.nr_revs = 2;
+	spec.allow_drift = allow_drift;
 	if ((r = cmd_open(config, &ctx)) != CMD_OK)
 		return r;
 	r = request_create(ctx, &spec, &id, &resumed, &cause);
@@ -66,7 +100,7 @@ cmd_compare_exec(const char *config, int argc, char **argv)
 		r = CMD_FAILED;
 		goto out;
 	}
-	r = cmd_print_compare(ctx, id, 1);
+	r = cmd_compare_print(ctx, id, allow_drift);
 out:
 	free(cause);
 	context_free(ctx);
@@ -75,7 +109,7 @@ out:
 
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
-	.usage = "REV_A REV_B JOB.yaml [--repo NAME] [--wait]",
+	.usage = "REV_A REV_B JOB.yaml [--repo NAME] [--wait] [--allow-drift]",
 	.summary = "the compare table of a job between two commits",
 	.exec = cmd_compare_exec,
 };

@@ -62,7 +62,6 @@ cmd_queue_exec(const char *config, int argc, char **argv)
 		goto out;
 	r = request_create(ctx, &spec, &id, &resumed, &cause);
 	if (r != 0) {
-		fprintf(stderr, "error: %s\n", cause);
 		r = r == REQUEST_BAD_INPUT ? CMD_USAGE : CMD_FAILED;
 		goto out;
 	}

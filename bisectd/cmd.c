@@ -66,65 +66,24 @@ cmd_progress_tick(struct context *ctx, int64_t request, void *payload)
 	store_bisection_release(&b);
 }
 
+/*
+ * queue --wait and show: the tables with any drift flagged at the top
+ * (compare itself refuses drift unless --allow-drift).
+ */
 int
 cmd_print_compare(struct context *ctx, int64_t request, int all)
 {
-	struct store_job	  job;
-	struct store_series	 *sa = NULL, *sb = NULL;
-	struct strbuf		  out = STRBUF_INIT;
-	struct store_request	  rq;
-	int64_t			 *jobs = NULL;
-	char			**oids = NULL, **revs = NULL, *cause = NULL;
-	size_t			  nr_jobs = 0, nr_oids = 0, na = 0, nb = 0, i, k;
-	int			  r = CMD_FAILED;
+	struct strbuf	 out = STRBUF_INIT;
+	char		*cause = NULL;
+	int		 refused = 0, r = CMD_OK;
 
-	memset(&job, 0, sizeof job);
-	memset(&rq, 0, sizeof rq);
-	if (store_request_get(ctx->store, request, &rq, &cause) != 0 ||
-	    store_request_jobs(ctx->store, request, &jobs, &nr_jobs,
-	    &cause) != 0 ||
-	    store_request_commits(ctx->store, request, &oids, &revs, &nr_oids,
-	    &cause) != 0)
-		goto out;
-	for (i = 0; i < nr_jobs; i++) {
-		store_job_release(&job);
-		if (store_job_get(ctx->store, jobs[i], &job, &cause) != 0)
-			goto out;
-		for (k = 0; k + 1 < nr_oids || (k == 0 && nr_oids == 1); k++) {
-			store_series_list_free(sa, na);
-			store_series_list_free(sb, nb);
-			sa = sb = NULL;
-			na = nb = 0;
-			if (store_series_all(ctx->store, jobs[i], rq.repo,
-			    oids[k], &sa, &na, &cause) != 0 ||
-			    store_series_all(ctx->store, jobs[i], rq.repo,
-			    oids[nr_oids > 1 ? k + 1 : k], &sb, &nb,
-			    &cause) != 0)
-				goto out;
-			strbuf_addf(&out, "%s%s (job %s)\n\n", i || k ? "\n" :
-			    "", job.description, job.job_id);
-			report_compare_table(&out, oids[k],
-			    oids[nr_oids > 1 ? k + 1 : k], sa, na, sb, nb,
-			    job.metric, all);
-		}
-	}
-	fputs(out.buf, stdout);
-	r = CMD_OK;
-out:
-	if (cause != NULL)
+	if (report_compare_request(&out, ctx, request, all, 1, &refused,
+	    &cause) != 0) {
 		fprintf(stderr, "error: %s\n", cause);
-	free(cause);
-	store_job_release(&job);
-	store_request_release(&rq);
-	store_series_list_free(sa, na);
-	store_series_list_free(sb, nb);
-	free(jobs);
-	for (i = 0; i < nr_oids; i++) {
-		free(oids[i]);
-		free(revs[i]);
-	}
-	free(oids);
-	free(revs);
+		r = CMD_FAILED;
+	} else
+		fputs(out.buf, stdout);
 	strbuf_release(&out);
+	free(cause);
 	return r;
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bisectd/drift.h"
 #include "bisectd/repo.h"
 #include "bisectd/report.h"
 #include "jobs/job.h"
@@ -155,73 +156,215 @@ report_compare_table(struct strbuf *sb, const char *label_a,
 	free(rows);
 }
 
-/* The mean over runs of the per-run spread of instances. */
+/* Metrics of the agent's monitors: their instances are CPUs or nodes. */
+static int
+report_monitor_metric(const char *name)
+{
+	static const char *const prefixes[] = {
+		"time.", "proc-vmstat.", "meminfo.", "numa-numastat.",
+		"numa-meminfo.", "proc-stat.", "interrupts.", "softirqs.",
+		"cpufreq.", NULL
+	};
+	size_t	i;
+
+	for (i = 0; prefixes[i] != NULL; i++) {
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The spread of instances in each run of one side. */
+struct report_spread {
+	size_t	 per;		/* instances per run */
+	size_t	 runs;
+	double	*jain;		/* per run */
+	double	*cv;		/* per run, % */
+	double	 min;		/* over every run */
+	double	 max;
+	double	 jain_mean;
+	double	 cv_mean;
+};
+
 static void
-report_spread_of(const struct store_series *s, struct spread *out)
+report_spread_release(struct report_spread *sp)
+{
+	free(sp->jain);
+	free(sp->cv);
+	memset(sp, 0, sizeof *sp);
+}
+
+/*
+ * Runs with a different number of instances cannot be told apart in the
+ * flattened list: they are then taken as one pool.
+ */
+static int
+report_spread_of(const struct store_series *s, struct report_spread *out)
 {
 	struct spread	one;
-	size_t		per, r;
-	double		cv = 0, jain = 0, mn = INFINITY, mx = -INFINITY;
+	size_t		r;
 
 	memset(out, 0, sizeof *out);
-	if (s->nr_instance_runs == 0 || s->nr_instances == 0)
-		return;
-	per = s->nr_instances / s->nr_instance_runs;
-	if (per == 0)
-		return;
-	for (r = 0; r < s->nr_instance_runs; r++) {
-		spread_compute(&one, s->instances + r * per, per);
-		cv += one.cv;
-		jain += one.jain;
-		mn = one.min < mn ? one.min : mn;
-		mx = one.max > mx ? one.max : mx;
+	if (s->nr_instance_runs == 0 || s->nr_instances < 2)
+		return -1;
+	out->runs = s->nr_instance_runs;
+	if (s->nr_instances % out->runs != 0)
+		out->runs = 1;
+	out->per = s->nr_instances / out->runs;
+	if (out->per < 2)
+		return -1;
+	out->jain = xcalloc(out->runs, sizeof *out->jain);
+	out->cv = xcalloc(out->runs, sizeof *out->cv);
+	out->min = INFINITY;
+	out->max = -INFINITY;
+	for (r = 0; r < out->runs; r++) {
+		spread_compute(&one, s->instances + r * out->per, out->per);
+		out->jain[r] = one.jain;
+		out->cv[r] = one.cv;
+		out->jain_mean += one.jain / (double)out->runs;
+		out->cv_mean += one.cv / (double)out->runs;
+		out->min = one.min < out->min ? one.min : out->min;
+		out->max = one.max > out->max ? one.max : out->max;
 	}
-	out->n = per;
-	out->cv = cv / (double)s->nr_instance_runs;
-	out->jain = jain / (double)s->nr_instance_runs;
-	out->min = mn;
-	out->max = mx;
-	out->min_max_ratio = mx != 0 ? mn / mx : NAN;
+	return 0;
+}
+
+/*
+ * Did the instances become fairer? The per-run Jain's indexes of the two
+ * sides are compared (Welch, when each side has two runs or more); a
+ * change below 0.02 is no change, 0.1 or more is a large one.
+ */
+static void
+report_fairness(struct strbuf *sb, const struct report_spread *a,
+    const struct report_spread *b)
+{
+	struct comparison	cmp;
+	double			dj = b->jain_mean - a->jain_mean;
+	int			sig = 1, tested = 0;
+
+	if (a->runs >= 2 && b->runs >= 2 &&
+	    compare_samples(&cmp, a->jain, a->runs, b->jain, b->runs,
+	    NULL) == 0) {
+		tested = isfinite(cmp.p_value);
+		if (tested)
+			sig = cmp.p_value < 0.05;
+	}
+	if (fabs(dj) < 0.02 || !sig)
+		strbuf_addstr(sb, "fairness unchanged");
+	else
+		strbuf_addf(sb, "the instances became %s%s",
+		    fabs(dj) >= 0.1 ? "much " : "",
+		    dj > 0 ? "fairer" : "less fair");
+	strbuf_addf(sb, " (Jain's index %.3f -> %.3f", a->jain_mean,
+	    b->jain_mean);
+	if (tested)
+		strbuf_addf(sb, ", p = %.2g", cmp.p_value);
+	strbuf_addch(sb, ')');
+}
+
+static void
+report_spread_row(struct strbuf *sb, const char *label,
+    const struct report_spread *sp)
+{
+	char	mn[32], mx[32];
+
+	report_value(mn, sizeof mn, sp->min);
+	report_value(mx, sizeof mx, sp->max);
+	strbuf_addf(sb, "    %-16.16s %12s %12s %7.1f%% %7.3f\n", label, mn, mx,
+	    sp->cv_mean, sp->jain_mean);
+}
+
+/* The change of the metric's aggregate, as the compare table has it. */
+static void
+report_aggregate(struct strbuf *sb, const struct store_series *a,
+    const struct store_series *b)
+{
+	const struct metric_info	*mi = metric_lookup(a->metric);
+	struct compare_opts		 opts;
+	struct comparison		 cmp;
+	struct summary			 sa, sb_;
+	double				 change;
+
+	memset(&opts, 0, sizeof opts);
+	opts.min_effect_pct = mi->min_effect_pct;
+	opts.direction = mi->direction == JOB_DIRECTION_HIGHER ? 1 :
+	    mi->direction == JOB_DIRECTION_LOWER ? -1 : 0;
+	if (compare_samples(&cmp, a->values, a->nr, b->values, b->nr,
+	    &opts) == 0) {
+		if (cmp.significant)
+			strbuf_addf(sb, "aggregate %+.1f%% (%s)",
+			    cmp.change_pct, report_kind(cmp.change_pct,
+			    job_direction_name(mi->direction)));
+		else
+			strbuf_addf(sb, "aggregate unchanged (%+.1f%%, not "
+			    "significant)", cmp.change_pct);
+		return;
+	}
+	summary_compute(&sa, a->values, a->nr);
+	summary_compute(&sb_, b->values, b->nr);
+	change = sa.mean != 0 ? 100 * (sb_.mean - sa.mean) / fabs(sa.mean) :
+	    NAN;
+	strbuf_addf(sb, "aggregate %+.1f%% (too few runs to test)", change);
+}
+
+void
+report_spread_compare(struct strbuf *sb, const char *label_a,
+    const char *label_b, const struct store_series *a, size_t nr_a,
+    const struct store_series *b, size_t nr_b)
+{
+	struct report_spread	sa, sb_;
+	size_t			i, j;
+	int			header = 0;
+	char			la[16], lb[16];
+
+	snprintf(la, sizeof la, "%.10s", label_a);
+	snprintf(lb, sizeof lb, "%.10s", label_b);
+	for (i = 0; i < nr_a; i++) {
+		if (report_monitor_metric(a[i].metric))
+			continue;
+		for (j = 0; j < nr_b; j++) {
+			if (strcmp(a[i].metric, b[j].metric) == 0)
+				break;
+		}
+		if (j == nr_b)
+			continue;
+		memset(&sb_, 0, sizeof sb_);
+		if (report_spread_of(&a[i], &sa) != 0 ||
+		    report_spread_of(&b[j], &sb_) != 0) {
+			report_spread_release(&sa);
+			report_spread_release(&sb_);
+			continue;
+		}
+		if (!header) {
+			strbuf_addstr(sb, "per-instance spread (min and max "
+			    "over the runs; CV and Jain's fairness index per "
+			    "run, averaged;\nJain's index is 1 when every "
+			    "instance did the same, 1/n when one did it "
+			    "all):\n");
+			header = 1;
+		}
+		strbuf_addf(sb, "\n  %s: %zu instances per run, %zu run%s -> "
+		    "%zu run%s\n", a[i].metric, sa.per, sa.runs, sa.runs == 1 ?
+		    "" : "s", sb_.runs, sb_.runs == 1 ? "" : "s");
+		strbuf_addf(sb, "    %-16s %12s %12s %8s %7s\n", "", "min",
+		    "max", "CV", "Jain");
+		report_spread_row(sb, la, &sa);
+		report_spread_row(sb, lb, &sb_);
+		strbuf_addstr(sb, "    => ");
+		report_aggregate(sb, &a[i], &b[j]);
+		strbuf_addstr(sb, ", ");
+		report_fairness(sb, &sa, &sb_);
+		strbuf_addch(sb, '\n');
+		report_spread_release(&sa);
+		report_spread_release(&sb_);
+	}
 }
 
 void
 report_spread_table(struct strbuf *sb, const struct store_series *a,
     size_t nr_a, const struct store_series *b, size_t nr_b)
 {
-	struct spread	sa, sb_;
-	size_t		i, j;
-	int		header = 0;
-	char		v1[32], v2[32], v3[32], v4[32];
-
-	for (i = 0; i < nr_a; i++) {
-		for (j = 0; j < nr_b; j++) {
-			if (strcmp(a[i].metric, b[j].metric) == 0)
-				break;
-		}
-		if (j == nr_b || a[i].nr_instances == 0 ||
-		    b[j].nr_instances == 0)
-			continue;
-		report_spread_of(&a[i], &sa);
-		report_spread_of(&b[j], &sb_);
-		if (sa.n == 0 || sb_.n == 0)
-			continue;
-		if (!header) {
-			strbuf_addstr(sb, "per-instance spread (min..max, "
-			    "CV, Jain's fairness index; 1 is perfectly "
-			    "fair):\n");
-			header = 1;
-		}
-		report_value(v1, sizeof v1, sa.min);
-		report_value(v2, sizeof v2, sa.max);
-		report_value(v3, sizeof v3, sb_.min);
-		report_value(v4, sizeof v4, sb_.max);
-		strbuf_addf(sb, "  %s (%zu instances)\n"
-		    "    %s..%s CV %.1f%% Jain %.3f  ->  %s..%s CV %.1f%% "
-		    "Jain %.3f%s\n", a[i].metric, sa.n, v1, v2, sa.cv, sa.jain,
-		    v3, v4, sb_.cv, sb_.jain,
-		    sb_.jain > sa.jain + 0.02 ? "  (fairer)" :
-		    sb_.jain < sa.jain - 0.02 ? "  (less fair)" : "");
-	}
+	report_spread_compare(sb, "before", "after", a, nr_a, b, nr_b);
 }
 
 int
@@ -296,33 +439,36 @@ out:
 	job_list_free(jobs, nr);
 }
 
-/* The environment, with any difference between the two sides first. */
+/*
+ * The environment: the differences between the compared runs (those
+ * that matter, then those noted), then the culprit's last run's.
+ */
 static void
 report_env(struct strbuf *sb, struct context *ctx, int64_t job,
     const char *repo, const char *a, const char *b)
 {
-	char	**ka = NULL, **va = NULL, **kb = NULL, **vb = NULL;
-	size_t	  na = 0, nb = 0, i, j;
-	int	  diffs = 0;
+	char		**kb = NULL, **vb = NULL;
+	const char	 *oids[2], *labels[2];
+	char		  la[32], lb[32];
+	struct drift	  d;
+	size_t		  nb = 0, i;
 
-	if (store_env_get(ctx->store, job, repo, a, &ka, &va, &na, NULL) != 0 ||
-	    store_env_get(ctx->store, job, repo, b, &kb, &vb, &nb, NULL) != 0)
-		goto out;
-	for (i = 0; i < nb; i++) {
-		for (j = 0; j < na; j++)
-			if (strcmp(ka[j], kb[i]) == 0)
-				break;
-		if (j < na && strcmp(va[j], vb[i]) == 0)
-			continue;
-		if (!diffs)
-			strbuf_addstr(sb, "WARNING: the compared runs ran in "
-			    "different environments:\n");
-		diffs++;
-		strbuf_addf(sb, "\t%s: %s -> %s\n", kb[i], j < na ? va[j] :
-		    "(unset)", vb[i]);
-	}
-	if (diffs)
+	memset(&d, 0, sizeof d);
+	snprintf(la, sizeof la, "parent %.10s", a);
+	snprintf(lb, sizeof lb, "culprit %.10s", b);
+	oids[0] = a;
+	oids[1] = b;
+	labels[0] = la;
+	labels[1] = lb;
+	if (drift_check(ctx->store, job, repo, oids, labels, 2, &d,
+	    NULL) == 0 && d.nr > 0) {
+		strbuf_addstr(sb, "the compared runs differ in their "
+		    "environment:\n");
+		drift_format(sb, &d, "\t");
 		strbuf_addch(sb, '\n');
+	}
+	if (store_env_get(ctx->store, job, repo, b, &kb, &vb, &nb, NULL) != 0)
+		goto out;
 	if (nb > 0)
 		strbuf_addstr(sb, "environment of the culprit's runs:\n");
 	for (i = 0; i < nb; i++)
@@ -330,18 +476,177 @@ report_env(struct strbuf *sb, struct context *ctx, int64_t job,
 	if (nb > 0)
 		strbuf_addch(sb, '\n');
 out:
-	for (i = 0; i < na; i++) {
-		free(ka[i]);
-		free(va[i]);
-	}
+	drift_release(&d);
 	for (i = 0; i < nb; i++) {
 		free(kb[i]);
 		free(vb[i]);
 	}
-	free(ka);
-	free(va);
 	free(kb);
 	free(vb);
+}
+
+/* A loud block at the very top when compared runs drifted. */
+static void
+report_drift_banner(struct strbuf *sb, const struct drift *d,
+    const char *what)
+{
+	if (d->nr_matter == 0)
+		return;
+	strbuf_addf(sb, "WARNING: ENVIRONMENT DRIFT. %s did not run in the "
+	    "same environment;\nthe comparison may measure the environment, "
+	    "not the commits:\n", what);
+	drift_format(sb, d, "    ");
+	strbuf_addch(sb, '\n');
+}
+
+/*
+ * The compare output of a queue or compare request: per job, the drift
+ * of its runs over the request's commits, then for each pair of
+ * consecutive commits the compare table and the spread of instances.
+ */
+int
+report_compare_request(struct strbuf *out, struct context *ctx,
+    int64_t request, int all, int allow_drift, int *refused, char **cause)
+{
+	struct store_job	  job;
+	struct store_series	 *sa = NULL, *sb = NULL;
+	struct store_request	  rq;
+	struct strbuf		  warn = STRBUF_INIT, body = STRBUF_INIT;
+	struct drift		  d;
+	int64_t			 *jobs = NULL;
+	char			**oids = NULL, **revs = NULL;
+	const char		 *a, *b;
+	size_t			  nr_jobs = 0, nr_oids = 0, na = 0, nb = 0;
+	size_t			  i, k, matter = 0;
+	int			  r = -1;
+
+	*refused = 0;
+	memset(&job, 0, sizeof job);
+	memset(&rq, 0, sizeof rq);
+	memset(&d, 0, sizeof d);
+	if (store_request_get(ctx->store, request, &rq, cause) != 0 ||
+	    store_request_jobs(ctx->store, request, &jobs, &nr_jobs,
+	    cause) != 0 ||
+	    store_request_commits(ctx->store, request, &oids, &revs, &nr_oids,
+	    cause) != 0)
+		goto out;
+	for (i = 0; i < nr_jobs; i++) {
+		store_job_release(&job);
+		drift_release(&d);
+		if (store_job_get(ctx->store, jobs[i], &job, cause) != 0 ||
+		    drift_check(ctx->store, jobs[i], rq.repo,
+		    (const char *const *)oids, (const char *const *)revs,
+		    nr_oids, &d, cause) != 0)
+			goto out;
+		if (d.nr == 0)
+			continue;
+		matter += d.nr_matter;
+		strbuf_addf(&warn, "  %s (job %s):\n", job.description,
+		    job.job_id);
+		drift_format(&warn, &d, "    ");
+	}
+	if (matter > 0 && !allow_drift) {
+		*refused = 1;
+		strbuf_addstr(out, "refusing to compare: the runs did not run in "
+		    "the same environment:\n");
+		strbuf_add(out, warn.buf, warn.len);
+		strbuf_addstr(out, "make the machine's settings agree (a job "
+		    "can set thp_enabled, thp_defrag, numa_balancing and "
+		    "sysctl: itself) and run again, or pass --allow-drift to "
+		    "see the comparison flagged\n");
+		r = 0;
+		goto out;
+	}
+	if (matter > 0) {
+		strbuf_addstr(out, "WARNING: ENVIRONMENT DRIFT. The runs "
+		    "compared below did not run in the same environment;\n"
+		    "the comparison may measure the environment, not the "
+		    "commits:\n");
+		strbuf_add(out, warn.buf, warn.len);
+		strbuf_addch(out, '\n');
+	} else if (warn.len > 0) {
+		strbuf_addstr(out, "note: the runs differ in keys that do not "
+		    "change the comparison:\n");
+		strbuf_add(out, warn.buf, warn.len);
+		strbuf_addch(out, '\n');
+	}
+	for (i = 0; i < nr_jobs; i++) {
+		store_job_release(&job);
+		if (store_job_get(ctx->store, jobs[i], &job, cause) != 0)
+			goto out;
+		for (k = 0; k + 1 < nr_oids || (k == 0 && nr_oids == 1); k++) {
+			a = oids[k];
+			b = oids[nr_oids > 1 ? k + 1 : k];
+			store_series_list_free(sa, na);
+			store_series_list_free(sb, nb);
+			sa = sb = NULL;
+			na = nb = 0;
+			if (store_series_all(ctx->store, jobs[i], rq.repo, a,
+			    &sa, &na, cause) != 0 ||
+			    store_series_all(ctx->store, jobs[i], rq.repo, b,
+			    &sb, &nb, cause) != 0)
+				goto out;
+			strbuf_addf(&body, "%s%s (job %s)\n\n", body.len ? "\n" :
+			    "", job.description, job.job_id);
+			report_compare_table(&body, a, b, sa, na, sb, nb,
+			    job.metric, all);
+			if (a != b) {
+				strbuf_addch(&body, '\n');
+				report_spread_compare(&body, a, b, sa, na,
+				    sb, nb);
+			}
+		}
+	}
+	strbuf_add(out, body.buf, body.len);
+	r = 0;
+out:
+	drift_release(&d);
+	strbuf_release(&warn);
+	strbuf_release(&body);
+	store_job_release(&job);
+	store_request_release(&rq);
+	store_series_list_free(sa, na);
+	store_series_list_free(sb, nb);
+	free(jobs);
+	for (i = 0; i < nr_oids; i++) {
+		free(oids[i]);
+		free(revs[i]);
+	}
+	free(oids);
+	free(revs);
+	return r;
+}
+
+/* The revert check's verdict, in words. */
+static void
+report_revert(struct strbuf *sb, json_t *rv)
+{
+	double	restored;
+
+	if (rv == NULL)
+		return;
+	if (!json_is_true(json_object_get(rv, "clean"))) {
+		strbuf_addstr(sb, "Revert check: the culprit does not revert "
+		    "cleanly on top of the bad commit.\n\n");
+		return;
+	}
+	if (!json_is_true(json_object_get(rv, "built"))) {
+		strbuf_addf(sb, "Revert check: the culprit reverted on top of "
+		    "the bad commit (%.12s) does not build.\n\n",
+		    json_string_value(json_object_get(rv, "commit")));
+		return;
+	}
+	restored = json_number_value(json_object_get(rv, "restored_pct"));
+	strbuf_addf(sb, "Revert check: with the culprit reverted on top of the "
+	    "bad commit (%.12s),\nthe metric moves %+.1f%% against bad "
+	    "(p = %.2g, %lld runs): the revert %s the change\n(%.0f%% of "
+	    "it).\n\n",
+	    json_string_value(json_object_get(rv, "commit")),
+	    json_number_value(json_object_get(rv, "change_pct")),
+	    json_number_value(json_object_get(rv, "p_value")),
+	    (long long)json_integer_value(json_object_get(rv, "n")),
+	    restored >= 90 ? "undoes all of" : restored >= 50 ?
+	    "undoes most of" : "undoes little of", restored);
 }
 
 int
@@ -359,9 +664,11 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	struct strbuf			 sb = STRBUF_INIT;
 	json_t				*res = NULL;
 	const char			*culprit, *parent_oid = NULL;
+	struct drift			 drift;
 	double				 change;
 	int				 r = -1;
 
+	memset(&drift, 0, sizeof drift);
 	memset(&b, 0, sizeof b);
 	memset(&job, 0, sizeof job);
 	memset(&rq, 0, sizeof rq);
@@ -396,6 +703,34 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	}
 	*headline = report_headline(culprit, change, b.metric, b.direction);
 	strbuf_addf(&sb, "%s\n\n", *headline);
+	{
+		const char	*oids[4], *labels[4];
+		char		 l[4][32];
+		size_t		 n = 0;
+
+		oids[n] = b.good;
+		snprintf(l[n], sizeof l[n], "good %.10s", b.good);
+		labels[n] = l[n];
+		n++;
+		oids[n] = b.bad;
+		snprintf(l[n], sizeof l[n], "bad %.10s", b.bad);
+		labels[n] = l[n];
+		n++;
+		if (parent_oid != NULL) {
+			oids[n] = parent_oid;
+			snprintf(l[n], sizeof l[n], "parent %.10s", parent_oid);
+			labels[n] = l[n];
+			n++;
+		}
+		oids[n] = culprit;
+		snprintf(l[n], sizeof l[n], "culprit %.10s", culprit);
+		labels[n] = l[n];
+		n++;
+		if (drift_check(ctx->store, b.job, b.repo, oids, labels, n,
+		    &drift, cause) != 0)
+			goto out;
+		report_drift_banner(&sb, &drift, "The runs of this bisection");
+	}
 	strbuf_addf(&sb, "FYI, we noticed a %+.1f%% %s of %s due to commit:\n\n",
 	    change, report_kind(change, b.direction), b.metric);
 	strbuf_addf(&sb, "commit: %s (\"%s\")\n", culprit, rc.subject);
@@ -417,10 +752,18 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	    json_number_value(json_object_get(res, "p_value")),
 	    (long long)json_integer_value(json_object_get(res, "builds")),
 	    (long long)json_integer_value(json_object_get(res, "runs")));
-	if (json_array_size(json_object_get(res, "culprits")) > 1)
-		strbuf_addf(&sb, "It is one of %zu culprits in the range: %s\n\n",
-		    json_array_size(json_object_get(res, "culprits")),
-		    "see the JSON result for the others");
+	if (json_array_size(json_object_get(res, "culprits")) > 1) {
+		size_t	k;
+
+		strbuf_addf(&sb, "It is one of %zu culprits in the range:\n",
+		    json_array_size(json_object_get(res, "culprits")));
+		for (k = 0; k < json_array_size(json_object_get(res,
+		    "culprits")); k++)
+			strbuf_addf(&sb, "\t%s\n", json_string_value(
+			    json_array_get(json_object_get(res, "culprits"), k)));
+		strbuf_addch(&sb, '\n');
+	}
+	report_revert(&sb, json_object_get(res, "revert"));
 	if (parent_oid != NULL) {
 		if (store_series_all(ctx->store, b.job, b.repo, parent_oid, &sa,
 		    &na, cause) != 0 ||
@@ -431,7 +774,8 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 		report_compare_table(&sb, parent_oid, culprit, sa, na, sc, nc,
 		    b.metric, 0);
 		strbuf_addch(&sb, '\n');
-		report_spread_table(&sb, sa, na, sc, nc);
+		report_spread_compare(&sb, parent_oid, culprit, sa, na, sc,
+		    nc);
 		strbuf_addch(&sb, '\n');
 	}
 	strbuf_addstr(&sb, "bisection log (git bisect replay):\n\n");
@@ -448,6 +792,7 @@ out:
 		*headline = NULL;
 	}
 	json_decref(res);
+	drift_release(&drift);
 	store_bisection_release(&b);
 	store_job_release(&job);
 	store_request_release(&rq);

@@ -26,9 +26,27 @@ void	 report_compare_table(struct strbuf *, const char *label_a,
 	    const char *label_b, const struct store_series *a, size_t nr_a,
 	    const struct store_series *b, size_t nr_b, const char *headline,
 	    int all);
-/* Per-instance spread of the metrics that have instances, both sides. */
+/*
+ * Per-instance spread of the testcase's metrics that have instances (per
+ * process, thread, node), both sides, with the change of the aggregate
+ * and whether the instances became fairer, so that "throughput -61%,
+ * much fairer" reads at a glance (seed 002). Monitors' per-CPU instances
+ * are left out.
+ */
+void	 report_spread_compare(struct strbuf *, const char *label_a,
+	    const char *label_b, const struct store_series *a, size_t nr_a,
+	    const struct store_series *b, size_t nr_b);
+/* The same, its sides labelled "before" and "after". */
 void	 report_spread_table(struct strbuf *, const struct store_series *a,
 	    size_t nr_a, const struct store_series *b, size_t nr_b);
+/*
+ * The compare output of a queue or compare request into out. When the
+ * runs drifted in a key that matters it refuses (*refused = 1, out says
+ * why) unless allow_drift, which flags the drift at the very top.
+ */
+int	 report_compare_request(struct strbuf *out, struct context *,
+	    int64_t request, int all, int allow_drift, int *refused,
+	    char **cause);
 /* A bisection's log of tested commits, replayable by `git bisect replay`. */
 int	 report_log(struct strbuf *, struct context *, int64_t id,
 	    char **cause);

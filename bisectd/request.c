@@ -5,12 +5,14 @@
  * runs that ended in failure, and finishes the request when none is left
  * pending or running.
  */
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bisectd/bisection.h"
 #include "bisectd/build.h"
+#include "bisectd/placement.h"
 #include "bisectd/repo.h"
 #include "bisectd/request.h"
 #include "jobs/metric.h"
@@ -63,6 +65,8 @@ request_create(struct context *ctx, const struct request_spec *spec,
 	const char			**revs = spec->revs;
 	const char			 *head = "HEAD", *metric = NULL;
 	char				 *key = NULL, *desc = NULL;
+	char				 *args = NULL;
+	json_t				 *a = NULL;
 	int64_t				  job_row;
 	int				  r = REQUEST_BAD_INPUT, in_tx = 0;
 
@@ -91,6 +95,17 @@ request_create(struct context *ctx, const struct request_spec *spec,
 		if (metric == NULL) {
 			error_set(cause, "'%s' names no metric: add 'metric:' "
 			    "or pass --metric", spec->job_file);
+			goto out;
+		}
+	}
+	for (i = 0; i < nr_jobs; i++) {
+		/* a job no agent can run is refused now, not left waiting */
+		int	placeable = placement_job_placeable(ctx, jobs[i], &desc);
+
+		if (placeable <= 0) {
+			error_set(cause, "'%s': %s", spec->job_file, desc);
+			if (placeable < 0)
+				r = -1;
 			goto out;
 		}
 	}
@@ -123,8 +138,11 @@ request_create(struct context *ctx, const struct request_spec *spec,
 	if (store_begin(ctx->store, cause) != 0)
 		goto out;
 	in_tx = 1;
+	a = json_pack("{s:I, s:b}", "runs", (json_int_t)jobs[0]->runs,
+	    "allow_drift", spec->allow_drift);
+	args = json_dumps(a, JSON_COMPACT | JSON_SORT_KEYS);
 	if (store_request_add(ctx->store, spec->kind, cr->name,
-	    spec->job_file, key, "{}", id, cause) != 0)
+	    spec->job_file, key, args, id, cause) != 0)
 		goto out;
 	for (i = 0; i < nr_jobs; i++) {
 		free(desc);
@@ -157,23 +175,22 @@ out:
 	free(oids);
 	free(key);
 	free(desc);
+	free(args);
+	json_decref(a);
 	return r;
 }
 
-/* The runs a job asks for at each commit (its `runs:`). */
-static unsigned
-request_job_runs(const struct store_job *sj)
+unsigned
+request_runs(const struct store_request *rq)
 {
-	struct job	**jobs = NULL;
-	size_t		  nr = 0;
-	unsigned	  runs = 3;
+	json_t		*a = json_loads(rq->args != NULL ? rq->args : "{}", 0,
+			    NULL);
+	json_int_t	 runs = json_integer_value(json_object_get(a, "runs"));
 
-	if (job_parse(sj->job_id, sj->canonical, strlen(sj->canonical), &jobs,
-	    &nr, NULL) == 0 && nr == 1)
-		runs = jobs[0]->runs;
-	job_list_free(jobs, nr);
-	return runs;
+	json_decref(a);
+	return runs > 0 && runs <= JOB_MAX_RUNS ? (unsigned)runs : 3;
 }
+
 
 /* Make sure (job, commit) has `runs` runs, counting those that failed. */
 static int
@@ -238,7 +255,7 @@ request_plan_runs(struct scheduler *s, const struct store_request *rq,
 			goto fail;
 		for (j = 0; j < nr_oids; j++) {
 			if (request_ensure_runs(s, cr, jobs[i], oids[j],
-			    request_job_runs(&sj), &added, cause) != 0)
+			    request_runs(rq), &added, cause) != 0)
 				goto fail;
 		}
 		if (store_run_busy(st, jobs[i], cr->name, &busy, cause) != 0)

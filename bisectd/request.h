@@ -24,6 +24,7 @@ struct request_spec {
 	const char	**revs;		/* compare: a, b; bisect: good, bad */
 	size_t		  nr_revs;
 	const char	 *metric;	/* bisect: --metric, or NULL */
+	int		  allow_drift;	/* compare runs whose env differs */
 };
 
 /*
@@ -33,5 +34,11 @@ struct request_spec {
 int	request_create(struct context *, const struct request_spec *,
 	    int64_t *id, int *resumed, char **cause);
 int	request_plan(struct scheduler *, int64_t id, char **cause);
+/*
+ * The runs per commit a request asked for: the job file's `runs:` when the
+ * request was made (a job's identity leaves `runs:` out, so the stored
+ * canonical text may carry an older value).
+ */
+unsigned request_runs(const struct store_request *);
 
 #endif

@@ -2,10 +2,14 @@
  * The scheduler loop. Each turn it reaps finished children, plans every
  * active request (which may add runs and builds), starts pending builds
  * (one per repository at a time: they share its worktree) and pending runs
- * whose build is done (as many as the agents have free slots), then sleeps
- * until a child exits, a signal arrives, or half a second passes (so that
- * a daemon sees new requests). Signal handlers only set flags and wake
- * the loop through a pipe.
+ * whose build is done, each on the agent its job's position names when
+ * that agent has a free slot (bisectd/placement.c), then sleeps until a
+ * child exits, a signal arrives, or half a second passes (so that a daemon
+ * sees new requests). Besides builds and runs, its children are the
+ * probes of agents that are new, down and due, or refused under a
+ * configuration that changed since, and one link per ssh agent (the
+ * process that holds its connection), restarted when it dies. Signal
+ * handlers only set flags and wake the loop through a pipe.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -17,10 +21,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "agents/transport.h"
 #include "bisectd/bisection.h"
 #include "bisectd/lock.h"
+#include "bisectd/outbox.h"
+#include "bisectd/placement.h"
 #include "bisectd/request.h"
 #include "bisectd/scheduler.h"
 #include "bisectd/tracker.h"
@@ -28,6 +36,7 @@
 #include "util/error.h"
 #include "util/file.h"
 #include "util/log.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #define SCHEDULER_TICK_MS	500
@@ -94,6 +103,15 @@ scheduler_slots(const struct context *ctx)
 	return n > 0 ? n : 1;
 }
 
+static double
+scheduler_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void
 scheduler_child_add(struct scheduler *s, pid_t pid,
     enum scheduler_child_kind kind, int64_t id, int64_t token,
@@ -117,6 +135,23 @@ scheduler_child_remove(struct scheduler *s, size_t i)
 	free(s->children[i].repo);
 	free(s->children[i].agent);
 	s->children[i] = s->children[--s->nr_children];
+}
+
+static void
+scheduler_probe_died(struct scheduler *s, const char *name, const char *why)
+{
+	const struct config_agent	*a;
+	char				*msg, *cause = NULL;
+
+	if ((a = config_agent_find(s->ctx->config, name)) == NULL)
+		return;
+	msg = xasprintf("agent '%s': the probe failed: %s", name, why);
+	if (store_agent_down(s->ctx->store, name, msg, a->probe_interval,
+	    &cause) != 0) {
+		log_error("%s", cause);
+		free(cause);
+	}
+	free(msg);
 }
 
 /*
@@ -147,7 +182,15 @@ scheduler_reap(struct scheduler *s)
 		else
 			why = xasprintf("its worker exited with status %d",
 			    WEXITSTATUS(status));
-		if (c->kind == SCHEDULER_CHILD_BUILD)
+		if (c->kind == SCHEDULER_CHILD_LINK) {
+			/* restarted by the next turn, a second on */
+			log_warn("agent '%s': %s link %s", c->agent, "its",
+			    why + 4);
+		} else if (c->kind == SCHEDULER_CHILD_PROBE) {
+			/* a probe records its outcome; one that died did not */
+			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+				scheduler_probe_died(s, c->agent, why);
+		} else if (c->kind == SCHEDULER_CHILD_BUILD)
 			store_build_retry(s->ctx->store, c->id, why,
 			    s->ctx->config->max_attempts, &cause);
 		else
@@ -239,50 +282,125 @@ out:
 	return r;
 }
 
-/* The agent with the most free slots, or NULL when all are busy. */
-static const struct config_agent *
-scheduler_free_agent(struct scheduler *s)
+/* Running children of a kind on an agent. */
+int
+scheduler_children_on(const struct scheduler *s, enum scheduler_child_kind kind,
+    const char *agent)
 {
-	const struct config_agent	*best = NULL, *a;
-	size_t				 i, j;
-	int				 busy, free_slots, best_free = 0;
+	size_t	i;
+	int	n = 0;
+
+	for (i = 0; i < s->nr_children; i++) {
+		if (s->children[i].kind == kind &&
+		    s->children[i].agent != NULL &&
+		    strcmp(s->children[i].agent, agent) == 0)
+			n++;
+	}
+	return n;
+}
+
+/* This turn's view of the agents: their rows, by config index. */
+static int
+scheduler_agents_load(struct scheduler *s, char **cause)
+{
+	struct store_agent	*rows = NULL;
+	size_t			 nr = 0, i;
+	int			 k;
+
+	for (i = 0; i < s->ctx->config->nr_agents; i++)
+		store_agent_release(&s->agents[i]);
+	if (store_agent_list(s->ctx->store, &rows, &nr, cause) != 0)
+		return -1;
+	for (i = 0; i < nr; i++) {
+		k = placement_agent_index(s, rows[i].name);
+		if (k >= 0) {
+			s->agents[k] = rows[i];
+			memset(&rows[i], 0, sizeof rows[i]);
+		}
+	}
+	store_agent_list_free(rows, nr);
+	return 0;
+}
+
+/*
+ * Keep each ssh agent's link running, and probe the agents that need it:
+ * never asked since this scheduler started, down and due, or refused
+ * under a configuration that has changed since.
+ */
+static void
+scheduler_agents_turn(struct scheduler *s)
+{
+	const struct config_agent	*a;
+	const struct store_agent	*row;
+	char				*cause = NULL, *stamp;
+	int64_t				 now = (int64_t)time(NULL);
+	size_t				 i;
+	pid_t				 pid;
+	int				 need;
 
 	for (i = 0; i < s->ctx->config->nr_agents; i++) {
 		a = &s->ctx->config->agents[i];
-		busy = 0;
-		for (j = 0; j < s->nr_children; j++) {
-			if (s->children[j].kind == SCHEDULER_CHILD_RUN &&
-			    strcmp(s->children[j].agent, a->name) == 0)
-				busy++;
+		row = &s->agents[i];
+		if (s->link_fds[i] != -1 &&
+		    scheduler_children_on(s, SCHEDULER_CHILD_LINK, a->name) == 0 &&
+		    scheduler_now() >= s->link_after[i]) {
+			s->link_after[i] = scheduler_now() + 1;
+			if ((pid = worker_link(s->ctx, a->name, s->link_fds[i],
+			    &cause)) == -1) {
+				log_error("agent '%s': %s", a->name, cause);
+				free(cause);
+				cause = NULL;
+			} else
+				scheduler_child_add(s, pid, SCHEDULER_CHILD_LINK,
+				    0, 0, NULL, a->name);
 		}
-		free_slots = (a->slots > 0 ? a->slots : 1) - busy;
-		if (free_slots > best_free) {
-			best = a;
-			best_free = free_slots;
+		if (scheduler_children_on(s, SCHEDULER_CHILD_PROBE,
+		    a->name) > 0)
+			continue;
+		if (row->name == NULL || strcmp(row->state, "unknown") == 0)
+			need = 1;
+		else if (strcmp(row->state, "down") == 0)
+			need = row->retry_at <= now;
+		else if (strcmp(row->state, "refused") == 0) {
+			stamp = worker_agent_stamp(a);
+			need = row->stamp == NULL ||
+			    strcmp(stamp, row->stamp) != 0;
+			free(stamp);
+		} else
+			need = 0;
+		if (!need)
+			continue;
+		if ((pid = worker_probe(s->ctx, a->name, &cause)) == -1) {
+			log_error("agent '%s': %s", a->name, cause);
+			free(cause);
+			cause = NULL;
+			continue;
 		}
+		scheduler_child_add(s, pid, SCHEDULER_CHILD_PROBE, 0, 0, NULL,
+		    a->name);
 	}
-	return best;
 }
 
 static int
 scheduler_start_runs(struct scheduler *s, char **cause)
 {
-	const struct config_agent	*agent;
-	struct store_run		 run;
-	struct store_build		 b;
-	int64_t				*ids = NULL, token;
-	size_t				 nr = 0, i;
-	char				*dir = NULL;
-	pid_t				 pid;
-	int				 found, r = -1;
+	const struct config_agent	 *agent;
+	struct store_run		  run;
+	struct store_build		  b;
+	int64_t				 *ids = NULL, token;
+	size_t				  nr = 0, i;
+	char				 *dir = NULL, *why = NULL;
+	pid_t				  pid;
+	int				  found, impossible, k, r = -1;
 
 	memset(&run, 0, sizeof run);
 	memset(&b, 0, sizeof b);
+	if (scheduler_agents_load(s, cause) != 0)
+		return -1;
+	scheduler_agents_turn(s);
 	if (store_run_pending(s->ctx->store, &ids, &nr, cause) != 0)
 		return -1;
 	for (i = 0; i < nr; i++) {
-		if ((agent = scheduler_free_agent(s)) == NULL)
-			break;
 		store_run_release(&run);
 		store_build_release(&b);
 		if (store_run_get(s->ctx->store, ids[i], &run, cause) != 0)
@@ -300,6 +418,22 @@ scheduler_start_runs(struct scheduler *s, char **cause)
 		}
 		if (!found || strcmp(b.status, "ok") != 0)
 			continue;
+		if ((impossible = placement_find(s, &run, &k, &why,
+		    cause)) < 0)
+			goto out;
+		if (impossible) {
+			log_error("run %lld: %s", (long long)run.id, why);
+			if (store_run_fail(s->ctx->store, run.id, why,
+			    cause) != 0)
+				goto out;
+			free(why);
+			why = NULL;
+			s->progress = 1;
+			continue;
+		}
+		if (k < 0)
+			continue;
+		agent = &s->ctx->config->agents[k];
 		free(dir);
 		dir = xasprintf("%s/runs/%lld", s->ctx->config->workdir,
 		    (long long)run.id);
@@ -322,6 +456,7 @@ out:
 	store_build_release(&b);
 	free(ids);
 	free(dir);
+	free(why);
 	return r;
 }
 
@@ -353,6 +488,55 @@ scheduler_shutdown(struct scheduler *s)
 	while (s->nr_children > 0)
 		scheduler_child_remove(s, 0);
 	store_recover(s->ctx->store, &nr_runs, &nr_builds, NULL);
+}
+
+/*
+ * Agents start unknown (to be probed), and each ssh agent gets the
+ * listening socket of its link, which this process keeps so that a link
+ * that dies can be restarted on it without its clients noticing.
+ */
+static int
+scheduler_agents_setup(struct scheduler *s, char **cause)
+{
+	const struct config_agent	*a;
+	size_t				 i, n = s->ctx->config->nr_agents;
+
+	s->link_fds = xcalloc(n + 1, sizeof *s->link_fds);
+	s->link_after = xcalloc(n + 1, sizeof *s->link_after);
+	s->agents = xcalloc(n + 1, sizeof *s->agents);
+	for (i = 0; i < n; i++)
+		s->link_fds[i] = -1;
+	if (transport_link_setup(cause) != 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		a = &s->ctx->config->agents[i];
+		if (store_agent_reset(s->ctx->store, a->name, cause) != 0)
+			return -1;
+		if (transport_link_wanted(a) &&
+		    transport_link_listen(a, &s->link_fds[i], cause) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void
+scheduler_agents_free(struct scheduler *s)
+{
+	size_t	i;
+
+	for (i = 0; s->link_fds != NULL && i < s->ctx->config->nr_agents;
+	    i++) {
+		if (s->link_fds[i] != -1)
+			close(s->link_fds[i]);
+		store_agent_release(&s->agents[i]);
+	}
+	free(s->link_fds);
+	free(s->link_after);
+	free(s->agents);
+	transport_link_clear();
+	for (i = 0; i < s->nr_jobs; i++)
+		job_free(s->jobs[i].job);
+	free(s->jobs);
 }
 
 static int
@@ -387,6 +571,8 @@ scheduler_run(struct context *ctx, const struct scheduler_opts *opts,
 	if (nr_runs > 0 || nr_builds > 0)
 		log_info("requeued %d runs and %d builds left by a scheduler "
 		    "that went away", nr_runs, nr_builds);
+	if (scheduler_agents_setup(&s, cause) != 0)
+		goto out;
 	s.tracker = tracker_new();
 	while (!scheduler_stop) {
 		s.progress = 0;
@@ -403,6 +589,12 @@ scheduler_run(struct context *ctx, const struct scheduler_opts *opts,
 			goto out;
 		if (opts->tick != NULL)
 			opts->tick(&s, opts->payload);
+		/* Mail never stops the scheduler: failures are retried. */
+		if (outbox_flush(ctx, &why) != 0) {
+			log_error("mail: %s", why);
+			free(why);
+			why = NULL;
+		}
 		if (opts->wait_request != 0 &&
 		    scheduler_request_over(&s, opts->wait_request))
 			break;
@@ -413,6 +605,7 @@ scheduler_run(struct context *ctx, const struct scheduler_opts *opts,
 	r = 0;
 out:
 	scheduler_shutdown(&s);
+	scheduler_agents_free(&s);
 	tracker_free(s.tracker);
 	for (i = 0; i < s.nr_bisections; i++)
 		bisection_free(s.bisections[i]);

@@ -13,11 +13,15 @@
 #include "bisectd/context.h"
 
 struct bisection;
+struct job;
+struct store_agent;
 struct tracker;
 
 enum scheduler_child_kind {
 	SCHEDULER_CHILD_BUILD,
 	SCHEDULER_CHILD_RUN,
+	SCHEDULER_CHILD_PROBE,		/* asks an agent for its inventory */
+	SCHEDULER_CHILD_LINK,		/* holds an ssh agent's connection */
 };
 
 struct scheduler_child {
@@ -27,6 +31,12 @@ struct scheduler_child {
 	int64_t				 token;
 	char				*repo;
 	char				*agent;
+};
+
+/* A parsed job, for matching its requires: against the agents. */
+struct scheduler_job {
+	int64_t			 id;
+	struct job		*job;	/* NULL: its text did not parse */
 };
 
 struct scheduler {
@@ -39,6 +49,12 @@ struct scheduler {
 	size_t			 alloc_bisections;
 	struct tracker		*tracker;	/* continuous mode */
 	int			 progress;	/* something changed this turn */
+	int			*link_fds;	/* by agent: listening, or -1 */
+	double			*link_after;	/* by agent: restart after */
+	struct store_agent	*agents;	/* by agent: this turn's rows */
+	struct scheduler_job	*jobs;
+	size_t			 nr_jobs;
+	size_t			 alloc_jobs;
 };
 
 struct scheduler_opts {
@@ -59,5 +75,8 @@ int	scheduler_wait(struct context *, int64_t request,
 	    char **cause);
 /* The number of run slots over all agents. */
 unsigned scheduler_slots(const struct context *);
+/* Running children of a kind on an agent. */
+int	scheduler_children_on(const struct scheduler *,
+	    enum scheduler_child_kind, const char *agent);
 
 #endif

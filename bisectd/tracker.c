@@ -27,6 +27,8 @@
 #include "util/log.h"
 #include "util/xalloc.h"
 
+#define TRACKER_ALPHA	0.01
+
 struct tracker_repo {
 	char	*name;
 	time_t	 next_fetch;
@@ -337,12 +339,19 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 		}
 		store_series_release(&series);
 	}
-	if (g < 4) {
+	if (g < 6) {
 		r = 0;
 		goto out;
 	}
+	/*
+	 * Stricter than the default 5%: a false alarm costs a whole
+	 * bisection and a mail to people, and series are re-examined every
+	 * time runs end, so each chance to err adds up.
+	 */
 	memset(&opts, 0, sizeof opts);
 	opts.min_effect_pct = mi->min_effect_pct;
+	opts.alpha = TRACKER_ALPHA;
+	opts.min_size = 3;
 	opts.seed = 1;
 	if (changepoint_detect(&cp, values, groups, n, &opts, cause) != 0)
 		goto out;

@@ -2,11 +2,16 @@
  * The scheduler's children. A child dies with its parent (PR_SET_PDEATHSIG)
  * so that a killed scheduler leaves no work behind that could record
  * results later; and it records through a run token, so that even a child
- * that outlived its parent could not count a sample twice.
+ * that outlived its parent could not count a sample twice. A run that
+ * fails in the transport (the agent did not answer, hung, or sent back no
+ * usable result) also takes its agent out of service: the scheduler probes
+ * it and puts it back when it answers.
  */
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +26,9 @@
 #include "jobs/job.h"
 #include "util/error.h"
 #include "util/file.h"
+#include "util/hash.h"
 #include "util/log.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static void
@@ -91,19 +98,20 @@ out:
 	return r;
 }
 
-/* The transport's limit: the agent's own timeout plus a margin. */
+/* The transport's limit: the agent's own timeout plus the agent's margin. */
 static unsigned
-worker_timeout(const char *canonical)
+worker_timeout(const char *canonical, const struct config_agent *agent)
 {
 	struct job	**jobs = NULL;
 	size_t		  nr = 0;
-	unsigned	  t = 3600 + 120;
+	unsigned	  t = 3600;
 
 	if (job_parse("job", canonical, strlen(canonical), &jobs, &nr,
 	    NULL) == 0 && nr == 1)
-		t = transport_run_timeout(jobs[0]);
+		t = transport_testcase_timeout(jobs[0]);
 	job_list_free(jobs, nr);
-	return t;
+	return t + (agent->run_margin > 0 ? (unsigned)agent->run_margin :
+	    120);
 }
 
 /* Turn an agent's result into rows; -1 when it reports a failed run. */
@@ -162,7 +170,7 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	struct transport_job		 tj;
 	struct result			*res = NULL;
 	char				*cause = NULL, *resdir = NULL;
-	int				 r = 1;
+	int				 r = 1, rt;
 
 	memset(&run, 0, sizeof run);
 	memset(&job, 0, sizeof job);
@@ -184,15 +192,20 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	if (dir_remove_tree(run.run_dir, &cause) != 0 ||
 	    dir_create(run.run_dir, &cause) != 0)
 		goto out;
-	if (transport_open(agent, parent->agent_path, &tr, &cause) != 0)
+	if ((rt = transport_open(agent, parent->agent_path, &tr,
+	    &cause)) != 0) {
+		worker_agent_failed(st, agent, rt, cause);
 		goto out;
+	}
 	memset(&tj, 0, sizeof tj);
 	tj.run_dir = run.run_dir;
 	tj.job_text = job.canonical;
 	tj.artifact_dir = b.artifact_dir;
-	tj.timeout = worker_timeout(job.canonical);
-	if (transport_run(tr, &tj, &cause) != 0)
+	tj.timeout = worker_timeout(job.canonical, agent);
+	if ((rt = transport_run(tr, &tj, &cause)) != 0) {
+		worker_agent_failed(st, agent, rt, cause);
 		goto out;
+	}
 	resdir = path_join(run.run_dir, "result");
 	if (result_load(resdir, &res, &cause) != 0)
 		goto out;
@@ -248,6 +261,177 @@ worker_run(struct context *ctx, int64_t run, int64_t token, const char *agent,
 	if (pid == 0) {
 		worker_child_setup(parent);
 		_exit(worker_run_child(ctx, run, token, agent));
+	}
+	return pid;
+}
+
+void
+worker_inventory_parse(const char *text, unsigned *nr_node, unsigned *nr_cpu,
+    unsigned long long *memory)
+{
+	const char	*p = text, *nl, *v;
+	size_t		 klen;
+
+	*nr_node = *nr_cpu = 0;
+	*memory = 0;
+	for (; p != NULL && *p != '\0'; p = nl != NULL ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		if ((v = strchr(p, ' ')) == NULL || (nl != NULL && v > nl))
+			continue;
+		klen = (size_t)(v - p);
+		v++;
+		if (klen == 7 && strncmp(p, "nr_node", 7) == 0)
+			*nr_node = (unsigned)strtoul(v, NULL, 10);
+		else if (klen == 6 && strncmp(p, "nr_cpu", 6) == 0)
+			*nr_cpu = (unsigned)strtoul(v, NULL, 10);
+		else if (klen == 6 && strncmp(p, "memory", 6) == 0) {
+			/* "64G 68719476736": the bytes come second */
+			if ((v = strchr(v, ' ')) != NULL &&
+			    (nl == NULL || v < nl))
+				*memory = strtoull(v + 1, NULL, 10);
+		}
+	}
+}
+
+static void
+worker_stamp_file(struct strbuf *sb, const char *path)
+{
+	struct stat	st;
+
+	if (path == NULL || stat(path, &st) != 0)
+		strbuf_addstr(sb, "-\n");
+	else
+		strbuf_addf(sb, "%llu %lld %lld.%09ld %o\n",
+		    (unsigned long long)st.st_ino, (long long)st.st_size,
+		    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+		    (unsigned)st.st_mode);
+}
+
+char *
+worker_agent_stamp(const struct config_agent *a)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	char		hex[HASH_HEX_LEN + 1];
+
+	strbuf_addf(&sb, "%s\n%s\n%d\n%s\n%s\n%s\n%d\n", a->transport,
+	    a->host != NULL ? a->host : "", a->port,
+	    a->user != NULL ? a->user : "",
+	    a->identity != NULL ? a->identity : "",
+	    a->known_hosts != NULL ? a->known_hosts : "", a->tofu);
+	worker_stamp_file(&sb, a->identity);
+	worker_stamp_file(&sb, a->known_hosts);
+	hash_sha256_hex(sb.buf, sb.len, hex);
+	strbuf_release(&sb);
+	return xstrdup(hex);
+}
+
+void
+worker_agent_failed(struct store *st, const struct config_agent *a, int rc,
+    const char *why)
+{
+	char	*stamp, *cause = NULL;
+	int	 r;
+
+	if (rc == TRANSPORT_REFUSED) {
+		stamp = worker_agent_stamp(a);
+		r = store_agent_refuse(st, a->name, why, stamp, &cause);
+		free(stamp);
+	} else
+		r = store_agent_down(st, a->name, why, a->probe_interval,
+		    &cause);
+	if (r != 0) {
+		log_error("agent '%s': %s", a->name, cause);
+		free(cause);
+	}
+}
+
+int
+worker_probe_now(struct store *st, const struct config_agent *a,
+    const char *agent_path, char **cause)
+{
+	struct transport	*tr = NULL;
+	unsigned long long	 memory;
+	unsigned		 nr_node, nr_cpu;
+	char			*info = NULL, *why = NULL;
+	int			 r;
+
+	if ((r = transport_open(a, agent_path, &tr, &why)) != 0 ||
+	    (r = transport_info(tr, &info, &why)) != 0) {
+		worker_agent_failed(st, a, r, why);
+		error_set(cause, "%s", why);
+		goto out;
+	}
+	worker_inventory_parse(info, &nr_node, &nr_cpu, &memory);
+	if (store_agent_up(st, a->name, info, nr_node, nr_cpu, memory,
+	    cause) != 0) {
+		r = -1;
+		goto out;
+	}
+	r = 0;
+out:
+	transport_close(tr);
+	free(info);
+	free(why);
+	return r;
+}
+
+static int
+worker_probe_child(struct context *parent, const char *name)
+{
+	const struct config_agent	*a;
+	struct store			*st = NULL;
+	char				*cause = NULL;
+	int				 r = 1;
+
+	if ((a = config_agent_find(parent->config, name)) == NULL)
+		goto out;
+	if (store_open(parent->config->db, &st, &cause) != 0) {
+		log_error("probing agent '%s': %s", name, cause);
+		goto out;
+	}
+	if (worker_probe_now(st, a, parent->agent_path, &cause) != 0)
+		log_warn("%s", cause);
+	else
+		log_debug("agent '%s' is up", name);
+	r = 0;
+out:
+	store_close(st);
+	free(cause);
+	return r;
+}
+
+pid_t
+worker_probe(struct context *ctx, const char *agent, char **cause)
+{
+	pid_t	parent = getpid(), pid;
+
+	fflush(NULL);
+	if ((pid = fork()) == -1)
+		return error_errno(cause, "couldn't fork a probe");
+	if (pid == 0) {
+		worker_child_setup(parent);
+		_exit(worker_probe_child(ctx, agent));
+	}
+	return pid;
+}
+
+pid_t
+worker_link(struct context *ctx, const char *agent, int fd, char **cause)
+{
+	const struct config_agent	*a;
+	pid_t				 parent = getpid(), pid;
+	char				*why = NULL;
+
+	if ((a = config_agent_find(ctx->config, agent)) == NULL)
+		return error_set(cause, "no agent '%s' in the config", agent);
+	fflush(NULL);
+	if ((pid = fork()) == -1)
+		return error_errno(cause, "couldn't fork a link");
+	if (pid == 0) {
+		worker_child_setup(parent);
+		transport_link_serve(fd, a, ctx->agent_path, &why);
+		log_error("agent '%s': its link: %s", agent, why);
+		_exit(1);
 	}
 	return pid;
 }

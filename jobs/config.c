@@ -294,8 +294,24 @@ static const char *const config_transports[] = { "local", "ssh", NULL };
 static const char *const config_boots[] = { "none", "qemu", "kexec", NULL };
 static const char *const config_ssh_keys[] = {
 	"host", "port", "user", "identity", "known_hosts",
-	"trust_on_first_use", NULL
+	"trust_on_first_use", "connect_timeout", "keepalive",
+	"silence_timeout", "remote_dir", NULL
 };
+
+#define CONFIG_MAX_TIMEOUT	86400
+
+/* The defaults of an agent entry (the implicit local one included). */
+static void
+config_agent_defaults(struct config_agent *agent)
+{
+	agent->port = 22;
+	agent->slots = 1;
+	agent->connect_timeout = 10;
+	agent->keepalive = 10;
+	agent->silence_timeout = 30;
+	agent->probe_interval = 60;
+	agent->run_margin = 120;
+}
 
 static int
 config_agent(const struct config_ctx *ctx, const struct yamlnode *n,
@@ -304,6 +320,7 @@ config_agent(const struct config_ctx *ctx, const struct yamlnode *n,
 {
 	struct config_agent	*agent = &cfg->agents[idx];
 	const struct yamlnode	*key, *value, *ssh_key = NULL;
+	const struct yamlnode	*silence = NULL;
 	const char		*missing = NULL;
 	char			 where[64];
 	size_t			 i, j;
@@ -312,8 +329,7 @@ config_agent(const struct config_ctx *ctx, const struct yamlnode *n,
 	snprintf(where, sizeof where, "agents[%zu]", idx);
 	if (config_map(ctx, where, n, cause) != 0)
 		return -1;
-	agent->port = 22;
-	agent->slots = 1;
+	config_agent_defaults(agent);
 	for (i = 0; r == 0 && i < n->nr; i += 2) {
 		key = n->items[i];
 		value = n->items[i + 1];
@@ -353,11 +369,31 @@ config_agent(const struct config_ctx *ctx, const struct yamlnode *n,
 		else if (strcmp(key->value, "slots") == 0)
 			r = config_int(ctx, "slots", value, 1,
 			    CONFIG_MAX_SLOTS, &agent->slots, cause);
+		else if (strcmp(key->value, "connect_timeout") == 0)
+			r = config_int(ctx, "connect_timeout", value, 1,
+			    CONFIG_MAX_TIMEOUT, &agent->connect_timeout, cause);
+		else if (strcmp(key->value, "keepalive") == 0)
+			r = config_int(ctx, "keepalive", value, 1,
+			    CONFIG_MAX_TIMEOUT, &agent->keepalive, cause);
+		else if (strcmp(key->value, "silence_timeout") == 0) {
+			r = config_int(ctx, "silence_timeout", value, 2,
+			    CONFIG_MAX_TIMEOUT, &agent->silence_timeout, cause);
+			silence = value;
+		} else if (strcmp(key->value, "remote_dir") == 0)
+			r = config_string(ctx, "remote_dir", value,
+			    &agent->remote_dir, cause);
+		else if (strcmp(key->value, "probe_interval") == 0)
+			r = config_int(ctx, "probe_interval", value, 1,
+			    CONFIG_MAX_TIMEOUT, &agent->probe_interval, cause);
+		else if (strcmp(key->value, "run_margin") == 0)
+			r = config_int(ctx, "run_margin", value, 1,
+			    CONFIG_MAX_TIMEOUT, &agent->run_margin, cause);
 		else
 			r = config_unknown(ctx, where, key,
 			    "name, transport, host, port, user, identity, "
-			    "known_hosts, trust_on_first_use, boot, slots",
-			    cause);
+			    "known_hosts, trust_on_first_use, boot, slots, "
+			    "connect_timeout, keepalive, silence_timeout, "
+			    "remote_dir, probe_interval, run_margin", cause);
 	}
 	if (r != 0)
 		return -1;
@@ -396,6 +432,13 @@ config_agent(const struct config_ctx *ctx, const struct yamlnode *n,
 	if (missing != NULL)
 		return yamlnode_error(cause, ctx->file, n,
 		    "ssh agent '%s' has no '%s'", agent->name, missing);
+	if (agent->silence_timeout <= agent->keepalive)
+		return yamlnode_error(cause, ctx->file, silence != NULL ?
+		    silence : n, "'silence_timeout' (%ds) must be longer than "
+		    "'keepalive' (%ds) on agent '%s'", agent->silence_timeout,
+		    agent->keepalive, agent->name);
+	if (agent->remote_dir == NULL)
+		agent->remote_dir = xstrdup(".bisectd");
 	return 0;
 }
 
@@ -586,10 +629,12 @@ config_walk(const struct config_ctx *ctx, const struct yamlnode *root,
 		else if (strcmp(key->value, "continuous") == 0)
 			r = config_continuous(ctx, value, &cfg->continuous,
 			    cause);
+		else if (strcmp(key->value, "web") == 0)
+			r = config_path(ctx, "web", value, &cfg->web, cause);
 		else
 			r = config_unknown(ctx, NULL, key,
 			    "db, workdir, repos, agents, mail, scheduler, "
-			    "continuous", cause);
+			    "continuous, web", cause);
 	}
 	return r;
 }
@@ -642,8 +687,7 @@ config_parse(const char *name, const char *dir, const char *buf, size_t len,
 		cfg->agents[0].name = xstrdup("local");
 		cfg->agents[0].transport = xstrdup("local");
 		cfg->agents[0].boot = xstrdup("none");
-		cfg->agents[0].port = 22;
-		cfg->agents[0].slots = 1;
+		config_agent_defaults(&cfg->agents[0]);
 	}
 	*out = cfg;
 	cfg = NULL;
@@ -754,6 +798,7 @@ config_free(struct config *cfg)
 		free(agent->identity);
 		free(agent->known_hosts);
 		free(agent->boot);
+		free(agent->remote_dir);
 	}
 	free(cfg->agents);
 	free(cfg->mail.smtp);
@@ -761,6 +806,7 @@ config_free(struct config *cfg)
 	config_strv_free(cfg->mail.to, cfg->mail.nr_to);
 	config_strv_free(cfg->mail.cc, cfg->mail.nr_cc);
 	config_strv_free(cfg->continuous.jobs, cfg->continuous.nr_jobs);
+	free(cfg->web);
 	config_strv_free(cfg->continuous.base, cfg->continuous.nr_base);
 	free(cfg->path);
 	free(cfg->dir);

@@ -32,6 +32,18 @@ struct config_agent {
 	char	*boot;			/* "none", "qemu", "kexec" */
 	int	 slots;			/* 1 */
 	int	 tofu;			/* trust_on_first_use: 0 */
+	/* ssh: seconds; see docs/agents.md */
+	int	 connect_timeout;	/* TCP connect + handshake + auth: 10 */
+	int	 keepalive;		/* ping an idle connection: 10 */
+	int	 silence_timeout;	/* no answer this long: lost: 30 */
+	char	*remote_dir;		/* on the agent; relative: to its */
+					/* login directory: ".bisectd" */
+	/* every transport: the longest wait between probes of an agent */
+	/* that stopped answering (the first waits 1s, then doubling): 60 */
+	int	 probe_interval;
+	/* every transport: seconds a run may take beyond the testcase's */
+	/* own timeout (copying, booting, the agent's kill grace): 120 */
+	int	 run_margin;
 };
 
 struct config_mail {
@@ -71,6 +83,7 @@ struct config {
 	struct config_mail	 mail;	/* all NULL without mail: */
 	int			 max_attempts; /* scheduler:; 3 */
 	struct config_continuous continuous;
+	char			*web;	/* reports' pages written here; NULL */
 };
 
 /*

@@ -22,7 +22,9 @@
 /* Names matched as they are. */
 static const struct metric_info metric_exact[] = {
 	{ "dbench.throughput-MB/sec",		H, SUM,  1.0 },
+	{ "dbench.max_latency",			L, MEAN, 5.0 },
 	{ "hackbench.throughput",		H, SUM,  1.0 },
+	{ "hackbench.workload",			H, SUM,  1.0 },
 	{ "vm-scalability.throughput",		H, SUM,  1.0 },
 	{ "vm-scalability.median",		H, MEAN, 1.0 },
 	{ "vm-scalability.stddev",		L, MEAN, 10.0 },
@@ -58,6 +60,13 @@ static const struct metric_info metric_patterns[] = {
 	{ "fio.*latency*",			L, MEAN, 1.0 },
 	{ "fio.*_iops",				H, SUM,  1.0 },
 	{ "fio.*_bw_*",				H, SUM,  1.0 },
+	/*
+	 * Monitors (agents/monitor-*.c): no direction, a change is reported
+	 * when it is significant. Per-CPU interrupt and softirq counts are
+	 * noisy, so they need a larger change.
+	 */
+	{ "interrupts.*",			U, SUM, 10.0 },
+	{ "softirqs.*",				U, SUM, 10.0 },
 	{ "time.*context_switches",		L, MEAN, 5.0 },
 	{ "time.*page_faults",			L, MEAN, 5.0 },
 	{ "time.*",				U, MEAN, 1.0 },

@@ -115,24 +115,10 @@ store_build_pending(struct store *st, int64_t **ids, size_t *nr,
     char **cause)
 {
 	sqlite3_stmt	*stmt;
-	int64_t		*v = NULL;
-	size_t		 n = 0, alloc = 0;
-	int		 r;
 
 	if (store_stmt(st, &stmt, cause, sql_build_pending, "") != 0)
 		return -1;
-	while ((r = store_step(st, stmt, cause)) == 1) {
-		ALLOC_GROW(v, n, alloc);
-		v[n++] = sqlite3_column_int64(stmt, 0);
-	}
-	sqlite3_reset(stmt);
-	if (r < 0) {
-		free(v);
-		return -1;
-	}
-	*ids = v;
-	*nr = n;
-	return 0;
+	return store_collect_ids(st, stmt, ids, nr, cause);
 }
 
 int
@@ -180,14 +166,10 @@ store_build_count_running(struct store *st, const char *repo, int *nr,
     char **cause)
 {
 	sqlite3_stmt	*stmt;
-	int		 r;
 
 	if (store_stmt(st, &stmt, cause, sql_build_running, "t", repo) != 0)
 		return -1;
-	if ((r = store_step(st, stmt, cause)) == 1)
-		*nr = sqlite3_column_int(stmt, 0);
-	sqlite3_reset(stmt);
-	return r == 1 ? 0 : -1;
+	return store_collect_int(st, stmt, nr, cause);
 }
 
 void

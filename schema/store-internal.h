@@ -34,6 +34,15 @@ int	 store_exec_stmt(struct store *, sqlite3_stmt *, char **cause);
 /* sqlite3_step: 1 row, 0 done, -1 error with *cause. */
 int	 store_step(struct store *, sqlite3_stmt *, char **cause);
 char	*store_column_text(sqlite3_stmt *, int);
+/* Every row's first column as int64 (ids). Resets the statement. */
+int	 store_collect_ids(struct store *, sqlite3_stmt *, int64_t **ids,
+	     size_t *nr, char **cause);
+/* The first column of the one row a query returns (a count, a flag). */
+int	 store_collect_int(struct store *, sqlite3_stmt *, int *out,
+	     char **cause);
+/* Every row's first column into *a and, when b is not NULL, its second. */
+int	 store_collect_text(struct store *, sqlite3_stmt *, char ***a,
+	     char ***b, size_t *nr, char **cause);
 int64_t	 store_now(void);
 int	 store_error(struct store *, char **cause, const char *what);
 

@@ -144,24 +144,10 @@ store_mail_due(struct store *st, int64_t now, int64_t **ids, size_t *nr,
     char **cause)
 {
 	sqlite3_stmt	*stmt;
-	int64_t		*v = NULL;
-	size_t		 n = 0, alloc = 0;
-	int		 r;
 
 	if (store_stmt(st, &stmt, cause, sql_mail_due, "i", now) != 0)
 		return -1;
-	while ((r = store_step(st, stmt, cause)) == 1) {
-		ALLOC_GROW(v, n, alloc);
-		v[n++] = sqlite3_column_int64(stmt, 0);
-	}
-	sqlite3_reset(stmt);
-	if (r < 0) {
-		free(v);
-		return -1;
-	}
-	*ids = v;
-	*nr = n;
-	return 0;
+	return store_collect_ids(st, stmt, ids, nr, cause);
 }
 
 /* Run an UPDATE; *changed says how many rows it moved. */

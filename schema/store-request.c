@@ -120,28 +120,6 @@ store_request_find_active(struct store *st, const char *dedup_key,
 	return 0;
 }
 
-static int
-store_ids(struct store *st, sqlite3_stmt *stmt, int64_t **ids, size_t *nr,
-    char **cause)
-{
-	int64_t	*v = NULL;
-	size_t	 n = 0, alloc = 0;
-	int	 r;
-
-	while ((r = store_step(st, stmt, cause)) == 1) {
-		ALLOC_GROW(v, n, alloc);
-		v[n++] = sqlite3_column_int64(stmt, 0);
-	}
-	sqlite3_reset(stmt);
-	if (r < 0) {
-		free(v);
-		return -1;
-	}
-	*ids = v;
-	*nr = n;
-	return 0;
-}
-
 int
 store_request_active(struct store *st, int64_t **ids, size_t *nr,
     char **cause)
@@ -150,7 +128,7 @@ store_request_active(struct store *st, int64_t **ids, size_t *nr,
 
 	if (store_stmt(st, &stmt, cause, sql_request_active, "") != 0)
 		return -1;
-	return store_ids(st, stmt, ids, nr, cause);
+	return store_collect_ids(st, stmt, ids, nr, cause);
 }
 
 int
@@ -185,7 +163,7 @@ store_request_jobs(struct store *st, int64_t request, int64_t **jobs,
 
 	if (store_stmt(st, &stmt, cause, sql_request_jobs, "i", request) != 0)
 		return -1;
-	return store_ids(st, stmt, jobs, nr, cause);
+	return store_collect_ids(st, stmt, jobs, nr, cause);
 }
 
 int
@@ -204,35 +182,12 @@ int
 store_request_commits(struct store *st, int64_t request, char ***oids,
     char ***revs, size_t *nr, char **cause)
 {
-	sqlite3_stmt	 *stmt;
-	char		**o = NULL, **v = NULL;
-	size_t		  n = 0, alloc = 0, alloc2 = 0;
-	int		  r;
+	sqlite3_stmt	*stmt;
 
 	if (store_stmt(st, &stmt, cause, sql_request_commits, "i",
 	    request) != 0)
 		return -1;
-	while ((r = store_step(st, stmt, cause)) == 1) {
-		ALLOC_GROW(o, n, alloc);
-		ALLOC_GROW(v, n, alloc2);
-		o[n] = store_column_text(stmt, 0);
-		v[n] = store_column_text(stmt, 1);
-		n++;
-	}
-	sqlite3_reset(stmt);
-	if (r < 0) {
-		while (n-- > 0) {
-			free(o[n]);
-			free(v[n]);
-		}
-		free(o);
-		free(v);
-		return -1;
-	}
-	*oids = o;
-	*revs = v;
-	*nr = n;
-	return 0;
+	return store_collect_text(st, stmt, oids, revs, nr, cause);
 }
 
 int

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "schema/store-internal.h"
 #include "util/error.h"
@@ -35,20 +36,25 @@ static const char sql_run_get[] =
 static const char sql_run_start[] =
     "UPDATE runs SET status = 'running', agent = ?, run_dir = ?, "
     "attempts = attempts + 1, token = abs(random()), started = ?, "
-    "error = NULL WHERE id = ? AND status = 'pending' RETURNING token";
+    "error = NULL, dispatched_at = ?, returned_at = NULL WHERE id = ? AND "
+    "status = 'pending' RETURNING token";
 static const char sql_run_owner[] =
     "SELECT status, token FROM runs WHERE id = ?";
 static const char sql_run_done[] =
-    "UPDATE runs SET status = 'done', exit_status = ?, finished = ? "
-    "WHERE id = ?";
+    "UPDATE runs SET status = 'done', exit_status = ?, finished = ?, "
+    "returned_at = ? WHERE id = ?";
 static const char sql_sample_add[] =
     "INSERT INTO samples (run, metric, value, instances) VALUES (?, ?, ?, ?)";
 static const char sql_env_add[] =
     "INSERT OR REPLACE INTO run_env (run, key, value) VALUES (?, ?, ?)";
 static const char sql_run_retry[] =
     "UPDATE runs SET status = CASE WHEN attempts >= ? THEN 'failed' ELSE "
-    "'pending' END, error = ?, finished = ? WHERE id = ? AND token = ? AND "
-    "status = 'running'";
+    "'pending' END, error = ?, finished = ?, returned_at = ? WHERE id = ? "
+    "AND token = ? AND status = 'running'";
+static const char sql_run_failure_add[] =
+    "INSERT OR REPLACE INTO run_failures (run, attempt, agent, error, at) "
+    "SELECT id, attempts, agent, ?, ? FROM runs WHERE id = ? AND "
+    "token = ? AND status = 'running'";
 static const char sql_run_skip_build[] =
     "UPDATE runs SET status = 'skipped', error = ?, finished = ? WHERE "
     "repo = ? AND commit_oid = ? AND recipe = ? AND status = 'pending'";
@@ -69,6 +75,16 @@ static const char sql_env_get[] =
     "SELECT key, value FROM run_env WHERE run = (SELECT id FROM runs WHERE "
     "job = ? AND repo = ? AND commit_oid = ? AND status = 'done' ORDER BY "
     "seq DESC LIMIT 1) ORDER BY key";
+
+/* Unix time to the microsecond, for dispatched_at and returned_at. */
+static double
+store_run_clock(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)(ts.tv_nsec / 1000) / 1e6;
+}
 
 int
 store_run_count(struct store *st, int64_t job, const char *repo,
@@ -122,24 +138,10 @@ int
 store_run_pending(struct store *st, int64_t **ids, size_t *nr, char **cause)
 {
 	sqlite3_stmt	*stmt;
-	int64_t		*v = NULL;
-	size_t		 n = 0, alloc = 0;
-	int		 r;
 
 	if (store_stmt(st, &stmt, cause, sql_run_pending, "") != 0)
 		return -1;
-	while ((r = store_step(st, stmt, cause)) == 1) {
-		ALLOC_GROW(v, n, alloc);
-		v[n++] = sqlite3_column_int64(stmt, 0);
-	}
-	sqlite3_reset(stmt);
-	if (r < 0) {
-		free(v);
-		return -1;
-	}
-	*ids = v;
-	*nr = n;
-	return 0;
+	return store_collect_ids(st, stmt, ids, nr, cause);
 }
 
 int
@@ -179,8 +181,8 @@ store_run_start(struct store *st, int64_t id, const char *agent,
 	sqlite3_stmt	*stmt;
 	int		 r;
 
-	if (store_stmt(st, &stmt, cause, sql_run_start, "ttii", agent, run_dir,
-	    store_now(), id) != 0)
+	if (store_stmt(st, &stmt, cause, sql_run_start, "ttidi", agent,
+	    run_dir, store_now(), store_run_clock(), id) != 0)
 		return -1;
 	if ((r = store_step(st, stmt, cause)) == 1)
 		*token = sqlite3_column_int64(stmt, 0);
@@ -274,8 +276,8 @@ store_run_finish(struct store *st, int64_t id, int64_t token,
 		    store_exec_stmt(st, stmt, cause) != 0)
 			goto out;
 	}
-	if (store_stmt(st, &stmt, cause, sql_run_done, "iii",
-	    (int64_t)exit_status, store_now(), id) != 0 ||
+	if (store_stmt(st, &stmt, cause, sql_run_done, "iidi",
+	    (int64_t)exit_status, store_now(), store_run_clock(), id) != 0 ||
 	    store_exec_stmt(st, stmt, cause) != 0)
 		goto out;
 	if (store_commit(st, cause) != 0)
@@ -289,16 +291,32 @@ out:
 	return r;
 }
 
+/* The attempt's failure is kept (run_failures) along with the retry. */
 int
 store_run_retry(struct store *st, int64_t id, int64_t token,
     const char *error, int max_attempts, char **cause)
 {
 	sqlite3_stmt	*stmt;
+	int		 own = sqlite3_get_autocommit(st->db), r = -1;
 
-	if (store_stmt(st, &stmt, cause, sql_run_retry, "itiii",
-	    (int64_t)max_attempts, error, store_now(), id, token) != 0)
+	if (own && store_begin(st, cause) != 0)
 		return -1;
-	return store_exec_stmt(st, stmt, cause);
+	if (store_stmt(st, &stmt, cause, sql_run_failure_add, "tiii", error,
+	    store_now(), id, token) != 0 ||
+	    store_exec_stmt(st, stmt, cause) != 0)
+		goto out;
+	if (store_stmt(st, &stmt, cause, sql_run_retry, "itidii",
+	    (int64_t)max_attempts, error, store_now(), store_run_clock(), id,
+	    token) != 0 ||
+	    store_exec_stmt(st, stmt, cause) != 0)
+		goto out;
+	if (own && store_commit(st, cause) != 0)
+		goto out;
+	r = 0;
+out:
+	if (r != 0 && own)
+		store_rollback(st);
+	return r;
 }
 
 int
@@ -318,14 +336,10 @@ store_run_busy(struct store *st, int64_t job, const char *repo, int *busy,
     char **cause)
 {
 	sqlite3_stmt	*stmt;
-	int		 r;
 
 	if (store_stmt(st, &stmt, cause, sql_run_busy, "it", job, repo) != 0)
 		return -1;
-	if ((r = store_step(st, stmt, cause)) == 1)
-		*busy = sqlite3_column_int(stmt, 0);
-	sqlite3_reset(stmt);
-	return r == 1 ? 0 : -1;
+	return store_collect_int(st, stmt, busy, cause);
 }
 
 int
@@ -333,15 +347,11 @@ store_run_count_running(struct store *st, const char *agent, int *nr,
     char **cause)
 {
 	sqlite3_stmt	*stmt;
-	int		 r;
 
 	if (store_stmt(st, &stmt, cause, sql_run_running_agent, "t",
 	    agent) != 0)
 		return -1;
-	if ((r = store_step(st, stmt, cause)) == 1)
-		*nr = sqlite3_column_int(stmt, 0);
-	sqlite3_reset(stmt);
-	return r == 1 ? 0 : -1;
+	return store_collect_int(st, stmt, nr, cause);
 }
 
 void
@@ -453,35 +463,74 @@ int
 store_env_get(struct store *st, int64_t job, const char *repo,
     const char *oid, char ***keys, char ***values, size_t *nr, char **cause)
 {
-	sqlite3_stmt	 *stmt;
-	char		**k = NULL, **v = NULL;
-	size_t		  n = 0, alloc = 0, alloc2 = 0;
-	int		  r;
+	sqlite3_stmt	*stmt;
 
 	if (store_stmt(st, &stmt, cause, sql_env_get, "itt", job, repo,
 	    oid) != 0)
 		return -1;
+	return store_collect_text(st, stmt, keys, values, nr, cause);
+}
+
+static const char sql_env_runs[] =
+    "SELECT r.id, r.seq, r.agent, e.key, e.value FROM runs r JOIN run_env e "
+    "ON e.run = r.id WHERE r.job = ? AND r.repo = ? AND r.commit_oid = ? "
+    "AND r.status = 'done' ORDER BY r.seq, r.id, e.key";
+
+int
+store_env_runs(struct store *st, int64_t job, const char *repo,
+    const char *oid, struct store_run_env **out, size_t *nr, char **cause)
+{
+	sqlite3_stmt		*stmt;
+	struct store_run_env	*v = NULL, *cur = NULL;
+	size_t			 n = 0, alloc = 0, kalloc = 0, valloc = 0;
+	int64_t			 run;
+	int			 r;
+
+	if (store_stmt(st, &stmt, cause, sql_env_runs, "itt", job, repo,
+	    oid) != 0)
+		return -1;
 	while ((r = store_step(st, stmt, cause)) == 1) {
-		ALLOC_GROW(k, n, alloc);
-		ALLOC_GROW(v, n, alloc2);
-		k[n] = store_column_text(stmt, 0);
-		v[n] = store_column_text(stmt, 1);
-		n++;
+		run = sqlite3_column_int64(stmt, 0);
+		if (cur == NULL || cur->run != run) {
+			ALLOC_GROW(v, n, alloc);
+			cur = &v[n++];
+			memset(cur, 0, sizeof *cur);
+			cur->run = run;
+			cur->seq = sqlite3_column_int(stmt, 1);
+			cur->agent = store_column_text(stmt, 2);
+			kalloc = valloc = 0;
+		}
+		ALLOC_GROW(cur->keys, cur->nr, kalloc);
+		ALLOC_GROW(cur->values, cur->nr, valloc);
+		cur->keys[cur->nr] = store_column_text(stmt, 3);
+		cur->values[cur->nr] = store_column_text(stmt, 4);
+		cur->nr++;
 	}
 	sqlite3_reset(stmt);
 	if (r < 0) {
-		while (n-- > 0) {
-			free(k[n]);
-			free(v[n]);
-		}
-		free(k);
-		free(v);
+		store_run_env_list_free(v, n);
 		return -1;
 	}
-	*keys = k;
-	*values = v;
+	*out = v;
 	*nr = n;
 	return 0;
+}
+
+void
+store_run_env_list_free(struct store_run_env *v, size_t n)
+{
+	size_t	i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < v[i].nr; k++) {
+			free(v[i].keys[k]);
+			free(v[i].values[k]);
+		}
+		free(v[i].keys);
+		free(v[i].values);
+		free(v[i].agent);
+	}
+	free(v);
 }
 
 static const char sql_run_commits[] =
@@ -492,26 +541,10 @@ int
 store_run_commits(struct store *st, int64_t job, const char *repo,
     char ***oids, size_t *nr, char **cause)
 {
-	sqlite3_stmt	 *stmt;
-	char		**v = NULL;
-	size_t		  n = 0, alloc = 0;
-	int		  r;
+	sqlite3_stmt	*stmt;
 
 	if (store_stmt(st, &stmt, cause, sql_run_commits, "it", job,
 	    repo) != 0)
 		return -1;
-	while ((r = store_step(st, stmt, cause)) == 1) {
-		ALLOC_GROW(v, n, alloc);
-		v[n++] = store_column_text(stmt, 0);
-	}
-	sqlite3_reset(stmt);
-	if (r < 0) {
-		while (n-- > 0)
-			free(v[n]);
-		free(v);
-		return -1;
-	}
-	*oids = v;
-	*nr = n;
-	return 0;
+	return store_collect_text(st, stmt, oids, NULL, nr, cause);
 }

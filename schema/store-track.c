@@ -125,15 +125,11 @@ store_regression_overlaps(struct store *st, const char *repo,
     int64_t bad_seq, int *found, char **cause)
 {
 	sqlite3_stmt	*stmt;
-	int		 r;
 
 	if (store_stmt(st, &stmt, cause, sql_regression_overlaps, "ttitii",
 	    repo, branch, job, metric, bad_seq, good_seq) != 0)
 		return -1;
-	if ((r = store_step(st, stmt, cause)) == 1)
-		*found = sqlite3_column_int(stmt, 0);
-	sqlite3_reset(stmt);
-	return r == 1 ? 0 : -1;
+	return store_collect_int(st, stmt, found, cause);
 }
 
 int
@@ -155,12 +151,8 @@ int
 store_regression_count(struct store *st, int *nr, char **cause)
 {
 	sqlite3_stmt	*stmt;
-	int		 r;
 
 	if (store_stmt(st, &stmt, cause, sql_regression_count, "") != 0)
 		return -1;
-	if ((r = store_step(st, stmt, cause)) == 1)
-		*nr = sqlite3_column_int(stmt, 0);
-	sqlite3_reset(stmt);
-	return r == 1 ? 0 : -1;
+	return store_collect_int(st, stmt, nr, cause);
 }

@@ -41,6 +41,78 @@ store_column_text(sqlite3_stmt *stmt, int col)
 }
 
 int
+store_collect_ids(struct store *st, sqlite3_stmt *stmt, int64_t **ids,
+    size_t *nr, char **cause)
+{
+	int64_t	*v = NULL;
+	size_t	 n = 0, alloc = 0;
+	int	 r;
+
+	while ((r = store_step(st, stmt, cause)) == 1) {
+		ALLOC_GROW(v, n, alloc);
+		v[n++] = sqlite3_column_int64(stmt, 0);
+	}
+	sqlite3_reset(stmt);
+	if (r < 0) {
+		free(v);
+		return -1;
+	}
+	*ids = v;
+	*nr = n;
+	return 0;
+}
+
+int
+store_collect_int(struct store *st, sqlite3_stmt *stmt, int *out,
+    char **cause)
+{
+	int	r;
+
+	if ((r = store_step(st, stmt, cause)) == 1)
+		*out = sqlite3_column_int(stmt, 0);
+	sqlite3_reset(stmt);
+	if (r == 0)
+		return error_set(cause, "database '%s': a query returned no row",
+		    st->path);
+	return r == 1 ? 0 : -1;
+}
+
+int
+store_collect_text(struct store *st, sqlite3_stmt *stmt, char ***a,
+    char ***b, size_t *nr, char **cause)
+{
+	char	**va = NULL, **vb = NULL;
+	size_t	  n = 0, alloc_a = 0, alloc_b = 0;
+	int	  r;
+
+	while ((r = store_step(st, stmt, cause)) == 1) {
+		ALLOC_GROW(va, n, alloc_a);
+		va[n] = store_column_text(stmt, 0);
+		if (b != NULL) {
+			ALLOC_GROW(vb, n, alloc_b);
+			vb[n] = store_column_text(stmt, 1);
+		}
+		n++;
+	}
+	sqlite3_reset(stmt);
+	if (r < 0) {
+		while (n-- > 0) {
+			free(va[n]);
+			if (vb != NULL)
+				free(vb[n]);
+		}
+		free(va);
+		free(vb);
+		return -1;
+	}
+	*a = va;
+	if (b != NULL)
+		*b = vb;
+	*nr = n;
+	return 0;
+}
+
+int
 store_stmt(struct store *st, sqlite3_stmt **out, char **cause,
     const char *sql, const char *fmt, ...)
 {

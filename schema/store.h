@@ -224,6 +224,19 @@ void	 store_series_list_free(struct store_series *, size_t);
 int	 store_env_get(struct store *, int64_t job, const char *repo,
 	     const char *oid, char ***keys, char ***values, size_t *nr,
 	     char **cause);
+/* The environment of every done run of (job, repo, oid), in run order. */
+struct store_run_env {
+	int64_t	  run;
+	int	  seq;
+	char	 *agent;
+	char	**keys;		/* sorted */
+	char	**values;
+	size_t	  nr;
+};
+int	 store_env_runs(struct store *, int64_t job, const char *repo,
+	     const char *oid, struct store_run_env **out, size_t *nr,
+	     char **cause);
+void	 store_run_env_list_free(struct store_run_env *, size_t);
 
 /* bisections */
 int	 store_bisection_add(struct store *, int64_t id, int64_t job,
@@ -285,6 +298,54 @@ int	 store_regression_add(struct store *, const char *repo,
 	     int64_t bad_seq, double change_pct, double p_value,
 	     int64_t bisection, char **cause);
 int	 store_regression_count(struct store *, int *nr, char **cause);
+
+/* agents (0004-agents.sql) */
+struct store_agent {
+	char			*name;
+	char			*state;		/* unknown, up, down, refused */
+	char			*error;
+	int64_t			 since;
+	int			 failures;	/* in a row */
+	int64_t			 retry_at;	/* down: probe again then */
+	char			*stamp;		/* refused: its config digest */
+	char			*inventory;	/* "key value" lines, or NULL */
+	int64_t			 inventory_at;
+	int			 has_inventory;
+	unsigned		 nr_node;
+	unsigned		 nr_cpu;
+	unsigned long long	 memory;	/* bytes */
+};
+/* Make sure the agent has a row, and mark it unknown (to be probed). */
+int	 store_agent_reset(struct store *, const char *name, char **cause);
+/* *found = 0 when the agent has no row. */
+int	 store_agent_get(struct store *, const char *name,
+	     struct store_agent *out, int *found, char **cause);
+int	 store_agent_list(struct store *, struct store_agent **out,
+	     size_t *nr, char **cause);
+/* It answered: in service, with this inventory. */
+int	 store_agent_up(struct store *, const char *name,
+	     const char *inventory, unsigned nr_node, unsigned nr_cpu,
+	     unsigned long long memory, char **cause);
+/* It failed: out of service; probe again after 1, 2, 4... seconds, at
+ * most max_interval. */
+int	 store_agent_down(struct store *, const char *name, const char *error,
+	     int max_interval, char **cause);
+/* It failed for good under this configuration (stamp). */
+int	 store_agent_refuse(struct store *, const char *name,
+	     const char *error, const char *stamp, char **cause);
+void	 store_agent_release(struct store_agent *);
+void	 store_agent_list_free(struct store_agent *, size_t);
+/* A job's positions: the agent of each, in position order. */
+int	 store_job_agents_get(struct store *, int64_t job, char ***agents,
+	     size_t *nr, char **cause);
+int	 store_job_agents_set(struct store *, int64_t job, int position,
+	     const char *agent, char **cause);
+/* The finished runs of a job on an agent. */
+int	 store_run_done_on(struct store *, int64_t job, const char *agent,
+	     int *nr, char **cause);
+/* A pending run that can never start: failed, without a retry. */
+int	 store_run_fail(struct store *, int64_t id, const char *error,
+	     char **cause);
 
 /* reports */
 int	 store_report_add(struct store *, int64_t bisection,

@@ -3,11 +3,13 @@
  * and bisect_decide, which turns the state of a bisection into its next
  * step (see docs/bisection.md for the method and its reasons).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats/bisect.h"
 #include "stats/bisect-graph.h"
+#include "stats/bisect-range.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -95,12 +97,201 @@ bisect_result_release(struct bisect_result *res)
 	memset(res, 0, sizeof *res);
 }
 
+static int
+bisect_check(const struct bisect_input *in, char **cause)
+{
+	size_t	i;
+
+	if (in->nr_commits == 0 || in->commits == NULL)
+		return error_set(cause, "no commits to bisect");
+	if (in->bad >= in->nr_commits)
+		return error_set(cause, "bad commit %zu out of range", in->bad);
+	if (in->nr_good == 0 || in->good == NULL)
+		return error_set(cause, "no good commit");
+	for (i = 0; i < in->nr_good; i++) {
+		if (in->good[i] >= in->nr_commits)
+			return error_set(cause, "good commit %zu out of range",
+			    in->good[i]);
+		if (in->good[i] == in->bad)
+			return error_set(cause, "commit '%s' is both good and "
+			    "bad", in->commits[in->bad].name ?
+			    in->commits[in->bad].name : "?");
+	}
+	for (i = 0; i < in->nr_commits; i++)
+		if (in->commits[i].nr_samples != 0 &&
+		    in->commits[i].samples == NULL)
+			return error_set(cause, "commit %zu has no sample array",
+			    i);
+	if (in->commits[in->bad].build == BISECT_BUILD_FAILED)
+		return error_set(cause, "the bad commit '%s' does not build",
+		    in->commits[in->bad].name ? in->commits[in->bad].name : "?");
+	return 0;
+}
+
+static void
+bisect_mark_fn(size_t a, void *payload)
+{
+	((unsigned char *)payload)[a] = 1;
+}
+
+static int
+bisect_cmp_found(const void *a, const void *b)
+{
+	const struct bisect_found *x = a, *y = b;
+
+	if (fabs(x->step) != fabs(y->step))
+		return fabs(x->step) > fabs(y->step) ? -1 : 1;
+	return x->commit < y->commit ? -1 : x->commit > y->commit;
+}
+
+static void
+bisect_state_release(struct bisect_state *st)
+{
+	bisect_graph_release(&st->g);
+	free(st->wants);
+	free(st->found);
+	free(st->cands);
+	free(st->logpost);
+	free(st->post);
+	free(st->pbad);
+	free(st->gain);
+	free(st->lvl);
+	free(st->mark);
+}
+
+/* Copy the state's conclusion into the caller's result. */
+static void
+bisect_fill(struct bisect_result *res, struct bisect_state *st,
+    enum bisect_status s)
+{
+	const struct bisect_input	*in = st->in;
+	size_t				 i, n;
+	unsigned			 slots = in->slots ? in->slots : 1;
+
+	res->status = s;
+	res->change_pct = st->root_done ? st->root_pct : NAN;
+	res->ci_lo = st->root_done ? st->root_lo : NAN;
+	res->ci_hi = st->root_done ? st->root_hi : NAN;
+	res->p_value = st->root_done ? st->root_p : NAN;
+	res->culprit_change_pct = res->culprit_ci_lo = NAN;
+	res->culprit_ci_hi = res->culprit_p_value = NAN;
+	res->explained_pct = NAN;
+	res->remaining = st->remaining;
+	res->steps = st->steps;
+	if (s == BISECT_CONTINUE) {
+		n = st->nr_wants < slots ? st->nr_wants : slots;
+		res->wants = xcalloc(n ? n : 1, sizeof *res->wants);
+		memcpy(res->wants, st->wants, n * sizeof *res->wants);
+		res->nr_wants = n;
+		return;
+	}
+	res->remaining = s == BISECT_FOUND ? 1 : s == BISECT_AMBIGUOUS ?
+	    st->nr_cands : 0;
+	res->steps = 0;
+	if (s == BISECT_FOUND && st->nr_found > 0) {
+		qsort(st->found, st->nr_found, sizeof *st->found,
+		    bisect_cmp_found);
+		res->culprits = xcalloc(st->nr_found, sizeof *res->culprits);
+		for (i = 0; i < st->nr_found; i++)
+			res->culprits[i] = st->found[i].commit;
+		res->nr_culprits = st->nr_found;
+		res->culprit_change_pct = st->found[0].change_pct;
+		res->culprit_ci_lo = st->found[0].ci_lo;
+		res->culprit_ci_hi = st->found[0].ci_hi;
+		res->culprit_p_value = st->found[0].p_value;
+		if (st->root_shift != 0)
+			res->explained_pct = 100 * st->found[0].step /
+			    st->root_shift;
+	}
+	if (st->nr_cands > 0) {
+		res->candidates = xcalloc(st->nr_cands,
+		    sizeof *res->candidates);
+		memcpy(res->candidates, st->cands,
+		    st->nr_cands * sizeof *res->candidates);
+		res->nr_candidates = st->nr_cands;
+	}
+}
+
 int
 bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 {
+	struct bisect_state	 st;
+	struct bisect_range	 root;
+	unsigned char		*anc_good = NULL;
+	size_t			*goods = NULL, nr_goods = 0, i;
+	enum bisect_status	 s;
+	int			 r = -1;
+
 	memset(res, 0, sizeof *res);
+	memset(&st, 0, sizeof st);
+	memset(&root, 0, sizeof root);
+	if (bisect_check(in, &res->error) != 0)
+		goto fail;
+	st.in = in;
+	st.c = in->commits;
+	st.nr = in->nr_commits;
+	st.max_runs = in->max_runs ? in->max_runs : 30;
+	st.first_runs = in->initial_runs ? in->initial_runs : 3;
+	if (st.first_runs < 3)
+		st.first_runs = 3;
+	if (st.first_runs > st.max_runs)
+		st.first_runs = st.max_runs;
+	st.sign = in->direction > 0 ? -1 : in->direction < 0 ? 1 : 0;
+	if (bisect_graph_init(&st.g, st.c, st.nr, NULL, &res->error) != 0)
+		goto fail;
+	st.logpost = xcalloc(st.nr, sizeof *st.logpost);
+	st.post = xcalloc(st.nr, sizeof *st.post);
+	st.pbad = xcalloc(st.nr, sizeof *st.pbad);
+	st.gain = xcalloc(st.nr, sizeof *st.gain);
+	st.lvl = xcalloc(6 * st.nr, sizeof *st.lvl);
+	st.mark = xcalloc(st.nr, 1);
+
+	anc_good = xcalloc(st.nr, 1);
+	goods = xcalloc(in->nr_good, sizeof *goods);
+	for (i = 0; i < in->nr_good; i++) {
+		bisect_graph_ancestors(&st.g, in->good[i], bisect_mark_fn,
+		    anc_good);
+		if (st.c[in->good[i]].build != BISECT_BUILD_FAILED)
+			goods[nr_goods++] = in->good[i];
+	}
+	if (nr_goods == 0) {
+		error_set(&res->error, "no good commit builds");
+		goto fail;
+	}
+	if (anc_good[in->bad]) {
+		error_set(&res->error, "the bad commit is an ancestor of a "
+		    "good one");
+		goto fail;
+	}
+	/*
+	 * The whole range is `bad ^good`: the ancestors-or-self of bad that
+	 * are not ancestors-or-self of a good end, whatever else was passed.
+	 */
+	root.top = in->bad;
+	root.goods = goods;
+	root.nr_goods = nr_goods;
+	root.in = xcalloc(st.nr, 1);
+	bisect_graph_ancestors(&st.g, in->bad, bisect_mark_fn, root.in);
+	for (i = 0; i < st.nr; i++)
+		if (anc_good[i])
+			root.in[i] = 0;
+
+	s = bisect_range_decide(&st, &root);
+	if (s == BISECT_FOUND && st.nr_found == 0)
+		s = BISECT_AMBIGUOUS;
+	if (s == BISECT_CONTINUE && st.nr_wants == 0) {
+		error_set(&res->error, "nothing left to sample");
+		goto fail;
+	}
+	bisect_fill(res, &st, s);
+	r = 0;
+	goto out;
+fail:
 	res->status = BISECT_FAILED;
-	res->error = xstrdup("not implemented yet");
-	(void)in;
-	return -1;
+out:
+	free(root.in);
+	free(anc_good);
+	free(goods);
+	bisect_state_release(&st);
+	return r;
 }

@@ -25,3 +25,28 @@ sys.stdout.buffer.write(data.replace(frame % (len(old), old),
 	git -C repo fast-import --quiet &&
 	git -C repo reset -q --hard master
 }
+
+# start_sink [PORT]: an SMTP server writing to ./mails; waits until the
+# port accepts connections (the sink writes ./port once it listens).
+start_sink() {
+	rm -f port
+	"$PYTHON3" "$BISECTD_SRC/tests/smtp-sink.py" --dir mails \
+		--ready port ${1:+--port "$1"} >>sink.log 2>&1 &
+	echo $! >sink.pid
+	test_wait_for 100 test -s port && test_wait_for 50 port_open
+}
+
+port_open() {
+	"$PYTHON3" -c 'import socket, sys
+socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1).close()' \
+		"$(cat port)"
+}
+
+stop_sink() {
+	kill "$(cat sink.pid)" && rm -f sink.pid &&
+	test_wait_for 100 eval '! port_open'
+}
+
+mails() {
+	ls mails | grep -c '\.eml$'
+}

@@ -184,12 +184,12 @@ test_expect_success 'job values stay inert: never evaluated by a shell' '
 
 test_expect_success 'a named testcase without run: or adapter is a recorded error' '
 	cat >dbench.yaml <<-\EOF &&
-	testcase: dbench
+	testcase: unixbench
 	nr_threads: 100%
 	EOF
 	"$AGENT" run dbench.yaml res-dbench &&
 	grep "^exit_status -1$" res-dbench/result &&
-	grep "^error testcase .dbench. has no .run:. command" res-dbench/result
+	grep "^error testcase .unixbench. has no .run:. command" res-dbench/result
 '
 
 test_expect_success 'a job file that is not one expanded job is refused' '

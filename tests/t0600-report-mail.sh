@@ -13,31 +13,6 @@
 
 test_at_exit 'test -f "$TRASH/sink.pid" && kill "$(cat "$TRASH/sink.pid")"'
 
-# start_sink [PORT]: an SMTP server writing to ./mails; waits until the
-# port accepts connections (the sink writes ./port once it listens).
-start_sink() {
-	rm -f port
-	"$PYTHON3" "$BISECTD_SRC/tests/smtp-sink.py" --dir mails \
-		--ready port ${1:+--port "$1"} >>sink.log 2>&1 &
-	echo $! >sink.pid
-	test_wait_for 100 test -s port && test_wait_for 50 port_open
-}
-
-port_open() {
-	"$PYTHON3" -c 'import socket, sys
-socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1).close()' \
-		"$(cat port)"
-}
-
-stop_sink() {
-	kill "$(cat sink.pid)" && rm -f sink.pid &&
-	test_wait_for 100 eval '! port_open'
-}
-
-mails() {
-	ls mails | grep -c '\.eml$'
-}
-
 cat >"$TRASH/check-mail.py" <<'EOF'
 """check-mail.py N REPORT [REPLY_TO]: mails/N.eml is the report's mail."""
 import email
@@ -142,11 +117,12 @@ test_expect_success 'a bisection names the culprit' '
 	bisectctl report "$(json_get one.json "d[\"id\"]")" >report1.txt
 '
 
-test_expect_success 'report --email sends exactly one message' '
+test_expect_success 'the bisection mailed its report, exactly once' '
 	id=$(json_get one.json "d[\"id\"]") &&
-	bisectctl report "$id" --email >email.out &&
-	grep -q "^mail: <.*> sent to perf-reports@example.org, joro@example.com, author@example.com$" email.out &&
-	test "$(mails)" = 1
+	test "$(mails)" = 1 &&
+	test "$(db_query "SELECT status, attempts, trim(replace(recipients,
+		char(10), \",\"), \",\") FROM outbox WHERE bisection = $id")" = \
+		"sent|1|perf-reports@example.org,joro@example.com,author@example.com"
 '
 
 test_expect_success 'the message parses: headers, no injection, body' '
@@ -168,9 +144,6 @@ test_expect_success 'server down: a second report about the commit is queued' '
 	test "$(json_get two.json "d[\"culprit\"]")" = "$(culprit_oid)" &&
 	id=$(json_get two.json "d[\"id\"]") &&
 	bisectctl report "$id" >report2.txt &&
-	bisectctl report "$id" --email >down.out 2>down.err &&
-	grep -q "^mail: <.*> queued$" down.out &&
-	grep -q "not delivered yet: .*stays queued, next attempt in 60 s" down.err &&
 	test "$(mails)" = 1 &&
 	test "$(db_query "SELECT status, attempts, next_attempt >= created + 60,
 		last_error LIKE \"%onnect%\" FROM outbox WHERE bisection = $id")" \

@@ -55,11 +55,13 @@ test_tick() {
 
 test_expect_success() {
 	test_count=$((test_count + 1))
-	if (cd "$TRASH" && eval "$2") >"$TRASH/.out.$test_count" 2>&1; then
+	if (cd "$TRASH" && eval "${TEST_TRACE:+set -x;} $2") \
+	    >"$TRASH/.out.$test_count" 2>&1; then
 		echo "ok $test_count - $1"
 	else
 		test_failed=$((test_failed + 1))
 		echo "not ok $test_count - $1"
+		printf '%s\n' "$2" | sed -e 's/^/#	/'
 		sed -e 's/^/#   /' "$TRASH/.out.$test_count" | tail -40
 	fi
 }

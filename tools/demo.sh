@@ -43,10 +43,8 @@ git init -q linux-ish
 		extra0 = blob("#define EXTRA_PERCENT 0")
 		extra1 = blob("#define EXTRA_PERCENT 4")
 		date = 1700000000
-		changes = ""
+		ch = blob("one change")
 		for (c = 1; c <= n; c++) {
-			changes = changes sprintf("change %d\n", c)
-			ch = blob(changes)
 			subject = sprintf("subsys: change number %d", c)
 			if (c == culprit)
 				subject = "bench: validate the accumulator on every round"
@@ -59,8 +57,12 @@ git init -q linux-ish
 			printf "data %d\n%s\n", length(msg), msg
 			if (c > 1)
 				printf "from :%d\n", last
-			printf "deleteall\nM 100644 :%d bench.c\nM 100644 :%d extra.h\nM 100644 :%d CHANGES\n\n", \
-			    b, (c >= culprit ? extra1 : extra0), ch
+			else
+				printf "M 100644 :%d bench.c\nM 100644 :%d extra.h\n", b, extra0
+			if (c == culprit)
+				printf "M 100644 :%d extra.h\n", extra1
+			# a file of its own: any commit reverts cleanly later on
+			printf "M 100644 :%d changes/%d\n\n", ch, c
 			last = mark
 		}
 	}' | git fast-import --quiet

@@ -2,7 +2,8 @@
  * Unit tests for agents/transport*.c with the real bisect-agent: the local
  * transport runs a job against a fresh copy of the artifacts, reports the
  * agent's failures with its log, enforces the run's timeout, and fetches
- * the inventory; ssh and unknown transports are refused by name.
+ * the inventory; an incomplete ssh agent and unknown transports are
+ * refused by name (tests/unit/test-ssh-*.c test the ssh transport).
  */
 #include <sys/stat.h>
 
@@ -66,9 +67,9 @@ test_open(void)
 
 	a = agent_config("ivb44", "ssh");
 	ok(transport_open(&a, agent, &t, &cause) == -1 && t == NULL,
-	    "ssh is not built yet");
-	is_str(cause, "agent 'ivb44': the ssh transport is not built yet",
-	    "ssh refusal names the agent");
+	    "an ssh agent without a host is refused");
+	is_str(cause, "agent 'ivb44': an ssh agent needs 'host', 'user', "
+	    "'identity' and 'known_hosts'", "the refusal names the agent");
 	a = agent_config("x", "carrier-pigeon");
 	ok(transport_open(&a, agent, &t, &cause) == -1, "unknown transport");
 	is_str(cause, "agent 'x': unknown transport 'carrier-pigeon'",

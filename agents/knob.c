@@ -1,0 +1,320 @@
+/*
+ * Applying, checking and restoring a job's environment knobs. A knob is
+ * a file: THP's enabled and defrag, whose value reads as the bracketed
+ * choice of "always [madvise] never" and is set by writing the choice;
+ * and /proc/sys files for numa_balancing and each sysctl, whose value is
+ * their text with white space collapsed (so "4096\t87380\t6291456" is set
+ * by "4096 87380 6291456"). A value "sticks" when reading it back gives
+ * what was written; the kernel may refuse a write (EINVAL) or ignore it,
+ * and something may change it during the run: either is an error of the
+ * run, never a silent difference (seed 000).
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agents/inventory.h"
+#include "agents/knob.h"
+#include "jobs/job.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define KNOB_THP	"/sys/kernel/mm/transparent_hugepage/"
+#define KNOB_MAX	65536
+
+static void
+knob_add(struct knob_set *ks, const char *name, const char *path,
+    const char *want, int bracketed)
+{
+	struct knob	*k;
+
+	ks->knobs = xreallocarray(ks->knobs, ks->nr + 1, sizeof *ks->knobs);
+	k = &ks->knobs[ks->nr++];
+	memset(k, 0, sizeof *k);
+	k->name = xstrdup(name);
+	k->path = xstrdup(path);
+	k->want = xstrdup(want);
+	k->bracketed = bracketed;
+}
+
+void
+knob_set_free(struct knob_set *ks)
+{
+	size_t	i;
+
+	if (ks == NULL)
+		return;
+	for (i = 0; i < ks->nr; i++) {
+		free(ks->knobs[i].name);
+		free(ks->knobs[i].path);
+		free(ks->knobs[i].want);
+		free(ks->knobs[i].orig);
+	}
+	free(ks->knobs);
+	free(ks->root);
+	free(ks);
+}
+
+int
+knob_set_from_job(const struct job *job, const char *root,
+    struct knob_set **out, char **cause)
+{
+	struct knob_set	*ks = xcalloc(1, sizeof *ks);
+	const char	*v, *key;
+	char		*path;
+	size_t		 i, j;
+
+	ks->root = root != NULL ? xstrdup(root) : NULL;
+	if ((v = job_param(job, "thp_enabled")) != NULL)
+		knob_add(ks, "thp_enabled", KNOB_THP "enabled", v, 1);
+	if ((v = job_param(job, "thp_defrag")) != NULL)
+		knob_add(ks, "thp_defrag", KNOB_THP "defrag", v, 1);
+	if ((v = job_param(job, "numa_balancing")) != NULL)
+		knob_add(ks, "numa_balancing", "/proc/sys/kernel/numa_balancing",
+		    v, 0);
+	for (i = 0; i < job->nr_params; i++) {
+		key = job->params[i].key;
+		if (strncmp(key, "sysctl.", 7) != 0)
+			continue;
+		if ((path = inventory_sysctl_path(key + 7)) == NULL) {
+			error_set(cause, "'%s' is not a sysctl name that "
+			    "bisect-agent can set", key);
+			knob_set_free(ks);
+			return -1;
+		}
+		for (j = 0; j < ks->nr; j++) {
+			if (strcmp(ks->knobs[j].path, path) == 0) {
+				error_set(cause, "'%s' and '%s' both set '%s'",
+				    ks->knobs[j].name, key, path);
+				free(path);
+				knob_set_free(ks);
+				return -1;
+			}
+		}
+		knob_add(ks, key, path, job->params[i].value, 0);
+		free(path);
+	}
+	*out = ks;
+	return 0;
+}
+
+static void
+knob_normalize(char *s)
+{
+	char	*p, *q;
+
+	for (p = q = s; *p != '\0'; p++) {
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+			if (q > s && q[-1] != ' ')
+				*q++ = ' ';
+		} else
+			*q++ = *p;
+	}
+	while (q > s && q[-1] == ' ')
+		q--;
+	*q = '\0';
+}
+
+/*
+ * The text of a knob file: a regular file, or a character device (a
+ * kernel interface that ignores writes reads back as /dev/null does).
+ */
+static char *
+knob_read_text(const struct knob_set *ks, const char *path)
+{
+	struct stat	 st;
+	char		*full = inventory_path(ks->root, path), *buf = NULL;
+	size_t		 len = 0;
+	ssize_t		 n;
+	int		 fd;
+
+	fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	free(full);
+	if (fd == -1)
+		return NULL;
+	if (fstat(fd, &st) == -1 || !(S_ISREG(st.st_mode) ||
+	    S_ISCHR(st.st_mode))) {
+		close(fd);
+		return NULL;
+	}
+	buf = xmalloc(KNOB_MAX + 1);
+	while (len < KNOB_MAX) {
+		n = read(fd, buf + len, KNOB_MAX - len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	if (memchr(buf, '\0', len) != NULL) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+char *
+knob_read(const struct knob_set *ks, const struct knob *k)
+{
+	char	*v, *open, *close;
+
+	if ((v = knob_read_text(ks, k->path)) == NULL)
+		return NULL;
+	if (k->bracketed && (open = strchr(v, '[')) != NULL &&
+	    (close = strchr(open, ']')) != NULL) {
+		memmove(v, open + 1, (size_t)(close - open - 1));
+		v[close - open - 1] = '\0';
+	}
+	knob_normalize(v);
+	return v;
+}
+
+static int
+knob_write(const struct knob_set *ks, const struct knob *k,
+    const char *value, char **cause)
+{
+	char	*full = inventory_path(ks->root, k->path);
+	char	*text = xasprintf("%s\n", value);
+	size_t	 len = strlen(text), off = 0;
+	ssize_t	 n;
+	int	 fd, r = -1;
+
+	if ((fd = open(full, O_WRONLY | O_TRUNC | O_CLOEXEC)) == -1) {
+		error_errno(cause, "couldn't open '%s'", full);
+		goto out;
+	}
+	while (off < len) {
+		n = write(fd, text + off, len - off);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			error_errno(cause, "couldn't write '%s' to '%s'", value,
+			    full);
+			goto out;
+		}
+		off += (size_t)n;
+	}
+	if (close(fd) == -1) {
+		fd = -1;
+		error_errno(cause, "couldn't write '%s' to '%s'", value, full);
+		goto out;
+	}
+	fd = -1;
+	r = 0;
+out:
+	if (fd != -1)
+		close(fd);
+	free(full);
+	free(text);
+	return r;
+}
+
+/* The value to compare a knob's reading with: the job's, normalized. */
+static char *
+knob_wanted(const struct knob *k)
+{
+	char	*w = xstrdup(k->want);
+
+	knob_normalize(w);
+	return w;
+}
+
+int
+knob_apply(struct knob_set *ks, char **cause)
+{
+	struct knob	*k;
+	char		*now = NULL, *want = NULL, *full;
+	size_t		 i;
+	int		 r = -1;
+
+	for (i = 0; i < ks->nr; i++) {
+		k = &ks->knobs[i];
+		if ((k->orig = knob_read(ks, k)) == NULL) {
+			full = inventory_path(ks->root, k->path);
+			error_set(cause, "knob '%s': '%s' cannot be read on "
+			    "this machine", k->name, full);
+			free(full);
+			goto out;
+		}
+		if (knob_write(ks, k, k->want, cause) != 0) {
+			error_prefix(cause, "knob '%s'", k->name);
+			goto out;
+		}
+		k->applied = 1;
+		free(now);
+		free(want);
+		now = knob_read(ks, k);
+		want = knob_wanted(k);
+		if (now == NULL || strcmp(now, want) != 0) {
+			error_set(cause, "knob '%s': wrote '%s' to '%s' but it "
+			    "reads '%s'", k->name, want, k->path,
+			    now != NULL ? now : "(unreadable)");
+			goto out;
+		}
+	}
+	r = 0;
+out:
+	free(now);
+	free(want);
+	return r;
+}
+
+int
+knob_check(const struct knob_set *ks, char **cause)
+{
+	const struct knob	*k;
+	char			*now, *want;
+	size_t			 i;
+	int			 r = 0;
+
+	for (i = 0; i < ks->nr && r == 0; i++) {
+		k = &ks->knobs[i];
+		if (!k->applied)
+			continue;
+		now = knob_read(ks, k);
+		want = knob_wanted(k);
+		if (now == NULL || strcmp(now, want) != 0)
+			r = error_set(cause, "knob '%s' did not stick: it was "
+			    "set to '%s' but reads '%s' after the run",
+			    k->name, want, now != NULL ? now : "(unreadable)");
+		free(now);
+		free(want);
+	}
+	return r;
+}
+
+int
+knob_restore(struct knob_set *ks, char **cause)
+{
+	struct strbuf	 failed = STRBUF_INIT;
+	struct knob	*k;
+	char		*why = NULL;
+	size_t		 i;
+	int		 r = 0;
+
+	for (i = ks->nr; i-- > 0;) {
+		k = &ks->knobs[i];
+		if (!k->applied)
+			continue;
+		if (knob_write(ks, k, k->orig, &why) != 0) {
+			strbuf_addf(&failed, "%s%s", failed.len ? "; " : "",
+			    why);
+			free(why);
+			why = NULL;
+			continue;
+		}
+		k->applied = 0;
+	}
+	if (failed.len > 0)
+		r = error_set(cause, "couldn't restore every knob: %s",
+		    failed.buf);
+	strbuf_release(&failed);
+	return r;
+}

@@ -1,0 +1,49 @@
+/*
+ * Job knobs: the environment settings a job asks for (thp_enabled,
+ * thp_defrag, numa_balancing, sysctl: {...}), applied by the agent before
+ * the testcase runs, checked after it (a setting that did not stick is an
+ * error of the run: its figures were not measured where the job said),
+ * and restored afterwards. Files are written under the root path, so the
+ * tests work on fixture trees.
+ */
+#ifndef AGENTS_KNOB_H
+#define AGENTS_KNOB_H
+
+#include <stddef.h>
+
+struct job;
+
+struct knob {
+	char	*name;		/* job key: "thp_enabled", "sysctl.vm.swappiness" */
+	char	*path;		/* under the root: "/proc/sys/vm/swappiness" */
+	char	*want;		/* the job's value */
+	char	*orig;		/* as read before applying; NULL until then */
+	int	 bracketed;	/* "always [madvise] never" files */
+	int	 applied;
+};
+
+struct knob_set {
+	char		*root;
+	struct knob	*knobs;
+	size_t		 nr;
+};
+
+/* The job's knobs; -1 with *cause for a sysctl name that is not one. */
+int	 knob_set_from_job(const struct job *, const char *root,
+	     struct knob_set **out, char **cause);
+void	 knob_set_free(struct knob_set *);
+/*
+ * Read each knob's current value, write the job's, read it back. Stops
+ * at the first knob that cannot be set (missing file, refused write, a
+ * value that reads back different), with *cause naming it; the knobs
+ * applied until then stay applied: call knob_restore.
+ */
+int	 knob_apply(struct knob_set *, char **cause);
+/* After the run: every applied knob still has its value, else -1. */
+int	 knob_check(const struct knob_set *, char **cause);
+/* Write back the values read before; -1 naming those that failed. */
+int	 knob_restore(struct knob_set *, char **cause);
+/* The current value of a knob as the environment records it. */
+char	*knob_read(const struct knob_set *, const struct knob *);
+
+#endif

@@ -1,0 +1,724 @@
+/*
+ * The ssh transport's work on a test machine (see ssh-remote.h). Layout,
+ * under remote_dir (default ~/.bisectd):
+ *
+ *   bin/bisect-agent-HASH16   the agent binary, uploaded once per content
+ *   artifacts/HASH/           a build's artifacts, uploaded once per content
+ *   runs/ID-RANDOM/           one attempt: job.yaml, work/, result/
+ *
+ * Uploads go to a temporary name and are renamed into place, so a
+ * half-copied binary or artifact set is never used. A run's command is
+ *
+ *   exec /bin/sh -c 'umask 022; [rm -rf -- OLD...;] mkdir -p -- W &&
+ *       [cp -pR -- ART/. W/ &&] exec AGENT run --workdir W J R'
+ *
+ * with every path quoted, under a pseudo-terminal so that when the
+ * connection closes the agent gets SIGHUP and kills its testcase. The
+ * output streams into RUN_DIR/agent.log; RESULT comes back by SFTP into
+ * RUN_DIR/result; the attempt's directory is removed by the next command.
+ */
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <openssl/evp.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agents/result.h"
+#include "agents/ssh-exec.h"
+#include "agents/ssh-remote.h"
+#include "agents/ssh-sftp.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/hash.h"
+#include "util/xalloc.h"
+
+#define REMOTE_LOG_TAIL		2000
+#define REMOTE_MAX_INFO		(1u << 20)
+#define REMOTE_INFO_TIMEOUT	60.0
+
+struct remote_artifact {
+	char	*dir;			/* local */
+	char	 hash[HASH_HEX_LEN + 1];
+};
+
+struct ssh_remote {
+	struct ssh_session	 *s;
+	char			 *agent;
+	char			 *remote_dir;
+	char			 *agent_path;
+
+	pthread_mutex_t		  mu;	/* everything below */
+	char			 *base;	/* absolute; NULL: not prepared */
+	char			  agent_hash[HASH_HEX_LEN + 1];
+	char			 *agent_remote;	/* NULL: not uploaded */
+	struct remote_artifact	 *hashes;	/* local dir -> hash */
+	size_t			  nr_hashes;
+	size_t			  alloc_hashes;
+	char			**uploaded;	/* artifact hashes there */
+	size_t			  nr_uploaded;
+	size_t			  alloc_uploaded;
+	char			**cleanup;	/* remote dirs to remove */
+	size_t			  nr_cleanup;
+	size_t			  alloc_cleanup;
+	int			  swept;	/* stale runs removed */
+};
+
+struct ssh_remote *
+ssh_remote_new(struct ssh_session *s, const char *agent,
+    const char *remote_dir, const char *agent_path)
+{
+	struct ssh_remote	*r = xcalloc(1, sizeof *r);
+
+	r->s = s;
+	r->agent = xstrdup(agent);
+	r->remote_dir = xstrdup(remote_dir != NULL ? remote_dir : ".bisectd");
+	r->agent_path = xstrdup(agent_path);
+	pthread_mutex_init(&r->mu, NULL);
+	return r;
+}
+
+void
+ssh_remote_free(struct ssh_remote *r)
+{
+	size_t	i;
+
+	if (r == NULL)
+		return;
+	pthread_mutex_destroy(&r->mu);
+	for (i = 0; i < r->nr_hashes; i++)
+		free(r->hashes[i].dir);
+	free(r->hashes);
+	for (i = 0; i < r->nr_uploaded; i++)
+		free(r->uploaded[i]);
+	free(r->uploaded);
+	for (i = 0; i < r->nr_cleanup; i++)
+		free(r->cleanup[i]);
+	free(r->cleanup);
+	free(r->agent);
+	free(r->remote_dir);
+	free(r->agent_path);
+	free(r->base);
+	free(r->agent_remote);
+	free(r);
+}
+
+struct ssh_session *
+ssh_remote_session(struct ssh_remote *r)
+{
+	return r->s;
+}
+
+void
+ssh_remote_quote(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '\'');
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+static void
+remote_random_hex(char out[17])
+{
+	unsigned char	b[8];
+	size_t		i;
+
+	if (getrandom(b, sizeof b, 0) != sizeof b) {
+		unsigned long	x = (unsigned long)getpid() ^
+				    (unsigned long)ssh_session_now();
+
+		memcpy(b, &x, sizeof b < sizeof x ? sizeof b : sizeof x);
+	}
+	for (i = 0; i < sizeof b; i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+}
+
+static void
+remote_digest_hex(EVP_MD_CTX *md, char out[HASH_HEX_LEN + 1])
+{
+	unsigned char	d[EVP_MAX_MD_SIZE];
+	unsigned int	n = 0, i;
+
+	EVP_DigestFinal_ex(md, d, &n);
+	for (i = 0; i < n && i < HASH_HEX_LEN / 2; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+static int
+remote_hash_file(EVP_MD_CTX *md, const char *path, char **cause)
+{
+	char	buf[65536];
+	ssize_t	n;
+	int	fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1)
+		return error_errno(cause, "couldn't open '%s'", path);
+	while ((n = read(fd, buf, sizeof buf)) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			error_errno(cause, "couldn't read '%s'", path);
+			close(fd);
+			return -1;
+		}
+		EVP_DigestUpdate(md, buf, (size_t)n);
+	}
+	close(fd);
+	return 0;
+}
+
+/* Names, kinds, modes and contents, in name order: a set's identity. */
+static int
+remote_hash_tree(EVP_MD_CTX *md, const char *dir, const char *rel,
+    int depth, char **cause)
+{
+	struct dirent	**names = NULL;
+	struct stat	  st;
+	char		 *path = NULL, *sub = NULL, *head;
+	int		  n, i, r = -1;
+
+	if (depth > SSH_SFTP_MAX_DEPTH)
+		return error_set(cause, "'%s' is nested too deep", dir);
+	if ((n = scandir(dir, &names, NULL, alphasort)) == -1)
+		return error_errno(cause, "couldn't read directory '%s'", dir);
+	for (i = 0; i < n; i++) {
+		if (strcmp(names[i]->d_name, ".") == 0 ||
+		    strcmp(names[i]->d_name, "..") == 0)
+			continue;
+		free(path);
+		free(sub);
+		path = path_join(dir, names[i]->d_name);
+		sub = *rel != '\0' ? path_join(rel, names[i]->d_name) :
+		    xstrdup(names[i]->d_name);
+		if (lstat(path, &st) != 0) {
+			error_errno(cause, "couldn't stat '%s'", path);
+			goto out;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			head = xasprintf("d %s\n", sub);
+			EVP_DigestUpdate(md, head, strlen(head) + 1);
+			free(head);
+			if (remote_hash_tree(md, path, sub, depth + 1,
+			    cause) != 0)
+				goto out;
+		} else if (S_ISREG(st.st_mode)) {
+			head = xasprintf("f %s %o %lld\n", sub,
+			    (unsigned)(st.st_mode & 0777),
+			    (long long)st.st_size);
+			EVP_DigestUpdate(md, head, strlen(head) + 1);
+			free(head);
+			if (remote_hash_file(md, path, cause) != 0)
+				goto out;
+		} else {
+			error_set(cause, "refusing to upload '%s': not a regular "
+			    "file or a directory", path);
+			goto out;
+		}
+	}
+	r = 0;
+out:
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(path);
+	free(sub);
+	return r;
+}
+
+static int
+remote_hash(const char *path, int tree, char out[HASH_HEX_LEN + 1],
+    char **cause)
+{
+	EVP_MD_CTX	*md = EVP_MD_CTX_new();
+	int		 r;
+
+	EVP_DigestInit_ex(md, EVP_sha256(), NULL);
+	r = tree ? remote_hash_tree(md, path, "", 0, cause) :
+	    remote_hash_file(md, path, cause);
+	if (r == 0)
+		remote_digest_hex(md, out);
+	EVP_MD_CTX_free(md);
+	return r;
+}
+
+/* With r->mu held: the directories, once per connection. */
+static int
+remote_prepare_locked(struct ssh_remote *r, double deadline, char **cause)
+{
+	static const char	*subdirs[] = { "bin", "artifacts", "runs" };
+	char			*home = NULL, *p = NULL;
+	size_t			 i;
+	int			 ret = -1;
+
+	if (r->base != NULL)
+		return 0;
+	if (r->remote_dir[0] == '/')
+		p = xstrdup(r->remote_dir);
+	else {
+		if (ssh_sftp_realpath(r->s, ".", &home, deadline, cause) != 0)
+			goto out;
+		p = path_join(home, r->remote_dir);
+	}
+	if (ssh_sftp_mkdir_p(r->s, p, 0700, deadline, cause) != 0)
+		goto out;
+	for (i = 0; i < sizeof subdirs / sizeof subdirs[0]; i++) {
+		char	*d = path_join(p, subdirs[i]);
+		int	 k = ssh_sftp_mkdir(r->s, d, 0700, deadline, cause);
+
+		free(d);
+		if (k != 0)
+			goto out;
+	}
+	r->base = p;
+	p = NULL;
+	ret = 0;
+out:
+	free(home);
+	free(p);
+	return ret;
+}
+
+/* Upload local to a temporary name next to final, then rename it there. */
+static int
+remote_install(struct ssh_remote *r, const char *local, const char *final,
+    int tree, double deadline, char **cause)
+{
+	char	 rnd[17], *dir = path_dirname(final), *tmp, *name;
+	int	 exists, ret = -1;
+
+	remote_random_hex(rnd);
+	name = xasprintf(".tmp-%s", rnd);
+	tmp = path_join(dir, name);
+	if (tree)
+		ret = ssh_sftp_put_tree(r->s, local, tmp, deadline, cause);
+	else
+		ret = ssh_sftp_put_file(r->s, local, tmp, 0755, deadline,
+		    cause);
+	if (ret == 0)
+		ret = ssh_sftp_rename(r->s, tmp, final, &exists, deadline,
+		    cause);
+	if (ret != 0 || exists) {
+		/* another upload won, or this one failed: sweep it later */
+		ALLOC_GROW(r->cleanup, r->nr_cleanup, r->alloc_cleanup);
+		r->cleanup[r->nr_cleanup++] = tmp;
+		tmp = NULL;
+	}
+	free(tmp);
+	free(name);
+	free(dir);
+	return ret;
+}
+
+static int
+remote_ensure_agent(struct ssh_remote *r, double deadline, char **cause)
+{
+	unsigned long long	 size;
+	unsigned long		 mode;
+	struct stat		 st;
+	char			*path = NULL, *file = NULL;
+	int			 exists, ret = -1;
+
+	if (r->agent_remote != NULL)
+		return 0;
+	if (stat(r->agent_path, &st) != 0) {
+		error_errno(cause, "the agent program '%s'", r->agent_path);
+		goto out;
+	}
+	if (r->agent_hash[0] == '\0' &&
+	    remote_hash(r->agent_path, 0, r->agent_hash, cause) != 0)
+		goto out;
+	file = xasprintf("bisect-agent-%.16s", r->agent_hash);
+	path = xasprintf("%s/bin/%s", r->base, file);
+	if (ssh_sftp_stat(r->s, path, &exists, &size, &mode, deadline,
+	    cause) != 0)
+		goto out;
+	if (!exists || size != (unsigned long long)st.st_size ||
+	    (mode & 0111) == 0) {
+		if (remote_install(r, r->agent_path, path, 0, deadline,
+		    cause) != 0) {
+			error_prefix(cause, "uploading the agent program");
+			goto out;
+		}
+	}
+	r->agent_remote = path;
+	path = NULL;
+	ret = 0;
+out:
+	free(path);
+	free(file);
+	return ret;
+}
+
+/* The remote directory holding the artifact set of local dir. */
+static int
+remote_ensure_artifacts(struct ssh_remote *r, const char *dir, char **out,
+    double deadline, char **cause)
+{
+	struct remote_artifact	*a = NULL;
+	char			*path = NULL;
+	size_t			 i;
+	int			 exists, ret = -1;
+
+	for (i = 0; i < r->nr_hashes; i++) {
+		if (strcmp(r->hashes[i].dir, dir) == 0)
+			a = &r->hashes[i];
+	}
+	if (a == NULL) {
+		ALLOC_GROW(r->hashes, r->nr_hashes, r->alloc_hashes);
+		a = &r->hashes[r->nr_hashes];
+		if (remote_hash(dir, 1, a->hash, cause) != 0) {
+			error_prefix(cause, "the artifacts");
+			goto out;
+		}
+		a->dir = xstrdup(dir);
+		r->nr_hashes++;
+	}
+	path = xasprintf("%s/artifacts/%s", r->base, a->hash);
+	for (i = 0; i < r->nr_uploaded; i++) {
+		if (strcmp(r->uploaded[i], a->hash) == 0)
+			goto done;
+	}
+	if (ssh_sftp_stat(r->s, path, &exists, NULL, NULL, deadline,
+	    cause) != 0)
+		goto out;
+	if (!exists && remote_install(r, dir, path, 1, deadline, cause) != 0) {
+		error_prefix(cause, "uploading the artifacts");
+		goto out;
+	}
+	ALLOC_GROW(r->uploaded, r->nr_uploaded, r->alloc_uploaded);
+	r->uploaded[r->nr_uploaded++] = xstrdup(a->hash);
+done:
+	*out = path;
+	path = NULL;
+	ret = 0;
+out:
+	free(path);
+	return ret;
+}
+
+/* "rm -rf -- OLD...; " for attempts that are over, and a stale sweep. */
+static void
+remote_cleanup_words(struct ssh_remote *r, struct strbuf *sb)
+{
+	size_t	i;
+	char	*runs;
+
+	if (r->nr_cleanup > 0) {
+		strbuf_addstr(sb, "rm -rf --");
+		for (i = 0; i < r->nr_cleanup; i++) {
+			strbuf_addch(sb, ' ');
+			ssh_remote_quote(sb, r->cleanup[i]);
+			free(r->cleanup[i]);
+		}
+		strbuf_addstr(sb, "; ");
+		r->nr_cleanup = 0;
+	}
+	if (!r->swept) {
+		/* attempts left by connections that died, a day on */
+		runs = path_join(r->base, "runs");
+		strbuf_addstr(sb, "find ");
+		ssh_remote_quote(sb, runs);
+		strbuf_addstr(sb, " -mindepth 1 -maxdepth 1 -mtime +0 -exec "
+		    "rm -rf -- {} + 2>/dev/null; ");
+		free(runs);
+		r->swept = 1;
+	}
+}
+
+/* exec /bin/sh -c 'INNER': the login shell parses only that. */
+static char *
+remote_command(const struct strbuf *inner)
+{
+	struct strbuf	sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "exec /bin/sh -c ");
+	ssh_remote_quote(&sb, inner->buf);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void
+remote_log_tail(struct strbuf *sb, const char *path)
+{
+	char	*buf = NULL, *p;
+	size_t	 len;
+
+	if (file_read(path, &buf, &len, NULL) != 0 || len == 0) {
+		free(buf);
+		return;
+	}
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		len--;
+	buf[len] = '\0';
+	p = buf;
+	if (len > REMOTE_LOG_TAIL) {
+		p = buf + len - REMOTE_LOG_TAIL;
+		if (strchr(p, '\n') != NULL)
+			p = strchr(p, '\n') + 1;
+	}
+	if (*p != '\0')
+		strbuf_addf(sb, "; %s: %s", path, p);
+	free(buf);
+}
+
+/* Local preparation: RUN_DIR/job.yaml, no stale result, a fresh log. */
+static int
+remote_local_prepare(const struct transport_job *job, int *logfd,
+    char **cause)
+{
+	char	*path = NULL;
+	int	 r = -1;
+
+	if (dir_create(job->run_dir, cause) != 0)
+		goto out;
+	path = path_join(job->run_dir, "job.yaml");
+	if (file_write_atomic(path, job->job_text, strlen(job->job_text),
+	    cause) != 0)
+		goto out;
+	free(path);
+	path = path_join(job->run_dir, "result");
+	if (dir_remove_tree(path, cause) != 0)
+		goto out;
+	free(path);
+	path = path_join(job->run_dir, "agent.log");
+	*logfd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (*logfd == -1) {
+		error_errno(cause, "couldn't create '%s'", path);
+		goto out;
+	}
+	r = 0;
+out:
+	free(path);
+	return r;
+}
+
+/* With r->mu held: everything the attempt needs over there. */
+static int
+remote_stage(struct ssh_remote *r, const struct transport_job *job,
+    const char *rdir, struct strbuf *inner, double deadline, char **cause)
+{
+	char	*art = NULL, *work = NULL, *jobpath = NULL, *res = NULL;
+	char	*from = NULL;
+	int	 ret = -1;
+
+	if (remote_prepare_locked(r, deadline, cause) != 0 ||
+	    remote_ensure_agent(r, deadline, cause) != 0)
+		goto out;
+	if (job->artifact_dir != NULL && remote_ensure_artifacts(r,
+	    job->artifact_dir, &art, deadline, cause) != 0)
+		goto out;
+	if (ssh_sftp_mkdir(r->s, rdir, 0700, deadline, cause) != 0)
+		goto out;
+	jobpath = path_join(rdir, "job.yaml");
+	if (ssh_sftp_put_buffer(r->s, job->job_text, strlen(job->job_text),
+	    jobpath, 0600, deadline, cause) != 0)
+		goto out;
+	work = path_join(rdir, "work");
+	res = path_join(rdir, "result");
+	strbuf_addstr(inner, "umask 022; ");
+	remote_cleanup_words(r, inner);
+	strbuf_addstr(inner, "mkdir -p -- ");
+	ssh_remote_quote(inner, work);
+	strbuf_addstr(inner, " && ");
+	if (art != NULL) {
+		from = path_join(art, ".");
+		strbuf_addstr(inner, "cp -pR -- ");
+		ssh_remote_quote(inner, from);
+		strbuf_addch(inner, ' ');
+		ssh_remote_quote(inner, work);
+		strbuf_addstr(inner, "/ && ");
+	}
+	strbuf_addstr(inner, "exec ");
+	ssh_remote_quote(inner, r->agent_remote);
+	strbuf_addstr(inner, " run --workdir ");
+	ssh_remote_quote(inner, work);
+	strbuf_addch(inner, ' ');
+	ssh_remote_quote(inner, jobpath);
+	strbuf_addch(inner, ' ');
+	ssh_remote_quote(inner, res);
+	ret = 0;
+out:
+	free(art);
+	free(work);
+	free(jobpath);
+	free(res);
+	free(from);
+	return ret;
+}
+
+static char *
+remote_describe_exit(const struct ssh_exec_exit *ex)
+{
+	if (ex->signal != NULL)
+		return xasprintf("was killed by signal %s", ex->signal);
+	return xasprintf("exited with status %d", ex->status);
+}
+
+int
+ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
+    int cancel_fd, char **cause)
+{
+	struct strbuf		 inner = STRBUF_INIT, sb = STRBUF_INIT;
+	struct ssh_exec_sink	 k;
+	struct ssh_exec_exit	 ex;
+	struct result		*res = NULL;
+	char			 rnd[17], id[HASH_HEX_LEN + 1];
+	char			*rdir = NULL, *cmd = NULL, *remote_res = NULL;
+	char			*local_res = NULL, *log = NULL, *why = NULL;
+	char			*how = NULL;
+	double			 deadline;
+	int			 logfd = -1, skipped = 0, ret = -1;
+
+	memset(&ex, 0, sizeof ex);
+	deadline = job->timeout > 0 ? ssh_session_now() + job->timeout : 0;
+	if (remote_local_prepare(job, &logfd, &why) != 0)
+		goto fail;
+	log = path_join(job->run_dir, "agent.log");
+	local_res = path_join(job->run_dir, "result");
+	hash_sha256_hex(job->run_dir, strlen(job->run_dir), id);
+	remote_random_hex(rnd);
+	pthread_mutex_lock(&r->mu);
+	if (remote_prepare_locked(r, deadline, &why) != 0) {
+		pthread_mutex_unlock(&r->mu);
+		goto fail;
+	}
+	rdir = xasprintf("%s/runs/%.12s-%s", r->base, id, rnd);
+	ret = remote_stage(r, job, rdir, &inner, deadline, &why);
+	pthread_mutex_unlock(&r->mu);
+	if (ret != 0)
+		goto fail;
+	ret = -1;
+	cmd = remote_command(&inner);
+	memset(&k, 0, sizeof k);
+	k.fd = logfd;
+	k.crlf = 1;
+	if (ssh_exec_run(r->s, cmd, 1, &k, deadline, cancel_fd, &ex, &why) != 0) {
+		if (strcmp(why, "timed out") == 0) {
+			strbuf_addf(&sb, "agent '%s': run timed out after %us",
+			    r->agent, job->timeout);
+			remote_log_tail(&sb, log);
+			error_set(cause, "%s", sb.buf);
+			goto out;
+		}
+		goto fail;
+	}
+	remote_res = path_join(rdir, "result");
+	if (ssh_sftp_get_tree(r->s, remote_res, local_res, &skipped, deadline,
+	    &why) != 0 && ssh_session_dead(r->s, NULL))
+		goto fail;
+	pthread_mutex_lock(&r->mu);
+	ALLOC_GROW(r->cleanup, r->nr_cleanup, r->alloc_cleanup);
+	r->cleanup[r->nr_cleanup++] = rdir;
+	rdir = NULL;
+	pthread_mutex_unlock(&r->mu);
+	if (skipped > 0)
+		dprintf(logfd, "bisectd: %d entries of the result directory "
+		    "were not fetched (not regular files, or bad names)\n",
+		    skipped);
+	free(why);
+	why = NULL;
+	if (result_load(local_res, &res, &why) != 0) {
+		how = remote_describe_exit(&ex);
+		strbuf_addf(&sb, "agent '%s': bisect-agent %s without a usable "
+		    "result (%s)", r->agent, how, why);
+		remote_log_tail(&sb, log);
+		error_set(cause, "%s", sb.buf);
+		goto out;
+	}
+	ret = 0;
+	goto out;
+fail:
+	error_set(cause, "agent '%s': %s", r->agent, why != NULL ? why :
+	    "failed");
+out:
+	if (rdir != NULL) {
+		pthread_mutex_lock(&r->mu);
+		ALLOC_GROW(r->cleanup, r->nr_cleanup, r->alloc_cleanup);
+		r->cleanup[r->nr_cleanup++] = rdir;
+		pthread_mutex_unlock(&r->mu);
+	}
+	if (logfd != -1)
+		close(logfd);
+	result_free(res);
+	strbuf_release(&inner);
+	strbuf_release(&sb);
+	free(cmd);
+	free(remote_res);
+	free(local_res);
+	free(log);
+	free(why);
+	free(how);
+	free(ex.signal);
+	return ret;
+}
+
+int
+ssh_remote_info(struct ssh_remote *r, char **out, char **cause)
+{
+	struct strbuf		 inner = STRBUF_INIT, o = STRBUF_INIT;
+	struct strbuf		 e = STRBUF_INIT;
+	struct ssh_exec_sink	 k;
+	struct ssh_exec_exit	 ex;
+	char			*cmd = NULL, *why = NULL, *how = NULL;
+	double			 deadline;
+	int			 ret = -1;
+
+	memset(&ex, 0, sizeof ex);
+	deadline = ssh_session_now() + REMOTE_INFO_TIMEOUT;
+	pthread_mutex_lock(&r->mu);
+	ret = remote_prepare_locked(r, deadline, &why) == 0 &&
+	    remote_ensure_agent(r, deadline, &why) == 0 ? 0 : -1;
+	if (ret == 0) {
+		remote_cleanup_words(r, &inner);
+		strbuf_addstr(&inner, "exec ");
+		ssh_remote_quote(&inner, r->agent_remote);
+		strbuf_addstr(&inner, " info");
+	}
+	pthread_mutex_unlock(&r->mu);
+	if (ret != 0)
+		goto fail;
+	ret = -1;
+	cmd = remote_command(&inner);
+	memset(&k, 0, sizeof k);
+	k.fd = -1;
+	k.out = &o;
+	k.err = &e;
+	k.max = REMOTE_MAX_INFO;
+	if (ssh_exec_run(r->s, cmd, 0, &k, deadline, -1, &ex, &why) != 0)
+		goto fail;
+	if (ex.status != 0) {
+		how = remote_describe_exit(&ex);
+		strbuf_rtrim(&e);
+		error_set(cause, "agent '%s': bisect-agent info %s%s%s",
+		    r->agent, how, e.len ? ": " : "", e.buf);
+		goto out;
+	}
+	*out = strbuf_detach(&o, NULL);
+	ret = 0;
+	goto out;
+fail:
+	error_set(cause, "agent '%s': %s", r->agent, why != NULL ? why :
+	    "failed");
+out:
+	strbuf_release(&inner);
+	strbuf_release(&o);
+	strbuf_release(&e);
+	free(cmd);
+	free(why);
+	free(how);
+	free(ex.signal);
+	return ret;
+}

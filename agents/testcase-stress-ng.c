@@ -1,0 +1,223 @@
+/*
+ * stress-ng (Debian package stress-ng): the stressor named by "test"
+ * (LKP's parameter: cpu, vm, fork, ...) with nr_threads instances
+ * (default 100% of the CPUs) for runtime seconds (default 60), its
+ * temporary files in the work directory. Metrics come from the YAML file
+ * it writes with --yaml (RESULTDIR/stress-ng.yaml): for each stressor,
+ * stress-ng.STRESSOR.ops (bogo ops) and stress-ng.STRESSOR.ops_per_sec
+ * (bogo ops per second of real time), as LKP's stats/stress-ng names
+ * them. Without the file (an older stress-ng), the "metrc:"/"info:"
+ * table of its output is read instead.
+ */
+#include <yaml.h>
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agents/testcase.h"
+#include "jobs/job.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define STRESS_NG_YAML	"stress-ng.yaml"
+#define STRESS_NG_MAX	(16u << 20)
+
+static int
+testcase_stress_ng_name(const char *s)
+{
+	const char	*p;
+
+	if (!isalpha((unsigned char)s[0]))
+		return 0;
+	for (p = s; *p != '\0'; p++) {
+		if (!(isalnum((unsigned char)*p) || *p == '-' || *p == '_'))
+			return 0;
+	}
+	return p - s <= 64;
+}
+
+static int
+testcase_stress_ng_command(const struct testcase_ctx *ctx,
+    struct testcase_argv *argv, char **cause)
+{
+	const char	*test = job_param(ctx->job, "test");
+	char		*yaml;
+	unsigned	 n;
+
+	if (test == NULL)
+		return error_set(cause, "stress-ng needs 'test': the stressor "
+		    "to run (cpu, vm, fork, ...)");
+	if (!testcase_stress_ng_name(test))
+		return error_set(cause, "'test' must be a stress-ng stressor "
+		    "name, not '%s'", test);
+	if (testcase_count(ctx, "nr_threads", "100%", &n, cause) != 0)
+		return -1;
+	yaml = path_join(ctx->resultdir, STRESS_NG_YAML);
+	testcase_argv_add(argv, "stress-ng");
+	testcase_argv_add(argv, "--%s", test);
+	testcase_argv_add(argv, "%u", n);
+	testcase_argv_add(argv, "--timeout");
+	testcase_argv_add(argv, "%us", ctx->job->runtime > 0 ?
+	    ctx->job->runtime : 60);
+	testcase_argv_add(argv, "--temp-path");
+	testcase_argv_add(argv, "%s", ctx->workdir);
+	testcase_argv_add(argv, "--metrics-brief");
+	testcase_argv_add(argv, "--yaml");
+	testcase_argv_add(argv, "%s", yaml);
+	free(yaml);
+	return 0;
+}
+
+static const char *
+testcase_stress_ng_scalar(yaml_document_t *doc, yaml_node_t *map,
+    const char *key)
+{
+	yaml_node_pair_t	*pair;
+	yaml_node_t		*k, *v;
+
+	for (pair = map->data.mapping.pairs.start;
+	    pair < map->data.mapping.pairs.top; pair++) {
+		k = yaml_document_get_node(doc, pair->key);
+		v = yaml_document_get_node(doc, pair->value);
+		if (k == NULL || v == NULL || k->type != YAML_SCALAR_NODE ||
+		    v->type != YAML_SCALAR_NODE)
+			continue;
+		if (strcmp((const char *)k->data.scalar.value, key) == 0)
+			return (const char *)v->data.scalar.value;
+	}
+	return NULL;
+}
+
+static int
+testcase_stress_ng_number(const char *s, double *v)
+{
+	char	*end;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	*v = strtod(s, &end);
+	return *end == '\0' ? 0 : -1;
+}
+
+/* The "metrics:" list of the YAML file; the number of stressors read. */
+static int
+testcase_stress_ng_yaml(const char *buf, size_t len, struct strbuf *metrics)
+{
+	yaml_parser_t		 parser;
+	yaml_document_t		 doc;
+	yaml_node_t		*root, *k, *v, *item;
+	yaml_node_pair_t	*pair;
+	yaml_node_item_t	*it;
+	const char		*name;
+	double			 ops, rate;
+	int			 n = 0;
+
+	if (!yaml_parser_initialize(&parser))
+		return 0;
+	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		yaml_parser_delete(&parser);
+		return 0;
+	}
+	if ((root = yaml_document_get_root_node(&doc)) == NULL ||
+	    root->type != YAML_MAPPING_NODE)
+		goto out;
+	for (pair = root->data.mapping.pairs.start;
+	    pair < root->data.mapping.pairs.top; pair++) {
+		k = yaml_document_get_node(&doc, pair->key);
+		v = yaml_document_get_node(&doc, pair->value);
+		if (k == NULL || v == NULL || k->type != YAML_SCALAR_NODE ||
+		    strcmp((const char *)k->data.scalar.value, "metrics") != 0 ||
+		    v->type != YAML_SEQUENCE_NODE)
+			continue;
+		for (it = v->data.sequence.items.start;
+		    it < v->data.sequence.items.top; it++) {
+			item = yaml_document_get_node(&doc, *it);
+			if (item == NULL || item->type != YAML_MAPPING_NODE)
+				continue;
+			name = testcase_stress_ng_scalar(&doc, item,
+			    "stressor");
+			if (name == NULL || !testcase_stress_ng_name(name) ||
+			    testcase_stress_ng_number(testcase_stress_ng_scalar(
+			    &doc, item, "bogo-ops"), &ops) != 0 ||
+			    testcase_stress_ng_number(testcase_stress_ng_scalar(
+			    &doc, item, "bogo-ops-per-second-real-time"),
+			    &rate) != 0)
+				continue;
+			strbuf_addf(metrics, "%s.ops: %.17g\n", name, ops);
+			strbuf_addf(metrics, "%s.ops_per_sec: %.17g\n", name,
+			    rate);
+			n++;
+		}
+	}
+out:
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	return n;
+}
+
+/*
+ * "stress-ng: metrc: [9699] cpu  2030  2.02  0.97  0.01  1007.01  2080.42"
+ * (older versions say "info:"), after the "(secs)" header line.
+ */
+static int
+testcase_stress_ng_text(const char *out, size_t len, struct strbuf *metrics)
+{
+	char	*copy = xstrndup(out, len), *save = NULL, *l, *p;
+	char	 name[65];
+	double	 ops, real, usr, sys, rate;
+	int	 table = 0, n = 0;
+
+	for (l = strtok_r(copy, "\n", &save); l != NULL;
+	    l = strtok_r(NULL, "\n", &save)) {
+		if (strstr(l, "(secs)") != NULL) {
+			table = 1;
+			continue;
+		}
+		if (!table || strncmp(l, "stress-ng: ", 11) != 0 ||
+		    (p = strchr(l, ']')) == NULL)
+			continue;
+		if (sscanf(p + 1, "%64s %lf %lf %lf %lf %lf", name, &ops,
+		    &real, &usr, &sys, &rate) != 6 ||
+		    !testcase_stress_ng_name(name))
+			continue;
+		strbuf_addf(metrics, "%s.ops: %.17g\n", name, ops);
+		strbuf_addf(metrics, "%s.ops_per_sec: %.17g\n", name, rate);
+		n++;
+	}
+	free(copy);
+	return n;
+}
+
+static int
+testcase_stress_ng_parse(const struct testcase_ctx *ctx, const char *out,
+    size_t len, struct strbuf *metrics, char **cause)
+{
+	char	*path = path_join(ctx->resultdir, STRESS_NG_YAML), *buf = NULL;
+	size_t	 blen;
+	int	 n = 0;
+
+	if (file_read(path, &buf, &blen, NULL) == 0 && blen < STRESS_NG_MAX)
+		n = testcase_stress_ng_yaml(buf, blen, metrics);
+	if (n == 0)
+		n = testcase_stress_ng_text(out, len, metrics);
+	free(path);
+	free(buf);
+	if (n == 0)
+		return error_set(cause, "stress-ng reported no metrics (no "
+		    "'metrics:' in %s, no table in its output)",
+		    STRESS_NG_YAML);
+	return 0;
+}
+
+const struct testcase_adapter testcase_stress_ng = {
+	.name = "stress-ng",
+	.program = "stress-ng",
+	.package = "stress-ng",
+	.command = testcase_stress_ng_command,
+	.parse = testcase_stress_ng_parse,
+};

@@ -1,0 +1,240 @@
+/*
+ * The table of testcase adapters and what they share: building an argv,
+ * finding a program in PATH, and reading the LKP-style parameters
+ * (nr_threads as a count or a percentage of the CPUs, sizes with units,
+ * words from a list). A parameter that is out of range or misspelt is an
+ * error of the run with the key named, never a silent default.
+ */
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agents/result.h"
+#include "agents/testcase.h"
+#include "jobs/job.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define TESTCASE_MAX_COUNT	1000000
+
+static const struct testcase_adapter *const testcase_table[] = {
+	&testcase_dbench,
+	&testcase_stress_ng,
+	&testcase_hackbench,
+	&testcase_vmscale,
+};
+
+const struct testcase_adapter *
+testcase_find(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof testcase_table / sizeof testcase_table[0];
+	    i++) {
+		if (strcmp(testcase_table[i]->name, name) == 0)
+			return testcase_table[i];
+	}
+	return NULL;
+}
+
+void
+testcase_argv_add(struct testcase_argv *a, const char *fmt, ...)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	va_list		ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	a->v = xreallocarray(a->v, a->nr + 2, sizeof *a->v);
+	a->v[a->nr++] = strbuf_detach(&sb, NULL);
+	a->v[a->nr] = NULL;
+}
+
+void
+testcase_argv_release(struct testcase_argv *a)
+{
+	size_t	i;
+
+	for (i = 0; i < a->nr; i++)
+		free(a->v[i]);
+	free(a->v);
+	a->v = NULL;
+	a->nr = 0;
+}
+
+char *
+testcase_which(const char *program)
+{
+	const char	*path = getenv("PATH"), *p, *colon;
+	struct stat	 st;
+	char		*full;
+	size_t		 len;
+
+	if (strchr(program, '/') != NULL)
+		return access(program, X_OK) == 0 ? xstrdup(program) : NULL;
+	if (path == NULL)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; *p != '\0'; p = *colon ? colon + 1 : colon) {
+		colon = strchr(p, ':');
+		if (colon == NULL)
+			colon = p + strlen(p);
+		len = (size_t)(colon - p);
+		full = len == 0 ? xstrdup(program) :
+		    xasprintf("%.*s/%s", (int)len, p, program);
+		if (stat(full, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(full, X_OK) == 0)
+			return full;
+		free(full);
+	}
+	return NULL;
+}
+
+int
+testcase_count(const struct testcase_ctx *ctx, const char *key,
+    const char *dflt, unsigned *out, char **cause)
+{
+	const char		*v = job_param(ctx->job, key), *p;
+	unsigned long long	 n = 0;
+	int			 pct = 0;
+
+	if (v == NULL)
+		v = dflt;
+	for (p = v; isdigit((unsigned char)*p) && n <= TESTCASE_MAX_COUNT;
+	    p++)
+		n = n * 10 + (unsigned)(*p - '0');
+	if (*p == '%') {
+		pct = 1;
+		p++;
+	}
+	if (p == v || *p != '\0' || n == 0 || n > TESTCASE_MAX_COUNT)
+		return error_set(cause, "'%s' must be a count or a percentage "
+		    "of the CPUs (like 4 or 100%%), not '%s'", key, v);
+	if (pct) {
+		n = n * (ctx->nr_cpu > 0 ? ctx->nr_cpu : 1) / 100;
+		if (n == 0)
+			n = 1;
+	}
+	if (n > TESTCASE_MAX_COUNT)
+		return error_set(cause, "'%s' asks for %llu tasks, more than "
+		    "%u", key, n, TESTCASE_MAX_COUNT);
+	*out = (unsigned)n;
+	return 0;
+}
+
+int
+testcase_size(const struct testcase_ctx *ctx, const char *key,
+    unsigned long long dflt, unsigned long long *out, char **cause)
+{
+	const char		*v = job_param(ctx->job, key);
+	char			*end;
+	unsigned long long	 n;
+	int			 shift = 0;
+
+	if (v == NULL) {
+		*out = dflt;
+		return 0;
+	}
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	switch (*end) {
+	case 'K': case 'k':
+		shift = 10;
+		break;
+	case 'M': case 'm':
+		shift = 20;
+		break;
+	case 'G': case 'g':
+		shift = 30;
+		break;
+	case 'T': case 't':
+		shift = 40;
+		break;
+	}
+	if (shift > 0)
+		end++;
+	if (!isdigit((unsigned char)v[0]) || errno != 0 || *end != '\0' ||
+	    n == 0 || n > (~0ULL >> shift) >> 1)
+		return error_set(cause, "'%s' must be a size like 64M or 1G, "
+		    "not '%s'", key, v);
+	*out = n << shift;
+	return 0;
+}
+
+int
+testcase_word(const struct testcase_ctx *ctx, const char *key,
+    const char *const *words, const char *dflt, const char **out,
+    char **cause)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	const char	*v = job_param(ctx->job, key);
+	size_t		 i;
+
+	if (v == NULL)
+		v = dflt;
+	for (i = 0; words[i] != NULL; i++) {
+		if (strcmp(words[i], v) == 0) {
+			*out = words[i];
+			strbuf_release(&sb);
+			return 0;
+		}
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", words[i]);
+	}
+	error_set(cause, "'%s' must be one of %s, not '%s'", key, sb.buf, v);
+	strbuf_release(&sb);
+	return -1;
+}
+
+int
+testcase_prepare(const struct testcase_adapter *ad,
+    const struct testcase_ctx *ctx, struct testcase_argv *argv,
+    struct result *r)
+{
+	char	*cause = NULL, *path;
+
+	if (ad->command(ctx, argv, &cause) != 0) {
+		result_set_error(r, "testcase '%s': %s", ad->name, cause);
+		free(cause);
+		return -1;
+	}
+	if ((path = testcase_which(argv->v[0])) == NULL) {
+		result_set_error(r, "testcase '%s' needs '%s', which is not "
+		    "installed%s%s%s", ad->name, argv->v[0], ad->package ?
+		    " (Debian package " : "", ad->package ? ad->package : "",
+		    ad->package ? ")" : "");
+		return -1;
+	}
+	free(argv->v[0]);
+	argv->v[0] = path;
+	return 0;
+}
+
+void
+testcase_metrics(const struct testcase_adapter *ad,
+    const struct testcase_ctx *ctx, const char *buf, size_t len,
+    struct result *r)
+{
+	struct strbuf	 metrics = STRBUF_INIT;
+	char		*cause = NULL, *path;
+
+	if (ad->parse(ctx, buf, len, &metrics, &cause) != 0) {
+		result_set_error(r, "testcase '%s': %s", ad->name, cause);
+		free(cause);
+	}
+	path = path_join(ctx->resultdir, "stats.log");
+	if (file_write_atomic(path, metrics.buf, metrics.len, &cause) != 0) {
+		fprintf(stderr, "bisect-agent: %s\n", cause);
+		free(cause);
+	}
+	free(path);
+	result_parse_output(r, ctx->job->testcase, metrics.buf, metrics.len);
+	strbuf_release(&metrics);
+}

@@ -1,0 +1,695 @@
+/*
+ * The bisection simulator of DESIGN §4: it drives the real bisect_decide
+ * (linked from libstats, not a copy) through synthetic bisections and
+ * prints, per scenario, how often it names the right commit and what that
+ * costs in runs and builds, next to plain fixed-repeat bisection (git
+ * bisect run with a script that takes r runs and compares their mean to
+ * the threshold half-way between the ends' means, r = 5, 10, 20) on the
+ * same histories, measured in the same run.
+ *
+ * Noise is relative to the commit's true mean. Every model has a gaussian
+ * core of sd 2%; a culprit's change is negative (a regression of a
+ * higher-is-better metric) and given in standard deviations of the noise:
+ *   gauss    N(0, 2%): the sd is 2%
+ *   heavy    gauss, and 5% of the samples off by +-30% of the mean (a run
+ *            disturbed by something else); these outliers would make the
+ *            sd 7%, so the change is in sd of the core, 2%
+ *   bimodal  gauss, each sample in one of two modes 4% above or below
+ *            the mean, fair coin: the sd is 4.47%; bimodal-3pct has the
+ *            change of the gaussian case instead (3%, 0.67 of that sd)
+ *   drift    gauss plus a slow random walk of the machine's speed (each
+ *            run moves it by N(0, 0.2%)), shared by all commits
+ * Histories: 1024 commits in a line after the good end, or a merge-heavy
+ * DAG of 1024 commits (mainline, topic branches forked from recent
+ * mainline and merged back, about one commit in five a merge).
+ * Usage: bisect-sim [--trials N] [--scenario NAME] [--seed S] [--list]
+ *   [--verbose]
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "stats/bisect.h"
+#include "util/xalloc.h"
+
+enum noise { GAUSS, HEAVY, BIMODAL, DRIFT };
+
+struct scenario {
+	const char	*name;
+	int		 dag;
+	enum noise	 noise;
+	double		 effect_sd;	/* per culprit */
+	int		 culprits;	/* 0, 1 or 2 */
+	int		 build_fail;
+	unsigned	 slots;
+	const char	*what;
+	int		 core;		/* effect in sd of the gaussian core */
+};
+
+static const struct scenario scenarios[] = {
+	{ "gauss-1.5", 0, GAUSS, 1.5, 1, 0, 1,
+	    "linear, one culprit, gaussian, change 1.5 sd" },
+	{ "gauss-0.75", 0, GAUSS, 0.75, 1, 0, 1,
+	    "linear, one culprit, gaussian, change 0.75 sd" },
+	{ "heavy-1.5", 0, HEAVY, 1.5, 1, 0, 1,
+	    "linear, heavy-tailed (5% off by +-30%), 1.5 sd of the core", 1 },
+	{ "bimodal-1.5", 0, BIMODAL, 1.5, 1, 0, 1,
+	    "linear, bimodal (+-4%), 1.5 sd of the noise (-6.7%)" },
+	{ "bimodal-3pct", 0, BIMODAL, 1.5, 1, 0, 1,
+	    "linear, bimodal (+-4%), -3% (1.5 sd of the core, 0.67 sd)", 1 },
+	{ "drift-1.5", 0, DRIFT, 1.5, 1, 0, 1,
+	    "linear, slow drift, 1.5 sd" },
+	{ "none", 0, GAUSS, 0, 0, 0, 1,
+	    "linear, no change at all (right = no_change)" },
+	{ "two", 0, GAUSS, 1.5, 2, 0, 1,
+	    "linear, two culprits of 1.5 sd each (right = both)" },
+	{ "dag-1.5", 1, GAUSS, 1.5, 1, 0, 1,
+	    "merge-heavy DAG, one culprit, gaussian, 1.5 sd" },
+	{ "buildfail-1.5", 0, GAUSS, 1.5, 1, 1, 1,
+	    "linear, 1.5 sd, build failures around the culprit" },
+	{ "slots4-1.5", 0, GAUSS, 1.5, 1, 0, 4,
+	    "linear, 1.5 sd, 4 commits sampled per round" },
+};
+
+#define NR_SCENARIOS	(sizeof scenarios / sizeof scenarios[0])
+#define SD		0.02
+#define BASE		1000.0
+#define MAX_RUNS	100
+#define INITIAL_RUNS	3
+#define NR_COMMITS	1024
+
+struct history {
+	size_t			 nr;		/* good end is 0 */
+	size_t			 bad;
+	size_t			*parent_store;
+	struct bisect_commit	*commits;
+	unsigned char		*failed;
+	double			*mean;
+	size_t			 culprit[2];
+	size_t			 nr_culprits;
+};
+
+struct sim {
+	gsl_rng		*rng;
+	double		 drift;
+	enum noise	 noise;
+};
+
+static double
+sim_sample(struct sim *s, double mean)
+{
+	double	e = gsl_ran_gaussian(s->rng, SD);
+
+	switch (s->noise) {
+	case GAUSS:
+		break;
+	case HEAVY:
+		if (gsl_rng_uniform(s->rng) < 0.05)
+			e += gsl_rng_uniform(s->rng) < 0.5 ? 0.30 : -0.30;
+		break;
+	case BIMODAL:
+		e += gsl_rng_uniform(s->rng) < 0.5 ? 2 * SD : -2 * SD;
+		break;
+	case DRIFT:
+		s->drift += gsl_ran_gaussian(s->rng, 0.1 * SD);
+		e += s->drift;
+		break;
+	}
+	return mean * (1 + e);
+}
+
+static void
+history_free(struct history *h)
+{
+	free(h->parent_store);
+	free(h->commits);
+	free(h->failed);
+	free(h->mean);
+	memset(h, 0, sizeof *h);
+}
+
+/* ancestors-or-self of x, into mark */
+static void
+history_ancestors(const struct history *h, size_t x, unsigned char *mark)
+{
+	size_t	*stack = xcalloc(h->nr, sizeof *stack), sp = 0, y, k;
+
+	memset(mark, 0, h->nr);
+	mark[x] = 1;
+	stack[sp++] = x;
+	while (sp > 0) {
+		y = stack[--sp];
+		for (k = 0; k < h->commits[y].nr_parents; k++) {
+			size_t p = h->commits[y].parents[k];
+
+			if (!mark[p]) {
+				mark[p] = 1;
+				stack[sp++] = p;
+			}
+		}
+	}
+	free(stack);
+}
+
+static void
+history_make(struct history *h, const struct scenario *sc, gsl_rng *rng)
+{
+	size_t	 n = NR_COMMITS + 1, i, k, *par, nr_main = 0, *main;
+	unsigned char *mark;
+	double	 sd;
+
+	memset(h, 0, sizeof *h);
+	h->commits = xcalloc(2 * n, sizeof *h->commits);
+	h->parent_store = xcalloc(4 * n, sizeof *h->parent_store);
+	par = h->parent_store;
+	if (!sc->dag) {
+		for (i = 0; i < n; i++) {
+			h->commits[i].parents = par;
+			if (i > 0) {
+				*par++ = i - 1;
+				h->commits[i].nr_parents = 1;
+			}
+		}
+		h->nr = n;
+		h->bad = n - 1;
+	} else {
+		main = xcalloc(n, sizeof *main);
+		h->commits[0].parents = par;
+		main[nr_main++] = 0;
+		h->nr = 1;
+		while (h->nr < n) {
+			size_t tip, len, m = main[nr_main - 1];
+
+			if (gsl_rng_uniform(rng) < 0.5 || h->nr + 3 > n) {
+				h->commits[h->nr].parents = par;
+				*par++ = m;
+				h->commits[h->nr].nr_parents = 1;
+				main[nr_main++] = h->nr++;
+				continue;
+			}
+			tip = main[nr_main - 1 - gsl_rng_uniform_int(rng,
+			    nr_main < 20 ? nr_main : 20)];
+			len = 1 + gsl_rng_uniform_int(rng, 6);
+			for (k = 0; k < len && h->nr + 1 < n; k++) {
+				h->commits[h->nr].parents = par;
+				*par++ = tip;
+				h->commits[h->nr].nr_parents = 1;
+				tip = h->nr++;
+			}
+			h->commits[h->nr].parents = par;
+			*par++ = m;
+			*par++ = tip;
+			h->commits[h->nr].nr_parents = 2;
+			main[nr_main++] = h->nr++;
+		}
+		h->bad = main[nr_main - 1];
+		free(main);
+	}
+
+	/* culprits among the candidates 1..nr-1 (all are ancestors of bad) */
+	h->nr_culprits = (size_t)sc->culprits;
+	for (k = 0; k < h->nr_culprits; k++) {
+		do
+			h->culprit[k] = 1 + gsl_rng_uniform_int(rng, h->nr - 1);
+		while (k == 1 && h->culprit[1] == h->culprit[0]);
+	}
+	h->mean = xcalloc(h->nr, sizeof *h->mean);
+	mark = xcalloc(h->nr, 1);
+	for (i = 0; i < h->nr; i++)
+		h->mean[i] = BASE;
+	/* the noise's sd: the core's, or with the modes' spread */
+	sd = sc->noise == BIMODAL && !sc->core ? sqrt(5) * SD : SD;
+	for (k = 0; k < h->nr_culprits; k++) {
+		/* the culprit's descendants: x has it among its ancestors */
+		for (i = 0; i < h->nr; i++) {
+			history_ancestors(h, i, mark);
+			if (mark[h->culprit[k]])
+				h->mean[i] *= 1 - sc->effect_sd * sd;
+		}
+	}
+	h->failed = xcalloc(h->nr, 1);
+	if (sc->build_fail && h->nr_culprits > 0) {
+		/* each commit within 3 of the culprit fails half the time, the
+		 * culprit itself one time in five */
+		size_t c = h->culprit[0];
+
+		for (i = c >= 3 ? c - 3 : 1; i <= c + 3 && i < h->nr; i++) {
+			if (i == h->bad)
+				continue;
+			if (gsl_rng_uniform(rng) < (i == c ? 0.2 : 0.5))
+				h->failed[i] = 1;
+		}
+	}
+	free(mark);
+}
+
+/* the answer an AMBIGUOUS should give: the culprit with the untestable
+ * commits next to it that no testable commit separates (linear only) */
+static void
+history_expected(const struct history *h, size_t *lo, size_t *hi)
+{
+	size_t c = h->culprit[0];
+
+	*lo = c;
+	while (*lo > 1 && h->failed[*lo - 1])
+		(*lo)--;
+	*hi = c;
+	while (h->failed[*hi] && *hi < h->bad)
+		(*hi)++;
+}
+
+struct outcome {
+	int	right;
+	size_t	runs;
+	size_t	builds;
+	size_t	rounds;
+};
+
+struct store {
+	double		**s;
+	size_t		 *n;
+	size_t		 *alloc;
+	unsigned char	 *built;
+};
+
+static void
+store_init(struct store *st, size_t nr)
+{
+	st->s = xcalloc(nr, sizeof *st->s);
+	st->n = xcalloc(nr, sizeof *st->n);
+	st->alloc = xcalloc(nr, sizeof *st->alloc);
+	st->built = xcalloc(nr, 1);
+}
+
+static void
+store_free(struct store *st, size_t nr)
+{
+	size_t	i;
+
+	for (i = 0; i < nr; i++)
+		free(st->s[i]);
+	free(st->s);
+	free(st->n);
+	free(st->alloc);
+	free(st->built);
+}
+
+static void
+store_take(struct store *st, struct sim *s, const struct history *h, size_t x,
+    size_t n, struct outcome *o)
+{
+	if (!st->built[x]) {
+		st->built[x] = 1;
+		o->builds++;
+	}
+	while (st->n[x] < n) {
+		ALLOC_GROW(st->s[x], st->n[x], st->alloc[x]);
+		st->s[x][st->n[x]++] = sim_sample(s, h->mean[x]);
+		o->runs++;
+	}
+}
+
+static int
+sim_verbose;
+static long
+sim_trace = -1;		/* trial whose every round is printed */
+
+static void
+run_driver(struct history *h, const struct scenario *sc, struct sim *s,
+    struct outcome *o, size_t trial)
+{
+	struct store		 st;
+	struct bisect_input	 in;
+	struct bisect_result	 res;
+	size_t			 good = 0, i, k, lo, hi;
+	int			 done = 0;
+
+	memset(o, 0, sizeof *o);
+	store_init(&st, h->nr);
+	memset(&in, 0, sizeof in);
+	in.commits = h->commits;
+	in.nr_commits = h->nr;
+	in.bad = h->bad;
+	in.good = &good;
+	in.nr_good = 1;
+	in.direction = 1;
+	in.min_effect_pct = 0;
+	in.slots = sc->slots;
+	in.initial_runs = INITIAL_RUNS;
+	in.max_runs = MAX_RUNS;
+	for (i = 0; i < h->nr; i++) {
+		h->commits[i].build = BISECT_BUILD_UNKNOWN;
+		h->commits[i].samples = NULL;
+		h->commits[i].nr_samples = 0;
+	}
+	while (!done && o->rounds < 5000) {
+		for (i = 0; i < h->nr; i++) {
+			h->commits[i].samples = st.s[i];
+			h->commits[i].nr_samples = st.n[i];
+		}
+		bisect_decide(&res, &in);
+		if (res.status != BISECT_CONTINUE) {
+			done = 1;
+			break;
+		}
+		o->rounds++;
+		if ((long)trial == sim_trace) {
+			fprintf(stderr, "round %zu: %zu left (%u steps):",
+			    o->rounds, res.remaining, res.steps);
+			for (k = 0; k < res.nr_wants; k++)
+				fprintf(stderr, " %zu:%u", res.wants[k].commit,
+				    res.wants[k].samples);
+			fprintf(stderr, "\n");
+		}
+		for (k = 0; k < res.nr_wants; k++) {
+			size_t x = res.wants[k].commit;
+
+			if (h->failed[x]) {
+				if (!st.built[x])
+					o->builds++;
+				st.built[x] = 1;
+				h->commits[x].build = BISECT_BUILD_FAILED;
+				continue;
+			}
+			h->commits[x].build = BISECT_BUILD_OK;
+			store_take(&st, s, h, x, res.wants[k].samples, o);
+		}
+		bisect_result_release(&res);
+	}
+	if (!done) {
+		o->right = 0;
+		store_free(&st, h->nr);
+		return;
+	}
+
+	switch (h->nr_culprits) {
+	case 0:
+		o->right = res.status == BISECT_NO_CHANGE;
+		break;
+	case 1:
+		o->right = res.status == BISECT_FOUND &&
+		    res.nr_culprits == 1 && res.culprits[0] == h->culprit[0];
+		if (sc->build_fail && res.status == BISECT_AMBIGUOUS) {
+			history_expected(h, &lo, &hi);
+			o->right = res.nr_candidates == hi - lo + 1;
+			for (k = 0; k < res.nr_candidates; k++)
+				if (res.candidates[k] < lo ||
+				    res.candidates[k] > hi)
+					o->right = 0;
+		}
+		break;
+	case 2:
+		o->right = 0;
+		if (res.status == BISECT_FOUND) {
+			int seen = 0;
+
+			for (k = 0; k < res.nr_culprits; k++)
+				if (res.culprits[k] == h->culprit[0] ||
+				    res.culprits[k] == h->culprit[1])
+					seen++;
+			o->right = seen == 2;
+		}
+		break;
+	}
+	if (sim_verbose && !o->right) {
+		fprintf(stderr, "trial %zu: %s", trial,
+		    bisect_status_name(res.status));
+		for (k = 0; k < res.nr_culprits; k++)
+			fprintf(stderr, " %zu", res.culprits[k]);
+		if (res.nr_candidates) {
+			fprintf(stderr, " candidates");
+			for (k = 0; k < res.nr_candidates; k++)
+				fprintf(stderr, " %zu", res.candidates[k]);
+		}
+		fprintf(stderr, "; truth");
+		for (k = 0; k < h->nr_culprits; k++)
+			fprintf(stderr, " %zu", h->culprit[k]);
+		fprintf(stderr, " (runs %zu, builds %zu, change %.2f%%, "
+		    "explained %.0f%%)\n", o->runs, o->builds, res.change_pct,
+		    res.explained_pct);
+	}
+	bisect_result_release(&res);
+	store_free(&st, h->nr);
+}
+
+static double
+mean_of(const double *x, size_t n)
+{
+	double	s = 0;
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		s += x[i];
+	return s / (double)n;
+}
+
+/*
+ * git bisect run with r runs per step: the ends measured first for the
+ * threshold, then git's midpoint (bisect_midpoint over what is left),
+ * untestable commits skipped as with `git bisect skip`.
+ */
+static void
+run_fixed(struct history *h, const struct scenario *sc, struct sim *s,
+    unsigned r, struct outcome *o)
+{
+	struct store		 st;
+	unsigned char		*cand, *mark, *skip;
+	size_t			*map, *back, *pstore, n, i, k, x, lo, hi;
+	struct bisect_commit	*sub;
+	double			 thr, mg, mb;
+
+	memset(o, 0, sizeof *o);
+	store_init(&st, h->nr);
+	cand = xcalloc(h->nr, 1);
+	mark = xcalloc(h->nr, 1);
+	skip = xcalloc(h->nr, 1);
+	map = xcalloc(h->nr, sizeof *map);
+	back = xcalloc(h->nr, sizeof *back);
+	sub = xcalloc(h->nr, sizeof *sub);
+	pstore = xcalloc(4 * h->nr, sizeof *pstore);
+
+	store_take(&st, s, h, 0, r, o);
+	store_take(&st, s, h, h->bad, r, o);
+	mg = mean_of(st.s[0], r);
+	mb = mean_of(st.s[h->bad], r);
+	thr = (mg + mb) / 2;
+	history_ancestors(h, h->bad, cand);
+	cand[0] = 0;
+	for (;;) {
+		size_t *pp = pstore, ns = 0, nskip = 0;
+
+		for (i = 0, n = 0; i < h->nr; i++)
+			if (cand[i]) {
+				map[i] = n;
+				back[n++] = i;
+			}
+		if (n <= 1)
+			break;
+		for (k = 0; k < n; k++) {
+			const struct bisect_commit *c = &h->commits[back[k]];
+
+			sub[k].parents = pp;
+			sub[k].nr_parents = 0;
+			for (i = 0; i < c->nr_parents; i++)
+				if (cand[c->parents[i]]) {
+					*pp++ = map[c->parents[i]];
+					sub[k].nr_parents++;
+				}
+			skip[k] = h->failed[back[k]] || back[k] == h->bad;
+			nskip += skip[k];
+		}
+		(void)ns;
+		/* the current bad end is never tested again */
+		for (k = 0; k < n; k++)
+			if (back[k] == h->bad)
+				skip[k] = 1;
+		x = bisect_midpoint(sub, n, skip);
+		if (x == (size_t)-1) {
+			/* only skipped commits left */
+			history_expected(h, &lo, &hi);
+			o->right = sc->build_fail;
+			for (k = 0; k < n; k++)
+				if (back[k] < lo || back[k] > hi)
+					o->right = 0;
+			if (n != hi - lo + 1)
+				o->right = 0;
+			goto out;
+		}
+		x = back[x];
+		store_take(&st, s, h, x, r, o);
+		history_ancestors(h, x, mark);
+		if (mean_of(st.s[x], r) < thr) {
+			for (i = 0; i < h->nr; i++)
+				cand[i] = cand[i] && mark[i];
+			h->bad = x;
+		} else
+			for (i = 0; i < h->nr; i++)
+				if (mark[i])
+					cand[i] = 0;
+	}
+	for (i = 0; i < h->nr; i++)
+		if (cand[i])
+			break;
+	o->right = h->nr_culprits == 1 && i < h->nr && i == h->culprit[0];
+out:
+	free(cand);
+	free(mark);
+	free(skip);
+	free(map);
+	free(back);
+	free(sub);
+	free(pstore);
+	store_free(&st, h->nr);
+}
+
+static int
+cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static size_t
+quantile(size_t *v, size_t n, double q)
+{
+	size_t	i;
+
+	qsort(v, n, sizeof *v, cmp_size);
+	i = (size_t)ceil(q * (double)n) - 1;
+	if (i >= n)
+		i = n - 1;
+	return v[i];
+}
+
+struct tally {
+	size_t	 right;
+	size_t	*runs;
+	size_t	*builds;
+	size_t	*rounds;
+};
+
+static void
+tally_print(const char *method, struct tally *t, size_t trials, int rounds)
+{
+	printf("  %-10s %6.1f%%  %5zu  %5zu  %5zu", method,
+	    100.0 * (double)t->right / (double)trials,
+	    quantile(t->runs, trials, 0.5), quantile(t->runs, trials, 0.9),
+	    quantile(t->builds, trials, 0.5));
+	if (rounds)
+		printf("  %5zu", quantile(t->rounds, trials, 0.5));
+	printf("\n");
+}
+
+static void
+scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
+{
+	static const unsigned	 fixed[3] = { 5, 10, 20 };
+	struct tally		 t[4];
+	struct history		 h;
+	struct sim		 s;
+	struct outcome		 o;
+	gsl_rng			*hist_rng = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t			 i, j, bad;
+	char			 name[32];
+	double			 t0 = (double)clock();
+
+	memset(t, 0, sizeof t);
+	for (j = 0; j < 4; j++) {
+		t[j].runs = xcalloc(trials, sizeof *t[j].runs);
+		t[j].builds = xcalloc(trials, sizeof *t[j].builds);
+		t[j].rounds = xcalloc(trials, sizeof *t[j].rounds);
+	}
+	s.rng = gsl_rng_alloc(gsl_rng_mt19937);
+	s.noise = sc->noise;
+	for (i = 0; i < trials; i++) {
+		gsl_rng_set(hist_rng, seed * 1000003 + i);
+		history_make(&h, sc, hist_rng);
+		bad = h.bad;
+		for (j = 0; j < 4; j++) {
+			gsl_rng_set(s.rng, (seed * 1000003 + i) * 7 + j + 1);
+			s.drift = 0;
+			h.bad = bad;
+			if (j == 0)
+				run_driver(&h, sc, &s, &o, i);
+			else
+				run_fixed(&h, sc, &s, fixed[j - 1], &o);
+			t[j].right += o.right;
+			t[j].runs[i] = o.runs;
+			t[j].builds[i] = o.builds;
+			t[j].rounds[i] = o.rounds;
+		}
+		history_free(&h);
+	}
+	printf("%s: %s; %zu trials (%.1f s)\n", sc->name, sc->what, trials,
+	    ((double)clock() - t0) / CLOCKS_PER_SEC);
+	printf("  %-10s %7s  %5s  %5s  %5s%s\n", "method", "right", "runs",
+	    "p90", "builds", sc->slots > 1 ? "  rounds" : "");
+	tally_print("driver", &t[0], trials, sc->slots > 1);
+	for (j = 1; j < 4; j++) {
+		snprintf(name, sizeof name, "fixed-%u", fixed[j - 1]);
+		tally_print(name, &t[j], trials, sc->slots > 1);
+	}
+	for (j = 0; j < 4; j++) {
+		free(t[j].runs);
+		free(t[j].builds);
+		free(t[j].rounds);
+	}
+	gsl_rng_free(s.rng);
+	gsl_rng_free(hist_rng);
+}
+
+int
+main(int argc, char **argv)
+{
+	size_t		 trials = 500, i;
+	unsigned long	 seed = 1;
+	const char	*only = NULL;
+	int		 any = 0;
+
+	for (i = 1; i < (size_t)argc; i++) {
+		if (strcmp(argv[i], "--trials") == 0 && i + 1 < (size_t)argc)
+			trials = strtoul(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--seed") == 0 && i + 1 < (size_t)argc)
+			seed = strtoul(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--scenario") == 0 &&
+		    i + 1 < (size_t)argc)
+			only = argv[++i];
+		else if (strcmp(argv[i], "--verbose") == 0)
+			sim_verbose = 1;
+		else if (strcmp(argv[i], "--trace") == 0 &&
+		    i + 1 < (size_t)argc)
+			sim_trace = strtol(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--list") == 0) {
+			for (i = 0; i < NR_SCENARIOS; i++)
+				printf("%-14s %s\n", scenarios[i].name,
+				    scenarios[i].what);
+			return 0;
+		} else {
+			fprintf(stderr, "usage: bisect-sim [--trials N] "
+			    "[--scenario NAME] [--seed S] [--list] "
+			    "[--verbose]\n");
+			return 2;
+		}
+	}
+	if (trials == 0)
+		trials = 1;
+	printf("bisect-sim: %zu trials per scenario, seed %lu; runs and builds "
+	    "are medians, p90 the 90th percentile of runs\n", trials, seed);
+	for (i = 0; i < NR_SCENARIOS; i++) {
+		if (only != NULL && strcmp(only, scenarios[i].name) != 0)
+			continue;
+		scenario_run(&scenarios[i], trials, seed);
+		any = 1;
+	}
+	if (!any) {
+		fprintf(stderr, "bisect-sim: no scenario '%s'\n", only);
+		return 2;
+	}
+	return 0;
+}

@@ -1,0 +1,353 @@
+/*
+ * The timing half of bench/dispatch-ssh.sh (which makes the sshd, the keys
+ * and the config, then runs this): the per-run cost of dispatching a
+ * trivial job to an ssh agent, four ways, in the same run:
+ *
+ *   libssh2 over the agent's link   the daemon's path: a run child asks the
+ *                                   link holding the connection (reused)
+ *   libssh2, a connection per run   transport_open/run/close, no link
+ *   OpenSSH ssh + scp               mkdir, upload the job, run, fetch the
+ *                                   result: one connection each, as a
+ *                                   script would do it
+ *   OpenSSH with ControlMaster      the same commands over one master
+ *
+ * OpenSSH is told to use libssh2's key exchange (curve25519-sha256), not
+ * its slower post-quantum default. Each does the same steps (the agent
+ * binary and the artifacts are already on the machine, as they are after
+ * the first run), and the agent's own
+ * work is the same: bisect-agent run of the same job. Its time run
+ * locally is subtracted to give the dispatch overhead. The three figures
+ * the target is about (local, link, ssh+scp) are taken interleaved, one
+ * of each per round in a rotating order, and the overheads are the
+ * medians of the per-round differences, so that the load of a shared
+ * machine weighs on all three alike. Prints the medians, and the ratio of
+ * the reused libssh2 overhead to the OpenSSH one; exits 1 if that is
+ * above MAX_RATIO.
+ *
+ *   dispatch-harness CONFIG AGENT ARTIFACT_DIR WORKDIR [RUNS [MAX_RATIO]]
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agents/transport.h"
+#include "jobs/config.h"
+#include "util/file.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/*
+ * The key exchange libssh2 1.10 uses: OpenSSH 9's default (sntrup761,
+ * post-quantum) costs several times more, which would flatter the ratio.
+ */
+#define OPENSSH_KEX	"-o KexAlgorithms=curve25519-sha256"
+
+static const char	*job_text =
+    "testcase: microbench\n"
+    "run: sh bench.sh\n"
+    "runs: 1\n"
+    "metric: microbench.score\n";
+
+static double
+now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct bench {
+	const struct config_agent	*a;
+	const char			*art;
+	const char			*work;
+	char				*agent_path;
+	char				*jobfile;
+	char				*rdir;		/* OpenSSH's, remote */
+};
+
+static int
+bench_sh(const char *cmd)
+{
+	int	st = system(cmd);
+
+	if (st != 0)
+		fprintf(stderr, "dispatch-harness: '%s' failed (%d)\n", cmd,
+		    st);
+	return st == 0 ? 0 : -1;
+}
+
+/* One run through the transport as it is set up now; seconds or -1. */
+static double
+bench_transport(struct bench *b)
+{
+	struct transport	*t = NULL;
+	struct transport_job	 job;
+	char			*dir = path_join(b->work, "run"), *cause = NULL;
+	double			 t0 = now();
+	int			 r;
+
+	memset(&job, 0, sizeof job);
+	job.run_dir = dir;
+	job.job_text = job_text;
+	job.artifact_dir = b->art;
+	job.timeout = 60;
+	if ((r = transport_open(b->a, b->agent_path, &t, &cause)) == 0)
+		r = transport_run(t, &job, &cause);
+	transport_close(t);
+	if (r != 0)
+		fprintf(stderr, "dispatch-harness: %s\n", cause);
+	free(cause);
+	free(dir);
+	return r == 0 ? now() - t0 : -1;
+}
+
+static char *
+bench_ssh(struct bench *b, const char *opts, int scp)
+{
+	if (scp)
+		return xasprintf("scp -q -i %s -o UserKnownHostsFile=%s "
+		    "-o StrictHostKeyChecking=yes -o BatchMode=yes %s -P %d %s",
+		    b->a->identity, b->a->known_hosts, OPENSSH_KEX, b->a->port,
+		    opts);
+	return xasprintf("ssh -q -i %s -o UserKnownHostsFile=%s "
+	    "-o StrictHostKeyChecking=yes -o BatchMode=yes %s -p %d %s %s@%s",
+	    b->a->identity, b->a->known_hosts, OPENSSH_KEX, b->a->port, opts,
+	    b->a->user, b->a->host);
+}
+
+/* The agent and the artifacts, once, as the transport keeps them. */
+static int
+bench_openssh_prepare(struct bench *b)
+{
+	char	*ssh = bench_ssh(b, "", 0), *scp = bench_ssh(b, "", 1), *cmd;
+	int	 r;
+
+	cmd = xasprintf("%s 'mkdir -p %s/bin %s/art' && %s %s %s@%s:%s/bin/"
+	    "bisect-agent && %s -r %s/. %s@%s:%s/art/", ssh, b->rdir, b->rdir,
+	    scp, b->agent_path, b->a->user, b->a->host, b->rdir, scp, b->art,
+	    b->a->user, b->a->host, b->rdir);
+	r = bench_sh(cmd);
+	free(cmd);
+	free(ssh);
+	free(scp);
+	return r;
+}
+
+/* One run with ssh and scp: mkdir, upload the job, run, fetch. */
+static double
+bench_openssh(struct bench *b, const char *opts)
+{
+	char	*ssh = bench_ssh(b, opts, 0), *scp = bench_ssh(b, opts, 1);
+	char	*local = path_join(b->work, "openssh-result"), *cmd;
+	double	 t0;
+	int	 r;
+
+	cmd = xasprintf("rm -rf %s && mkdir -p %s && "
+	    "%s 'rm -rf %s/run && mkdir -p %s/run' && "
+	    "%s %s %s@%s:%s/run/job.yaml && "
+	    "%s 'mkdir -p %s/run/work && cp -pR %s/art/. %s/run/work/ && "
+	    "exec %s/bin/bisect-agent run --workdir %s/run/work "
+	    "%s/run/job.yaml %s/run/result' >/dev/null 2>&1 && "
+	    "%s -r %s@%s:%s/run/result %s/",
+	    local, local, ssh, b->rdir, b->rdir, scp, b->jobfile, b->a->user,
+	    b->a->host, b->rdir, ssh, b->rdir, b->rdir, b->rdir, b->rdir,
+	    b->rdir, b->rdir, b->rdir, scp, b->a->user, b->a->host, b->rdir,
+	    local);
+	t0 = now();
+	r = bench_sh(cmd);
+	t0 = now() - t0;
+	free(cmd);
+	free(ssh);
+	free(scp);
+	free(local);
+	return r == 0 ? t0 : -1;
+}
+
+/* The agent's own work, run here: what every path above also pays. */
+static double
+bench_local(struct bench *b)
+{
+	char	*cmd;
+	double	 t0;
+	int	 r;
+
+	cmd = xasprintf("rm -rf %s/local && mkdir -p %s/local/work && "
+	    "cp -pR %s/. %s/local/work/ && %s run --workdir %s/local/work %s "
+	    "%s/local/result >/dev/null 2>&1", b->work, b->work, b->art,
+	    b->work, b->agent_path, b->work, b->jobfile, b->work);
+	t0 = now();
+	r = bench_sh(cmd);
+	t0 = now() - t0;
+	free(cmd);
+	return r == 0 ? t0 : -1;
+}
+
+/* n runs of one method (after one to warm up): its median, or -1. */
+static double
+bench_block(struct bench *b, const char *opts, int openssh, int n)
+{
+	double	*v = xcalloc((size_t)n, sizeof *v), x, m = -1;
+	int	 i;
+
+	for (i = -1; i < n; i++) {
+		x = openssh ? bench_openssh(b, opts) : bench_transport(b);
+		if (x < 0)
+			goto out;
+		if (i >= 0)
+			v[i] = x;
+	}
+	m = median(v, n);
+out:
+	free(v);
+	return m;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct config		*cfg = NULL;
+	struct bench		 b;
+	double			*loc = NULL, *lnk = NULL, *ssh = NULL;
+	double			*d_lnk = NULL, *d_ssh = NULL;
+	double			 direct, master, x[3], o_lnk, o_ssh, ratio;
+	double			 max_ratio;
+	char			*cause = NULL, *ctl = NULL, *opts = NULL;
+	pid_t			 pid = -1;
+	int			 n, fd, status, i, k, m, r = 1;
+
+	if (argc < 5) {
+		printf("dispatch-harness: driven by bench/dispatch-ssh.sh\n");
+		return 0;
+	}
+	memset(&b, 0, sizeof b);
+	n = argc > 5 ? atoi(argv[5]) : 20;
+	max_ratio = argc > 6 ? atof(argv[6]) : 0.3;
+	if (n < 3)
+		n = 3;
+	b.agent_path = xstrdup(getenv("BISECT_AGENT") != NULL ?
+	    getenv("BISECT_AGENT") : "bisect-agent");
+	b.art = argv[3];
+	b.work = argv[4];
+	if (config_load(argv[1], &cfg, &cause) != 0 ||
+	    (b.a = config_agent_find(cfg, argv[2])) == NULL) {
+		fprintf(stderr, "dispatch-harness: %s\n", cause != NULL ?
+		    cause : "no such agent");
+		goto out;
+	}
+	b.jobfile = path_join(b.work, "job.yaml");
+	b.rdir = xasprintf("%s/openssh-run", b.a->remote_dir);
+	file_write_atomic(b.jobfile, job_text, strlen(job_text), NULL);
+	if (bench_openssh_prepare(&b) != 0)
+		goto out;
+
+	/* for reference: no reuse with libssh2, reuse with OpenSSH */
+	if ((direct = bench_block(&b, NULL, 0, n)) < 0)
+		goto out;
+	ctl = path_join(b.work, "cm");
+	opts = xasprintf("-o ControlMaster=auto -o ControlPath=%s "
+	    "-o ControlPersist=60", ctl);
+	master = bench_block(&b, opts, 1, n);
+	free(opts);
+	opts = xasprintf("ssh -q -o ControlPath=%s -O exit x 2>/dev/null",
+	    ctl);
+	if (system(opts) != 0) {
+		/* the master may be gone already */
+	}
+	if (master < 0)
+		goto out;
+
+	/* the daemon's path: a link holds the connection */
+	if (transport_link_setup(&cause) != 0 ||
+	    transport_link_listen(b.a, &fd, &cause) != 0) {
+		fprintf(stderr, "dispatch-harness: %s\n", cause);
+		goto out;
+	}
+	fflush(NULL);
+	if ((pid = fork()) == 0) {
+		transport_link_serve(fd, b.a, b.agent_path, &cause);
+		_exit(1);
+	}
+	close(fd);
+	if (bench_transport(&b) < 0)		/* warm: connect, uploads */
+		goto out;
+	loc = xcalloc((size_t)n, sizeof *loc);
+	lnk = xcalloc((size_t)n, sizeof *lnk);
+	ssh = xcalloc((size_t)n, sizeof *ssh);
+	d_lnk = xcalloc((size_t)n, sizeof *d_lnk);
+	d_ssh = xcalloc((size_t)n, sizeof *d_ssh);
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < 3; k++) {
+			m = (i + k) % 3;
+			x[m] = m == 0 ? bench_local(&b) : m == 1 ?
+			    bench_transport(&b) : bench_openssh(&b, "");
+			if (x[m] < 0)
+				goto out;
+		}
+		loc[i] = x[0];
+		lnk[i] = x[1];
+		ssh[i] = x[2];
+		d_lnk[i] = x[1] - x[0];
+		d_ssh[i] = x[2] - x[0];
+	}
+	o_lnk = median(d_lnk, n);
+	o_ssh = median(d_ssh, n);
+	ratio = o_lnk / o_ssh;
+	printf("dispatch-ssh: median of %d runs of a trivial job; the agent's "
+	    "own work, run locally: %.1f ms\n", n, median(loc, n) * 1e3);
+	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms\n",
+	    "libssh2, connection reused (link):", median(lnk, n) * 1e3,
+	    o_lnk * 1e3);
+	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms\n",
+	    "OpenSSH ssh+scp, new connections:", median(ssh, n) * 1e3,
+	    o_ssh * 1e3);
+	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms "
+	    "(measured apart)\n", "libssh2, a new connection per run:",
+	    direct * 1e3, (direct - median(loc, n)) * 1e3);
+	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms "
+	    "(measured apart)\n", "OpenSSH ssh+scp over a ControlMaster:",
+	    master * 1e3, (master - median(loc, n)) * 1e3);
+	printf("dispatch-ssh: overhead ratio, reused libssh2 / OpenSSH "
+	    "ssh+scp: %.3f (target <= %.2f): %s\n", ratio, max_ratio,
+	    ratio <= max_ratio ? "ok" : "MISSED");
+	r = ratio <= max_ratio ? 0 : 1;
+out:
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	free(loc);
+	free(lnk);
+	free(ssh);
+	free(d_lnk);
+	free(d_ssh);
+	free(ctl);
+	free(opts);
+	free(b.agent_path);
+	free(b.jobfile);
+	free(b.rdir);
+	config_free(cfg);
+	free(cause);
+	return r;
+}

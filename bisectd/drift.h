@@ -1,0 +1,95 @@
+/*
+ * Drift: whether runs that are about to be compared ran in the same
+ * environment (seed 000: a comparison spoiled by a THP setting nobody
+ * recorded). Each run records its environment (agents/inventory.c); a
+ * key "matters" when a difference in it can move a benchmark by itself
+ * (THP, NUMA balancing, the kernel command line, the governor, sysctls,
+ * the machine's CPUs, nodes and memory, the kernel and its config), is
+ * "noted" when it is worth showing but not a reason to refuse (the
+ * host's name, the agent's version), and is ignored when it is the
+ * run's bookkeeping (its monitors, its testcase). docs/monitors.md has
+ * the full list and the reasons.
+ *
+ * When every run compared ran on a kernel built from its own commit
+ * (kernel_under_test), the kernel's release, build, config and compiler
+ * belong to the commit: they may differ between commits, never between
+ * runs of one commit.
+ */
+#ifndef BISECTD_DRIFT_H
+#define BISECTD_DRIFT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bisectd/context.h"
+#include "bisectd/repo.h"
+#include "schema/store.h"
+#include "util/strbuf.h"
+
+enum drift_class {
+	DRIFT_IGNORED = 0,
+	DRIFT_NOTED,
+	DRIFT_MATTERS,
+};
+
+/* One run's environment; the arrays are borrowed. */
+struct drift_run {
+	const char	*label;		/* "good 1a2b3c4d5e" */
+	const char	*commit;	/* runs of one commit share it */
+	char *const	*keys;
+	char *const	*values;
+	size_t		 nr;
+};
+
+struct drift_item {
+	char	*key;
+	int	 matters;
+	char	*text;		/* "always at A (3 runs) | never at B (3 runs)" */
+};
+
+struct drift {
+	struct drift_item	*items;
+	size_t			 nr;
+	size_t			 nr_matter;
+};
+
+/* How a key counts. */
+enum drift_class drift_key_class(const char *key);
+/* Keys that belong to the commit when its kernel was built from it. */
+int	 drift_key_per_commit(const char *key);
+/*
+ * The value as compared: "64G" of "64G 68719476736" (the exact byte count
+ * moves with the kernel's reservations), a command line without its
+ * BOOT_IMAGE= and initrd= words. Allocated.
+ */
+char	*drift_value(const char *key, const char *value);
+
+/* Compare every run with every other; items sorted by key. */
+void	 drift_compare(struct drift *, const struct drift_run *, size_t nr);
+void	 drift_release(struct drift *);
+/*
+ * The differences, one per line, those that matter first:
+ * "    thp_enabled: always at A (3 runs) | never at B (3 runs)".
+ */
+void	 drift_format(struct strbuf *, const struct drift *, const char *indent);
+
+/*
+ * The runs of a job at several commits, from the store. labels[i] names
+ * oids[i] in the text (NULL: its first 10 hex digits).
+ */
+int	 drift_check(struct store *, int64_t job, const char *repo,
+	     const char *const *oids, const char *const *labels, size_t nr,
+	     struct drift *out, char **cause);
+
+/*
+ * A bisection's turn: do the runs taken so far at its tested commits
+ * (oids[idx[i]]) agree, good and bad first? Returns 0 when they do or
+ * when the request allows drift ({"allow_drift": true} in its args), 1
+ * with *why saying which keys differ where, -1 on a store error.
+ */
+int	 drift_bisection_check(struct context *,
+	     const struct store_bisection *,
+	     const char (*oids)[REPO_OID_HEX + 1], const size_t *idx,
+	     size_t nr_idx, char **why, char **cause);
+
+#endif

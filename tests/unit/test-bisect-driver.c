@@ -1,0 +1,610 @@
+/*
+ * Unit tests for bisect_decide on synthetic bisections: a histories built
+ * in memory, samples drawn from a seeded generator with a known culprit,
+ * and the driver asked again and again as a scheduler would, checking its
+ * contract on every round (targets above what is there, distinct commits,
+ * no more than the slots) and its conclusion at the end.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/bisect.h"
+#include "tests/unit/tap.h"
+#include "util/xalloc.h"
+
+static uint64_t	rng_state;
+
+static double
+rng_uniform(void)
+{
+	uint64_t x = rng_state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	rng_state = x;
+	return ((double)(x >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double
+rng_gauss(void)
+{
+	return sqrt(-2 * log(rng_uniform())) * cos(2 * M_PI * rng_uniform());
+}
+
+struct hist {
+	size_t			 nr;
+	struct bisect_commit	*c;
+	size_t			*pstore;
+	double			*mean;
+	unsigned char		*fails;
+	double			**s;
+	size_t			*alloc;
+	size_t			 bad;
+	size_t			 good;
+};
+
+static void
+hist_free(struct hist *h)
+{
+	size_t	i;
+
+	for (i = 0; i < h->nr; i++)
+		free(h->s[i]);
+	free(h->s);
+	free(h->alloc);
+	free(h->c);
+	free(h->pstore);
+	free(h->mean);
+	free(h->fails);
+	memset(h, 0, sizeof *h);
+}
+
+static void
+hist_alloc(struct hist *h, size_t nr)
+{
+	size_t	i;
+
+	memset(h, 0, sizeof *h);
+	h->nr = nr;
+	h->c = xcalloc(nr, sizeof *h->c);
+	h->pstore = xcalloc(2 * nr, sizeof *h->pstore);
+	h->mean = xcalloc(nr, sizeof *h->mean);
+	h->fails = xcalloc(nr, 1);
+	h->s = xcalloc(nr, sizeof *h->s);
+	h->alloc = xcalloc(nr, sizeof *h->alloc);
+	for (i = 0; i < nr; i++) {
+		h->mean[i] = 1000;
+		h->c[i].parents = h->pstore + 2 * i;
+	}
+}
+
+/* 0 is the good end, 1..n-1 a line, n-1 the bad end */
+static void
+hist_line(struct hist *h, size_t nr)
+{
+	size_t	i;
+
+	hist_alloc(h, nr);
+	for (i = 1; i < nr; i++) {
+		h->pstore[2 * i] = i - 1;
+		h->c[i].nr_parents = 1;
+	}
+	h->good = 0;
+	h->bad = nr - 1;
+}
+
+/* x's ancestors-or-self include c? (parents below the child's index) */
+static int
+hist_descends(const struct hist *h, size_t x, size_t c)
+{
+	size_t	k;
+
+	if (x == c)
+		return 1;
+	for (k = 0; k < h->c[x].nr_parents; k++)
+		if (h->c[x].parents[k] >= c && hist_descends(h, h->c[x].parents[k],
+		    c))
+			return 1;
+	return 0;
+}
+
+/* every commit having culprit as an ancestor moves by pct % */
+static void
+hist_culprit(struct hist *h, size_t culprit, double pct)
+{
+	size_t	i;
+
+	for (i = 0; i < h->nr; i++)
+		if (hist_descends(h, i, culprit))
+			h->mean[i] *= 1 + pct / 100;
+}
+
+static void
+hist_sample(struct hist *h, size_t x, size_t n, double sd_pct)
+{
+	size_t	k = h->c[x].nr_samples;
+
+	if (n > h->alloc[x]) {
+		h->s[x] = xreallocarray(h->s[x], n, sizeof **h->s);
+		h->alloc[x] = n;
+	}
+	for (; k < n; k++)
+		h->s[x][k] = h->mean[x] * (1 + sd_pct / 100 * rng_gauss());
+	h->c[x].samples = h->s[x];
+	h->c[x].nr_samples = n;
+}
+
+struct run {
+	struct bisect_result	res;
+	size_t			rounds;
+	size_t			runs;
+	int			contract;	/* every round kept it */
+	size_t			first_remaining;
+	unsigned		first_steps;
+};
+
+/* Ask and sample until the driver concludes (or 3000 rounds). */
+static void
+run_bisect(struct run *run, struct hist *h, const struct bisect_input *tmpl,
+    double sd_pct)
+{
+	struct bisect_input	in = *tmpl;
+	size_t			k, j;
+	unsigned		slots = in.slots ? in.slots : 1;
+
+	memset(run, 0, sizeof *run);
+	run->contract = 1;
+	in.commits = h->c;
+	in.nr_commits = h->nr;
+	for (;;) {
+		bisect_decide(&run->res, &in);
+		if (run->rounds == 0) {
+			run->first_remaining = run->res.remaining;
+			run->first_steps = run->res.steps;
+		}
+		if (run->res.status != BISECT_CONTINUE || run->rounds >= 3000)
+			break;
+		run->rounds++;
+		if (run->res.nr_wants == 0 || run->res.nr_wants > slots)
+			run->contract = 0;
+		for (k = 0; k < run->res.nr_wants; k++) {
+			struct bisect_want *w = &run->res.wants[k];
+
+			if (w->commit >= h->nr ||
+			    w->samples <= h->c[w->commit].nr_samples ||
+			    w->samples > in.max_runs)
+				run->contract = 0;
+			for (j = 0; j < k; j++)
+				if (run->res.wants[j].commit == w->commit)
+					run->contract = 0;
+			if (h->fails[w->commit]) {
+				h->c[w->commit].build = BISECT_BUILD_FAILED;
+				continue;
+			}
+			h->c[w->commit].build = BISECT_BUILD_OK;
+			run->runs += w->samples - h->c[w->commit].nr_samples;
+			hist_sample(h, w->commit, w->samples, sd_pct);
+		}
+		bisect_result_release(&run->res);
+	}
+}
+
+static void
+input_init(struct bisect_input *in, const struct hist *h, const size_t *good)
+{
+	memset(in, 0, sizeof *in);
+	in->bad = h->bad;
+	in->good = good;
+	in->nr_good = 1;
+	in->direction = 1;
+	in->slots = 1;
+	in->initial_runs = 3;
+	in->max_runs = 40;
+}
+
+static void
+test_clean_step(void)
+{
+	struct hist		h;
+	struct bisect_input	in;
+	struct run		run;
+	size_t			good = 0;
+
+	rng_state = 0x1234567;
+	hist_line(&h, 201);
+	hist_culprit(&h, 137, -6);
+	input_init(&in, &h, &good);
+	run_bisect(&run, &h, &in, 2);
+	ok(run.contract, "clean step: every round's wants are fresh targets "
+	    "within the slots");
+	is_int(run.first_remaining, 200, "progress starts at the 200 "
+	    "candidates");
+	is_int(run.first_steps, 8, "and about 8 steps");
+	is_str(bisect_status_name(run.res.status), "found", "clean step: "
+	    "found");
+	ok(run.res.nr_culprits == 1 && run.res.culprits[0] == 137,
+	    "the culprit is commit 137");
+	ok(run.res.change_pct < -4 && run.res.change_pct > -8 &&
+	    run.res.ci_lo < run.res.change_pct &&
+	    run.res.ci_hi > run.res.change_pct && run.res.p_value < 0.01,
+	    "the ends: %.2f%% [%.2f, %.2f] p=%.2g", run.res.change_pct,
+	    run.res.ci_lo, run.res.ci_hi, run.res.p_value);
+	ok(run.res.culprit_change_pct < -3 && run.res.culprit_p_value < 0.05 &&
+	    run.res.culprit_ci_lo <= run.res.culprit_ci_hi,
+	    "the culprit against its parent: %.2f%% p=%.2g",
+	    run.res.culprit_change_pct, run.res.culprit_p_value);
+	ok(run.res.explained_pct > 70 && run.res.explained_pct < 140,
+	    "it explains the change (%.0f%%)", run.res.explained_pct);
+	ok(run.runs < 120, "in %zu runs", run.runs);
+	bisect_result_release(&run.res);
+	hist_free(&h);
+}
+
+static void
+test_no_change(void)
+{
+	struct hist		h;
+	struct bisect_input	in;
+	struct run		run;
+	size_t			good = 0;
+	unsigned		seed, right = 0;
+
+	for (seed = 0; seed < 10; seed++) {
+		rng_state = 0xabcdef + seed * 7919;
+		hist_line(&h, 101);
+		input_init(&in, &h, &good);
+		in.max_runs = 20;
+		run_bisect(&run, &h, &in, 2);
+		right += run.res.status == BISECT_NO_CHANGE &&
+		    run.res.nr_culprits == 0 && run.contract;
+		bisect_result_release(&run.res);
+		hist_free(&h);
+	}
+	is_int(right, 10, "no change: no_change, 10 times out of 10");
+
+	/* the "bad" end is better: no regression either */
+	rng_state = 99;
+	hist_line(&h, 101);
+	hist_culprit(&h, 50, +6);
+	input_init(&in, &h, &good);
+	run_bisect(&run, &h, &in, 2);
+	is_str(bisect_status_name(run.res.status), "no_change",
+	    "an improvement where a regression is bisected: no_change");
+	ok(run.res.change_pct > 3, "with the change it saw (%.2f%%)",
+	    run.res.change_pct);
+	bisect_result_release(&run.res);
+	hist_free(&h);
+
+	/* direction unknown: the same improvement is a change */
+	rng_state = 99;
+	hist_line(&h, 101);
+	hist_culprit(&h, 50, +6);
+	input_init(&in, &h, &good);
+	in.direction = 0;
+	run_bisect(&run, &h, &in, 2);
+	ok(run.res.status == BISECT_FOUND && run.res.nr_culprits >= 1 &&
+	    run.res.culprits[0] == 50, "direction unknown: either way is a "
+	    "change, commit 50 found");
+	bisect_result_release(&run.res);
+	hist_free(&h);
+}
+
+static void
+test_untestable(void)
+{
+	struct hist		h;
+	struct bisect_input	in;
+	struct run		run;
+	size_t			good = 0, k;
+	int			seen[3] = { 0, 0, 0 };
+
+	rng_state = 4242;
+	hist_line(&h, 129);
+	hist_culprit(&h, 70, -6);
+	h.fails[69] = h.fails[70] = 1;
+	input_init(&in, &h, &good);
+	run_bisect(&run, &h, &in, 2);
+	ok(run.contract, "untestable: contract kept");
+	is_str(bisect_status_name(run.res.status), "ambiguous",
+	    "culprit and parent do not build: ambiguous");
+	is_int(run.res.nr_candidates, 3, "three candidates");
+	for (k = 0; k < run.res.nr_candidates; k++)
+		if (run.res.candidates[k] >= 69 && run.res.candidates[k] <= 71)
+			seen[run.res.candidates[k] - 69] = 1;
+	ok(seen[0] && seen[1] && seen[2], "69, 70 (no build) and 71 (the "
+	    "first bad that builds)");
+	bisect_result_release(&run.res);
+	hist_free(&h);
+
+	/* a neighbour that fails: the driver moves on and finds it */
+	rng_state = 4243;
+	hist_line(&h, 129);
+	hist_culprit(&h, 70, -6);
+	h.fails[71] = h.fails[64] = 1;
+	input_init(&in, &h, &good);
+	run_bisect(&run, &h, &in, 2);
+	ok(run.res.status == BISECT_FOUND && run.res.nr_culprits == 1 &&
+	    run.res.culprits[0] == 70, "untestable child: still found 70");
+	bisect_result_release(&run.res);
+	hist_free(&h);
+}
+
+static int
+same_result(const struct bisect_result *a, const struct bisect_result *b)
+{
+	return a->status == b->status && a->nr_wants == b->nr_wants &&
+	    (a->nr_wants == 0 || memcmp(a->wants, b->wants,
+	    a->nr_wants * sizeof *a->wants) == 0) &&
+	    a->remaining == b->remaining && a->steps == b->steps;
+}
+
+/* Stop a bisection half-way and ask twice; shuffle the array and ask. */
+static void
+test_determinism(void)
+{
+	struct hist		 h;
+	struct bisect_input	 in, in2;
+	struct bisect_result	 a, b, c;
+	struct bisect_commit	*sh;
+	size_t			 good = 0, i, k, round, *perm, *inv, *pp;
+	size_t			 good2;
+	int			 same_again = 1, same_shuffled = 1, targets = 1;
+
+	rng_state = 777;
+	hist_line(&h, 257);
+	hist_culprit(&h, 100, -4);
+	input_init(&in, &h, &good);
+	in.commits = h.c;
+	in.nr_commits = h.nr;
+	perm = xcalloc(h.nr, sizeof *perm);
+	inv = xcalloc(h.nr, sizeof *inv);
+	pp = xcalloc(h.nr, sizeof *pp);
+	sh = xcalloc(h.nr, sizeof *sh);
+	for (i = 0; i < h.nr; i++)
+		perm[i] = (i * 101 + 7) % h.nr;	/* a fixed shuffle */
+	for (i = 0; i < h.nr; i++)
+		inv[perm[i]] = i;
+	for (round = 0; round < 12; round++) {
+		bisect_decide(&a, &in);
+		bisect_decide(&b, &in);
+		if (!same_result(&a, &b))
+			same_again = 0;
+
+		/* the same state with the array in another order */
+		for (i = 0; i < h.nr; i++) {
+			sh[inv[i]] = h.c[i];
+			sh[inv[i]].parents = pp + inv[i];
+			if (h.c[i].nr_parents)
+				pp[inv[i]] = inv[h.c[i].parents[0]];
+		}
+		in2 = in;
+		in2.commits = sh;
+		in2.bad = inv[in.bad];
+		good2 = inv[good];
+		in2.good = &good2;
+		bisect_decide(&c, &in2);
+		if (c.status != a.status || c.nr_wants != a.nr_wants)
+			same_shuffled = 0;
+		for (k = 0; k < c.nr_wants && k < a.nr_wants; k++)
+			if (perm[c.wants[k].commit] != a.wants[k].commit ||
+			    c.wants[k].samples != a.wants[k].samples)
+				same_shuffled = 0;
+		bisect_result_release(&b);
+		bisect_result_release(&c);
+		if (a.status != BISECT_CONTINUE) {
+			bisect_result_release(&a);
+			break;
+		}
+		/* take only part of the first want: targets stay targets */
+		{
+			struct bisect_want w = a.wants[0];
+			size_t have = h.c[w.commit].nr_samples;
+
+			h.c[w.commit].build = BISECT_BUILD_OK;
+			if (w.samples - have >= 2) {
+				hist_sample(&h, w.commit, have + 1, 2);
+				bisect_decide(&b, &in);
+				for (k = 0; k < b.nr_wants; k++)
+					if (b.wants[k].samples <=
+					    h.c[b.wants[k].commit].nr_samples)
+						targets = 0;
+				bisect_result_release(&b);
+			}
+			for (k = 0; k < a.nr_wants; k++) {
+				h.c[a.wants[k].commit].build = BISECT_BUILD_OK;
+				hist_sample(&h, a.wants[k].commit,
+				    a.wants[k].samples, 2);
+			}
+		}
+		bisect_result_release(&a);
+	}
+	ok(same_again, "the same input twice: the same wants, bit for bit");
+	ok(same_shuffled, "the same state in another array order: the same "
+	    "wants (the order of commits[] does not matter)");
+	ok(targets, "after part of a want is taken, the wants are still "
+	    "totals above what is there");
+	free(perm);
+	free(inv);
+	free(pp);
+	free(sh);
+	hist_free(&h);
+}
+
+static void
+test_two_culprits(void)
+{
+	struct hist		h;
+	struct bisect_input	in;
+	struct run		run;
+	size_t			good = 0;
+
+	rng_state = 31337;
+	hist_line(&h, 129);
+	hist_culprit(&h, 40, -3);
+	hist_culprit(&h, 90, -5);
+	input_init(&in, &h, &good);
+	run_bisect(&run, &h, &in, 1);
+	ok(run.contract, "two culprits: contract kept");
+	ok(run.res.status == BISECT_FOUND && run.res.nr_culprits == 2,
+	    "two culprits found (%s, %zu)", bisect_status_name(run.res.status),
+	    run.res.nr_culprits);
+	ok(run.res.nr_culprits == 2 && run.res.culprits[0] == 90 &&
+	    run.res.culprits[1] == 40, "the larger step (90) first, then 40");
+	ok(run.res.explained_pct > 40 && run.res.explained_pct < 85,
+	    "the main one explains part of the change (%.0f%%)",
+	    run.res.explained_pct);
+	bisect_result_release(&run.res);
+	hist_free(&h);
+}
+
+static void
+test_slots(void)
+{
+	struct hist		h;
+	struct bisect_input	in;
+	struct bisect_result	res;
+	size_t			good = 0, i, k, j;
+	int			distinct = 1, several = 0;
+
+	rng_state = 5150;
+	hist_line(&h, 257);
+	hist_culprit(&h, 200, -5);
+	for (i = 0; i < h.nr; i += h.nr - 1) {
+		h.c[i].build = BISECT_BUILD_OK;
+		hist_sample(&h, i, 12, 2);
+	}
+	input_init(&in, &h, &good);
+	in.commits = h.c;
+	in.nr_commits = h.nr;
+	in.slots = 4;
+	for (i = 0; i < 6; i++) {
+		bisect_decide(&res, &in);
+		if (res.status != BISECT_CONTINUE) {
+			bisect_result_release(&res);
+			break;
+		}
+		if (res.nr_wants > 1)
+			several = 1;
+		if (res.nr_wants > 4)
+			distinct = 0;
+		for (k = 0; k < res.nr_wants; k++)
+			for (j = 0; j < k; j++)
+				if (res.wants[j].commit == res.wants[k].commit)
+					distinct = 0;
+		for (k = 0; k < res.nr_wants; k++) {
+			h.c[res.wants[k].commit].build = BISECT_BUILD_OK;
+			hist_sample(&h, res.wants[k].commit,
+			    res.wants[k].samples, 2);
+		}
+		bisect_result_release(&res);
+	}
+	ok(several, "four slots: several commits wanted at once");
+	ok(distinct, "all of them distinct, never more than four");
+	hist_free(&h);
+}
+
+/* A history with merges; the culprit on a topic branch. */
+static void
+test_merges(void)
+{
+	struct hist		h;
+	struct bisect_input	in;
+	struct run		run;
+	size_t			good = 0, i, n = 0, main_tip = 0, tip;
+	size_t			culprit = 0;
+
+	rng_state = 8080;
+	hist_alloc(&h, 160);
+	n = 1;
+	while (n < h.nr - 8) {
+		/* two mainline commits, then a 3-commit topic merged back */
+		for (i = 0; i < 2; i++) {
+			h.pstore[2 * n] = main_tip;
+			h.c[n].nr_parents = 1;
+			main_tip = n++;
+		}
+		tip = main_tip - 1;
+		for (i = 0; i < 3; i++) {
+			h.pstore[2 * n] = tip;
+			h.c[n].nr_parents = 1;
+			tip = n++;
+			if (culprit == 0 && n > 80 && i == 1)
+				culprit = tip;
+		}
+		h.pstore[2 * n] = main_tip;
+		h.pstore[2 * n + 1] = tip;
+		h.c[n].nr_parents = 2;
+		main_tip = n++;
+	}
+	h.nr = n;
+	h.good = good;
+	h.bad = main_tip;
+	hist_culprit(&h, culprit, -6);
+	input_init(&in, &h, &good);
+	run_bisect(&run, &h, &in, 2);
+	ok(run.contract, "merges: contract kept");
+	ok(run.res.status == BISECT_FOUND && run.res.nr_culprits == 1 &&
+	    run.res.culprits[0] == culprit, "merges: the culprit on a topic "
+	    "branch (%zu) found", culprit);
+	bisect_result_release(&run.res);
+	hist_free(&h);
+}
+
+static void
+test_bad_input(void)
+{
+	struct hist		h;
+	struct bisect_input	in;
+	struct bisect_result	res;
+	size_t			good = 0, cyc = 5;
+	int			r;
+
+	hist_line(&h, 10);
+	input_init(&in, &h, &good);
+	in.commits = h.c;
+	in.nr_commits = h.nr;
+	in.bad = 10;
+	r = bisect_decide(&res, &in);
+	ok(r == -1 && res.status == BISECT_FAILED && res.error != NULL,
+	    "bad end out of range: failed (%s)", res.error ? res.error : "?");
+	bisect_result_release(&res);
+	in.bad = 0;
+	ok(bisect_decide(&res, &in) == -1 && res.status == BISECT_FAILED,
+	    "good and bad the same: failed");
+	bisect_result_release(&res);
+	in.bad = 9;
+	h.c[3].parents = &cyc;
+	r = bisect_decide(&res, &in);
+	ok(r == -1 && res.status == BISECT_FAILED && res.error != NULL &&
+	    strstr(res.error, "cycle") != NULL, "a cycle: failed (%s)",
+	    res.error ? res.error : "?");
+	bisect_result_release(&res);
+	h.c[3].parents = h.pstore + 6;
+	h.c[9].build = BISECT_BUILD_FAILED;
+	ok(bisect_decide(&res, &in) == -1 && res.status == BISECT_FAILED,
+	    "the bad end does not build: failed");
+	bisect_result_release(&res);
+	bisect_result_release(NULL);
+	hist_free(&h);
+	is_str(bisect_status_name(BISECT_NO_CHANGE), "no_change",
+	    "status names as the JSON spells them");
+	is_str(bisect_status_name(BISECT_AMBIGUOUS), "ambiguous",
+	    "ambiguous");
+}
+
+int
+main(void)
+{
+	test_clean_step();
+	test_no_change();
+	test_untestable();
+	test_determinism();
+	test_two_culprits();
+	test_slots();
+	test_merges();
+	test_bad_input();
+	return tap_done();
+}

@@ -1,0 +1,242 @@
+/*
+ * Unit tests for agents/knob.c against fixture trees made here: THP files
+ * in the kernel's "always [madvise] never" format, /proc/sys files, a
+ * multi-value sysctl; applying, checking after the run, restoring; and
+ * the failures: a missing file, a write that does not stick, a value
+ * changed during the run, a restore that cannot write, bad names.
+ */
+#include <sys/stat.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agents/inventory.h"
+#include "agents/knob.h"
+#include "jobs/job.h"
+#include "tests/unit/tap.h"
+#include "util/file.h"
+#include "util/xalloc.h"
+
+static char *root;
+
+static void
+put(const char *path, const char *text)
+{
+	char	*full = xasprintf("%s%s", root, path), *dir;
+
+	dir = path_dirname(full);
+	dir_create(dir, NULL);
+	unlink(full);
+	file_write_atomic(full, text, strlen(text), NULL);
+	free(dir);
+	free(full);
+}
+
+static char *
+get(const char *path)
+{
+	char	*full = xasprintf("%s%s", root, path), *buf = NULL;
+	size_t	 len;
+
+	if (file_read(full, &buf, &len, NULL) != 0)
+		buf = xstrdup("(unreadable)");
+	free(full);
+	return buf;
+}
+
+static void
+fixture(void)
+{
+	put("/sys/kernel/mm/transparent_hugepage/enabled",
+	    "always [madvise] never\n");
+	put("/sys/kernel/mm/transparent_hugepage/defrag",
+	    "always defer defer+madvise [madvise] never\n");
+	put("/proc/sys/kernel/numa_balancing", "1\n");
+	put("/proc/sys/vm/swappiness", "60\n");
+	put("/proc/sys/net/ipv4/tcp_rmem", "4096\t131072\t6291456\n");
+}
+
+static struct job *
+job(const char *yaml)
+{
+	struct job	**jobs = NULL;
+	struct job	 *j = NULL;
+	char		 *cause = NULL;
+	size_t		  nr = 0;
+
+	if (job_parse("job.yaml", yaml, strlen(yaml), &jobs, &nr, &cause) !=
+	    0 || nr != 1) {
+		diag("job: %s", cause ? cause : "not one job");
+		free(cause);
+		job_list_free(jobs, nr);
+		return NULL;
+	}
+	j = jobs[0];
+	free(jobs);
+	return j;
+}
+
+static void
+test_apply_restore(void)
+{
+	struct job	*j;
+	struct knob_set	*ks = NULL;
+	char		*cause = NULL, *v;
+
+	fixture();
+	j = job("testcase: t\nrun: 'true'\nthp_enabled: always\n"
+	    "thp_defrag: never\nnuma_balancing: 0\n"
+	    "sysctl: {vm.swappiness: 10, net/ipv4/tcp_rmem: '4096 87380 "
+	    "6291456'}\n");
+	ok(knob_set_from_job(j, root, &ks, &cause) == 0, "knobs of the job");
+	is_int(ks->nr, 5, "five knobs");
+	ok(knob_apply(ks, &cause) == 0, "applied: %s", cause ? cause : "");
+	v = inventory_bracketed(root, "/sys/kernel/mm/transparent_hugepage/"
+	    "enabled");
+	is_str(v, "always", "thp_enabled is always");
+	free(v);
+	v = get("/proc/sys/vm/swappiness");
+	is_str(v, "10\n", "vm.swappiness written");
+	free(v);
+	v = get("/proc/sys/net/ipv4/tcp_rmem");
+	is_str(v, "4096 87380 6291456\n", "a sysctl with a slash and three "
+	    "values");
+	free(v);
+	is_str(ks->knobs[0].orig, "madvise", "THP's old choice kept");
+	ok(knob_check(ks, &cause) == 0, "still set after the run");
+
+	put("/proc/sys/net/ipv4/tcp_rmem", "4096\t87380\t6291456\n");
+	ok(knob_check(ks, &cause) == 0, "tabs and spaces are the same value");
+
+	ok(knob_restore(ks, &cause) == 0, "restored");
+	v = inventory_bracketed(root, "/sys/kernel/mm/transparent_hugepage/"
+	    "enabled");
+	is_str(v, "madvise", "thp_enabled back to madvise");
+	free(v);
+	v = inventory_bracketed(root, "/sys/kernel/mm/transparent_hugepage/"
+	    "defrag");
+	is_str(v, "madvise", "thp_defrag back to madvise");
+	free(v);
+	v = get("/proc/sys/kernel/numa_balancing");
+	is_str(v, "1\n", "numa_balancing back to 1");
+	free(v);
+	v = get("/proc/sys/vm/swappiness");
+	is_str(v, "60\n", "vm.swappiness back to 60");
+	free(v);
+	v = get("/proc/sys/net/ipv4/tcp_rmem");
+	is_str(v, "4096 131072 6291456\n", "tcp_rmem back");
+	free(v);
+	knob_set_free(ks);
+	job_free(j);
+	free(cause);
+}
+
+static void
+test_failures(void)
+{
+	struct job	*j;
+	struct knob_set	*ks = NULL;
+	char		*cause = NULL, *v, *full;
+	int		 r;
+
+	fixture();
+	j = job("testcase: t\nrun: 'true'\nthp_enabled: never\n"
+	    "sysctl: {vm.no_such_knob: 1}\n");
+	ok(knob_set_from_job(j, root, &ks, &cause) == 0, "knobs of the job");
+	r = knob_apply(ks, &cause);
+	ok(r == -1 && cause != NULL &&
+	    strstr(cause, "knob 'sysctl.vm.no_such_knob'") != NULL &&
+	    strstr(cause, "cannot be read") != NULL,
+	    "a missing file is named: %s", cause ? cause : "");
+	ok(ks->knobs[0].applied, "the knob before it was applied");
+	ok(knob_restore(ks, &cause) == 0, "and is restored");
+	v = inventory_bracketed(root, "/sys/kernel/mm/transparent_hugepage/"
+	    "enabled");
+	is_str(v, "madvise", "thp_enabled as it was");
+	free(v);
+	knob_set_free(ks);
+	job_free(j);
+
+	fixture();
+	full = xasprintf("%s/proc/sys/vm/swappiness", root);
+	unlink(full);
+	ok(symlink("/dev/null", full) == 0, "swappiness is /dev/null");
+	free(full);
+	j = job("testcase: t\nrun: 'true'\nsysctl: {vm.swappiness: 10}\n");
+	knob_set_from_job(j, root, &ks, &cause);
+	r = knob_apply(ks, &cause);
+	ok(r == -1 && cause != NULL && strstr(cause, "wrote '10'") != NULL &&
+	    strstr(cause, "reads ''") != NULL,
+	    "a write that does not stick: %s", cause ? cause : "");
+	knob_set_free(ks);
+	job_free(j);
+
+	fixture();
+	j = job("testcase: t\nrun: 'true'\nthp_enabled: always\n");
+	knob_set_from_job(j, root, &ks, &cause);
+	ok(knob_apply(ks, &cause) == 0, "applied");
+	put("/sys/kernel/mm/transparent_hugepage/enabled",
+	    "always madvise [never]\n");
+	r = knob_check(ks, &cause);
+	ok(r == -1 && strcmp(cause, "knob 'thp_enabled' "
+	    "did not stick: it was set to 'always' but reads 'never' after "
+	    "the run") == 0, "changed during the run: %s", cause);
+	full = xasprintf("%s/sys/kernel/mm/transparent_hugepage/enabled",
+	    root);
+	unlink(full);
+	mkdir(full, 0755);
+	free(full);
+	r = knob_restore(ks, &cause);
+	ok(r == -1 && strstr(cause, "couldn't "
+	    "restore every knob") != NULL, "a restore that fails says so: %s",
+	    cause);
+	knob_set_free(ks);
+	job_free(j);
+
+	j = job("testcase: t\nrun: 'true'\nnuma_balancing: 1\n"
+	    "sysctl: {kernel.numa_balancing: 0}\n");
+	r = knob_set_from_job(j, root, &ks, &cause);
+	ok(r == -1 && strstr(cause, "both set") != NULL, "two knobs, one file: %s",
+	    cause);
+	job_free(j);
+
+	j = job("testcase: t\nrun: 'true'\nsysctl: {vm/../../etc/x: 1}\n");
+	r = j != NULL ? knob_set_from_job(j, root, &ks, &cause) : 0;
+	ok(r == -1 && strstr(cause, "is not a sysctl name") != NULL,
+	    "'..' cannot leave /proc/sys: %s", cause);
+	job_free(j);
+	free(cause);
+}
+
+static void
+test_sysctl_path(void)
+{
+	char	*p;
+
+	p = inventory_sysctl_path("vm.swappiness");
+	is_str(p, "/proc/sys/vm/swappiness", "dots become slashes");
+	free(p);
+	p = inventory_sysctl_path("net/ipv4/conf/eth0.100/forwarding");
+	is_str(p, "/proc/sys/net/ipv4/conf/eth0.100/forwarding",
+	    "with a slash, dots stay");
+	free(p);
+	ok(inventory_sysctl_path("vm..swappiness") == NULL, "empty part");
+	ok(inventory_sysctl_path("vm/./x") == NULL, "'.' part");
+	ok(inventory_sysctl_path("vm/") == NULL, "trailing slash");
+	ok(inventory_sysctl_path("") == NULL, "empty name");
+	ok(inventory_sysctl_path("vm.swap piness") == NULL, "a blank");
+}
+
+int
+main(void)
+{
+	char	tmpl[] = "/tmp/test-knob-XXXXXX";
+
+	root = mkdtemp(tmpl);
+	test_apply_restore();
+	test_failures();
+	test_sysctl_path();
+	dir_remove_tree(root, NULL);
+	return tap_done();
+}
