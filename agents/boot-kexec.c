@@ -79,10 +79,10 @@ boot_kexec(const struct boot_kexec_ops *ops, void *arg,
 {
 	const char	*uname[] = { "uname", "-r", NULL };
 	const char	*cmdline[] = { "cat", "/proc/cmdline", NULL };
-	const char	*load[8], *exec[] = { "systemctl", "kexec", NULL };
+	const char	*load[8], *exec[4];
 	char		*def = NULL, *rel = NULL, *cl = NULL, *append = NULL;
 	char		*word = NULL;
-	int		 r, rv = -1;
+	int		 r, n, m = 0, rv = -1;
 
 	word = xasprintf("bisectd.boot=%s", p->token);
 	if (boot_kexec_line(ops, arg, uname, &def, cause) != 0)
@@ -93,12 +93,17 @@ boot_kexec(const struct boot_kexec_ops *ops, void *arg,
 	}
 	append = xasprintf("--append=%s%s%s", word, p->append != NULL ?
 	    " " : "", p->append != NULL ? p->append : "");
-	load[0] = "kexec";
-	load[1] = "-l";
-	load[2] = p->remote_image;
-	load[3] = "--reuse-cmdline";
-	load[4] = append;
-	load[5] = NULL;
+	n = 0;
+	if (p->sudo)
+		load[n++] = exec[m++] = "sudo";
+	load[n++] = exec[m++] = "kexec";
+	load[n++] = "-l";
+	load[n++] = p->remote_image;
+	load[n++] = "--reuse-cmdline";
+	load[n++] = append;
+	load[n] = NULL;
+	exec[m++] = "-e";
+	exec[m] = NULL;
 	if (ops->exec(arg, load, NULL, cause) != 0) {
 		error_prefix(cause, "kexec -l");
 		goto out;

@@ -7,7 +7,8 @@
  *   1. uname -r: the default kernel, to recognise a fall back
  *   2. copy the image to the machine
  *   3. kexec -l IMAGE --reuse-cmdline --append="bisectd.boot=TOKEN ..."
- *   4. systemctl kexec: the connection drops
+ *   4. kexec -e: the connection drops (both through sudo for a user that
+ *      is not root: docs/agents.md has the sudoers rule)
  *   5. wait for the machine at most boot_timeout seconds
  *   6. uname -r must be the build's release, /proc/cmdline must carry the
  *      token: else the machine came back on another kernel
@@ -39,6 +40,7 @@ struct boot_kexec_params {
 	const char	*release;	/* what uname -r must say; NULL: any */
 	const char	*token;		/* unique for this boot */
 	const char	*append;	/* more command line, or NULL */
+	int		 sudo;		/* run kexec through sudo */
 	unsigned	 boot_timeout;	/* seconds for the new kernel */
 	unsigned	 fallback_timeout; /* seconds for the default one */
 };

@@ -75,7 +75,9 @@ fake_exec(void *arg, const char *const argv[], char **out, char **cause)
 		*out = xasprintf("%s\n", m->cmdline);
 		return 0;
 	}
-	if (strcmp(argv[0], "kexec") == 0) {
+	if (strcmp(argv[0], "sudo") == 0)
+		argv++;
+	if (strcmp(argv[0], "kexec") == 0 && strcmp(argv[1], "-l") == 0) {
 		if (m->b == LOAD_FAIL)
 			return error_set(cause, "kexec_load failed: Invalid "
 			    "argument");
@@ -86,7 +88,8 @@ fake_exec(void *arg, const char *const argv[], char **out, char **cause)
 		m->loaded = 1;
 		return 0;
 	}
-	if (strcmp(argv[0], "systemctl") == 0 && m->loaded) {
+	if (strcmp(argv[0], "kexec") == 0 && strcmp(argv[1], "-e") == 0 &&
+	    m->loaded) {
 		m->reachable = 0;
 		switch (m->b) {
 		case OK:
@@ -184,6 +187,7 @@ int
 main(void)
 {
 	struct boot_kexec_ops	 no_fallback = fake_ops;
+	struct boot_kexec_params sudo_params = params;
 	struct machine		 m;
 	char			*why, *cause;
 
@@ -194,11 +198,23 @@ main(void)
 	    "/var/tmp/bisectd/bzImage\n"
 	    "exec kexec -l /var/tmp/bisectd/bzImage --reuse-cmdline "
 	    "--append=bisectd.boot=run-42 mitigations=off\n"
-	    "exec systemctl kexec\n"
+	    "exec kexec -e\n"
 	    "reconnect 120\n"
 	    "exec uname -r\n"
 	    "exec cat /proc/cmdline\n", "the sequence");
 	ok(why == NULL && cause == NULL, "nothing to say");
+	strbuf_release(&m.log);
+
+	sudo_params.sudo = 1;
+	machine_init(&m, OK);
+	why = cause = NULL;
+	is_int(boot_kexec(&fake_ops, &m, &sudo_params, &why, &cause), 0,
+	    "boots through sudo");
+	ok(strstr(m.log.buf, "exec sudo kexec -l /var/tmp/bisectd/bzImage "
+	    "--reuse-cmdline") != NULL &&
+	    strstr(m.log.buf, "exec sudo kexec -e\n") != NULL,
+	    "kexec -l and -e through sudo, nothing else");
+	ok(strstr(m.log.buf, "sudo uname") == NULL, "uname without sudo");
 	strbuf_release(&m.log);
 
 	is_int(run(HANG, &fake_ops, &m, &why, &cause), 1,
@@ -245,7 +261,7 @@ main(void)
 	    "a failed kexec -l");
 	is_str(cause, "kexec -l: kexec_load failed: Invalid argument",
 	    "cause");
-	ok(strstr(m.log.buf, "systemctl") == NULL, "no reboot attempted");
+	ok(strstr(m.log.buf, "kexec -e") == NULL, "no reboot attempted");
 	free(cause);
 	strbuf_release(&m.log);
 
