@@ -2,6 +2,8 @@
 #
 #   make                 build the daemon, the client and the agent
 #   make check           install missing test packages (root), run every test
+#   make check-kernel    the kernel tests: build, boot (qemu, TCG) and bisect
+#                        Debian's linux-source-6.1 (docs/kernel.md)
 #   make demo            bisect a generated regression with the embedded default
 #   make bench           benchmarks, each against a baseline measured in the same run
 #   make fuzz            run each libFuzzer target for FUZZ_TIME seconds
@@ -73,9 +75,10 @@ UNIT_BIN	 = $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRC))
 BENCH_SRC	 = $(wildcard bench/*.c)
 BENCH_BIN	 = $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 SHELL_TESTS	 = $(sort $(wildcard tests/t[0-9][0-9][0-9][0-9]-*.sh))
+KERNEL_TESTS	 = $(sort $(wildcard tests/t07[0-9][0-9]-*.sh))
 
 .PHONY: FORCE all check test unit-test shell-test demo bench fuzz install clean deps \
-	deps-demo
+	deps-demo check-kernel test-kernel deps-kernel
 .DELETE_ON_ERROR:
 
 all: $(PROGRAMS) $(UNIT_BIN) $(BENCH_BIN)
@@ -156,6 +159,18 @@ deps:
 
 deps-demo:
 	@sh tools/install-deps demo
+
+check-kernel: deps-kernel
+	@$(MAKE) --no-print-directory test-kernel
+
+deps-kernel:
+	@sh tools/install-deps kernel
+
+test-kernel: all
+	BISECTD_BUILD=$(abspath $(BUILD)) BISECTD_SRC=$(CURDIR) \
+		BISECTD_KERNEL_TEST=1 \
+		BISECTD_KERNEL_FIGURES=$(abspath $(BUILD))/kernel-figures.txt \
+		prove -v --exec '' $(KERNEL_TESTS)
 
 test: all
 	BISECTD_BUILD=$(abspath $(BUILD)) BISECTD_SRC=$(CURDIR) \

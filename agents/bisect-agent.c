@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agents/boot.h"
 #include "agents/inventory.h"
 #include "agents/knob.h"
 #include "agents/monitor.h"
@@ -65,8 +66,8 @@ struct agent_testcase {
 static void
 agent_usage(void)
 {
-	fprintf(stderr, "usage: bisect-agent run [--workdir DIR] JOBFILE "
-	    "RESULTDIR\n"
+	fprintf(stderr, "usage: bisect-agent run [--workdir DIR] "
+	    "[--boot none|qemu] JOBFILE RESULTDIR\n"
 	    "       bisect-agent info [--root DIR]\n"
 	    "       bisect-agent vm-scalability --nr-task=N --size=BYTES "
 	    "[--runtime=S]\n"
@@ -585,8 +586,10 @@ agent_cmd_run(int argc, char **argv)
 {
 	static const struct option	 opts[] = {
 		{ "workdir", required_argument, NULL, 'w' },
+		{ "boot", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 }
 	};
+	enum boot_method		  boot = BOOT_NONE;
 	struct job			**jobs = NULL;
 	struct result			 *r = NULL;
 	struct agent_run		  ar;
@@ -601,11 +604,19 @@ agent_cmd_run(int argc, char **argv)
 	int				  interrupted = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+w:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+w:b:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'w':
 			free(workdir);
 			workdir = path_absolute(optarg, NULL);
+			break;
+		case 'b':
+			if (boot_method_parse(optarg, &boot) != 0) {
+				code = agent_fail(AGENT_EXIT_USAGE, "unknown "
+				    "boot method '%s' (none, qemu, kexec)",
+				    optarg);
+				goto out;
+			}
 			break;
 		default:
 			agent_usage();
@@ -678,7 +689,13 @@ agent_cmd_run(int argc, char **argv)
 	ar.workdir = workdir;
 	ar.self = self;
 	ar.root = inventory_root(NULL);
-	if (agent_run_job(&ar, r, &interrupted, &cause) != 0) {
+	if (boot != BOOT_NONE) {
+		if (boot_run(boot, jobs[0], jobfile, workdir, resultdir, r,
+		    &cause) != 0) {
+			code = agent_fail(AGENT_EXIT_FAILURE, "%s", cause);
+			goto out;
+		}
+	} else if (agent_run_job(&ar, r, &interrupted, &cause) != 0) {
 		code = agent_fail(AGENT_EXIT_FAILURE, "%s", cause);
 		goto out;
 	}

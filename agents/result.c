@@ -57,6 +57,7 @@ struct result_parser {
 	struct result_index	 env;
 	int			 seen_exit;
 	int			 seen_error;
+	int			 seen_untestable;
 	char			**cause;
 };
 
@@ -149,6 +150,7 @@ result_free(struct result *r)
 	}
 	free(r->env);
 	free(r->error);
+	free(r->untestable);
 	free(r);
 }
 
@@ -244,6 +246,27 @@ result_set_error(struct result *r, const char *fmt, ...)
 		sb.buf[sb.len] = '\0';
 	}
 	r->error = strbuf_detach(&sb, NULL);
+}
+
+void
+result_set_untestable(struct result *r, const char *fmt, ...)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	va_list		ap;
+
+	if (r->untestable != NULL)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (sb.len > RESULT_MAX_TEXT) {
+		sb.len = RESULT_MAX_TEXT;
+		sb.buf[sb.len] = '\0';
+	}
+	if (sb.len == 0)
+		strbuf_addstr(&sb, "untestable");
+	r->untestable = strbuf_detach(&sb, NULL);
+	result_set_error(r, "%s", r->untestable);
 }
 
 int
@@ -685,6 +708,14 @@ result_parse_line(struct result_parser *rp, struct result_span line)
 			return result_parser_error(rp, "empty 'error'");
 		return result_unescape(rp, line, &rp->r->error);
 	}
+	if (result_span_is(keyword, "untestable")) {
+		if (rp->seen_untestable++)
+			return result_parser_error(rp, "'untestable' given "
+			    "twice");
+		if (line.len == 0)
+			return result_parser_error(rp, "empty 'untestable'");
+		return result_unescape(rp, line, &rp->r->untestable);
+	}
 	return result_parser_error(rp, "unknown keyword '%.*s'",
 	    (int)(keyword.len > 32 ? 32 : keyword.len), keyword.p);
 }
@@ -770,6 +801,17 @@ result_format(const struct result *r, char **out, size_t *len, char **cause)
 		result_escape(&sb, r->error[0] != '\0' ? r->error : "unknown");
 		if (sb.len - start > RESULT_MAX_LINE) {
 			error_set(cause, "error text too long");
+			goto out;
+		}
+		strbuf_addch(&sb, '\n');
+	}
+	if (r->untestable != NULL) {
+		start = sb.len;
+		strbuf_addstr(&sb, "untestable ");
+		result_escape(&sb, r->untestable[0] != '\0' ? r->untestable :
+		    "untestable");
+		if (sb.len - start > RESULT_MAX_LINE) {
+			error_set(cause, "untestable text too long");
 			goto out;
 		}
 		strbuf_addch(&sb, '\n');

@@ -41,6 +41,9 @@ struct result {
 	size_t			 nr_env;
 	size_t			 alloc_metrics;	/* 0 is fine (ALLOC_GROW) */
 	size_t			 alloc_env;
+	char			*untestable;	/* why the commit cannot be
+						   tested at all (its kernel
+						   did not boot), or NULL */
 };
 
 struct result	*result_new(void);
@@ -51,6 +54,12 @@ const struct result_metric *result_metric_find(const struct result *,
 		     const char *name);
 void		 result_metric_add_instance(struct result_metric *, double);
 void		 result_set_error(struct result *, const char *fmt, ...)
+		     __attribute__((format(printf, 2, 3)));
+/*
+ * The commit cannot be tested here: no retry can help (a kernel that
+ * panics or hangs at boot). Sets the error too, when there is none yet.
+ */
+void		 result_set_untestable(struct result *, const char *fmt, ...)
 		     __attribute__((format(printf, 2, 3)));
 void		 result_env_set(struct result *, const char *key,
 		     const char *value);

@@ -5,7 +5,8 @@
  * never the cache), the agent's stderr in RUN_DIR/agent.log and the
  * results in RUN_DIR/result/. The agent dies with its caller
  * (PR_SET_PDEATHSIG: SIGTERM, on which it kills its testcase's group) and
- * with the run's timeout.
+ * with the run's timeout. An agent with "boot: qemu" runs each job in a
+ * VM booted from the artifacts' kernel (bisect-agent run --boot qemu).
  */
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -23,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agents/boot.h"
 #include "agents/result.h"
 #include "agents/transport-ops.h"
 #include "util/error.h"
@@ -171,6 +173,32 @@ transport_local_log_tail(struct strbuf *sb, const char *path)
 	free(buf);
 }
 
+/* The boot method, in t->data: kexec would reboot the daemon's machine. */
+static int
+transport_local_open(struct transport *t, const struct config_agent *agent,
+    char **cause)
+{
+	enum boot_method	boot = BOOT_NONE;
+
+	if (agent->boot != NULL && boot_method_parse(agent->boot, &boot) != 0)
+		return error_set(cause, "agent '%s': unknown boot method '%s'",
+		    agent->name, agent->boot);
+	if (boot == BOOT_KEXEC)
+		return error_set(cause, "agent '%s': boot method 'kexec' "
+		    "reboots the machine it runs on: it needs the ssh "
+		    "transport", agent->name);
+	t->data = xmalloc(sizeof boot);
+	*(enum boot_method *)t->data = boot;
+	return 0;
+}
+
+static void
+transport_local_close(struct transport *t)
+{
+	free(t->data);
+	t->data = NULL;
+}
+
 static int
 transport_local_prepare(const struct transport_job *job, char **cause)
 {
@@ -212,9 +240,12 @@ transport_local_run(struct transport *t, const struct transport_job *job,
 	struct result	*res = NULL;
 	char		*jobpath = NULL, *work = NULL, *resdir = NULL;
 	char		*logpath = NULL, *how = NULL, *rcause = NULL;
-	char		*argv[7];
+	char		*argv[9];
+	enum boot_method boot = t->data != NULL ?
+			    *(enum boot_method *)t->data : BOOT_NONE;
 	double		 deadline;
 	pid_t		 pid;
+	size_t		 i;
 	int		 logfd = -1, status, timed_out, r = -1;
 
 	if (transport_local_prepare(job, cause) != 0) {
@@ -236,9 +267,14 @@ transport_local_run(struct transport *t, const struct transport_job *job,
 	argv[1] = "run";
 	argv[2] = "--workdir";
 	argv[3] = work;
-	argv[4] = jobpath;
-	argv[5] = resdir;
-	argv[6] = NULL;
+	i = 4;
+	if (boot != BOOT_NONE) {
+		argv[i++] = "--boot";
+		argv[i++] = (char *)boot_method_name(boot);
+	}
+	argv[i++] = jobpath;
+	argv[i++] = resdir;
+	argv[i] = NULL;
 	deadline = job->timeout > 0 ? transport_local_now() + job->timeout : 0;
 	if (transport_local_spawn(argv, logfd, logfd, &pid, cause) != 0 ||
 	    transport_local_wait(pid, deadline, &status, &timed_out,
@@ -379,8 +415,8 @@ out:
 
 const struct transport_ops transport_local_ops = {
 	.name = "local",
-	.open = NULL,
+	.open = transport_local_open,
 	.run = transport_local_run,
 	.info = transport_local_info,
-	.close = NULL,
+	.close = transport_local_close,
 };

@@ -6,7 +6,9 @@
  * WORKDIR/cache/REPO/RECIPE/OID. An entry is complete only once its marker
  * is written and the directory renamed into place, so a crash never leaves
  * a half entry that looks complete. A failed build is a result (the commit
- * is untestable), not an error.
+ * is untestable), not an error. Kernel recipes get their .config written
+ * from the base and the job's fragment before the command runs, and their
+ * image hashed (bisectd/build-kernel.c).
  */
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -24,7 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bisectd/build-kernel.h"
 #include "bisectd/build.h"
+#include "bisectd/kconfig.h"
 #include "util/error.h"
 #include "util/file.h"
 #include "util/hash.h"
@@ -61,33 +65,80 @@ build_field(struct strbuf *sb, const char *name, const void *data, size_t len)
 /*
  * Length-prefixed fields so that no two recipes hash the same text. The
  * kconfig counts by its contents: the same path with other contents is
- * another recipe.
+ * another recipe. Only what is there is a field: without a fragment the
+ * text is as before fragments existed. The compiler is a field of every
+ * recipe with a command (a new compiler must not reuse old artifacts).
  */
 char *
-build_recipe_id(const struct config_repo *cr)
+build_recipe(const struct config_repo *cr, const char *fragment)
 {
 	struct strbuf	 sb = STRBUF_INIT;
-	char		 hex[HASH_HEX_LEN + 1], *kc = NULL;
+	char		 hex[HASH_HEX_LEN + 1], *kc = NULL, *target = NULL;
+	const char	*cc;
 	size_t		 i, len;
 
 	if (cr->build_command != NULL)
 		build_field(&sb, "command", cr->build_command,
 		    strlen(cr->build_command));
 	if (cr->kconfig != NULL) {
-		if (file_read(cr->kconfig, &kc, &len, NULL) == 0)
+		if ((target = kconfig_target(cr->kconfig)) != NULL)
+			build_field(&sb, "kconfig-target", target,
+			    strlen(target));
+		else if (file_read(cr->kconfig, &kc, &len, NULL) == 0)
 			build_field(&sb, "kconfig", kc, len);
 		else
 			build_field(&sb, "kconfig-unreadable", cr->kconfig,
 			    strlen(cr->kconfig));
 		free(kc);
+		free(target);
 	}
+	if (fragment != NULL && *fragment != '\0')
+		build_field(&sb, "kconfig-fragment", fragment,
+		    strlen(fragment));
 	for (i = 0; i < cr->nr_artifacts; i++)
 		build_field(&sb, "artifact", cr->artifacts[i],
 		    strlen(cr->artifacts[i]));
+	if (cr->build_command != NULL) {
+		cc = build_kernel_compiler();
+		build_field(&sb, "compiler", cc, strlen(cc));
+	}
 	hash_sha256_hex(sb.buf, sb.len, hex);
 	strbuf_release(&sb);
 	hex[BUILD_RECIPE_LEN] = '\0';
 	return xstrdup(hex);
+}
+
+char *
+build_recipe_id(const struct config_repo *cr)
+{
+	return build_recipe(cr, NULL);
+}
+
+char *
+build_job_recipe(const struct config_repo *cr, const char *canonical,
+    char **fragment)
+{
+	struct job	**jobs = NULL;
+	size_t		  nr = 0;
+	char		 *frag = NULL, *recipe;
+
+	if (canonical != NULL && job_parse("job", canonical, strlen(canonical),
+	    &jobs, &nr, NULL) == 0 && nr == 1)
+		frag = kconfig_fragment(jobs[0]);
+	job_list_free(jobs, nr);
+	recipe = build_recipe(cr, frag);
+	if (fragment != NULL)
+		*fragment = frag;
+	else
+		free(frag);
+	return recipe;
+}
+
+char *
+build_cache_dir_recipe(const struct config_repo *cr, const char *workdir,
+    const char *recipe, const char *oid)
+{
+	return xasprintf("%s/cache/%s/%s/%s", workdir, cr->name, recipe, oid);
 }
 
 char *
@@ -96,18 +147,20 @@ build_cache_dir(const struct config_repo *cr, const char *workdir,
 {
 	char	*recipe = build_recipe_id(cr), *dir;
 
-	dir = xasprintf("%s/cache/%s/%s/%s", workdir, cr->name, recipe, oid);
+	dir = build_cache_dir_recipe(cr, workdir, recipe, oid);
 	free(recipe);
 	return dir;
 }
 
 static void
-build_paths_init(struct build_paths *p, const struct build_request *req)
+build_paths_init(struct build_paths *p, const struct build_request *req,
+    const char *fragment)
 {
 	const struct config_repo	*cr = req->repo;
 
-	p->recipe = build_recipe_id(cr);
-	p->cache = build_cache_dir(cr, req->workdir, req->oid);
+	p->recipe = build_recipe(cr, fragment);
+	p->cache = build_cache_dir_recipe(cr, req->workdir, p->recipe,
+	    req->oid);
 	p->tmp = xasprintf("%s.tmp.%ld", p->cache, (long)getpid());
 	p->worktree = xasprintf("%s/worktrees/%s", req->workdir, cr->name);
 	p->lock = xasprintf("%s.lock", p->worktree);
@@ -170,15 +223,36 @@ build_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The inherited environment with BUILD_DIR, SRC_DIR and NPROC set. */
-static char **
-build_env(const char *srcdir, const char *builddir)
+/* The entry of list ("K=V" or "?K=V") naming entry's variable, or NULL. */
+static const char *
+build_env_find(char *const *list, const char *entry)
 {
-	char	**env;
-	size_t	  n = 0, i;
-	long	  nproc = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t		 klen = strcspn(entry, "=");
+	const char	*e;
+
+	for (; list != NULL && *list != NULL; list++) {
+		e = **list == '?' ? *list + 1 : *list;
+		if (strncmp(e, entry, klen) == 0 && e[klen] == '=')
+			return *list;
+	}
+	return NULL;
+}
+
+/*
+ * The inherited environment with BUILD_DIR, SRC_DIR and NPROC set, and
+ * extra's entries: "K=V" replaces an inherited K, "?K=V" only fills in.
+ */
+static char **
+build_env(const char *srcdir, const char *builddir, char *const *extra)
+{
+	char		**env;
+	const char	 *x;
+	size_t		  n = 0, i;
+	long		  nproc = sysconf(_SC_NPROCESSORS_ONLN);
 
 	while (environ[n] != NULL)
+		n++;
+	for (i = 0; extra != NULL && extra[i] != NULL; i++)
 		n++;
 	env = xcalloc(n + 4, sizeof *env);
 	for (n = 0, i = 0; environ[i] != NULL; i++) {
@@ -186,7 +260,17 @@ build_env(const char *srcdir, const char *builddir)
 		    strncmp(environ[i], "SRC_DIR=", 8) == 0 ||
 		    strncmp(environ[i], "NPROC=", 6) == 0)
 			continue;
+		if ((x = build_env_find(extra, environ[i])) != NULL &&
+		    *x != '?')
+			continue;
 		env[n++] = xstrdup(environ[i]);
+	}
+	for (i = 0; extra != NULL && extra[i] != NULL; i++) {
+		if (extra[i][0] == '?' &&
+		    build_env_find(environ, extra[i] + 1) != NULL)
+			continue;
+		env[n++] = xstrdup(extra[i][0] == '?' ? extra[i] + 1 :
+		    extra[i]);
 	}
 	env[n++] = xasprintf("BUILD_DIR=%s", builddir);
 	env[n++] = xasprintf("SRC_DIR=%s", srcdir);
@@ -212,9 +296,9 @@ build_env_free(char **env)
  */
 static int
 build_spawn(const char *cmd, const char *srcdir, const char *builddir,
-    int logfd, int *status, char **cause)
+    char *const *extra, int logfd, int *status, char **cause)
 {
-	char		**env = build_env(srcdir, builddir);
+	char		**env = build_env(srcdir, builddir, extra);
 	char		 *argv[] = { "sh", "-c", (char *)cmd, NULL };
 	sigset_t	  none;
 	siginfo_t	  info;
@@ -358,12 +442,15 @@ build_copy_artifact(const struct build_paths *p, const char *a, int in_build,
  */
 static int
 build_collect(const struct config_repo *cr, const struct build_paths *p,
-    const char *oid, char **missing, char **cause)
+    const char *oid, int kernel, char **missing, char **cause)
 {
-	char	*parent = path_dirname(p->cache), *s = NULL, *marker = NULL;
-	size_t	 i;
-	int	 fd, r, rv = -1;
+	struct build_kernel_meta	 meta;
+	char				*parent = path_dirname(p->cache);
+	char				*s = NULL, *marker = NULL;
+	size_t				 i;
+	int				 fd, r, rv = -1;
 
+	memset(&meta, 0, sizeof meta);
 	build_remove_stale(p->cache);
 	if (dir_create(parent, cause) != 0 || dir_create(p->tmp, cause) != 0)
 		goto out;
@@ -390,6 +477,20 @@ build_collect(const struct config_repo *cr, const struct build_paths *p,
 		if (r != 0)
 			goto out;
 	}
+	if (kernel) {
+		s = path_join(p->builddir, BUILD_KERNEL_CONFIG);
+		marker = path_join(p->tmp, BUILD_KERNEL_CONFIG);
+		if (file_exists(s) && file_copy(s, marker, cause) != 0)
+			goto out;
+		free(s);
+		free(marker);
+		s = marker = NULL;
+		meta.kernel_release = build_kernel_release(p->builddir,
+		    p->worktree);
+	}
+	if (build_kernel_hash(cr, p->tmp, &meta.image_hash, cause) != 0 ||
+	    build_kernel_meta_write(p->tmp, &meta, cause) != 0)
+		goto out;
 	marker = path_join(p->tmp, BUILD_MARKER);
 	s = xasprintf("%s %s\n", oid, p->recipe);
 	if (file_write_atomic(marker, s, strlen(s), cause) != 0)
@@ -417,6 +518,7 @@ build_collect(const struct config_repo *cr, const struct build_paths *p,
 out:
 	if (rv == -1)
 		dir_remove_tree(p->tmp, NULL);
+	build_kernel_meta_release(&meta);
 	free(marker);
 	free(s);
 	free(parent);
@@ -465,6 +567,117 @@ build_log(int fd, const char *fmt, ...)
 }
 
 /*
+ * A kernel recipe's .config before the command: the base (the kconfig
+ * file, or what `make TARGET` writes, or nothing) with the job's fragment
+ * laid over it. Modules installed by an earlier build are removed so that
+ * INSTALL_MOD_PATH holds only this build's. Returns 1 when make failed on
+ * the target (a failed build), 0 when ready.
+ */
+static int
+build_kernel_config(const struct config_repo *cr, const struct build_paths *p,
+    const char *fragment, char *const *extra, int logfd, char **cause)
+{
+	char	*config = path_join(p->builddir, BUILD_KERNEL_CONFIG);
+	char	*target = NULL, *cmd = NULL, *base = NULL, *merged = NULL;
+	char	*moddir = path_join(p->builddir, BUILD_KERNEL_MODDIR);
+	size_t	 len = 0;
+	int	 status, r = -1;
+
+	if (dir_remove_tree(moddir, cause) != 0)
+		goto out;
+	if (cr->kconfig != NULL &&
+	    (target = kconfig_target(cr->kconfig)) != NULL) {
+		cmd = xasprintf("make -s O=\"$BUILD_DIR\" %s", target);
+		build_log(logfd, "base config: %s", cmd);
+		if (build_spawn(cmd, p->worktree, p->builddir, extra, logfd,
+		    &status, cause) != 0)
+			goto out;
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+			build_log(logfd, "make %s failed", target);
+			r = 1;
+			goto out;
+		}
+		if (file_read(config, &base, &len, cause) != 0)
+			goto out;
+	} else if (cr->kconfig != NULL) {
+		build_log(logfd, "base config: %s", cr->kconfig);
+		if (file_read(cr->kconfig, &base, &len, cause) != 0)
+			goto out;
+	} else
+		build_log(logfd, "base config: none, the fragment alone");
+	if (fragment != NULL)
+		build_log(logfd, "the job's kconfig:\n%s", fragment);
+	merged = kconfig_merge(base != NULL ? base : "", len, fragment);
+	if (file_write_atomic(config, merged, strlen(merged), cause) != 0)
+		goto out;
+	r = 0;
+out:
+	free(config);
+	free(target);
+	free(cmd);
+	free(base);
+	free(merged);
+	free(moddir);
+	return r;
+}
+
+/* What olddefconfig did to the fragment, said in the log. */
+static void
+build_kernel_check(const struct build_paths *p, const char *fragment,
+    int logfd, struct build_output *out)
+{
+	char	*config = path_join(p->builddir, BUILD_KERNEL_CONFIG);
+	char	*buf = NULL;
+	size_t	 len;
+
+	if (fragment != NULL && file_read(config, &buf, &len, NULL) == 0 &&
+	    (out->kconfig_warnings = kconfig_check(buf, len,
+	    fragment)) != NULL)
+		build_log(logfd, "warning: the final .config differs from "
+		    "the job's kconfig:\n%s", out->kconfig_warnings);
+	free(buf);
+	free(config);
+}
+
+/*
+ * The entry's recorded hash and release, and the first parent whose entry
+ * of the same recipe has the same image: then the commit cannot have
+ * changed what runs.
+ */
+static void
+build_note_image(const struct build_request *req, struct repo *repo,
+    const struct build_paths *p, int logfd, struct build_output *out)
+{
+	struct build_kernel_meta	 meta, pm;
+	char				 parent[REPO_OID_HEX + 1];
+	char				*rev, *dir = NULL;
+
+	memset(&pm, 0, sizeof pm);
+	if (build_kernel_meta_read(p->cache, &meta) != 0)
+		return;
+	out->image_hash = meta.image_hash;
+	out->kernel_release = meta.kernel_release;
+	rev = xasprintf("%s^1", req->oid);
+	if (repo_resolve(repo, rev, parent, NULL) == 0) {
+		dir = build_cache_dir_recipe(req->repo, req->workdir,
+		    p->recipe, parent);
+		if (build_is_complete(dir) &&
+		    build_kernel_meta_read(dir, &pm) == 0 &&
+		    pm.image_hash != NULL && out->image_hash != NULL &&
+		    strcmp(pm.image_hash, out->image_hash) == 0) {
+			out->same_as = xstrdup(parent);
+			if (logfd != -1)
+				build_log(logfd, "the image is identical to "
+				    "the build of the parent %s: this commit "
+				    "cannot have changed what runs", parent);
+		}
+	}
+	build_kernel_meta_release(&pm);
+	free(rev);
+	free(dir);
+}
+
+/*
  * One build at a time per repository (they share its worktree): the lock
  * is taken before the checkout and held until the artifacts are copied.
  */
@@ -472,14 +685,22 @@ int
 build_run(const struct build_request *req, struct repo *repo,
     struct build_output *out, char **cause)
 {
+	return build_run_kconfig(req, NULL, NULL, repo, out, cause);
+}
+
+int
+build_run_kconfig(const struct build_request *req, const char *fragment,
+    const char *recipe, struct repo *repo, struct build_output *out,
+    char **cause)
+{
 	const struct config_repo	*cr = req->repo;
 	struct build_paths		 p;
 	char				*missing = NULL, *failure = NULL;
-	char				*config = NULL;
+	char				**extra = NULL;
 	double				 t0 = build_now();
 	size_t				 i;
 	int				 lockfd = -1, logfd = -1, status, r;
-	int				 rv = -1;
+	int				 kernel, rv = -1;
 
 	memset(out, 0, sizeof *out);
 	memset(&p, 0, sizeof p);
@@ -489,7 +710,15 @@ build_run(const struct build_request *req, struct repo *repo,
 			    "'%s' is not a relative path inside the tree",
 			    cr->artifacts[i], cr->name);
 	}
-	build_paths_init(&p, req);
+	build_paths_init(&p, req, fragment);
+	if (recipe != NULL && strcmp(recipe, p.recipe) != 0) {
+		error_set(cause, "the build's recipe '%s' is not the "
+		    "config's '%s' for repository '%s': the build recipe, the "
+		    "job's kconfig or the compiler changed", recipe,
+		    p.recipe, cr->name);
+		goto out;
+	}
+	kernel = cr->kconfig != NULL || fragment != NULL;
 	out->log_path = xstrdup(p.log);
 	if (build_is_complete(p.cache))
 		goto done;
@@ -512,28 +741,37 @@ build_run(const struct build_request *req, struct repo *repo,
 	}
 	build_log(logfd, "building %s of %s (recipe %s)", req->oid, cr->name,
 	    p.recipe);
+	extra = build_kernel_env(req->workdir, p.builddir, kernel);
 	if (cr->build_command != NULL) {
-		if (cr->kconfig != NULL) {
-			config = path_join(p.builddir, ".config");
-			if (file_copy(cr->kconfig, config, cause) != 0)
+		if (kernel && (r = build_kernel_config(cr, &p, fragment,
+		    extra, logfd, cause)) != 0) {
+			if (r < 0)
 				goto out;
+			failure = xstrdup("the base config's make target "
+			    "failed");
 		}
-		build_log(logfd, "running: %s", cr->build_command);
-		if (build_spawn(cr->build_command, p.worktree, p.builddir,
-		    logfd, &status, cause) != 0)
-			goto out;
-		if (WIFSIGNALED(status))
-			failure = xasprintf("build killed by signal %d",
-			    WTERMSIG(status));
-		else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-			failure = xasprintf("build exited with status %d",
-			    WEXITSTATUS(status));
+		if (failure == NULL) {
+			build_log(logfd, "running: %s", cr->build_command);
+			if (build_spawn(cr->build_command, p.worktree,
+			    p.builddir, extra, logfd, &status, cause) != 0)
+				goto out;
+			if (WIFSIGNALED(status))
+				failure = xasprintf("build killed by signal "
+				    "%d", WTERMSIG(status));
+			else if (!WIFEXITED(status) ||
+			    WEXITSTATUS(status) != 0)
+				failure = xasprintf("build exited with status "
+				    "%d", WEXITSTATUS(status));
+		}
+		if (failure == NULL && kernel)
+			build_kernel_check(&p, fragment, logfd, out);
 	} else
 		build_log(logfd, "no build command: artifacts come from the "
 		    "tree");
 
 	if (failure == NULL) {
-		if ((r = build_collect(cr, &p, req->oid, &missing, cause)) < 0)
+		if ((r = build_collect(cr, &p, req->oid, kernel, &missing,
+		    cause)) < 0)
 			goto out;
 		if (r == 1)
 			failure = xasprintf("artifact '%s' not found", missing);
@@ -544,12 +782,18 @@ build_run(const struct build_request *req, struct repo *repo,
 		out->log_tail = missing != NULL ? xstrdup(failure) :
 		    build_log_tail(p.log);
 	} else {
-		build_log(logfd, "done");
+		build_note_image(req, repo, &p, logfd, out);
+		build_log(logfd, "done: image %s%s%s", out->image_hash,
+		    out->kernel_release != NULL ? ", kernel " : "",
+		    out->kernel_release != NULL ? out->kernel_release : "");
 		out->log_tail = build_log_tail(p.log);
 	}
 done:
-	if (out->outcome == BUILD_OK)
+	if (out->outcome == BUILD_OK) {
 		out->artifact_dir = xstrdup(p.cache);
+		if (out->image_hash == NULL)
+			build_note_image(req, repo, &p, -1, out);
+	}
 	out->seconds = build_now() - t0;
 	rv = 0;
 out:
@@ -559,8 +803,8 @@ out:
 		close(logfd);
 	if (lockfd != -1)
 		close(lockfd);
+	build_kernel_env_free(extra);
 	build_paths_release(&p);
-	free(config);
 	free(missing);
 	free(failure);
 	return rv;
@@ -574,5 +818,9 @@ build_output_release(struct build_output *out)
 	free(out->artifact_dir);
 	free(out->log_path);
 	free(out->log_tail);
+	free(out->image_hash);
+	free(out->kernel_release);
+	free(out->same_as);
+	free(out->kconfig_warnings);
 	memset(out, 0, sizeof *out);
 }

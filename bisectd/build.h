@@ -2,7 +2,11 @@
  * Building a commit: check it out into the repository's persistent
  * worktree, run the recipe's command with BUILD_DIR, SRC_DIR and NPROC in
  * its environment, and copy the artifacts into a cache keyed by commit and
- * recipe, so that each commit is built once.
+ * recipe, so that each commit is built once. A kernel recipe (one with a
+ * kconfig, or a job that adds a kconfig fragment) also gets its .config
+ * written from the base and the fragment before the command, reproducible
+ * build settings, and the image's hash and kernel release recorded
+ * (docs/kernel.md).
  */
 #ifndef BISECTD_BUILD_H
 #define BISECTD_BUILD_H
@@ -27,13 +31,38 @@ struct build_output {
 	char			*log_path;	/* the whole build log */
 	char			*log_tail;	/* last lines, for the record */
 	double			 seconds;
+	char			*image_hash;	/* BUILD_OK: sha256 of the kernel
+						   image, else of every artifact */
+	char			*kernel_release; /* include/config/kernel.release
+						   of a kernel build, or NULL */
+	char			*same_as;	/* the first parent, when its
+						   build has the same image_hash */
+	char			*kconfig_warnings; /* the fragment's values that
+						   olddefconfig refused, or NULL */
 };
 
-/* The recipe's identity: 16 hex of a hash of command, kconfig, artifacts. */
+/*
+ * The recipe's identity: 16 hex of a hash of the command, the kconfig (a
+ * file's contents, or a target's name), the job's kconfig fragment, the
+ * artifacts and the compiler (`gcc --version`), so that the cache is keyed
+ * by commit, config and compiler. build_recipe_id is build_recipe with no
+ * fragment.
+ */
+char	*build_recipe(const struct config_repo *, const char *fragment);
 char	*build_recipe_id(const struct config_repo *);
+/*
+ * The recipe of a job's builds: build_recipe with the fragment of the job
+ * whose canonical text is given (NULL or unparsable: no fragment). When
+ * fragment is not NULL it gets the fragment (NULL for none), which the
+ * build row keeps (store_kernel_set_kconfig) for build_run_kconfig.
+ */
+char	*build_job_recipe(const struct config_repo *, const char *canonical,
+	     char **fragment);
 /* The cache directory of (recipe, oid); it exists once the build is OK. */
 char	*build_cache_dir(const struct config_repo *, const char *workdir,
 	     const char *oid);
+char	*build_cache_dir_recipe(const struct config_repo *,
+	     const char *workdir, const char *recipe, const char *oid);
 /*
  * Build (or find in the cache). Returns 0 with out filled, whether the
  * build succeeded or failed; -1 when it could not be attempted (checkout
@@ -47,14 +76,26 @@ char	*build_cache_dir(const struct config_repo *, const char *workdir,
  *				(arch/x86/boot/bzImage stays that), and
  *				.complete, written last
  *   logs/build-RECIPE-OID.log	the whole log of the last attempt
+ *   ccache			CCACHE_DIR, when ccache is installed
  * An artifact is looked up in BUILD_DIR first, then in the tree; with no
  * artifacts listed the whole worktree (in-tree outputs included) is the
  * artifact. The command runs as `/bin/sh -c COMMAND` in the worktree, in
  * its own process group, which is killed once the shell exits. log_tail
- * is the last 20 lines of the log, or "artifact 'x' not found".
+ * is the last 20 lines of the log, or "artifact 'x' not found". A cache
+ * entry also holds .bisectd-build (image_hash, kernel_release) and, for a
+ * kernel, the final .config.
  */
 int	 build_run(const struct build_request *, struct repo *,
 	     struct build_output *out, char **cause);
+/*
+ * build_run for a job that adds a kconfig fragment (kconfig_fragment; NULL
+ * for none), checking that the recipe the build row was queued under (NULL:
+ * no check) is still the one the config and fragment make: an edited
+ * config must not fill the cache entry of the old one.
+ */
+int	 build_run_kconfig(const struct build_request *, const char *kconfig,
+	     const char *recipe, struct repo *, struct build_output *out,
+	     char **cause);
 void	 build_output_release(struct build_output *);
 
 #endif

@@ -81,6 +81,19 @@ struct bisect_result {
 	char			*error;		/* FAILED */
 };
 
+/*
+ * Decide the next step; see docs/bisection.md. commits[] is the range
+ * `bad ^good` plus the good ends, in any order (parents outside the
+ * array left out). Wants are totals per commit, at most `slots` of them
+ * (1 when 0), the most useful first; asking again without new samples
+ * gives the same wants. initial_runs is at least 3 (the ends are
+ * sampled that often first); max_runs 0 means 30.
+ * Returns 0; -1 with status FAILED and error set when the input is not a
+ * bisection (indices out of range, a cycle, bad == good or an ancestor
+ * of a good end, the bad end or every good end failing to build).
+ * FOUND may also list candidates, from a part of the range that ended
+ * ambiguous. Release the result with bisect_result_release.
+ */
 int	 bisect_decide(struct bisect_result *, const struct bisect_input *);
 void	 bisect_result_release(struct bisect_result *);
 const char *bisect_status_name(enum bisect_status);

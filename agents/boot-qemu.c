@@ -1,0 +1,746 @@
+/*
+ * The qemu boot method. The agent makes an initramfs holding busybox (from
+ * busybox-static), a runner script as /init, itself with the shared
+ * objects it runs on, the job file and the run's artifacts (in /work), and
+ * boots the artifacts' kernel with it under qemu's TCG (never KVM):
+ *
+ *   qemu-system-x86_64 -accel tcg -nographic -nodefaults -no-reboot
+ *     -m 512 -smp 1 -kernel IMAGE -initrd initramfs.cpio
+ *     -append "console=ttyS0 panic=-1 quiet [kernel_cmdline]"
+ *     -serial file:console.log -serial stdio -monitor none
+ *
+ * The guest's console (ttyS0) goes to a file; its second serial port
+ * (ttyS1) is qemu's stdout, a pipe the agent reads lines from. The runner
+ * says "bisectd-guest up RELEASE" as soon as it runs, then runs the same
+ * bisect-agent on the job inside the guest, and sends back its result,
+ * output.log and stderr in base64 between "file NAME" and "end NAME"
+ * lines, then "done STATUS", and reboots; -no-reboot turns the reboot
+ * into qemu's exit, as it does for a panic with panic=-1.
+ */
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agents/boot.h"
+#include "agents/initramfs.h"
+#include "agents/transport.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define QEMU_MEMORY		"512"
+#define QEMU_CMDLINE		"console=ttyS0 panic=-1 quiet"
+#define QEMU_RUN_MARGIN		60	/* seconds after the testcase's */
+#define QEMU_EXIT_GRACE		30	/* for the guest to reboot */
+#define QEMU_MAX_STREAM		(160u << 20)
+#define QEMU_CONSOLE_TAIL	12	/* lines of console in an error */
+
+/* The runner: only fixed text; the job reaches it as a file. */
+static const char boot_qemu_init_head[] =
+	"#!/bin/busybox sh\n"
+	"# bisect-agent's runner in the VM (agents/boot-qemu.c)\n"
+	"/bin/busybox mount -t proc proc /proc\n"
+	"/bin/busybox mount -t sysfs sysfs /sys\n"
+	"/bin/busybox mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
+	"/bin/busybox --install -s /bin\n"
+	"export PATH=/bin:/sbin HOME=/ TERM=dumb\n"
+	"stty -F /dev/ttyS1 raw -echo 2>/dev/null\n"
+	"exec 3>/dev/ttyS1\n"
+	"say() { echo \"" BOOT_MARKER " $*\" >&3; }\n"
+	"say up \"$(uname -r)\"\n"
+	"say uname-v \"$(uname -v)\"\n"
+	"cd /work\n";
+static const char boot_qemu_init_tail[] =
+	"/bisectd/job.yaml /bisectd/result 2>/bisectd/agent.log\n"
+	"rc=$?\n"
+	"for f in result output.log; do\n"
+	"\tif [ -f \"/bisectd/result/$f\" ]; then\n"
+	"\t\tsay file \"$f\"; base64 \"/bisectd/result/$f\" >&3; "
+	"say end \"$f\"\n"
+	"\tfi\n"
+	"done\n"
+	"say file agent.log; base64 /bisectd/agent.log >&3; say end agent.log\n"
+	"say done \"$rc\"\n"
+	"sync\n"
+	"reboot -f\n";
+
+struct boot_qemu_file {
+	const char	*name;
+	struct strbuf	 data;		/* decoded */
+	int		 seen;
+};
+
+/* What came over the guest's serial port. */
+struct boot_qemu_stream {
+	struct strbuf		 line;
+	size_t			 total;
+	int			 up;
+	double			 up_at;
+	char			*release;
+	char			*version;
+	int			 done;
+	int			 status;
+	struct boot_qemu_file	 files[3];	/* result, output.log,
+						   agent.log */
+	struct boot_qemu_file	*in;		/* inside file ... end */
+	struct strbuf		 b64;
+	int			 bad;		/* base64 did not decode */
+};
+
+static double
+boot_qemu_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A static program has no PT_INTERP: it runs with nothing else present. */
+static int
+boot_qemu_is_static(const char *path, char **cause)
+{
+	Elf64_Ehdr	 eh;
+	Elf64_Phdr	 ph;
+	int		 fd, i, r = -1;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return error_errno(cause, "couldn't open '%s'", path);
+	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64) {
+		error_set(cause, "'%s' is not a 64-bit ELF program", path);
+		goto out;
+	}
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff +
+		    (Elf64_Off)i * eh.e_phentsize)) != (ssize_t)sizeof ph) {
+			error_set(cause, "'%s': truncated program headers",
+			    path);
+			goto out;
+		}
+		if (ph.p_type == PT_INTERP) {
+			error_set(cause, "'%s' is dynamically linked: the "
+			    "initramfs needs a static busybox (Debian's "
+			    "busybox-static)", path);
+			goto out;
+		}
+	}
+	r = 0;
+out:
+	close(fd);
+	return r;
+}
+
+static int
+boot_qemu_initramfs(const char *path, const char *workdir,
+    const char *image, const char *jobfile, char **cause)
+{
+	struct initramfs	*ir = NULL;
+	struct strbuf		 init = STRBUF_INIT;
+	const char		*busybox = getenv("BISECT_AGENT_BUSYBOX");
+	const char		*skip[] = { image, ".config", ".bisectd-build",
+				    ".complete", "install", NULL };
+	char			*loader = NULL, *mods = NULL;
+	int			 r = -1;
+
+	if (busybox == NULL)
+		busybox = "/bin/busybox";
+	if (boot_qemu_is_static(busybox, cause) != 0)
+		goto out;
+	if (initramfs_create(path, &ir, cause) != 0)
+		goto out;
+	if (initramfs_dir(ir, "dev", 0755, cause) != 0 ||
+	    initramfs_node(ir, "dev/console", S_IFCHR | 0600, 5, 1,
+	    cause) != 0 ||
+	    initramfs_node(ir, "dev/null", S_IFCHR | 0666, 1, 3, cause) != 0 ||
+	    initramfs_node(ir, "dev/ttyS0", S_IFCHR | 0600, 4, 64,
+	    cause) != 0 ||
+	    initramfs_node(ir, "dev/ttyS1", S_IFCHR | 0600, 4, 65,
+	    cause) != 0 ||
+	    initramfs_dir(ir, "proc", 0555, cause) != 0 ||
+	    initramfs_dir(ir, "sys", 0555, cause) != 0 ||
+	    initramfs_dir(ir, "tmp", 01777, cause) != 0 ||
+	    initramfs_dir(ir, "sbin", 0755, cause) != 0 ||
+	    initramfs_file(ir, "bin/busybox", 0755, busybox, cause) != 0 ||
+	    initramfs_file(ir, "bisectd/job.yaml", 0644, jobfile,
+	    cause) != 0 ||
+	    initramfs_dir(ir, "bisectd/result", 0755, cause) != 0 ||
+	    initramfs_program(ir, "bisectd", "bisect-agent", &loader,
+	    cause) != 0 ||
+	    initramfs_tree(ir, "work", workdir, skip, cause) != 0)
+		goto out;
+	mods = path_join(workdir, "install/lib/modules");
+	if (file_exists(mods) &&
+	    initramfs_tree(ir, "lib/modules", mods, NULL, cause) != 0)
+		goto out;
+	strbuf_addstr(&init, boot_qemu_init_head);
+	if (loader != NULL)
+		strbuf_addf(&init, "/bisectd/lib/%s --library-path "
+		    "/bisectd/lib ", loader);
+	strbuf_addstr(&init, "/bisectd/bisect-agent run --workdir /work ");
+	strbuf_addstr(&init, boot_qemu_init_tail);
+	if (initramfs_data(ir, "init", 0755, init.buf, init.len, cause) != 0 ||
+	    initramfs_finish(ir, cause) != 0)
+		goto out;
+	r = 0;
+out:
+	initramfs_free(ir);
+	strbuf_release(&init);
+	free(loader);
+	free(mods);
+	return r;
+}
+
+static int
+boot_qemu_b64(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+/* Decode base64 text (line breaks ignored); -1 on anything else. */
+static int
+boot_qemu_decode(const char *s, size_t len, struct strbuf *out)
+{
+	unsigned	acc = 0;
+	size_t		i;
+	int		bits = 0, v, pad = 0;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\n' || s[i] == '\r')
+			continue;
+		if (s[i] == '=') {
+			pad++;
+			continue;
+		}
+		if (pad > 0 || (v = boot_qemu_b64((unsigned char)s[i])) < 0)
+			return -1;
+		acc = (acc << 6) | (unsigned)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			strbuf_addch(out, (int)((acc >> bits) & 0xff));
+		}
+	}
+	return pad > 2 ? -1 : 0;
+}
+
+static void
+boot_qemu_stream_init(struct boot_qemu_stream *st)
+{
+	memset(st, 0, sizeof *st);
+	strbuf_init(&st->line);
+	strbuf_init(&st->b64);
+	st->files[0].name = "result";
+	st->files[1].name = "output.log";
+	st->files[2].name = "agent.log";
+	strbuf_init(&st->files[0].data);
+	strbuf_init(&st->files[1].data);
+	strbuf_init(&st->files[2].data);
+	st->status = -1;
+}
+
+static void
+boot_qemu_stream_release(struct boot_qemu_stream *st)
+{
+	size_t	i;
+
+	strbuf_release(&st->line);
+	strbuf_release(&st->b64);
+	for (i = 0; i < 3; i++)
+		strbuf_release(&st->files[i].data);
+	free(st->release);
+	free(st->version);
+}
+
+static void
+boot_qemu_stream_line(struct boot_qemu_stream *st, char *line)
+{
+	size_t	 n = strlen(BOOT_MARKER), i;
+	char	*word, *rest;
+
+	if (strncmp(line, BOOT_MARKER " ", n + 1) != 0) {
+		if (st->in != NULL)
+			strbuf_addstr(&st->b64, line);
+		return;
+	}
+	word = line + n + 1;
+	rest = word + strcspn(word, " ");
+	if (*rest == ' ')
+		*rest++ = '\0';
+	if (st->in != NULL) {
+		if (strcmp(word, "end") == 0 &&
+		    strcmp(rest, st->in->name) == 0) {
+			strbuf_reset(&st->in->data);
+			if (boot_qemu_decode(st->b64.buf != NULL ?
+			    st->b64.buf : "", st->b64.len, &st->in->data) != 0)
+				st->bad = 1;
+			else
+				st->in->seen = 1;
+			st->in = NULL;
+			strbuf_reset(&st->b64);
+		}
+		return;
+	}
+	if (strcmp(word, "up") == 0 && !st->up) {
+		st->up = 1;
+		st->up_at = boot_qemu_now();
+		st->release = xstrdup(rest);
+	} else if (strcmp(word, "uname-v") == 0 && st->version == NULL)
+		st->version = xstrdup(rest);
+	else if (strcmp(word, "file") == 0) {
+		for (i = 0; i < 3; i++) {
+			if (strcmp(rest, st->files[i].name) == 0)
+				st->in = &st->files[i];
+		}
+		strbuf_reset(&st->b64);
+	} else if (strcmp(word, "done") == 0) {
+		st->done = 1;
+		st->status = atoi(rest);
+	}
+}
+
+/* Feed bytes; complete lines are handled, '\r' dropped. */
+static void
+boot_qemu_stream_feed(struct boot_qemu_stream *st, const char *buf,
+    size_t len)
+{
+	size_t	i;
+
+	st->total += len;
+	for (i = 0; i < len; i++) {
+		if (buf[i] == '\r')
+			continue;
+		if (buf[i] != '\n') {
+			if (st->line.len < 65536)
+				strbuf_addch(&st->line, buf[i]);
+			continue;
+		}
+		boot_qemu_stream_line(st, st->line.buf != NULL ?
+		    st->line.buf : (char *)"");
+		strbuf_reset(&st->line);
+	}
+}
+
+static int
+boot_qemu_spawn(char *const argv[], int outfd, int errfd, pid_t *pid,
+    char **cause)
+{
+	sigset_t	none;
+	pid_t		parent = getpid(), p;
+	int		null, sig;
+
+	if ((null = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
+		return error_errno(cause, "couldn't open '/dev/null'");
+	if ((p = fork()) == -1) {
+		close(null);
+		return error_errno(cause, "couldn't fork");
+	}
+	if (p == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 ||
+		    getppid() != parent)
+			_exit(127);
+		for (sig = 1; sig < 32; sig++) {
+			if (sig != SIGKILL && sig != SIGSTOP)
+				signal(sig, SIG_DFL);
+		}
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (dup2(null, 0) == -1 || dup2(outfd, 1) == -1 ||
+		    dup2(errfd, 2) == -1)
+			_exit(127);
+		execvp(argv[0], argv);
+		dprintf(2, "couldn't run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(null);
+	*pid = p;
+	return 0;
+}
+
+/*
+ * Read the guest's port until it is done, qemu exits or the deadline
+ * passes (the boot's until the guest is up, then the run's). *timed_out
+ * is set at a deadline; qemu is then still running.
+ */
+static void
+boot_qemu_read(int fd, struct boot_qemu_stream *st, double boot_deadline,
+    unsigned run_timeout, int *timed_out)
+{
+	struct pollfd	pfd;
+	char		buf[65536];
+	double		deadline, left;
+	ssize_t		n;
+
+	*timed_out = 0;
+	while (!st->done) {
+		deadline = st->up ? st->up_at + run_timeout : boot_deadline;
+		if ((left = deadline - boot_qemu_now()) <= 0) {
+			*timed_out = 1;
+			return;
+		}
+		pfd.fd = fd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, (int)(left * 1000) + 1) == -1) {
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		if (pfd.revents == 0)
+			continue;
+		n = read(fd, buf, sizeof buf);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		boot_qemu_stream_feed(st, buf, (size_t)n);
+		if (st->total > QEMU_MAX_STREAM)
+			return;
+	}
+}
+
+/* Wait for qemu until the deadline, then kill it; its wait status. */
+static int
+boot_qemu_reap(pid_t pid, double deadline, int *killed)
+{
+	int	status = 0, sent = 0;
+	pid_t	w;
+
+	*killed = 0;
+	for (;;) {
+		w = waitpid(pid, &status, WNOHANG);
+		if (w == pid || (w == -1 && errno != EINTR))
+			return status;
+		if (boot_qemu_now() >= deadline && !sent) {
+			kill(pid, SIGKILL);
+			*killed = sent = 1;
+		}
+		poll(NULL, 0, 20);
+	}
+}
+
+/* The console's last lines, for an error; "" when it is empty. */
+static char *
+boot_qemu_console_tail(const char *path)
+{
+	char	*buf = NULL, *p, *s;
+	size_t	 len, i;
+	int	 lines = 0;
+
+	if (file_read(path, &buf, &len, NULL) != 0 || len == 0) {
+		free(buf);
+		return xstrdup("");
+	}
+	for (i = 0; i < len; i++) {
+		if (buf[i] == '\r' || buf[i] == '\0' ||
+		    ((unsigned char)buf[i] < ' ' && buf[i] != '\n'))
+			buf[i] = ' ';
+	}
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		len--;
+	buf[len] = '\0';
+	for (p = buf + len; p > buf; p--) {
+		if (p[-1] == '\n' && ++lines == QEMU_CONSOLE_TAIL)
+			break;
+	}
+	s = xasprintf("; console: %s", p);
+	free(buf);
+	return s;
+}
+
+static int
+boot_qemu_save(const char *resultdir, const char *name,
+    const struct strbuf *data, char **cause)
+{
+	char	*path = path_join(resultdir, name);
+	int	 r;
+
+	r = file_write_atomic(path, data->buf != NULL ? data->buf : "",
+	    data->len, cause);
+	free(path);
+	return r;
+}
+
+/* The guest agent's result, copied into r. */
+static void
+boot_qemu_take(struct result *r, const struct result *g)
+{
+	struct result_metric	*m;
+	size_t			 i, j;
+
+	r->exit_status = g->exit_status;
+	if (g->error != NULL)
+		result_set_error(r, "%s", g->error);
+	if (g->untestable != NULL)
+		result_set_untestable(r, "%s", g->untestable);
+	for (i = 0; i < g->nr_env; i++)
+		result_env_set(r, g->env[i].key, g->env[i].value);
+	for (i = 0; i < g->nr_metrics; i++) {
+		m = result_metric(r, g->metrics[i].name);
+		m->value = g->metrics[i].value;
+		for (j = 0; j < g->metrics[i].nr_instances; j++)
+			result_metric_add_instance(m,
+			    g->metrics[i].instances[j]);
+	}
+}
+
+static char *
+boot_qemu_tail(const struct strbuf *sb)
+{
+	size_t	len = sb->len, start;
+
+	while (len > 0 && (sb->buf[len - 1] == '\n' ||
+	    sb->buf[len - 1] == ' '))
+		len--;
+	start = len > 400 ? len - 400 : 0;
+	return xstrndup(sb->buf != NULL ? sb->buf + start : "", len - start);
+}
+
+/* Turn what came back into the run's result. */
+static int
+boot_qemu_outcome(const struct boot_qemu_stream *st, int timed_out,
+    int status, const char *console, const char *workdir,
+    const char *resultdir, unsigned boot_limit, double started,
+    struct result *r, char **cause)
+{
+	struct result	*g = NULL;
+	char		*tail = boot_qemu_console_tail(console);
+	char		*expected = NULL, *s = NULL, *gcause = NULL;
+	int		 rv = -1;
+
+	if (!st->up) {
+		r->exit_status = -1;
+		if (timed_out)
+			result_set_untestable(r, "the kernel did not boot: no "
+			    "word from the guest in %us%s", boot_limit, tail);
+		else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			result_set_untestable(r, "the kernel did not boot: it "
+			    "stopped before the guest's runner started%s",
+			    tail);
+		else {
+			s = path_join(resultdir, "qemu.log");
+			free(tail);
+			tail = NULL;
+			if (file_read(s, &tail, NULL, NULL) != 0)
+				tail = xstrdup("");
+			tail[strcspn(tail, "\n")] = '\0';
+			result_set_error(r, "qemu failed (%s %d): %s",
+			    WIFEXITED(status) ? "exit status" : "signal",
+			    WIFEXITED(status) ? WEXITSTATUS(status) :
+			    WTERMSIG(status), tail);
+		}
+		rv = 0;
+		goto out;
+	}
+	result_env_set(r, "boot", "qemu");
+	s = xasprintf("%.2f", st->up_at - started);
+	result_env_set(r, "boot_seconds", s);
+	free(s);
+	s = NULL;
+	if (!st->done) {
+		r->exit_status = -1;
+		result_set_error(r, "the guest stopped answering after it "
+		    "booted (%s)%s", timed_out ? "timed out" : "qemu exited",
+		    tail);
+		rv = 0;
+		goto out;
+	}
+	if (st->files[1].seen &&
+	    boot_qemu_save(resultdir, "output.log", &st->files[1].data,
+	    cause) != 0)
+		goto out;
+	if (st->files[2].seen &&
+	    boot_qemu_save(resultdir, "guest-agent.log", &st->files[2].data,
+	    cause) != 0)
+		goto out;
+	if (!st->files[0].seen || result_parse("guest result",
+	    st->files[0].data.buf != NULL ? st->files[0].data.buf : "",
+	    st->files[0].data.len, &g, &gcause) != 0) {
+		free(s);
+		s = boot_qemu_tail(&st->files[2].data);
+		r->exit_status = -1;
+		result_set_error(r, "the agent in the guest gave no usable "
+		    "result (exit status %d%s%s)%s%s", st->status,
+		    gcause != NULL ? ", " : "", gcause != NULL ? gcause : "",
+		    *s != '\0' ? ": " : "", s);
+		rv = 0;
+		goto out;
+	}
+	boot_qemu_take(r, g);
+	result_env_set(r, "boot", "qemu");
+	if (st->version != NULL)
+		result_env_set(r, "kernel_version", st->version);
+	expected = boot_expected_release(workdir);
+	if (expected != NULL && strcmp(expected, st->release) != 0)
+		result_set_error(r, "the guest ran kernel '%s', the build "
+		    "made '%s'", st->release, expected);
+	rv = 0;
+out:
+	result_free(g);
+	free(tail);
+	free(expected);
+	free(s);
+	free(gcause);
+	return rv;
+}
+
+int
+boot_qemu_run(const struct job *job, const char *jobfile,
+    const char *workdir, const char *resultdir, struct result *r,
+    char **cause)
+{
+	struct boot_qemu_stream	 st;
+	struct strbuf		 cmdline = STRBUF_INIT;
+	const char		*qemu = getenv("BISECT_AGENT_QEMU");
+	const char		*tmpdir = getenv("TMPDIR"), *v;
+	char			*image = NULL, *tmp = NULL, *cpio = NULL;
+	char			*kernel = NULL, *console = NULL, *serial = NULL;
+	char			*qlog = NULL, *hash = NULL, *argv[32];
+	unsigned		 limit = boot_timeout(job), run_timeout;
+	double			 started;
+	pid_t			 pid = -1;
+	int			 pipefd[2] = { -1, -1 }, logfd = -1;
+	int			 timed_out = 0, killed, status = 0, n = 0;
+	int			 rv = -1;
+
+	boot_qemu_stream_init(&st);
+	if (qemu == NULL)
+		qemu = "qemu-system-x86_64";
+	if ((image = boot_kernel_image(workdir, job)) == NULL) {
+		result_set_error(r, "boot qemu: no kernel image among the "
+		    "artifacts (arch/x86/boot/bzImage, bzImage, vmlinuz, or "
+		    "the job's kernel:)");
+		rv = 0;
+		goto out;
+	}
+	tmp = xasprintf("%s/bisect-agent-qemu.XXXXXX", tmpdir != NULL &&
+	    *tmpdir != '\0' ? tmpdir : "/tmp");
+	if (mkdtemp(tmp) == NULL) {
+		error_errno(cause, "couldn't create a directory like '%s'",
+		    tmp);
+		free(tmp);
+		tmp = NULL;
+		goto out;
+	}
+	cpio = path_join(tmp, "initramfs.cpio");
+	if (boot_qemu_initramfs(cpio, workdir, image, jobfile, cause) != 0) {
+		error_prefix(cause, "boot qemu: the initramfs");
+		goto out;
+	}
+	kernel = path_join(workdir, image);
+	console = path_join(tmp, "console.log");
+	serial = xasprintf("file:%s", console);
+	strbuf_addstr(&cmdline, QEMU_CMDLINE);
+	if ((v = job_param(job, "kernel_cmdline")) != NULL)
+		strbuf_addf(&cmdline, " %s", v);
+
+	argv[n++] = (char *)qemu;
+	argv[n++] = "-accel";
+	argv[n++] = "tcg";
+	argv[n++] = "-nographic";
+	argv[n++] = "-nodefaults";
+	argv[n++] = "-no-reboot";
+	argv[n++] = "-m";
+	argv[n++] = QEMU_MEMORY;
+	argv[n++] = "-smp";
+	argv[n++] = "1";
+	argv[n++] = "-kernel";
+	argv[n++] = kernel;
+	argv[n++] = "-initrd";
+	argv[n++] = cpio;
+	argv[n++] = "-append";
+	argv[n++] = cmdline.buf;
+	argv[n++] = "-serial";
+	argv[n++] = serial;
+	argv[n++] = "-serial";
+	argv[n++] = "stdio";
+	argv[n++] = "-monitor";
+	argv[n++] = "none";
+	argv[n] = NULL;
+
+	qlog = path_join(resultdir, "qemu.log");
+	logfd = open(qlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (logfd == -1) {
+		error_errno(cause, "couldn't create '%s'", qlog);
+		goto out;
+	}
+	if (pipe2(pipefd, O_CLOEXEC) == -1) {
+		error_errno(cause, "couldn't make a pipe");
+		goto out;
+	}
+	started = boot_qemu_now();
+	if (boot_qemu_spawn(argv, pipefd[1], logfd, &pid, cause) != 0)
+		goto out;
+	close(pipefd[1]);
+	pipefd[1] = -1;
+	run_timeout = transport_testcase_timeout(job) + QEMU_RUN_MARGIN;
+	boot_qemu_read(pipefd[0], &st, started + limit, run_timeout,
+	    &timed_out);
+	close(pipefd[0]);
+	pipefd[0] = -1;
+	status = boot_qemu_reap(pid, timed_out ? 0 : boot_qemu_now() +
+	    QEMU_EXIT_GRACE, &killed);
+	pid = -1;
+	if (st.bad)
+		result_set_error(r, "the guest's results did not decode");
+	if (boot_qemu_outcome(&st, timed_out, status, console, workdir,
+	    resultdir, limit, started, r, cause) != 0)
+		goto out;
+	if ((hash = boot_image_hash(workdir)) != NULL)
+		result_env_set(r, "kernel_sha256", hash);
+	rv = 0;
+out:
+	if (pid != -1) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+			;
+	}
+	if (console != NULL) {
+		free(qlog);
+		qlog = path_join(resultdir, "console.log");
+		if (file_exists(console))
+			file_copy(console, qlog, NULL);
+	}
+	if (pipefd[0] != -1)
+		close(pipefd[0]);
+	if (pipefd[1] != -1)
+		close(pipefd[1]);
+	if (logfd != -1)
+		close(logfd);
+	if (tmp != NULL)
+		dir_remove_tree(tmp, NULL);
+	boot_qemu_stream_release(&st);
+	strbuf_release(&cmdline);
+	free(image);
+	free(tmp);
+	free(cpio);
+	free(kernel);
+	free(console);
+	free(serial);
+	free(qlog);
+	free(hash);
+	return rv;
+}

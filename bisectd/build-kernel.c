@@ -1,0 +1,331 @@
+/*
+ * Kernel builds that can be compared. Kbuild stamps every image with the
+ * build's date, user, host and a counter that grows in BUILD_DIR/.version;
+ * fixed here (as defaults the user's environment may override), two builds
+ * of the same tree give the same bzImage, so an image identical to its
+ * parent's says that a commit cannot have changed what ran. ccache, when
+ * installed, sits first in PATH (Debian's /usr/lib/ccache masquerade
+ * directory) with its cache in the workdir, so that a file compiled once is
+ * not compiled again when a bisection goes back to an older version of it.
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bisectd/build-kernel.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define BUILD_KERNEL_CCACHE	"/usr/lib/ccache"
+#define BUILD_KERNEL_MARKER	".complete"
+
+static const char *build_kernel_images[] = {
+	"bzImage", "vmlinuz", "vmlinux", "Image", "Image.gz", "zImage",
+};
+
+static void
+build_kernel_env_push(char ***env, size_t *nr, size_t *alloc, char *entry)
+{
+	ALLOC_GROW(*env, *nr + 2, *alloc);
+	(*env)[(*nr)++] = entry;
+	(*env)[*nr] = NULL;
+}
+
+char **
+build_kernel_env(const char *workdir, const char *builddir, int kernel)
+{
+	const char	*v = getenv("BISECTD_CCACHE"), *path = getenv("PATH");
+	char		**env = NULL, *dir;
+	size_t		  nr = 0, alloc = 0;
+
+	dir = path_join(BUILD_KERNEL_CCACHE, "gcc");
+	if ((v == NULL || strcmp(v, "0") != 0) && access(dir, X_OK) == 0) {
+		if (path == NULL)
+			path = "/usr/bin:/bin";
+		if (strncmp(path, BUILD_KERNEL_CCACHE ":",
+		    strlen(BUILD_KERNEL_CCACHE) + 1) != 0)
+			build_kernel_env_push(&env, &nr, &alloc, xasprintf(
+			    "PATH=%s:%s", BUILD_KERNEL_CCACHE, path));
+		build_kernel_env_push(&env, &nr, &alloc,
+		    xasprintf("?CCACHE_DIR=%s/ccache", workdir));
+	}
+	free(dir);
+	if (kernel) {
+		build_kernel_env_push(&env, &nr, &alloc, xstrdup(
+		    "?KBUILD_BUILD_TIMESTAMP=Thu Jan  1 00:00:00 UTC 1970"));
+		build_kernel_env_push(&env, &nr, &alloc,
+		    xstrdup("?KBUILD_BUILD_USER=bisectd"));
+		build_kernel_env_push(&env, &nr, &alloc,
+		    xstrdup("?KBUILD_BUILD_HOST=bisectd"));
+		build_kernel_env_push(&env, &nr, &alloc,
+		    xstrdup("?KBUILD_BUILD_VERSION=1"));
+		build_kernel_env_push(&env, &nr, &alloc, xasprintf(
+		    "INSTALL_MOD_PATH=%s/%s", builddir, BUILD_KERNEL_MODDIR));
+	}
+	if (env == NULL)
+		env = xcalloc(1, sizeof *env);
+	return env;
+}
+
+void
+build_kernel_env_free(char **env)
+{
+	size_t	i;
+
+	for (i = 0; env != NULL && env[i] != NULL; i++)
+		free(env[i]);
+	free(env);
+}
+
+const char *
+build_kernel_compiler(void)
+{
+	static char	*id;
+	char		 line[512], rest[512];
+	FILE		*f;
+
+	if (id != NULL)
+		return id;
+	line[0] = '\0';
+	if ((f = popen("gcc --version 2>/dev/null", "r")) != NULL) {
+		if (fgets(line, sizeof line, f) == NULL)
+			line[0] = '\0';
+		while (fgets(rest, sizeof rest, f) != NULL)
+			;
+		pclose(f);
+	}
+	line[strcspn(line, "\n")] = '\0';
+	id = xstrdup(line[0] != '\0' ? line : "none");
+	return id;
+}
+
+const char *
+build_kernel_image(const struct config_repo *cr)
+{
+	const char	*base;
+	size_t		 i, j;
+
+	for (i = 0; i < cr->nr_artifacts; i++) {
+		base = strrchr(cr->artifacts[i], '/');
+		base = base != NULL ? base + 1 : cr->artifacts[i];
+		for (j = 0; j < sizeof build_kernel_images /
+		    sizeof build_kernel_images[0]; j++) {
+			if (strcmp(base, build_kernel_images[j]) == 0)
+				return cr->artifacts[i];
+		}
+	}
+	return NULL;
+}
+
+static int
+build_kernel_hash_file(EVP_MD_CTX *ctx, const char *path, char **cause)
+{
+	char	buf[65536];
+	ssize_t	n;
+	int	fd, r = -1;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return error_errno(cause, "couldn't open '%s'", path);
+	for (;;) {
+		n = read(fd, buf, sizeof buf);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			error_errno(cause, "couldn't read '%s'", path);
+			goto out;
+		}
+		if (n == 0)
+			break;
+		EVP_DigestUpdate(ctx, buf, (size_t)n);
+	}
+	r = 0;
+out:
+	close(fd);
+	return r;
+}
+
+/* Names, kinds and contents, depth first in sorted order. */
+static int
+build_kernel_hash_tree(EVP_MD_CTX *ctx, const char *dir, const char *rel,
+    char **cause)
+{
+	struct dirent	**names = NULL;
+	struct stat	  st;
+	char		 *path = NULL, *sub = NULL, *target = NULL;
+	int		  n, i, r = -1;
+	ssize_t		  len;
+
+	if ((n = scandir(dir, &names, NULL, alphasort)) == -1)
+		return error_errno(cause, "couldn't read '%s'", dir);
+	for (i = 0; i < n; i++) {
+		if (strcmp(names[i]->d_name, ".") == 0 ||
+		    strcmp(names[i]->d_name, "..") == 0)
+			continue;
+		if (*rel == '\0' &&
+		    (strcmp(names[i]->d_name, BUILD_KERNEL_META) == 0 ||
+		    strcmp(names[i]->d_name, BUILD_KERNEL_MARKER) == 0))
+			continue;
+		free(path);
+		free(sub);
+		path = path_join(dir, names[i]->d_name);
+		sub = *rel == '\0' ? xstrdup(names[i]->d_name) :
+		    path_join(rel, names[i]->d_name);
+		if (lstat(path, &st) == -1) {
+			error_errno(cause, "couldn't stat '%s'", path);
+			goto out;
+		}
+		EVP_DigestUpdate(ctx, sub, strlen(sub) + 1);
+		if (S_ISDIR(st.st_mode)) {
+			EVP_DigestUpdate(ctx, "d", 2);
+			if (build_kernel_hash_tree(ctx, path, sub, cause) != 0)
+				goto out;
+		} else if (S_ISLNK(st.st_mode)) {
+			target = xmalloc((size_t)st.st_size + 1);
+			len = readlink(path, target, (size_t)st.st_size + 1);
+			if (len < 0) {
+				error_errno(cause, "couldn't read '%s'", path);
+				goto out;
+			}
+			EVP_DigestUpdate(ctx, "l", 2);
+			EVP_DigestUpdate(ctx, target, (size_t)len);
+			free(target);
+			target = NULL;
+		} else {
+			EVP_DigestUpdate(ctx, st.st_mode & 0111 ? "x" : "f",
+			    2);
+			if (build_kernel_hash_file(ctx, path, cause) != 0)
+				goto out;
+		}
+	}
+	r = 0;
+out:
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(path);
+	free(sub);
+	free(target);
+	return r;
+}
+
+int
+build_kernel_hash(const struct config_repo *cr, const char *dir, char **out,
+    char **cause)
+{
+	EVP_MD_CTX	*ctx = EVP_MD_CTX_new();
+	unsigned char	 md[EVP_MAX_MD_SIZE];
+	unsigned int	 mdlen = 0, i;
+	const char	*image = build_kernel_image(cr);
+	char		*path = NULL, hex[2 * EVP_MAX_MD_SIZE + 1];
+	int		 r = -1;
+
+	if (ctx == NULL || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) {
+		error_set(cause, "couldn't start a sha256");
+		goto out;
+	}
+	if (image != NULL) {
+		path = path_join(dir, image);
+		if (build_kernel_hash_file(ctx, path, cause) != 0)
+			goto out;
+	} else if (build_kernel_hash_tree(ctx, dir, "", cause) != 0)
+		goto out;
+	EVP_DigestFinal_ex(ctx, md, &mdlen);
+	for (i = 0; i < mdlen; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	hex[2 * mdlen] = '\0';
+	*out = xstrdup(hex);
+	r = 0;
+out:
+	EVP_MD_CTX_free(ctx);
+	free(path);
+	return r;
+}
+
+char *
+build_kernel_release(const char *builddir, const char *srcdir)
+{
+	const char	*dirs[] = { builddir, srcdir };
+	char		*path, *buf = NULL;
+	size_t		 len, i;
+
+	for (i = 0; i < 2; i++) {
+		path = path_join(dirs[i], "include/config/kernel.release");
+		if (file_read(path, &buf, &len, NULL) == 0) {
+			free(path);
+			buf[strcspn(buf, "\n")] = '\0';
+			if (*buf != '\0')
+				return buf;
+			free(buf);
+			return NULL;
+		}
+		free(path);
+	}
+	return NULL;
+}
+
+int
+build_kernel_meta_write(const char *dir, const struct build_kernel_meta *m,
+    char **cause)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	char		*path = path_join(dir, BUILD_KERNEL_META);
+	int		 r;
+
+	if (m->image_hash != NULL)
+		strbuf_addf(&sb, "image_hash %s\n", m->image_hash);
+	if (m->kernel_release != NULL)
+		strbuf_addf(&sb, "kernel_release %s\n", m->kernel_release);
+	r = file_write_atomic(path, sb.buf != NULL ? sb.buf : "", sb.len,
+	    cause);
+	strbuf_release(&sb);
+	free(path);
+	return r;
+}
+
+int
+build_kernel_meta_read(const char *dir, struct build_kernel_meta *m)
+{
+	char	*path = path_join(dir, BUILD_KERNEL_META), *buf = NULL;
+	char	*line, *next, *sp;
+	size_t	 len;
+
+	memset(m, 0, sizeof *m);
+	if (file_read(path, &buf, &len, NULL) != 0) {
+		free(path);
+		return -1;
+	}
+	free(path);
+	for (line = buf; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if ((sp = strchr(line, ' ')) == NULL)
+			continue;
+		*sp++ = '\0';
+		if (strcmp(line, "image_hash") == 0 && m->image_hash == NULL)
+			m->image_hash = xstrdup(sp);
+		else if (strcmp(line, "kernel_release") == 0 &&
+		    m->kernel_release == NULL)
+			m->kernel_release = xstrdup(sp);
+	}
+	free(buf);
+	return 0;
+}
+
+void
+build_kernel_meta_release(struct build_kernel_meta *m)
+{
+	if (m == NULL)
+		return;
+	free(m->image_hash);
+	free(m->kernel_release);
+	memset(m, 0, sizeof *m);
+}

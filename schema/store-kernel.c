@@ -1,0 +1,107 @@
+/*
+ * Kernel build rows: the columns migration 0005 adds to builds. Kept apart
+ * from store-build.c so that the build rows of any project read as before.
+ */
+#include <sqlite3.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema/store-internal.h"
+#include "schema/store-kernel.h"
+#include "util/error.h"
+
+static const char sql_kernel_set_kconfig[] =
+    "UPDATE builds SET kconfig = ? WHERE id = ?";
+static const char sql_kernel_finish[] =
+    "UPDATE builds SET image_hash = ?, kernel_release = ? WHERE id = ?";
+static const char sql_kernel_get[] =
+    "SELECT kconfig, image_hash, kernel_release FROM builds WHERE id = ?";
+static const char sql_kernel_same_image[] =
+    "SELECT count(*) FROM builds a JOIN builds b ON a.repo = b.repo AND "
+    "a.recipe = b.recipe AND a.image_hash = b.image_hash "
+    "WHERE a.repo = ? AND a.recipe = ? AND a.commit_oid = ? AND "
+    "b.commit_oid = ? AND a.status = 'ok' AND b.status = 'ok'";
+
+static int
+store_kernel_changed(struct store *st, int64_t build, char **cause)
+{
+	if (sqlite3_changes(st->db) != 1)
+		return error_set(cause, "no build %lld", (long long)build);
+	return 0;
+}
+
+int
+store_kernel_set_kconfig(struct store *st, int64_t build,
+    const char *fragment, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_kernel_set_kconfig, "ti",
+	    fragment, build) != 0 || store_exec_stmt(st, stmt, cause) != 0)
+		return -1;
+	return store_kernel_changed(st, build, cause);
+}
+
+int
+store_kernel_finish(struct store *st, int64_t build, const char *image_hash,
+    const char *kernel_release, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_kernel_finish, "tti", image_hash,
+	    kernel_release, build) != 0 ||
+	    store_exec_stmt(st, stmt, cause) != 0)
+		return -1;
+	return store_kernel_changed(st, build, cause);
+}
+
+int
+store_kernel_get(struct store *st, int64_t build,
+    struct store_kernel_build *out, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r;
+
+	memset(out, 0, sizeof *out);
+	if (store_stmt(st, &stmt, cause, sql_kernel_get, "i", build) != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1) {
+		out->kconfig = store_column_text(stmt, 0);
+		out->image_hash = store_column_text(stmt, 1);
+		out->kernel_release = store_column_text(stmt, 2);
+	}
+	sqlite3_reset(stmt);
+	if (r == 0)
+		return error_set(cause, "no build %lld", (long long)build);
+	return r < 0 ? -1 : 0;
+}
+
+int
+store_kernel_same_image(struct store *st, const char *repo,
+    const char *recipe, const char *oid_a, const char *oid_b, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r, n = 0;
+
+	if (store_stmt(st, &stmt, cause, sql_kernel_same_image, "tttt", repo,
+	    recipe, oid_a, oid_b) != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1)
+		n = sqlite3_column_int(stmt, 0);
+	sqlite3_reset(stmt);
+	if (r < 0)
+		return -1;
+	return n > 0;
+}
+
+void
+store_kernel_build_release(struct store_kernel_build *b)
+{
+	if (b == NULL)
+		return;
+	free(b->kconfig);
+	free(b->image_hash);
+	free(b->kernel_release);
+	memset(b, 0, sizeof *b);
+}

@@ -1,0 +1,38 @@
+/*
+ * The kernel side of build rows (migration 0005): the job's kconfig
+ * fragment a build is queued with, and the image hash and kernel release
+ * the build made, with the question the report asks of them: did a commit
+ * change the kernel at all?
+ */
+#ifndef SCHEMA_STORE_KERNEL_H
+#define SCHEMA_STORE_KERNEL_H
+
+#include <stdint.h>
+
+#include "schema/store.h"
+
+struct store_kernel_build {
+	char	*kconfig;		/* NULL: no fragment */
+	char	*image_hash;		/* NULL until built */
+	char	*kernel_release;	/* NULL: not a kernel, or not built */
+};
+
+/* Set once after store_build_ensure, by whoever queues the build. */
+int	 store_kernel_set_kconfig(struct store *, int64_t build,
+	     const char *fragment, char **cause);
+/* After build_run succeeded. */
+int	 store_kernel_finish(struct store *, int64_t build,
+	     const char *image_hash, const char *kernel_release,
+	     char **cause);
+int	 store_kernel_get(struct store *, int64_t build,
+	     struct store_kernel_build *out, char **cause);
+/*
+ * 1 when the builds of oid_a and oid_b in (repo, recipe) both finished ok
+ * with the same image hash, 0 when they differ or one is missing.
+ */
+int	 store_kernel_same_image(struct store *, const char *repo,
+	     const char *recipe, const char *oid_a, const char *oid_b,
+	     char **cause);
+void	 store_kernel_build_release(struct store_kernel_build *);
+
+#endif
