@@ -24,6 +24,7 @@
 #include "bisectd/request.h"
 #include "bisectd/revert.h"
 #include "jobs/metric.h"
+#include "schema/store-kernel.h"
 #include "stats/bisect.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
@@ -40,6 +41,7 @@ struct bisection {
 	struct repo_range	 range;
 	size_t			*order;		/* indices sorted by oid */
 	char			*recipe;
+	char			*kconfig;	/* the job's fragment, or NULL */
 };
 
 /* Per turn: the samples of the touched commits. */
@@ -60,6 +62,7 @@ bisection_free(struct bisection *bs)
 	repo_free(bs->repo);
 	free(bs->order);
 	free(bs->recipe);
+	free(bs->kconfig);
 	free(bs);
 }
 
@@ -99,6 +102,7 @@ bisection_load(struct scheduler *s, const struct store_bisection *b,
 {
 	const struct config_repo	*cr;
 	struct bisection		*bs;
+	struct store_job		 sj;
 	const char			*good = b->good;
 	size_t				 i;
 
@@ -111,9 +115,12 @@ bisection_load(struct scheduler *s, const struct store_bisection *b,
 	if ((cr = config_repo_find(s->ctx->config, b->repo)) == NULL)
 		return error_set(cause, "no repository '%s' in the config",
 		    b->repo);
+	if (store_job_get(s->ctx->store, b->job, &sj, cause) != 0)
+		return -1;
 	bs = xcalloc(1, sizeof *bs);
 	bs->id = b->id;
-	bs->recipe = build_recipe_id(cr);
+	bs->recipe = build_job_recipe(cr, sj.canonical, &bs->kconfig);
+	store_job_release(&sj);
 	if (repo_open(cr, &bs->repo, cause) != 0 ||
 	    repo_range_load(bs->repo, &good, 1, b->bad, &bs->range,
 	    cause) != 0) {
@@ -246,6 +253,8 @@ bisection_want(struct scheduler *s, struct bisection *bs,
 		oid = bs->range.oids[res->wants[i].commit];
 		if (store_build_ensure(st, b->repo, oid, bs->recipe, &build,
 		    cause) != 0 ||
+		    (bs->kconfig != NULL && store_kernel_set_kconfig(st, build,
+		    bs->kconfig, cause) != 0) ||
 		    store_run_count(st, b->job, b->repo, oid, &live, &next,
 		    cause) != 0)
 			return -1;
@@ -439,6 +448,11 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 			parent = range->commits[culprit].parents[0];
 			json_object_set_new(o, "parent", bisection_stats_json(
 			    &range->commits[parent]));
+			if (store_kernel_same_image(s->ctx->store, b->repo,
+			    bs->recipe, range->oids[culprit],
+			    range->oids[parent], NULL) == 1)
+				json_object_set_new(o, "same_image_as_parent",
+				    json_true());
 		}
 		json_object_set_new(o, "culprit_stats", bisection_stats_json(
 		    &range->commits[culprit]));
@@ -617,7 +631,9 @@ bisection_revert(struct scheduler *s, struct bisection *bs,
 		return -1;
 	if ((unsigned)(live + failed) < target) {
 		if (store_build_ensure(st, b->repo, oid, bs->recipe, &build_id,
-		    cause) != 0)
+		    cause) != 0 || (bs->kconfig != NULL &&
+		    store_kernel_set_kconfig(st, build_id, bs->kconfig,
+		    cause) != 0))
 			return -1;
 		while ((unsigned)(live + failed) < target) {
 			if (store_run_add(st, b->job, b->repo, oid, next++,

@@ -752,6 +752,11 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	    json_number_value(json_object_get(res, "p_value")),
 	    (long long)json_integer_value(json_object_get(res, "builds")),
 	    (long long)json_integer_value(json_object_get(res, "runs")));
+	if (json_is_true(json_object_get(res, "same_image_as_parent")))
+		strbuf_addstr(&sb, "Note: the culprit's build is byte-identical "
+		    "to its parent's (the same kernel\nimage): the commit "
+		    "cannot have changed what ran. Suspect noise or the\n"
+		    "environment before this commit.\n\n");
 	if (json_array_size(json_object_get(res, "culprits")) > 1) {
 		size_t	k;
 

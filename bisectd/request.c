@@ -16,6 +16,7 @@
 #include "bisectd/repo.h"
 #include "bisectd/request.h"
 #include "jobs/metric.h"
+#include "schema/store-kernel.h"
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
@@ -195,11 +196,13 @@ request_runs(const struct store_request *rq)
 /* Make sure (job, commit) has `runs` runs, counting those that failed. */
 static int
 request_ensure_runs(struct scheduler *s, const struct config_repo *cr,
-    int64_t job, const char *oid, unsigned runs, int *added, char **cause)
+    const struct store_job *sj, const char *oid, unsigned runs, int *added,
+    char **cause)
 {
 	struct store	*st = s->ctx->store;
-	char		*recipe = build_recipe_id(cr);
-	int64_t		 build;
+	char		*kconfig = NULL;
+	char		*recipe = build_job_recipe(cr, sj->canonical, &kconfig);
+	int64_t		 build, job = sj->id;
 	int		 live, next, done, failed, r = -1;
 
 	if (store_run_count(st, job, cr->name, oid, &live, &next, cause) != 0 ||
@@ -210,7 +213,9 @@ request_ensure_runs(struct scheduler *s, const struct config_repo *cr,
 		r = 0;
 		goto out;
 	}
-	if (store_build_ensure(st, cr->name, oid, recipe, &build, cause) != 0)
+	if (store_build_ensure(st, cr->name, oid, recipe, &build, cause) != 0 ||
+	    (kconfig != NULL && store_kernel_set_kconfig(st, build, kconfig,
+	    cause) != 0))
 		goto out;
 	while ((unsigned)(live + failed) < runs) {
 		if (store_run_add(st, job, cr->name, oid, next++, recipe,
@@ -222,6 +227,7 @@ request_ensure_runs(struct scheduler *s, const struct config_repo *cr,
 	r = 0;
 out:
 	free(recipe);
+	free(kconfig);
 	return r;
 }
 
@@ -254,7 +260,7 @@ request_plan_runs(struct scheduler *s, const struct store_request *rq,
 		if (store_job_get(st, jobs[i], &sj, cause) != 0)
 			goto fail;
 		for (j = 0; j < nr_oids; j++) {
-			if (request_ensure_runs(s, cr, jobs[i], oids[j],
+			if (request_ensure_runs(s, cr, &sj, oids[j],
 			    request_runs(rq), &added, cause) != 0)
 				goto fail;
 		}

@@ -24,6 +24,7 @@
 #include "bisectd/repo.h"
 #include "bisectd/worker.h"
 #include "jobs/job.h"
+#include "schema/store-kernel.h"
 #include "util/error.h"
 #include "util/file.h"
 #include "util/hash.h"
@@ -49,6 +50,7 @@ worker_build_child(struct context *parent, int64_t id)
 {
 	struct store			*st = NULL;
 	struct store_build		 b;
+	struct store_kernel_build	 kb;
 	const struct config_repo	*cr;
 	struct repo			*repo = NULL;
 	struct build_request		 req;
@@ -57,9 +59,11 @@ worker_build_child(struct context *parent, int64_t id)
 	int				 r = 1;
 
 	memset(&b, 0, sizeof b);
+	memset(&kb, 0, sizeof kb);
 	memset(&out, 0, sizeof out);
 	if (store_open(parent->config->db, &st, &cause) != 0 ||
-	    store_build_get(st, id, &b, &cause) != 0)
+	    store_build_get(st, id, &b, &cause) != 0 ||
+	    store_kernel_get(st, id, &kb, &cause) != 0)
 		goto out;
 	if ((cr = config_repo_find(parent->config, b.repo)) == NULL) {
 		error_set(&cause, "no repository '%s' in the config", b.repo);
@@ -70,12 +74,16 @@ worker_build_child(struct context *parent, int64_t id)
 	req.repo = cr;
 	req.oid = b.commit_oid;
 	req.workdir = parent->config->workdir;
-	if (build_run(&req, repo, &out, &cause) != 0)
+	if (build_run_kconfig(&req, kb.kconfig, b.recipe, repo, &out,
+	    &cause) != 0)
 		goto out;
 	if (store_build_finish(st, id, out.outcome == BUILD_OK ? "ok" :
 	    "failed", out.artifact_dir, out.log_path, out.log_tail,
 	    out.seconds, out.outcome == BUILD_OK ? NULL : "build failed",
 	    &cause) != 0)
+		goto out;
+	if (out.outcome == BUILD_OK && store_kernel_finish(st, id,
+	    out.image_hash, out.kernel_release, &cause) != 0)
 		goto out;
 	if (out.outcome != BUILD_OK && store_run_skip_build(st, b.repo,
 	    b.commit_oid, b.recipe, "untestable: the build failed",
@@ -92,6 +100,7 @@ out:
 	}
 	build_output_release(&out);
 	store_build_release(&b);
+	store_kernel_build_release(&kb);
 	repo_free(repo);
 	store_close(st);
 	free(cause);
@@ -116,15 +125,33 @@ worker_timeout(const char *canonical, const struct config_agent *agent)
 
 /* Turn an agent's result into rows; -1 when it reports a failed run. */
 static int
-worker_record(struct store *st, int64_t id, int64_t token,
+worker_record(struct store *st, const struct store_run *run, int64_t token,
     const struct result *res, int max_attempts, char **cause)
 {
+	int64_t			 id = run->id;
 	struct store_sample	*samples = NULL;
 	struct store_env	*env = NULL;
 	char			*why = NULL;
 	size_t			 i;
 	int			 r = -1;
 
+	if (res->untestable != NULL) {
+		/*
+		 * A kernel that does not boot: no retry can help. This run
+		 * fails now and the commit's other pending runs are skipped.
+		 */
+		why = xasprintf("untestable: %s", res->untestable);
+		if ((r = store_begin(st, cause)) != 0)
+			goto out;
+		if (store_run_retry(st, id, token, why, 0, cause) != 0 ||
+		    store_run_skip_build(st, run->repo, run->commit_oid,
+		    run->recipe, why, cause) != 0 ||
+		    store_commit(st, cause) != 0) {
+			store_rollback(st);
+			r = -1;
+		}
+		goto out;
+	}
 	if (res->error != NULL || res->exit_status != 0) {
 		why = res->error != NULL ? xstrdup(res->error) :
 		    xasprintf("the testcase exited with status %d",
@@ -209,7 +236,7 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	resdir = path_join(run.run_dir, "result");
 	if (result_load(resdir, &res, &cause) != 0)
 		goto out;
-	if (worker_record(st, id, token, res, parent->config->max_attempts,
+	if (worker_record(st, &run, token, res, parent->config->max_attempts,
 	    &cause) != 0)
 		goto out;
 	r = 0;

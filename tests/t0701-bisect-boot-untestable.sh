@@ -63,6 +63,13 @@ test_expect_success 'their runs say the kernel did not boot, none has samples' '
 		WHERE commit_oid = '\''$oid'\''")" = ok
 '
 
+test_expect_success 'a panicking commit is booted once, not retried' '
+	test "$(db_query "SELECT max(attempts) FROM runs
+		WHERE error LIKE '\''untestable: the kernel did not boot%'\''")" = 1 &&
+	test "$(db_query "SELECT count(*) FROM runs WHERE status = '\''skipped'\''
+		AND error LIKE '\''untestable: the kernel did not boot%'\''")" -gt 0
+'
+
 test_expect_success 'runs that booted record the boot' '
 	culprit=$(culprit_oid) &&
 	test "$(sample_count "$culprit" microbench.score)" -gt 0 &&
