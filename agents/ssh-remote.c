@@ -450,30 +450,6 @@ remote_command(const struct strbuf *inner)
 	return strbuf_detach(&sb, NULL);
 }
 
-static void
-remote_log_tail(struct strbuf *sb, const char *path)
-{
-	char	*buf = NULL, *p;
-	size_t	 len;
-
-	if (file_read(path, &buf, &len, NULL) != 0 || len == 0) {
-		free(buf);
-		return;
-	}
-	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
-		len--;
-	buf[len] = '\0';
-	p = buf;
-	if (len > REMOTE_LOG_TAIL) {
-		p = buf + len - REMOTE_LOG_TAIL;
-		if (strchr(p, '\n') != NULL)
-			p = strchr(p, '\n') + 1;
-	}
-	if (*p != '\0')
-		strbuf_addf(sb, "; %s: %s", path, p);
-	free(buf);
-}
-
 /* Local preparation: RUN_DIR/job.yaml, no stale result, a fresh log. */
 static int
 remote_local_prepare(const struct transport_job *job, int *logfd,
@@ -609,7 +585,7 @@ ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
 		if (strcmp(why, "timed out") == 0) {
 			strbuf_addf(&sb, "agent '%s': run timed out after %us",
 			    r->agent, job->timeout);
-			remote_log_tail(&sb, log);
+			file_tail_append(&sb, log, REMOTE_LOG_TAIL);
 			error_set(cause, "%s", sb.buf);
 			goto out;
 		}
@@ -634,7 +610,7 @@ ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
 		how = remote_describe_exit(&ex);
 		strbuf_addf(&sb, "agent '%s': bisect-agent %s without a usable "
 		    "result (%s)", r->agent, how, why);
-		remote_log_tail(&sb, log);
+		file_tail_append(&sb, log, REMOTE_LOG_TAIL);
 		error_set(cause, "%s", sb.buf);
 		goto out;
 	}

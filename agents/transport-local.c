@@ -148,31 +148,6 @@ transport_local_describe_status(int status)
 	return xstrdup("stopped");
 }
 
-/* The last lines of agent.log, for a cause: "; agent.log: ...". */
-static void
-transport_local_log_tail(struct strbuf *sb, const char *path)
-{
-	char	*buf = NULL, *p;
-	size_t	 len;
-
-	if (file_read(path, &buf, &len, NULL) != 0 || len == 0) {
-		free(buf);
-		return;
-	}
-	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
-		len--;
-	buf[len] = '\0';
-	p = buf;
-	if (len > LOCAL_LOG_TAIL) {
-		p = buf + len - LOCAL_LOG_TAIL;
-		if (strchr(p, '\n') != NULL)
-			p = strchr(p, '\n') + 1;
-	}
-	if (*p != '\0')
-		strbuf_addf(sb, "; %s: %s", path, p);
-	free(buf);
-}
-
 /* The boot method, in t->data: kexec would reboot the daemon's machine. */
 static int
 transport_local_open(struct transport *t, const struct config_agent *agent,
@@ -285,7 +260,7 @@ transport_local_run(struct transport *t, const struct transport_job *job,
 	if (timed_out) {
 		strbuf_addf(&sb, "agent '%s': run timed out after %us",
 		    t->name, job->timeout);
-		transport_local_log_tail(&sb, logpath);
+		file_tail_append(&sb, logpath, LOCAL_LOG_TAIL);
 		error_set(cause, "%s", sb.buf);
 		goto out;
 	}
@@ -293,7 +268,7 @@ transport_local_run(struct transport *t, const struct transport_job *job,
 		how = transport_local_describe_status(status);
 		strbuf_addf(&sb, "agent '%s': bisect-agent %s without a usable "
 		    "result (%s)", t->name, how, rcause);
-		transport_local_log_tail(&sb, logpath);
+		file_tail_append(&sb, logpath, LOCAL_LOG_TAIL);
 		error_set(cause, "%s", sb.buf);
 		goto out;
 	}

@@ -150,6 +150,30 @@ out:
 	return r;
 }
 
+void
+file_tail_append(struct strbuf *sb, const char *path, size_t max)
+{
+	char	*buf = NULL, *p;
+	size_t	 len;
+
+	if (file_read(path, &buf, &len, NULL) != 0 || len == 0) {
+		free(buf);
+		return;
+	}
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		len--;
+	buf[len] = '\0';
+	p = buf;
+	if (len > max) {
+		p = buf + len - max;
+		if (strchr(p, '\n') != NULL)
+			p = strchr(p, '\n') + 1;
+	}
+	if (*p != '\0')
+		strbuf_addf(sb, "; %s: %s", path, p);
+	free(buf);
+}
+
 int
 file_exists(const char *path)
 {

@@ -7,10 +7,14 @@
 
 #include <stddef.h>
 
+struct strbuf;
+
 int	 file_read(const char *path, char **out, size_t *outlen, char **cause);
 int	 file_write_atomic(const char *path, const void *, size_t, char **cause);
 int	 file_copy(const char *from, const char *to, char **cause);
 int	 file_exists(const char *path);
+/* Append "; PATH: <its last max bytes, from a line start>" for a cause. */
+void	 file_tail_append(struct strbuf *, const char *path, size_t max);
 int	 dir_create(const char *path, char **cause);
 int	 dir_remove_tree(const char *path, char **cause);
 int	 dir_copy_tree(const char *from, const char *to, char **cause);
