@@ -148,7 +148,7 @@ test_expect_success 'a monitored file that vanishes during the run fails the run
 test_expect_success 'the default monitors on this machine' '
 	cat >real.yaml <<-\EOF &&
 	testcase: real
-	run: "dd if=/dev/zero of=/dev/null bs=64k count=2000 2>/dev/null; echo ok: 1"
+	run: "dd if=/dev/zero of=/dev/null bs=64k count=2000 2>/dev/null; sleep 1; echo ok: 1"
 	EOF
 	"$AGENT" run real.yaml res-real 2>err &&
 	! grep "^error" res-real/result &&
