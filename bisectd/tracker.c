@@ -6,9 +6,11 @@
  * branch's series in the database and the continuous jobs are queued at
  * them (every commit, or only each fetch's newest). When none of a job's
  * runs is pending, the series of its headline metric goes through the
- * change-point test (stats/changepoint.c); a change in the bad direction
+ * change-point test (bisectd/series.c); a change in the bad direction
  * that no earlier regression of the series covers becomes a regression row
  * and a bisection between the last commit before it and the first after.
+ * With `web:` set, the index page (bisectd/web-index.c) is written anew
+ * whenever runs have ended, so that the series' plots follow the runs.
  */
 #include <git2.h>
 
@@ -18,16 +20,15 @@
 #include <time.h>
 
 #include "bisectd/request.h"
+#include "bisectd/series.h"
 #include "bisectd/tracker.h"
+#include "bisectd/web.h"
 #include "jobs/job.h"
 #include "jobs/metric.h"
-#include "stats/changepoint.h"
 #include "util/error.h"
 #include "util/file.h"
 #include "util/log.h"
 #include "util/xalloc.h"
-
-#define TRACKER_ALPHA	0.01
 
 struct tracker_repo {
 	char	*name;
@@ -297,19 +298,17 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 	struct store			*st = s->ctx->store;
 	const struct metric_info	*mi = metric_lookup(job->metric);
 	enum job_direction		 dir = job->direction;
-	struct changepoint_opts		 opts;
-	struct changepoint_result	 cp;
-	struct store_series		 series;
+	const struct changepoint	*cp;
+	const struct series_point	*before, *after;
+	struct series			 series;
 	struct request_spec		 spec;
-	double				*values = NULL;
-	size_t				*groups = NULL, *at = NULL, n = 0, g = 0;
-	size_t				 i, k, before;
+	size_t				 i;
 	char				*desc = job_describe(job), *file = NULL;
 	const char			*revs[2];
 	int64_t				 job_row, id;
 	int				 busy, found, resumed, r = -1;
 
-	memset(&cp, 0, sizeof cp);
+	memset(&series, 0, sizeof series);
 	if (dir == JOB_DIRECTION_UNKNOWN)
 		dir = mi->direction;
 	if (store_job_add(st, job->id, job->testcase, desc, job->canonical,
@@ -321,61 +320,31 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 		r = 0;
 		goto out;
 	}
-	at = xcalloc(nr + 1, sizeof *at);
-	for (i = 0; i < nr; i++) {
-		if (store_series_get(st, job_row, cr->name, t[i].commit_oid,
-		    job->metric, &series, cause) != 0)
-			goto out;
-		if (series.nr > 0) {
-			values = xreallocarray(values, n + series.nr,
-			    sizeof *values);
-			groups = xreallocarray(groups, n + series.nr,
-			    sizeof *groups);
-			for (k = 0; k < series.nr; k++) {
-				values[n] = series.values[k];
-				groups[n++] = g;
-			}
-			at[g++] = i;
-		}
-		store_series_release(&series);
-	}
-	if (g < 6) {
-		r = 0;
+	if (series_load(&series, st, job_row, cr->name, job->metric, t, nr,
+	    cause) != 0 ||
+	    series_detect(&series, mi->min_effect_pct, cause) != 0)
 		goto out;
-	}
-	/*
-	 * Stricter than the default 5%: a false alarm costs a whole
-	 * bisection and a mail to people, and series are re-examined every
-	 * time runs end, so each chance to err adds up.
-	 */
-	memset(&opts, 0, sizeof opts);
-	opts.min_effect_pct = mi->min_effect_pct;
-	opts.alpha = TRACKER_ALPHA;
-	opts.min_size = 3;
-	opts.seed = 1;
-	if (changepoint_detect(&cp, values, groups, n, &opts, cause) != 0)
-		goto out;
-	for (i = 0; i < cp.nr_points; i++) {
-		if (!tracker_regressed(cp.points[i].change_pct, dir) ||
-		    cp.points[i].group == 0)
+	for (i = 0; i < series.cp.nr_points; i++) {
+		cp = &series.cp.points[i];
+		if (!tracker_regressed(cp->change_pct, dir) || cp->group == 0)
 			continue;
-		before = at[cp.points[i].group - 1];
-		k = at[cp.points[i].group];
+		before = &series.points[cp->group - 1];
+		after = &series.points[cp->group];
 		if (store_regression_overlaps(st, cr->name, branch, job_row,
-		    job->metric, t[before].seq, t[k].seq, &found, cause) != 0)
+		    job->metric, before->seq, after->seq, &found, cause) != 0)
 			goto out;
 		if (found)
 			continue;
 		log_info("repository '%s' branch '%s': %+.1f%% %s between "
 		    "%.12s and %.12s (p = %.3g): bisecting", cr->name, branch,
-		    cp.points[i].change_pct, job->metric, t[before].commit_oid,
-		    t[k].commit_oid, cp.points[i].p_value);
+		    cp->change_pct, job->metric, before->oid, after->oid,
+		    cp->p_value);
 		free(file);
 		if ((file = tracker_job_file(s, job, cause)) == NULL)
 			goto out;
 		memset(&spec, 0, sizeof spec);
-		revs[0] = t[before].commit_oid;
-		revs[1] = t[k].commit_oid;
+		revs[0] = before->oid;
+		revs[1] = after->oid;
 		spec.kind = "bisect";
 		spec.job_file = file;
 		spec.repo = cr->name;
@@ -385,18 +354,14 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 		if (request_create(s->ctx, &spec, &id, &resumed, cause) != 0)
 			goto out;
 		if (store_regression_add(st, cr->name, branch, job_row,
-		    job->metric, t[before].commit_oid, t[k].commit_oid,
-		    t[before].seq, t[k].seq, cp.points[i].change_pct,
-		    cp.points[i].p_value, id, cause) != 0)
+		    job->metric, before->oid, after->oid, before->seq,
+		    after->seq, cp->change_pct, cp->p_value, id, cause) != 0)
 			goto out;
 		s->progress = 1;
 	}
 	r = 0;
 out:
-	changepoint_result_release(&cp);
-	free(values);
-	free(groups);
-	free(at);
+	series_release(&series);
 	free(desc);
 	free(file);
 	return r;
@@ -489,6 +454,13 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 			    cause) != 0)
 				goto out;
 		}
+	}
+	/* The series' page follows its runs; a page never stops the daemon. */
+	if (detect && cfg->web != NULL &&
+	    web_index_write(s->ctx, cfg->web, cause) != 0) {
+		log_warn("web: %s", *cause);
+		free(*cause);
+		*cause = NULL;
 	}
 	r = 0;
 out:
