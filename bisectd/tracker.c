@@ -2,7 +2,9 @@
  * Continuous mode. Each tracked branch is fetched (libgit2, from the
  * repository's `fetch:` remote name or URL into refs/bisectd/track/BRANCH;
  * without `fetch:` the local branch is read as it is) every `interval`
- * seconds. New commits along the first-parent line are appended to the
+ * seconds, in a child process (bisectd/worker.c), so that a slow or
+ * silent remote holds up nothing else; the branches are read when it
+ * ends. New commits along the first-parent line are appended to the
  * branch's series in the database and the continuous jobs are queued at
  * them (every commit, or only each fetch's newest). When none of a job's
  * runs is pending, the series of its headline metric goes through the
@@ -14,15 +16,18 @@
  */
 #include <git2.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bisectd/request.h"
 #include "bisectd/series.h"
 #include "bisectd/tracker.h"
 #include "bisectd/web.h"
+#include "bisectd/worker.h"
 #include "jobs/job.h"
 #include "jobs/metric.h"
 #include "util/error.h"
@@ -33,6 +38,8 @@
 struct tracker_repo {
 	char	*name;
 	time_t	 next_fetch;
+	pid_t	 fetching;	/* the fetch child, or 0 */
+	int	 fetched;	/* its refs are to be read */
 };
 
 struct tracker {
@@ -72,6 +79,8 @@ tracker_repo(struct tracker *t, const char *name)
 	ALLOC_GROW(t->repos, t->nr_repos, t->alloc_repos);
 	t->repos[t->nr_repos].name = xstrdup(name);
 	t->repos[t->nr_repos].next_fetch = 0;
+	t->repos[t->nr_repos].fetching = 0;
+	t->repos[t->nr_repos].fetched = 0;
 	return &t->repos[t->nr_repos++];
 }
 
@@ -84,24 +93,68 @@ tracker_git_error(char **cause, const char *what, const char *repo)
 	    e != NULL && e->message != NULL ? e->message : "unknown error");
 }
 
-/* Fetch the tracked branches; the tips land in refs/bisectd/track/. */
-static int
-tracker_fetch(git_repository *repo, const struct config_repo *cr,
-    char **cause)
+static char	tracker_stall_msg[128];
+
+static void
+tracker_stalled(int sig)
 {
+	ssize_t	w;
+
+	(void)sig;
+	w = write(STDERR_FILENO, tracker_stall_msg, strlen(tracker_stall_msg));
+	(void)w;
+	_exit(3);
+}
+
+/* Any progress of the transfer puts the stall off again. */
+static int
+tracker_fetch_progress(const git_indexer_progress *stats, void *payload)
+{
+	(void)stats;
+	alarm(*(unsigned *)payload);
+	return 0;
+}
+
+static int
+tracker_fetch_sideband(const char *str, int len, void *payload)
+{
+	(void)str;
+	(void)len;
+	alarm(*(unsigned *)payload);
+	return 0;
+}
+
+/*
+ * In the fetch child: fetch the tracked branches, their tips landing in
+ * refs/bisectd/track/. A fetch that makes no progress for `stall` seconds
+ * (a remote that accepted the connection and went quiet) ends the child.
+ */
+int
+tracker_fetch_repo(const struct config_repo *cr, unsigned stall, char **cause)
+{
+	git_repository		*repo = NULL;
 	git_remote		*remote = NULL;
 	git_fetch_options	 opts = GIT_FETCH_OPTIONS_INIT;
 	git_strarray		 specs;
-	char			**refspecs;
+	char			**refspecs = NULL;
 	size_t			 i;
 	int			 r = -1;
 
-	if (cr->fetch == NULL)
-		return 0;
+	git_libgit2_init();
+	snprintf(tracker_stall_msg, sizeof tracker_stall_msg, "bisectd: "
+	    "repository '%s': fetch stalled: no progress for %u seconds\n",
+	    cr->name, stall);
+	signal(SIGALRM, tracker_stalled);
+	alarm(stall);
+	if (git_repository_open(&repo, cr->path) != 0) {
+		tracker_git_error(cause, "couldn't open", cr->name);
+		goto out;
+	}
 	if (git_remote_lookup(&remote, repo, cr->fetch) != 0 &&
-	    git_remote_create_anonymous(&remote, repo, cr->fetch) != 0)
-		return tracker_git_error(cause, "couldn't find the remote",
-		    cr->name);
+	    git_remote_create_anonymous(&remote, repo, cr->fetch) != 0) {
+		tracker_git_error(cause, "couldn't find the remote", cr->name);
+		goto out;
+	}
 	refspecs = xcalloc(cr->nr_track + 1, sizeof *refspecs);
 	for (i = 0; i < cr->nr_track; i++)
 		refspecs[i] = xasprintf("+refs/heads/%s:refs/bisectd/track/%s",
@@ -109,17 +162,32 @@ tracker_fetch(git_repository *repo, const struct config_repo *cr,
 	specs.strings = refspecs;
 	specs.count = cr->nr_track;
 	opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_ALL;
+	opts.callbacks.transfer_progress = tracker_fetch_progress;
+	opts.callbacks.sideband_progress = tracker_fetch_sideband;
+	opts.callbacks.payload = &stall;
 	if (git_remote_fetch(remote, &specs, &opts, "bisectd fetch") != 0) {
 		tracker_git_error(cause, "couldn't fetch", cr->name);
 		goto out;
 	}
 	r = 0;
 out:
-	for (i = 0; i < cr->nr_track; i++)
+	alarm(0);
+	for (i = 0; refspecs != NULL && i < cr->nr_track; i++)
 		free(refspecs[i]);
 	free(refspecs);
 	git_remote_free(remote);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
 	return r;
+}
+
+void
+tracker_fetched(struct tracker *t, const char *repo)
+{
+	struct tracker_repo	*tr = tracker_repo(t, repo);
+
+	tr->fetching = 0;
+	tr->fetched = 1;
 }
 
 static int
@@ -410,7 +478,9 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 	struct store_counts		 counts;
 	git_repository			*repo = NULL;
 	time_t				 now = time(NULL);
+	pid_t				 pid;
 	size_t				 i, j;
+	char				*why = NULL;
 	int				 detect, r = -1;
 
 	if (cfg->continuous.nr_jobs == 0)
@@ -425,18 +495,30 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 		if (cr->nr_track == 0)
 			continue;
 		tr = tracker_repo(t, cr->name);
-		if (now >= tr->next_fetch) {
+		if (tr->fetching == 0 && now >= tr->next_fetch) {
 			tr->next_fetch = now + cfg->continuous.interval;
+			/* a remote is fetched in a child: it may be slow */
+			if (cr->fetch == NULL)
+				tr->fetched = 1;
+			else if ((pid = worker_fetch(s->ctx, cr->name,
+			    &why)) == -1) {
+				log_warn("repository '%s': %s", cr->name, why);
+				free(why);
+				why = NULL;
+			} else {
+				scheduler_child_add(s, pid,
+				    SCHEDULER_CHILD_FETCH, 0, 0, cr->name,
+				    NULL);
+				tr->fetching = pid;
+			}
+		}
+		if (tr->fetched) {
+			tr->fetched = 0;
 			git_libgit2_init();
 			if (git_repository_open(&repo, cr->path) != 0) {
 				tracker_git_error(cause, "couldn't open",
 				    cr->name);
 				goto out;
-			}
-			if (tracker_fetch(repo, cr, cause) != 0) {
-				log_warn("%s", *cause);
-				free(*cause);
-				*cause = NULL;
 			}
 			for (j = 0; j < cr->nr_track; j++) {
 				if (tracker_record(s, repo, cr, cr->track[j],
