@@ -80,6 +80,9 @@ KERNEL_TESTS	 = $(sort $(wildcard tests/t07[0-9][0-9]-*.sh))
 .PHONY: FORCE all check test unit-test shell-test demo bench fuzz install clean deps \
 	deps-demo check-kernel test-kernel deps-kernel
 .DELETE_ON_ERROR:
+# Keep the objects of tests and benchmarks, which make would otherwise
+# delete as intermediates and rebuild at the next make.
+.SECONDARY:
 
 all: $(PROGRAMS) $(UNIT_BIN) $(BENCH_BIN)
 

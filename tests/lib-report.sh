@@ -50,3 +50,13 @@ stop_sink() {
 mails() {
 	ls mails | grep -c '\.eml$'
 }
+
+# screenshot URL PNG WIDTH,HEIGHT: the page as headless Chromium draws it
+# (no network, no GPU, a profile in the trash directory).
+screenshot() {
+	timeout 120 chromium --headless --no-sandbox --disable-gpu \
+		--disable-quic --no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync \
+		--user-data-dir="$TRASH/chromium" --screenshot="$2" \
+		--window-size="$3" "$1" >>chromium.log 2>&1
+}
