@@ -1,6 +1,7 @@
 /*
- * bisectctl status: the queue, running work, agents and bisections, read
- * from the database (whether or not a daemon is running).
+ * bisectctl status: the queue, running work, agents, bisections and the
+ * tracked branches of continuous mode, read from the database (whether or
+ * not a daemon is running).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,53 @@
 #include "bisectd/cmd.h"
 #include "bisectd/lock.h"
 
+/* A tracked branch: its commits, and each job's regressions so far. */
+static int
+cmd_status_branch(struct store *st, const char *repo, const char *branch,
+    char **cause)
+{
+	struct store_tracked	*t = NULL;
+	struct store_regression	*g = NULL;
+	int64_t			*jobs = NULL;
+	size_t			 nr_t = 0, nr_jobs = 0, nr_g = 0, i, j;
+	size_t			 queued = 0;
+	int			 r = -1;
+
+	if (store_tracked_list(st, repo, branch, &t, &nr_t, cause) != 0 ||
+	    store_tracked_jobs(st, repo, branch, &jobs, &nr_jobs, cause) != 0)
+		goto out;
+	for (i = 0; i < nr_t; i++)
+		queued += t[i].queued != 0;
+	printf("  %s %s: %zu commits seen, %zu queued", repo, branch, nr_t,
+	    queued);
+	if (nr_t > 0)
+		printf(", newest %.10s", t[nr_t - 1].commit_oid);
+	putchar('\n');
+	for (i = 0; i < nr_jobs; i++) {
+		if (store_regression_list(st, repo, branch, jobs[i], &g, &nr_g,
+		    cause) != 0)
+			goto out;
+		for (j = 0; j < nr_g; j++) {
+			printf("    %+.1f%% %s between %.10s and %.10s: "
+			    "bisection %lld %s", g[j].change_pct, g[j].metric,
+			    g[j].good, g[j].bad, (long long)g[j].bisection,
+			    g[j].status != NULL ? g[j].status : "pending");
+			if (g[j].culprit != NULL)
+				printf(", culprit %.10s", g[j].culprit);
+			putchar('\n');
+		}
+		store_regression_list_free(g, nr_g);
+		g = NULL;
+		nr_g = 0;
+	}
+	r = 0;
+out:
+	store_regression_list_free(g, nr_g);
+	store_tracked_list_free(t, nr_t);
+	free(jobs);
+	return r;
+}
+
 static int
 cmd_status_exec(const char *config, int argc, char **argv)
 {
@@ -16,8 +64,9 @@ cmd_status_exec(const char *config, int argc, char **argv)
 	struct store_counts	 n;
 	struct store_request	*rq = NULL;
 	struct store_bisection	 b;
-	size_t			 nr = 0, i;
+	size_t			 nr = 0, nr_branches = 0, i;
 	char			*cause = NULL, *lock = NULL;
+	char			**repos = NULL, **branches = NULL;
 	int			 fd = -1, held, running, r;
 
 	if (argc != 1)
@@ -62,6 +111,16 @@ cmd_status_exec(const char *config, int argc, char **argv)
 			printf("        %s\n", b.progress);
 		store_bisection_release(&b);
 	}
+	if (store_tracked_branches(ctx->store, &repos, &branches,
+	    &nr_branches, &cause) != 0)
+		goto out;
+	if (nr_branches > 0)
+		printf("tracked:\n");
+	for (i = 0; i < nr_branches; i++) {
+		if (cmd_status_branch(ctx->store, repos[i], branches[i],
+		    &cause) != 0)
+			goto out;
+	}
 	r = CMD_OK;
 out:
 	if (cause != NULL)
@@ -69,6 +128,12 @@ out:
 	for (i = 0; i < nr; i++)
 		store_request_release(&rq[i]);
 	free(rq);
+	for (i = 0; i < nr_branches; i++) {
+		free(repos[i]);
+		free(branches[i]);
+	}
+	free(repos);
+	free(branches);
 	free(lock);
 	free(cause);
 	context_free(ctx);
@@ -78,6 +143,6 @@ out:
 const struct cmd_entry cmd_status_entry = {
 	.name = "status",
 	.usage = "",
-	.summary = "queue, running work, agents, bisections",
+	.summary = "queue, running work, agents, bisections, tracked branches",
 	.exec = cmd_status_exec,
 };

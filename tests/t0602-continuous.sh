@@ -70,7 +70,11 @@ test_expect_success 'later commits do not report the regression again' '
 	git -C source push -q ../upstream.git master:refs/heads/master &&
 	test_wait_for 900 settled 29 &&
 	test "$(db_query "SELECT count(*) FROM regressions")" = 1 &&
-	test "$(db_query "SELECT count(*) FROM requests WHERE kind = \"bisect\"")" = 1
+	test "$(db_query "SELECT count(*) FROM requests WHERE kind = \"bisect\"")" = 1 &&
+	culprit=$(git -C source log --grep="(culprit)" --format=%H | cut -c1-10) &&
+	bisectctl status >status.out &&
+	grep -qx "  bench master: 29 commits seen, 29 queued, newest $(git -C source rev-parse --short=10 master)" status.out &&
+	grep -Eq "^    -[0-9.]+% microbench.score between [0-9a-f]{10} and [0-9a-f]{10}: bisection [0-9]+ found, culprit $culprit$" status.out
 '
 
 test_expect_success 'the daemon stops on SIGTERM' '
