@@ -314,13 +314,29 @@ compare_fieller(double *lo, double *hi, const struct compare_welch *w,
 	}
 }
 
+static void
+compare_verdict_set(struct comparison *c, double alpha, double min_effect,
+    int direction, int sign)
+{
+	c->significant = c->p_value < alpha &&
+	    (isnan(c->change_pct) || fabs(c->change_pct) >= min_effect);
+	if (!c->significant)
+		c->verdict = COMPARE_SAME;
+	else if (direction == 0)
+		c->verdict = COMPARE_CHANGED;
+	else if (sign * direction > 0)
+		c->verdict = COMPARE_IMPROVEMENT;
+	else
+		c->verdict = COMPARE_REGRESSION;
+}
+
 int
 compare_samples(struct comparison *c, const double *a, size_t na,
     const double *b, size_t nb, const struct compare_opts *opts)
 {
 	struct compare_welch	w;
 	double			alpha, min_effect = 0, tq;
-	int			direction = 0, sign;
+	int			direction = 0;
 	size_t			i;
 
 	memset(c, 0, sizeof *c);
@@ -365,20 +381,162 @@ compare_samples(struct comparison *c, const double *a, size_t na,
 		compare_fieller(&c->ci_lo, &c->ci_hi, &w, na, nb, tq);
 	}
 
-	c->significant = c->p_value < alpha &&
-	    (isnan(c->change_pct) || fabs(c->change_pct) >= min_effect);
-	if (!c->significant)
-		c->verdict = COMPARE_SAME;
-	else {
-		sign = w.mean_b > w.mean_a ? 1 : -1;
-		if (direction == 0)
-			c->verdict = COMPARE_CHANGED;
-		else if (sign * direction > 0)
-			c->verdict = COMPARE_IMPROVEMENT;
-		else
-			c->verdict = COMPARE_REGRESSION;
-	}
+	compare_verdict_set(c, alpha, min_effect, direction,
+	    w.mean_b > w.mean_a ? 1 : -1);
 	return 0;
+}
+
+/* One machine's samples of each side. */
+struct compare_block {
+	size_t	id;
+	size_t	na, nb;
+	double	sa, sb;		/* sums */
+	double	qa, qb;		/* sums of squares about the side's mean */
+};
+
+static struct compare_block *
+compare_block_find(struct compare_block *v, size_t *n, size_t id)
+{
+	size_t	i;
+
+	for (i = 0; i < *n; i++) {
+		if (v[i].id == id)
+			return &v[i];
+	}
+	memset(&v[*n], 0, sizeof v[*n]);
+	v[*n].id = id;
+	return &v[(*n)++];
+}
+
+/*
+ * Fieller's interval for rho = tau / mean_a from the estimates' variances
+ * and covariance: the rhos with (tau - rho ma)^2 <= t^2 (vtt - 2 rho vta +
+ * rho^2 vaa), a quadratic A rho^2 - 2 B rho + C <= 0 that is a bounded
+ * interval when A > 0, i.e. when mean a is distinguishable from 0; its
+ * bounds are (B -/+ sqrt(B^2 - A C)) / A.
+ */
+static void
+compare_fieller_blocked(double *lo, double *hi, double tau, double ma,
+    double vtt, double vaa, double vta, double tq)
+{
+	double	qa = tq * tq, A, B, D, l, h;
+
+	A = ma * ma - qa * vaa;
+	B = tau * ma - qa * vta;
+	if (!(A > 0)) {
+		*lo = -INFINITY;
+		*hi = INFINITY;
+		return;
+	}
+	/* B^2 - A C, multiplied out so that tau^2 ma^2 cancels exactly */
+	D = fmax(0, qa * (ma * ma * vtt - 2 * tau * ma * vta + tau * tau *
+	    vaa) + qa * qa * (vta * vta - vaa * vtt));
+	l = (B - sqrt(D)) / A;
+	h = (B + sqrt(D)) / A;
+	if (ma < 0) {
+		/* the change is tau / |ma| = -rho */
+		*lo = -h * 100;
+		*hi = -l * 100;
+	} else {
+		*lo = l * 100;
+		*hi = h * 100;
+	}
+}
+
+/*
+ * In the additive model with free machine levels, least squares gives the
+ * side effect tau as the weighted mean of each machine's difference of
+ * means d_m, weights w_m = na_m nb_m / (na_m + nb_m) (0 for a machine that
+ * ran one side only); var(tau) = s^2 / W with W the sum of the weights,
+ * and the residual sum of squares is every machine's within-side sums of
+ * squares plus sum w_m d_m^2 - (sum w_m d_m)^2 / W, on n - machines - 1
+ * degrees of freedom. mean a, the plain mean of a, has variance s^2 / na
+ * and covariance -s^2 / na with tau.
+ */
+int
+compare_blocked(struct comparison *c, const double *a, const size_t *block_a,
+    size_t na, const double *b, const size_t *block_b, size_t nb,
+    const struct compare_opts *opts)
+{
+	struct compare_block	*v = NULL, *m;
+	struct summary		 sa, sb;
+	double			 alpha = COMPARE_ALPHA, min_effect = 0;
+	double			 W = 0, WD = 0, WDD = 0, rss = 0, d, w, tau;
+	double			 s2, tq;
+	size_t			 nr = 0, i, both = 0;
+	int			 direction = 0, r = -1;
+
+	if (compare_samples(c, a, na, b, nb, opts) != 0)
+		return -1;
+	if (opts != NULL) {
+		if (opts->alpha != 0)
+			alpha = opts->alpha;
+		min_effect = fabs(opts->min_effect_pct);
+		direction = opts->direction;
+	}
+	v = xcalloc(na + nb, sizeof *v);
+	for (i = 0; i < na; i++) {
+		m = compare_block_find(v, &nr, block_a[i]);
+		m->na++;
+		m->sa += a[i];
+	}
+	for (i = 0; i < nb; i++) {
+		m = compare_block_find(v, &nr, block_b[i]);
+		m->nb++;
+		m->sb += b[i];
+	}
+	for (i = 0; i < na; i++) {
+		m = compare_block_find(v, &nr, block_a[i]);
+		d = a[i] - m->sa / m->na;
+		m->qa += d * d;
+	}
+	for (i = 0; i < nb; i++) {
+		m = compare_block_find(v, &nr, block_b[i]);
+		d = b[i] - m->sb / m->nb;
+		m->qb += d * d;
+	}
+	for (i = 0; i < nr; i++) {
+		rss += v[i].qa + v[i].qb;
+		if (v[i].na == 0 || v[i].nb == 0)
+			continue;
+		both++;
+		w = (double)v[i].na * v[i].nb / (double)(v[i].na + v[i].nb);
+		d = v[i].sb / v[i].nb - v[i].sa / v[i].na;
+		W += w;
+		WD += w * d;
+		WDD += w * d * d;
+	}
+	/* one machine, or the machine and the side confounded: unblocked */
+	if (nr < 2 || both == 0 || na + nb < nr + 2) {
+		r = 0;
+		goto out;
+	}
+	tau = WD / W;
+	rss += fmax(0, WDD - WD * WD / W);
+	c->df = (double)(na + nb - nr - 1);
+	s2 = rss / c->df;
+	summary_compute(&sa, a, na);
+	summary_compute(&sb, b, nb);
+	c->blocks = (unsigned)both;
+	c->mean_a = sa.mean;
+	c->mean_b = sb.mean;
+	c->change_pct = tau == 0 ? 0 : 100 * tau / fabs(sa.mean);
+	if (s2 == 0) {
+		c->t = tau == 0 ? 0 : (tau > 0 ? INFINITY : -INFINITY);
+		c->p_value = tau == 0 ? 1 : 0;
+		c->ci_lo = c->ci_hi = c->change_pct;
+	} else {
+		c->t = tau / sqrt(s2 / W);
+		c->p_value = compare_t_two_sided(c->t, c->df);
+		tq = compare_t_quantile(alpha, c->df);
+		compare_fieller_blocked(&c->ci_lo, &c->ci_hi, tau, sa.mean,
+		    s2 / W, s2 / (double)na, -s2 / (double)na, tq);
+	}
+	compare_verdict_set(c, alpha, min_effect, direction, tau > 0 ? 1 : -1);
+	r = 0;
+out:
+	free(v);
+	return r;
 }
 
 const char *

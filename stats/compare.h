@@ -35,6 +35,8 @@ struct comparison {
 	double			t;		/* Welch's t of b against a */
 	double			df;		/* Welch-Satterthwaite */
 	double			mw_p_value;	/* Mann-Whitney U, robustness */
+	/* compare_blocked: the machines the change was estimated within */
+	unsigned		blocks;		/* 0: not blocked */
 };
 
 /*
@@ -47,6 +49,20 @@ struct comparison {
  */
 int	compare_samples(struct comparison *, const double *a, size_t na,
 	    const double *b, size_t nb, const struct compare_opts *);
+/*
+ * The same comparison with each sample's machine (block_a[i] for a[i],
+ * block_b[i] for b[i]; any numbering), for runs spread over several test
+ * machines: the change is estimated within machines, by least squares in
+ * the additive model value = machine + side + noise, so that one machine
+ * being faster than another adds nothing to the noise. t, df and p_value
+ * are that model's (df = n - machines - 1); the interval is Fieller's for
+ * the change relative to mean a, with the model's covariances. With one
+ * machine, or none that ran both sides (the machine and the side cannot
+ * then be told apart), it is compare_samples, blocks 0.
+ */
+int	compare_blocked(struct comparison *, const double *a,
+	    const size_t *block_a, size_t na, const double *b,
+	    const size_t *block_b, size_t nb, const struct compare_opts *);
 /*
  * The building blocks, exposed for tests against SciPy:
  * scipy.stats.mannwhitneyu(a, b, alternative='two-sided') and

@@ -21,6 +21,7 @@
 #include "stats/compare.h"
 #include "stats/rng.h"
 #include "stats/summary.h"
+#include "tests/unit/reference.h"
 #include "tests/unit/tap.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -195,74 +196,6 @@ case_make(struct tcase *c, struct rng *r, unsigned i)
 	fill_normal(r, c->b, c->nb, mu + shift, sd);
 }
 
-/* The reference script: $BISECTD_SRC, else next to the build tree, else cwd. */
-static char *
-script_find(void)
-{
-	const char	*src = getenv("BISECTD_SRC");
-	const char	*rel = "tests/unit/stats-reference.py";
-	char		 exe[PATH_MAX], *p, *path;
-	ssize_t		 len;
-	int		 up;
-
-	if (src != NULL && *src != '\0')
-		return xasprintf("%s/%s", src, rel);
-	len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (len > 0) {
-		exe[len] = '\0';
-		/* BUILD/tests/unit/test-stats-scipy: three levels up */
-		for (up = 0, p = exe; up < 4 && p != NULL; up++) {
-			p = strrchr(exe, '/');
-			if (p != NULL)
-				*p = '\0';
-		}
-		if (p != NULL) {
-			path = xasprintf("%s/%s", exe, rel);
-			if (access(path, R_OK) == 0)
-				return path;
-			free(path);
-		}
-	}
-	return xstrdup(rel);
-}
-
-/* Runs python3 SCRIPT FILE; its stdout into out. 0 when it exits 0. */
-static int
-script_run(const char *python, const char *script, const char *file,
-    struct strbuf *out, int *status)
-{
-	char	 buf[65536];
-	pid_t	 pid;
-	ssize_t	 n;
-	int	 fd[2];
-
-	if (pipe(fd) != 0)
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		dup2(fd[1], 1);
-		close(fd[0]);
-		close(fd[1]);
-		execl(python, python, script, file, (char *)NULL);
-		fprintf(stderr, "exec '%s': %s\n", python, strerror(errno));
-		_exit(127);
-	}
-	close(fd[1]);
-	while ((n = read(fd[0], buf, sizeof buf)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		strbuf_add(out, buf, (size_t)n);
-	}
-	close(fd[0]);
-	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(*status) && WEXITSTATUS(*status) == 0 ? 0 : -1;
-}
-
 /*
  * Within rel of want, relative to scale (|want| unless a larger scale is
  * the meaningful one); NaN matches NaN and infinities match themselves.
@@ -349,7 +282,7 @@ main(void)
 	python = getenv("BISECTD_PYTHON");
 	if (python == NULL || *python == '\0')
 		python = "/usr/bin/python3";
-	script = script_find();
+	script = script_find("tests/unit/stats-reference.py");
 	if (!ok(script_run(python, script, tmpl, &out, &status) == 0,
 	    "reference ran: %s %s", python, script)) {
 		diag("the SciPy reference did not run (exit status %d): "
