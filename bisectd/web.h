@@ -2,9 +2,9 @@
  * The static web report: one self-contained HTML page per bisection
  * (report-ID.html: the text report's sections, laid out, and an inline SVG
  * plot of the headline metric over the tested commits) and an index of
- * every report and every tracked series (index.html). No script, no font, nothing from the network;
- * a Content-Security-Policy says so to the browser too. Every text from a
- * commit or a job is escaped.
+ * every report and every tracked series (index.html). No script, no
+ * font, nothing from the network; a Content-Security-Policy says so to the
+ * browser too. Every text from a commit or a job is escaped.
  */
 #ifndef BISECTD_WEB_H
 #define BISECTD_WEB_H
