@@ -28,7 +28,8 @@ struct transport_ssh {
 	char			*link;		/* its link's address, or NULL */
 	struct ssh_session	*s;		/* without a link */
 	struct ssh_remote	*r;
-	struct ssh_session_opts	 opts;		/* to connect again */
+	struct ssh_session_opts	 opts;		/* to connect again, */
+	char			*strings[5];	/* with its strings */
 	char			*remote_dir;
 	enum boot_method	 boot;
 };
@@ -82,8 +83,12 @@ transport_ssh_open(struct transport *t, const struct config_agent *a,
 	ts->r = ssh_remote_new(ts->s, a->name, a->remote_dir, t->agent_path);
 	ssh_remote_set_boot(ts->r, ts->boot == BOOT_QEMU ? BOOT_QEMU :
 	    BOOT_NONE);
-	/* the strings stay the config's, which outlives the transport */
 	ts->opts = o;
+	ts->opts.name = ts->strings[0] = xstrdup(o.name);
+	ts->opts.host = ts->strings[1] = xstrdup(o.host);
+	ts->opts.user = ts->strings[2] = xstrdup(o.user);
+	ts->opts.identity = ts->strings[3] = xstrdup(o.identity);
+	ts->opts.known_hosts = ts->strings[4] = xstrdup(o.known_hosts);
 	ts->remote_dir = a->remote_dir != NULL ? xstrdup(a->remote_dir) :
 	    NULL;
 	return 0;
@@ -158,6 +163,7 @@ static void
 transport_ssh_close(struct transport *t)
 {
 	struct transport_ssh	*ts = t->data;
+	size_t			 i;
 
 	if (ts == NULL)
 		return;
@@ -165,6 +171,8 @@ transport_ssh_close(struct transport *t)
 	ssh_session_free(ts->s);
 	free(ts->link);
 	free(ts->remote_dir);
+	for (i = 0; i < sizeof ts->strings / sizeof ts->strings[0]; i++)
+		free(ts->strings[i]);
 	free(ts);
 	t->data = NULL;
 }
