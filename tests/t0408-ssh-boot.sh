@@ -23,7 +23,8 @@ if ! command -v cpio >/dev/null || ! command -v base64 >/dev/null ||
 # panic (the machine reboots into its default kernel at once), hang (its
 # watchdog brings the default kernel back after 4s, beyond the job's
 # boot_timeout of 2s), newkey (the machine comes back with another host
-# key).
+# key). tests/unit/test-ssh-boot-direct does a kexec run through a
+# transport without a link, on the same machine.
 fake_kexec_machine() {
 	dir=$TRASH/agents/a2
 	mkdir -p "$dir/fakebin" "$dir/kexec" &&
@@ -254,7 +255,8 @@ test_expect_success 'the bzImage went up once per build, in a set named by its h
 # panic (the machine reboots into its default kernel at once), hang (its
 # watchdog brings the default kernel back after 4s, beyond the job's
 # boot_timeout of 2s), newkey (the machine comes back with another host
-# key).
+# key). tests/unit/test-ssh-boot-direct does a kexec run through a
+# transport without a link, on the same machine.
 fake_kexec_machine() {
 	dir=$TRASH/agents/a2
 	mkdir -p "$dir/fakebin" "$dir/kexec" &&
@@ -402,6 +404,21 @@ test_expect_success 'a machine that boots another kernel than the build: a faile
 	cat error &&
 	grep -q "the machine ran kernel .6.1.0-other., the build made .6.1.0-bisect." error &&
 	! grep -q untestable error
+'
+
+test_expect_success 'without a link, the transport reconnects by itself' '
+	echo release=6.1.0-bisect >mode &&
+	art=$(db_query "SELECT artifact_dir FROM builds
+		WHERE commit_oid = '\''$(commit_oid "commit 2")'\''") &&
+	test -f "$art/bzImage" &&
+	logins=$(ssh_logins 2) &&
+	BISECTD_TEST_SSH_BOOT="$TRASH/bisectd.yaml a2 $art $TRASH/direct $TRASH/job.yaml" \
+		"$BISECTD_BUILD/tests/unit/test-ssh-boot-direct" >direct.tap &&
+	cat direct.tap &&
+	! grep -q "^not ok" direct.tap &&
+	grep -q "^1\.\.9$" direct.tap &&
+	test "$(ssh_logins 2)" = $((logins + 2)) &&
+	grep -q "^env boot kexec$" direct/result/result
 '
 
 has_failure() {
