@@ -9,7 +9,9 @@
  *   reply:   STATUS ("0", "-1" or "-2"), MESSAGE, OUTPUT
  *
  * The link writes the run's files itself (RUN_DIR is on this machine);
- * the client learns the outcome from the reply.
+ * the client learns the outcome from the reply. For an agent with boot:
+ * kexec the link reboots the machine before each run (agents/ssh-boot.c)
+ * and its connection is the one made again after the reboot.
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -28,6 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agents/ssh-boot.h"
 #include "agents/ssh-link.h"
 #include "agents/ssh-remote.h"
 #include "util/error.h"
@@ -51,6 +54,7 @@ struct link {
 	struct ssh_session_opts	 opts;
 	const char		*remote_dir;
 	const char		*agent_path;
+	enum boot_method	 boot;
 	pthread_mutex_t		 mu;
 	pthread_cond_t		 cv;
 	struct link_conn	*conn;
@@ -251,10 +255,15 @@ link_conn_unref(struct link_conn *c)
 	free(c);
 }
 
-/* The live connection, connecting first if there is none. */
+/*
+ * The live connection, connecting first if there is none (within limit
+ * seconds when this thread connects and limit is not 0).
+ */
 static int
-link_get(struct link *l, struct link_conn **out, char **cause)
+link_get(struct link *l, struct link_conn **out, unsigned limit,
+    char **cause)
 {
+	struct ssh_session_opts	 o = l->opts;
 	struct ssh_session	*s = NULL;
 	struct link_conn	*c;
 	unsigned long		 attempt;
@@ -287,7 +296,9 @@ link_get(struct link *l, struct link_conn **out, char **cause)
 		}
 		l->connecting = 1;
 		pthread_mutex_unlock(&l->mu);
-		rc = ssh_session_open(&l->opts, &s, &why);
+		if (limit > 0 && limit < o.connect_timeout)
+			o.connect_timeout = limit;
+		rc = ssh_session_open(&o, &s, &why);
 		pthread_mutex_lock(&l->mu);
 		l->connecting = 0;
 		l->attempts++;
@@ -304,12 +315,45 @@ link_get(struct link *l, struct link_conn **out, char **cause)
 		c->s = s;
 		c->r = ssh_remote_new(s, l->opts.name, l->remote_dir,
 		    l->agent_path);
+		if (l->boot == BOOT_QEMU)
+			ssh_remote_set_boot(c->r, BOOT_QEMU);
 		c->refs = 1;
 		l->conn = c;
 		log_info("agent '%s': connected to '%s' port %d (%s)",
 		    l->opts.name, l->opts.host, l->opts.port,
 		    ssh_session_host_key(s));
 	}
+}
+
+/* boot: kexec: the connection a run holds, made again after the reboot. */
+struct link_boot {
+	struct link		*l;
+	struct link_conn	*c;
+};
+
+static struct ssh_remote *
+link_boot_remote(void *arg)
+{
+	struct link_boot	*lb = arg;
+
+	if (lb->c == NULL || ssh_session_dead(lb->c->s, NULL))
+		return NULL;
+	return lb->c->r;
+}
+
+static int
+link_boot_reconnect(void *arg, unsigned limit, char **cause)
+{
+	struct link_boot	*lb = arg;
+
+	pthread_mutex_lock(&lb->l->mu);
+	if (lb->c != NULL) {
+		ssh_session_kill(lb->c->s, "the machine reboots (kexec)");
+		link_conn_unref(lb->c);
+		lb->c = NULL;
+	}
+	pthread_mutex_unlock(&lb->l->mu);
+	return link_get(lb->l, &lb->c, limit, cause);
 }
 
 static void
@@ -332,6 +376,8 @@ link_client_main(void *arg)
 	struct link		*l = lc->l;
 	struct link_conn	*c = NULL;
 	struct transport_job	 job;
+	struct link_boot	 lb;
+	struct ssh_boot_conn	 bc;
 	char			**v = NULL, *cause = NULL, *out = NULL, *end;
 	size_t			 n = 0;
 	unsigned long		 timeout;
@@ -345,7 +391,7 @@ link_client_main(void *arg)
 		    l->opts.name);
 		goto reply;
 	}
-	if ((rc = link_get(l, &c, &cause)) != 0)
+	if ((rc = link_get(l, &c, 0, &cause)) != 0)
 		goto reply;
 	rc = -1;
 	if (strcmp(v[1], "info") == 0 && n == 2)
@@ -359,7 +405,18 @@ link_client_main(void *arg)
 		timeout = strtoul(v[5], &end, 10);
 		job.timeout = errno == 0 && *end == '\0' ?
 		    (unsigned)timeout : 0;
-		rc = ssh_remote_run(c->r, &job, lc->fd, &cause);
+		if (l->boot != BOOT_KEXEC) {
+			rc = ssh_remote_run(c->r, &job, lc->fd, &cause);
+			goto reply;
+		}
+		lb.l = l;
+		lb.c = c;
+		bc.remote = link_boot_remote;
+		bc.reconnect = link_boot_reconnect;
+		bc.arg = &lb;
+		rc = ssh_boot_kexec_run(&bc, l->opts.name, l->opts.user, &job,
+		    lc->fd, &cause);
+		c = lb.c;
 	} else
 		error_set(&cause, "agent '%s': unknown request '%s'",
 		    l->opts.name, v[1]);
@@ -410,7 +467,8 @@ link_keepalive_main(void *arg)
 
 int
 ssh_link_serve(int fd, const struct ssh_session_opts *opts,
-    const char *remote_dir, const char *agent_path, char **cause)
+    const char *remote_dir, const char *agent_path, enum boot_method boot,
+    char **cause)
 {
 	struct link		 l;
 	struct link_client	*lc;
@@ -422,6 +480,7 @@ ssh_link_serve(int fd, const struct ssh_session_opts *opts,
 	l.opts = *opts;
 	l.remote_dir = remote_dir;
 	l.agent_path = agent_path;
+	l.boot = boot;
 	pthread_mutex_init(&l.mu, NULL);
 	pthread_cond_init(&l.cv, NULL);
 	signal(SIGPIPE, SIG_IGN);

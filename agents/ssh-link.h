@@ -11,6 +11,7 @@
 #ifndef AGENTS_SSH_LINK_H
 #define AGENTS_SSH_LINK_H
 
+#include "agents/boot.h"
 #include "agents/ssh-session.h"
 #include "agents/transport.h"
 
@@ -19,7 +20,8 @@ char	*ssh_link_address(const char *prefix, const char *agent);
 int	 ssh_link_listen(const char *address, int *fd, char **cause);
 /* Serve until killed; returns only on a setup error. */
 int	 ssh_link_serve(int fd, const struct ssh_session_opts *,
-	     const char *remote_dir, const char *agent_path, char **cause);
+	     const char *remote_dir, const char *agent_path, enum boot_method,
+	     char **cause);
 
 /* The client side: 0, -1 or SSH_SESSION_REFUSED, like the transport. */
 int	 ssh_link_run(const char *address, const struct transport_job *,

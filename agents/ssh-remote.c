@@ -56,6 +56,7 @@ struct ssh_remote {
 	char			 *agent;
 	char			 *remote_dir;
 	char			 *agent_path;
+	enum boot_method	  boot;
 
 	pthread_mutex_t		  mu;	/* everything below */
 	char			 *base;	/* absolute; NULL: not prepared */
@@ -110,6 +111,12 @@ ssh_remote_free(struct ssh_remote *r)
 	free(r->base);
 	free(r->agent_remote);
 	free(r);
+}
+
+void
+ssh_remote_set_boot(struct ssh_remote *r, enum boot_method boot)
+{
+	r->boot = boot;
 }
 
 struct ssh_session *
@@ -521,6 +528,8 @@ remote_stage(struct ssh_remote *r, const struct transport_job *job,
 	ssh_remote_quote(inner, r->agent_remote);
 	strbuf_addstr(inner, " run --workdir ");
 	ssh_remote_quote(inner, work);
+	if (r->boot == BOOT_QEMU)
+		strbuf_addstr(inner, " --boot qemu");
 	strbuf_addch(inner, ' ');
 	ssh_remote_quote(inner, jobpath);
 	strbuf_addch(inner, ' ');
@@ -696,5 +705,71 @@ out:
 	free(why);
 	free(how);
 	free(ex.signal);
+	return ret;
+}
+
+int
+ssh_remote_exec(struct ssh_remote *r, const char *const argv[], char **out,
+    double deadline, char **cause)
+{
+	struct strbuf		 inner = STRBUF_INIT, o = STRBUF_INIT;
+	struct strbuf		 e = STRBUF_INIT, words = STRBUF_INIT;
+	struct ssh_exec_sink	 k;
+	struct ssh_exec_exit	 ex;
+	char			*cmd = NULL, *how = NULL;
+	size_t			 i;
+	int			 ret = -1;
+
+	memset(&ex, 0, sizeof ex);
+	strbuf_addstr(&inner, "exec");
+	for (i = 0; argv[i] != NULL; i++) {
+		if (i > 0)
+			strbuf_addch(&words, ' ');
+		strbuf_addstr(&words, argv[i]);
+		strbuf_addch(&inner, ' ');
+		ssh_remote_quote(&inner, argv[i]);
+	}
+	cmd = remote_command(&inner);
+	memset(&k, 0, sizeof k);
+	k.fd = -1;
+	k.out = &o;
+	k.err = &e;
+	k.max = REMOTE_MAX_INFO;
+	if (ssh_exec_run(r->s, cmd, 0, &k, deadline, -1, &ex, cause) != 0) {
+		error_prefix(cause, "'%s'", words.buf);
+		goto out;
+	}
+	if (ex.signal != NULL || ex.status != 0) {
+		how = remote_describe_exit(&ex);
+		strbuf_rtrim(&e);
+		error_set(cause, "'%s' %s%s%s", words.buf, how,
+		    e.len ? ": " : "", e.buf);
+		goto out;
+	}
+	if (out != NULL)
+		*out = strbuf_detach(&o, NULL);
+	ret = 0;
+out:
+	strbuf_release(&inner);
+	strbuf_release(&o);
+	strbuf_release(&e);
+	strbuf_release(&words);
+	free(cmd);
+	free(how);
+	free(ex.signal);
+	return ret;
+}
+
+int
+ssh_remote_artifacts(struct ssh_remote *r, const char *dir, char **out,
+    double deadline, char **cause)
+{
+	int	ret;
+
+	pthread_mutex_lock(&r->mu);
+	ret = remote_prepare_locked(r, deadline, cause) == 0 &&
+	    remote_ensure_artifacts(r, dir, out, deadline, cause) == 0 ?
+	    0 : -1;
+	pthread_mutex_unlock(&r->mu);
 	return ret;
 }

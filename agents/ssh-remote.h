@@ -9,6 +9,7 @@
 #ifndef AGENTS_SSH_REMOTE_H
 #define AGENTS_SSH_REMOTE_H
 
+#include "agents/boot.h"
 #include "agents/ssh-session.h"
 #include "agents/transport.h"
 #include "util/strbuf.h"
@@ -19,6 +20,12 @@ struct ssh_remote;
 struct ssh_remote *ssh_remote_new(struct ssh_session *, const char *agent,
 	    const char *remote_dir, const char *agent_path);
 void	 ssh_remote_free(struct ssh_remote *);
+/*
+ * How runs boot: BOOT_QEMU runs the agent with --boot qemu (it boots the
+ * artifacts' kernel in a VM over there). BOOT_KEXEC is the caller's to
+ * drive (agents/ssh-boot.c): ssh_remote_run then runs the job as is.
+ */
+void	 ssh_remote_set_boot(struct ssh_remote *, enum boot_method);
 struct ssh_session *ssh_remote_session(struct ssh_remote *);
 /*
  * Run one job, as transport_run does (docs/agents.md). cancel_fd, if not
@@ -28,6 +35,19 @@ struct ssh_session *ssh_remote_session(struct ssh_remote *);
 int	 ssh_remote_run(struct ssh_remote *, const struct transport_job *,
 	     int cancel_fd, char **cause);
 int	 ssh_remote_info(struct ssh_remote *, char **out, char **cause);
+/*
+ * Run argv over there (each word quoted; no terminal), by the deadline;
+ * its stdout in *out when out is not NULL. A non-zero exit is an error
+ * that carries its stderr.
+ */
+int	 ssh_remote_exec(struct ssh_remote *, const char *const argv[],
+	     char **out, double deadline, char **cause);
+/*
+ * The artifact set of the local directory dir over there, uploaded first
+ * if it is not there yet (by its hash): its remote directory in *out.
+ */
+int	 ssh_remote_artifacts(struct ssh_remote *, const char *dir,
+	     char **out, double deadline, char **cause);
 
 /* Append s to sb as one shell word: '...' with ' written as '\''. */
 void	 ssh_remote_quote(struct strbuf *, const char *);

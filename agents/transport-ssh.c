@@ -4,11 +4,17 @@
  * process holding its one connection (agents/ssh-link.c), so a run costs
  * no handshake. Elsewhere (bisectctl agents, a benchmark) the transport
  * connects by itself when opened and uses that connection until closed.
- * Either way the work on the machine is agents/ssh-remote.c's.
+ * Either way the work on the machine is agents/ssh-remote.c's. The
+ * agent's boot: qemu makes the agent over there boot the artifacts' kernel
+ * in a VM (bisect-agent run --boot qemu); boot: kexec reboots the machine
+ * into it before each run and reconnects (agents/ssh-boot.c), here or in
+ * the link.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "agents/boot.h"
+#include "agents/ssh-boot.h"
 #include "agents/ssh-link.h"
 #include "agents/ssh-remote.h"
 #include "agents/ssh-session.h"
@@ -22,6 +28,10 @@ struct transport_ssh {
 	char			*link;		/* its link's address, or NULL */
 	struct ssh_session	*s;		/* without a link */
 	struct ssh_remote	*r;
+	struct ssh_session_opts	 opts;		/* to connect again, */
+	char			*strings[5];	/* with its strings */
+	char			*remote_dir;
+	enum boot_method	 boot;
 };
 
 void
@@ -56,6 +66,13 @@ transport_ssh_open(struct transport *t, const struct config_agent *a,
 	    a->known_hosts == NULL)
 		return error_set(cause, "agent '%s': an ssh agent needs 'host', "
 		    "'user', 'identity' and 'known_hosts'", a->name);
+	if (a->boot != NULL && boot_method_parse(a->boot, &ts->boot) != 0)
+		return error_set(cause, "agent '%s': unknown boot method '%s' "
+		    "(none, qemu, kexec)", a->name, a->boot);
+	if (ts->boot == BOOT_KEXEC && a->slots > 1)
+		return error_set(cause, "agent '%s': boot: kexec reboots the "
+		    "machine for each run: it takes 'slots: 1', not %d",
+		    a->name, a->slots);
 	if (prefix != NULL) {
 		ts->link = ssh_link_address(prefix, a->name);
 		return 0;
@@ -64,6 +81,48 @@ transport_ssh_open(struct transport *t, const struct config_agent *a,
 	if ((r = ssh_session_open(&o, &ts->s, cause)) != 0)
 		return r;
 	ts->r = ssh_remote_new(ts->s, a->name, a->remote_dir, t->agent_path);
+	ssh_remote_set_boot(ts->r, ts->boot == BOOT_QEMU ? BOOT_QEMU :
+	    BOOT_NONE);
+	ts->opts = o;
+	ts->opts.name = ts->strings[0] = xstrdup(o.name);
+	ts->opts.host = ts->strings[1] = xstrdup(o.host);
+	ts->opts.user = ts->strings[2] = xstrdup(o.user);
+	ts->opts.identity = ts->strings[3] = xstrdup(o.identity);
+	ts->opts.known_hosts = ts->strings[4] = xstrdup(o.known_hosts);
+	ts->remote_dir = a->remote_dir != NULL ? xstrdup(a->remote_dir) :
+	    NULL;
+	return 0;
+}
+
+static struct ssh_remote *
+transport_ssh_boot_remote(void *arg)
+{
+	struct transport	*t = arg;
+	struct transport_ssh	*ts = t->data;
+
+	if (ts->s == NULL || ssh_session_dead(ts->s, NULL))
+		return NULL;
+	return ts->r;
+}
+
+/* Without a link: a new connection of our own after the reboot. */
+static int
+transport_ssh_boot_reconnect(void *arg, unsigned limit, char **cause)
+{
+	struct transport	*t = arg;
+	struct transport_ssh	*ts = t->data;
+	struct ssh_session_opts	 o = ts->opts;
+	int			 r;
+
+	ssh_remote_free(ts->r);
+	ssh_session_free(ts->s);
+	ts->r = NULL;
+	ts->s = NULL;
+	if (limit > 0 && limit < o.connect_timeout)
+		o.connect_timeout = limit;
+	if ((r = ssh_session_open(&o, &ts->s, cause)) != 0)
+		return r;
+	ts->r = ssh_remote_new(ts->s, t->name, ts->remote_dir, t->agent_path);
 	return 0;
 }
 
@@ -72,9 +131,19 @@ transport_ssh_run(struct transport *t, const struct transport_job *job,
     char **cause)
 {
 	struct transport_ssh	*ts = t->data;
+	struct ssh_boot_conn	 bc;
 
 	if (ts->link != NULL)
 		return ssh_link_run(ts->link, job, cause);
+	if (ts->boot == BOOT_KEXEC) {
+		bc.remote = transport_ssh_boot_remote;
+		bc.reconnect = transport_ssh_boot_reconnect;
+		bc.arg = t;
+		return ssh_boot_kexec_run(&bc, t->name, ts->opts.user, job, -1,
+		    cause);
+	}
+	if (ts->r == NULL)
+		return error_set(cause, "agent '%s': not connected", t->name);
 	return ssh_remote_run(ts->r, job, -1, cause);
 }
 
@@ -85,6 +154,8 @@ transport_ssh_info(struct transport *t, char **out, char **cause)
 
 	if (ts->link != NULL)
 		return ssh_link_info(ts->link, SSH_INFO_TIMEOUT, out, cause);
+	if (ts->r == NULL)
+		return error_set(cause, "agent '%s': not connected", t->name);
 	return ssh_remote_info(ts->r, out, cause);
 }
 
@@ -92,12 +163,16 @@ static void
 transport_ssh_close(struct transport *t)
 {
 	struct transport_ssh	*ts = t->data;
+	size_t			 i;
 
 	if (ts == NULL)
 		return;
 	ssh_remote_free(ts->r);
 	ssh_session_free(ts->s);
 	free(ts->link);
+	free(ts->remote_dir);
+	for (i = 0; i < sizeof ts->strings / sizeof ts->strings[0]; i++)
+		free(ts->strings[i]);
 	free(ts);
 	t->data = NULL;
 }

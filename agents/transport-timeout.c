@@ -1,13 +1,16 @@
 /*
  * The one timeout rule of agent and transport (agents/transport.h): how
- * long a testcase may run, and how long its whole run may take. Apart
+ * long a testcase may run, how long its whole run may take, and what a
+ * boot of the agent's adds to that. Apart
  * from agents/transport.c so that bisect-agent, which needs the rule,
  * does not link the transports (and libssh2) with it.
  */
+#include "agents/boot.h"
 #include "agents/transport.h"
 
 #define TRANSPORT_DEFAULT_TIMEOUT	3600
 #define TRANSPORT_MARGIN		120	/* copy, start, kill grace */
+#define TRANSPORT_KEXEC_STEPS		120	/* uname, kexec -l, kexec -e */
 
 unsigned
 transport_testcase_timeout(const struct job *job)
@@ -23,4 +26,31 @@ unsigned
 transport_run_timeout(const struct job *job)
 {
 	return transport_testcase_timeout(job) + TRANSPORT_MARGIN;
+}
+
+unsigned
+transport_boot_timeout(const struct config_agent *agent, const struct job *job)
+{
+	enum boot_method	m = BOOT_NONE;
+
+	if (agent == NULL || agent->boot == NULL ||
+	    boot_method_parse(agent->boot, &m) != 0)
+		return 0;
+	switch (m) {
+	case BOOT_QEMU:
+		return boot_timeout(job);
+	case BOOT_KEXEC:
+		return boot_timeout(job) + TRANSPORT_KEXEC_FALLBACK +
+		    TRANSPORT_KEXEC_STEPS;
+	case BOOT_NONE:
+		break;
+	}
+	return 0;
+}
+
+unsigned
+transport_agent_run_timeout(const struct config_agent *agent,
+    const struct job *job)
+{
+	return transport_run_timeout(job) + transport_boot_timeout(agent, job);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agents/boot.h"
 #include "agents/ssh-link.h"
 #include "agents/transport-ops.h"
 #include "util/error.h"
@@ -153,7 +154,12 @@ transport_link_serve(int fd, const struct config_agent *agent,
     const char *agent_path, char **cause)
 {
 	struct ssh_session_opts	o;
+	enum boot_method	boot = BOOT_NONE;
 
+	if (agent->boot != NULL && boot_method_parse(agent->boot, &boot) != 0)
+		return error_set(cause, "agent '%s': unknown boot method '%s'",
+		    agent->name, agent->boot);
 	transport_ssh_opts(agent, &o);
-	return ssh_link_serve(fd, &o, agent->remote_dir, agent_path, cause);
+	return ssh_link_serve(fd, &o, agent->remote_dir, agent_path, boot,
+	    cause);
 }

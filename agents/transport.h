@@ -49,6 +49,21 @@ int	transport_run(struct transport *, const struct transport_job *,
  */
 unsigned transport_testcase_timeout(const struct job *);
 unsigned transport_run_timeout(const struct job *);
+/*
+ * What booting adds to a run of this agent (NULL: none): for boot: qemu
+ * the job's boot_timeout (the guest's boot); for boot: kexec the
+ * boot_timeout, the wait for the machine's default kernel after a boot
+ * that failed (TRANSPORT_KEXEC_FALLBACK) and the kexec steps; 0 for
+ * agents that do not boot. transport_agent_run_timeout is
+ * transport_run_timeout plus that: the whole run's limit for this agent.
+ * (The scheduler's workers add transport_boot_timeout to the testcase's
+ * timeout and the agent's run_margin.)
+ */
+#define TRANSPORT_KEXEC_FALLBACK	300	/* seconds */
+unsigned transport_boot_timeout(const struct config_agent *,
+	    const struct job *);
+unsigned transport_agent_run_timeout(const struct config_agent *,
+	    const struct job *);
 /* The agent's inventory ("bisect-agent info"), as key value lines. */
 int	transport_info(struct transport *, char **out, char **cause);
 void	transport_close(struct transport *);

@@ -111,7 +111,10 @@ out:
 	return r;
 }
 
-/* The transport's limit: the agent's own timeout plus the agent's margin. */
+/*
+ * The transport's limit: the agent's own timeout, what a boot adds for an
+ * agent that boots, and the agent's margin.
+ */
 static unsigned
 worker_timeout(const char *canonical, const struct config_agent *agent)
 {
@@ -121,7 +124,8 @@ worker_timeout(const char *canonical, const struct config_agent *agent)
 
 	if (job_parse("job", canonical, strlen(canonical), &jobs, &nr,
 	    NULL) == 0 && nr == 1)
-		t = transport_testcase_timeout(jobs[0]);
+		t = transport_testcase_timeout(jobs[0]) +
+		    transport_boot_timeout(agent, jobs[0]);
 	job_list_free(jobs, nr);
 	return t + (agent->run_margin > 0 ? (unsigned)agent->run_margin :
 	    120);

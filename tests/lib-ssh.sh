@@ -14,7 +14,8 @@
 # An agent's sshd gives its sessions HOME=agents/aN/home (so that "~"
 # there is inside the trash directory), BISECT_AGENT_ROOT=agents/aN/root
 # (its /proc and /sys fixture), AGENT_NAME=aN and FAULTS=faults, which
-# the fake agent of the fault tests reads.
+# the fake agent of the fault tests reads, plus the NAME=VALUE words of
+# $SSH_AGENT_ENV when it is set (BISECT_AGENT_QEMU for the boot tests).
 
 SSH_TEST_NUM=$(echo "$TEST_NAME" | sed 's/^t0*\([0-9]*\)-.*/\1/')
 SSH_NET=$((200 + SSH_TEST_NUM % 50))
@@ -133,7 +134,7 @@ ssh_agent_start() {
 	MaxStartups 64
 	LogLevel VERBOSE
 	Subsystem sftp internal-sftp
-	SetEnv HOME=$dir/home BISECT_AGENT_ROOT=$dir/root AGENT_NAME=a$n FAULTS=$TRASH/faults
+	SetEnv HOME=$dir/home BISECT_AGENT_ROOT=$dir/root AGENT_NAME=a$n FAULTS=$TRASH/faults ${SSH_AGENT_ENV:-}
 	EOF
 	if [ "$type" = rsa ]; then
 		# libssh2 1.10 signs with ssh-rsa (SHA-1) only: see

@@ -201,7 +201,8 @@ test_link(const char *tmp)
 	ok(ssh_link_listen(address, &fd, &cause) == 0, "a link listens");
 	fflush(NULL);
 	if ((pid = fork()) == 0) {
-		ssh_link_serve(fd, &o, ".bisectd", "/bin/true", &cause);
+		ssh_link_serve(fd, &o, ".bisectd", "/bin/true", BOOT_NONE,
+		    &cause);
 		_exit(1);
 	}
 	close(fd);

@@ -1,0 +1,385 @@
+/*
+ * boot: kexec over ssh (see ssh-boot.h). The kernel image is not copied
+ * on its own: it is in the run's artifact set, which goes up once by its
+ * hash like any other (artifacts/HASH/arch/x86/boot/bzImage), and kexec -l
+ * loads it from there, the path the sudoers rule of docs/agents.md names.
+ * Outcomes, as boot_kexec and the qemu boot have them:
+ *
+ *   the new kernel answers, with our token, the build's release: the job
+ *     runs, and its result gets env boot, boot_seconds, kernel_sha256 and
+ *     kernel_version;
+ *   it does not come up in boot_timeout, or the machine comes back without
+ *     the token (a panic and a reboot): untestable, the machine being back
+ *     on its default kernel;
+ *   it comes up on another release than the build's, or the machine
+ *     refuses the kexec: a failed run (retried), the agent still in
+ *     service;
+ *   the machine does not come back at all: the transport fails (the agent
+ *     is down); its host key changed: refused.
+ */
+#include <sys/random.h>
+#include <sys/stat.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agents/boot-kexec.h"
+#include "agents/boot.h"
+#include "agents/result.h"
+#include "agents/ssh-boot.h"
+#include "agents/ssh-sftp.h"
+#include "jobs/job.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/log.h"
+#include "util/xalloc.h"
+
+#define SSH_BOOT_EXEC_TIMEOUT	60.0	/* uname, kexec -l: seconds */
+#define SSH_BOOT_BACKOFF_FIRST	0.2	/* seconds between connects, */
+#define SSH_BOOT_BACKOFF_MAX	5.0	/* doubling up to this */
+
+struct ssh_boot {
+	const struct ssh_boot_conn	*conn;
+	int				 refused;
+};
+
+static void
+ssh_boot_nap(double seconds)
+{
+	struct timespec	ts;
+
+	ts.tv_sec = (time_t)seconds;
+	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) != 0)
+		;
+}
+
+static int
+ssh_boot_exec(void *arg, const char *const argv[], char **out, char **cause)
+{
+	struct ssh_boot		*b = arg;
+	struct ssh_remote	*r = b->conn->remote(b->conn->arg);
+
+	if (r == NULL)
+		return error_set(cause, "the connection is lost");
+	return ssh_remote_exec(r, argv, out, ssh_session_now() +
+	    SSH_BOOT_EXEC_TIMEOUT, cause);
+}
+
+/* The image went up with the artifact set: check that it is there whole. */
+static int
+ssh_boot_upload(void *arg, const char *local, const char *remote,
+    char **cause)
+{
+	struct ssh_boot		*b = arg;
+	struct ssh_remote	*r = b->conn->remote(b->conn->arg);
+	struct stat		 st;
+	unsigned long long	 size = 0;
+	int			 exists;
+
+	if (r == NULL)
+		return error_set(cause, "the connection is lost");
+	if (stat(local, &st) != 0)
+		return error_errno(cause, "couldn't stat '%s'", local);
+	if (ssh_sftp_stat(ssh_remote_session(r), remote, &exists, &size, NULL,
+	    ssh_session_now() + SSH_BOOT_EXEC_TIMEOUT, cause) != 0)
+		return -1;
+	if (!exists || size != (unsigned long long)st.st_size)
+		return error_set(cause, "'%s' is not on the machine whole (%llu "
+		    "of %lld bytes)", remote, exists ? size : 0,
+		    (long long)st.st_size);
+	return 0;
+}
+
+/* Connect again, with a backoff, until timeout: 0, 1 (not back) or -1. */
+static int
+ssh_boot_reconnect(void *arg, unsigned timeout, char **cause)
+{
+	struct ssh_boot	*b = arg;
+	double		 deadline = ssh_session_now() + timeout, left;
+	double		 delay = SSH_BOOT_BACKOFF_FIRST;
+	char		*why = NULL;
+	int		 rc;
+
+	for (;;) {
+		left = deadline - ssh_session_now();
+		free(why);
+		why = NULL;
+		rc = b->conn->reconnect(b->conn->arg, left < 1 ? 1 :
+		    (unsigned)(left + 0.999), &why);
+		if (rc == 0)
+			break;
+		if (rc == SSH_SESSION_REFUSED) {
+			b->refused = 1;
+			error_set(cause, "%s", why);
+			free(why);
+			return -1;
+		}
+		left = deadline - ssh_session_now();
+		if (left <= 0) {
+			log_info("%s", why);
+			break;
+		}
+		ssh_boot_nap(delay < left ? delay : left);
+		delay = delay * 2 < SSH_BOOT_BACKOFF_MAX ? delay * 2 :
+		    SSH_BOOT_BACKOFF_MAX;
+	}
+	free(why);
+	return rc == 0 ? 0 : 1;
+}
+
+/* RUN_DIR as a run leaves it, with a result made here. */
+static int
+ssh_boot_save(const struct transport_job *job, const struct result *res,
+    const char *note, char **cause)
+{
+	char	*path = NULL;
+	int	 r = -1;
+
+	if (dir_create(job->run_dir, cause) != 0)
+		goto out;
+	path = path_join(job->run_dir, "job.yaml");
+	if (file_write_atomic(path, job->job_text, strlen(job->job_text),
+	    cause) != 0)
+		goto out;
+	free(path);
+	path = path_join(job->run_dir, "agent.log");
+	if (file_write_atomic(path, note, strlen(note), cause) != 0)
+		goto out;
+	free(path);
+	path = path_join(job->run_dir, "result");
+	if (dir_remove_tree(path, cause) != 0 ||
+	    result_save(path, res, cause) != 0)
+		goto out;
+	r = 0;
+out:
+	free(path);
+	return r;
+}
+
+/* The boot's facts into the result the run fetched. */
+static int
+ssh_boot_annotate(const struct transport_job *job, const struct result *boot,
+    const char *note, char **cause)
+{
+	struct result	*res = NULL;
+	char		*dir = path_join(job->run_dir, "result");
+	char		*log = path_join(job->run_dir, "agent.log");
+	size_t		 i;
+	int		 fd, r = -1;
+
+	if (result_load(dir, &res, cause) != 0)
+		goto out;
+	for (i = 0; i < boot->nr_env; i++)
+		result_env_set(res, boot->env[i].key, boot->env[i].value);
+	if (result_save(dir, res, cause) != 0)
+		goto out;
+	if ((fd = open(log, O_WRONLY | O_APPEND | O_CLOEXEC)) != -1) {
+		dprintf(fd, "%s", note);
+		close(fd);
+	}
+	r = 0;
+out:
+	result_free(res);
+	free(dir);
+	free(log);
+	return r;
+}
+
+static void
+ssh_boot_token(char out[17])
+{
+	unsigned char	b[8];
+	size_t		i;
+
+	if (getrandom(b, sizeof b, 0) != sizeof b) {
+		unsigned long	x = (unsigned long)getpid() ^
+				    (unsigned long)(ssh_session_now() * 1e6);
+
+		memcpy(b, &x, sizeof b < sizeof x ? sizeof b : sizeof x);
+	}
+	for (i = 0; i < sizeof b; i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+}
+
+static char *
+ssh_boot_line(struct ssh_boot *b, const char *const argv[], char **cause)
+{
+	char	*out = NULL;
+
+	if (ssh_boot_exec(b, argv, &out, cause) != 0)
+		return NULL;
+	out[strcspn(out, "\n")] = '\0';
+	return out;
+}
+
+int
+ssh_boot_kexec_run(const struct ssh_boot_conn *conn, const char *agent,
+    const char *user, const struct transport_job *job, int cancel_fd,
+    char **cause)
+{
+	const struct boot_kexec_ops	 ops = {
+		ssh_boot_exec, ssh_boot_upload, ssh_boot_reconnect, NULL,
+	};
+	const char			*uname_r[] = { "uname", "-r", NULL };
+	const char			*uname_v[] = { "uname", "-v", NULL };
+	struct boot_kexec_params	 p;
+	struct ssh_boot			 b;
+	struct ssh_remote		*r;
+	struct transport_job		 tj;
+	struct result			*res = NULL;
+	struct job			**jobs = NULL;
+	size_t				 nr = 0;
+	char				 token[17], secs[32];
+	char				*image = NULL, *local_image = NULL;
+	char				*art = NULL, *remote_image = NULL;
+	char				*release = NULL, *hash = NULL;
+	char				*why = NULL, *bcause = NULL;
+	char				*running = NULL, *version = NULL;
+	char				*note = NULL;
+	double				 started, elapsed, deadline;
+	int				 rc, ret = -1;
+
+	memset(&b, 0, sizeof b);
+	b.conn = conn;
+	if (job_parse("job.yaml", job->job_text, strlen(job->job_text),
+	    &jobs, &nr, &bcause) != 0 || nr != 1) {
+		error_set(cause, "agent '%s': boot kexec: %s", agent,
+		    bcause != NULL ? bcause : "not exactly one job");
+		goto out;
+	}
+	res = result_new();
+	result_env_set(res, "boot", "kexec");
+	if (job->artifact_dir == NULL || (image =
+	    boot_kernel_image(job->artifact_dir, jobs[0])) == NULL) {
+		result_set_error(res, "boot kexec: no kernel image among the "
+		    "artifacts (arch/x86/boot/bzImage, bzImage, vmlinuz, or "
+		    "the job's kernel:)");
+		note = xasprintf("bisectd: %s\n", res->error);
+		goto save;
+	}
+	if ((hash = boot_image_hash(job->artifact_dir)) != NULL)
+		result_env_set(res, "kernel_sha256", hash);
+	release = boot_expected_release(job->artifact_dir);
+
+	if (conn->remote(conn->arg) == NULL &&
+	    (rc = conn->reconnect(conn->arg, 0, &bcause)) != 0) {
+		error_set(cause, "agent '%s': %s", agent, bcause);
+		ret = rc;
+		goto out;
+	}
+	r = conn->remote(conn->arg);
+	deadline = job->timeout > 0 ? ssh_session_now() + job->timeout : 0;
+	if (ssh_remote_artifacts(r, job->artifact_dir, &art, deadline,
+	    &bcause) != 0) {
+		error_set(cause, "agent '%s': %s", agent, bcause);
+		goto out;
+	}
+	local_image = path_join(job->artifact_dir, image);
+	remote_image = path_join(art, image);
+	ssh_boot_token(token);
+	memset(&p, 0, sizeof p);
+	p.image = local_image;
+	p.remote_image = remote_image;
+	p.release = NULL;	/* checked below: a wrong one is a failed run */
+	p.token = token;
+	p.append = job_param(jobs[0], "kernel_cmdline");
+	p.sudo = user == NULL || strcmp(user, "root") != 0;
+	p.boot_timeout = boot_timeout(jobs[0]);
+	p.fallback_timeout = TRANSPORT_KEXEC_FALLBACK;
+
+	started = ssh_session_now();
+	rc = boot_kexec(&ops, &b, &p, &why, &bcause);
+	if (rc == 1) {
+		result_set_untestable(res, "the kernel did not boot: %s", why);
+		note = xasprintf("bisectd: kexec into '%s': %s\n", image, why);
+		goto save;
+	}
+	if (rc != 0) {
+		if (b.refused) {
+			error_set(cause, "agent '%s': after the kexec reboot: "
+			    "%s", agent, bcause);
+			ret = SSH_SESSION_REFUSED;
+			goto out;
+		}
+		r = conn->remote(conn->arg);
+		if (r == NULL || ssh_session_dead(ssh_remote_session(r),
+		    NULL)) {
+			error_set(cause, "agent '%s': boot kexec: %s", agent,
+			    bcause);
+			goto out;
+		}
+		/* The machine is there and refused: a failed run. */
+		result_set_error(res, "boot kexec: %s", bcause);
+		note = xasprintf("bisectd: %s\n", res->error);
+		goto save;
+	}
+	elapsed = ssh_session_now() - started;
+	free(bcause);
+	bcause = NULL;
+	if ((running = ssh_boot_line(&b, uname_r, &bcause)) == NULL ||
+	    (version = ssh_boot_line(&b, uname_v, &bcause)) == NULL) {
+		error_set(cause, "agent '%s': after the kexec reboot: %s",
+		    agent, bcause);
+		goto out;
+	}
+	snprintf(secs, sizeof secs, "%.3f", elapsed);
+	result_env_set(res, "boot_seconds", secs);
+	result_env_set(res, "kernel_version", version);
+	if (release != NULL && strcmp(running, release) != 0) {
+		result_set_error(res, "the machine ran kernel '%s', the build "
+		    "made '%s'", running, release);
+		note = xasprintf("bisectd: %s\n", res->error);
+		goto save;
+	}
+	log_info("agent '%s': booted '%s' (%s) with kexec in %.1fs", agent,
+	    running, image, elapsed);
+	note = xasprintf("bisectd: booted kernel '%s' with kexec in %.1fs\n",
+	    running, elapsed);
+
+	tj = *job;
+	if (tj.timeout > 0)
+		tj.timeout = tj.timeout > (unsigned)elapsed + 1 ?
+		    tj.timeout - (unsigned)elapsed : 1;
+	r = conn->remote(conn->arg);
+	if (r == NULL) {
+		error_set(cause, "agent '%s': the connection is lost", agent);
+		goto out;
+	}
+	if ((rc = ssh_remote_run(r, &tj, cancel_fd, cause)) != 0) {
+		ret = rc;
+		goto out;
+	}
+	if (ssh_boot_annotate(job, res, note, &bcause) != 0) {
+		error_set(cause, "agent '%s': %s", agent, bcause);
+		goto out;
+	}
+	ret = 0;
+	goto out;
+save:
+	if (ssh_boot_save(job, res, note, &bcause) != 0) {
+		error_set(cause, "agent '%s': run directory '%s': %s", agent,
+		    job->run_dir, bcause);
+		goto out;
+	}
+	ret = 0;
+out:
+	job_list_free(jobs, nr);
+	result_free(res);
+	free(image);
+	free(local_image);
+	free(art);
+	free(remote_image);
+	free(release);
+	free(hash);
+	free(why);
+	free(bcause);
+	free(running);
+	free(version);
+	free(note);
+	return ret;
+}
