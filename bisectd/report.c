@@ -418,71 +418,262 @@ out:
 	return r;
 }
 
+/* The keys of the "on test machine" line. */
+static const char *const report_machine_keys[] = {
+	"model", "nr_cpu", "nr_node", "memory", NULL
+};
+
+/*
+ * The keys of the environment that a reader checks first: those that
+ * move a benchmark by themselves and that a job does not say (seed 000).
+ */
+static const char *const report_env_keys[] = {
+	"kernel", "governor", "scaling_driver", "no_turbo", "cpufreq_boost",
+	"smt", "thp_enabled", "thp_defrag", "numa_balancing",
+	"zone_reclaim_mode", NULL
+};
+
+static int
+report_in(const char *const *list, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; list[i] != NULL; i++) {
+		if (strcmp(list[i], key) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static const char *
+report_env_value(const struct drift_run *run, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; run != NULL && i < run->nr; i++) {
+		if (strcmp(run->keys[i], key) == 0)
+			return run->values[i];
+	}
+	return NULL;
+}
+
+/* "2 threads AMD EPYC with 24G memory, 1 node", from what is known. */
 static void
-report_params(struct strbuf *sb, const char *canonical)
+report_machine(struct strbuf *sb, const struct drift_run *env)
+{
+	const char	*model = report_env_value(env, "model");
+	const char	*cpus = report_env_value(env, "nr_cpu");
+	const char	*nodes = report_env_value(env, "nr_node");
+	const char	*memory = report_env_value(env, "memory");
+	char		*mem;
+
+	if (model == NULL && cpus == NULL && memory == NULL)
+		return;
+	strbuf_addstr(sb, "on test machine:");
+	if (cpus != NULL)
+		strbuf_addf(sb, " %s threads", cpus);
+	if (model != NULL)
+		strbuf_addf(sb, " %s", model);
+	if (memory != NULL) {
+		mem = drift_value("memory", memory);
+		strbuf_addf(sb, "%s %s memory", cpus != NULL || model != NULL ?
+		    " with" : "", mem);
+		free(mem);
+	}
+	if (nodes != NULL)
+		strbuf_addf(sb, ", %s node%s", nodes, strcmp(nodes, "1") == 0 ?
+		    "" : "s");
+	strbuf_addch(sb, '\n');
+}
+
+void
+report_testcase(struct strbuf *sb, const char *testcase,
+    const char *description, const char *canonical,
+    const struct drift_run *env)
 {
 	struct job	**jobs = NULL;
-	size_t		  nr = 0, i;
+	size_t		  nr = 0, i, shown = 0;
 
-	if (job_parse("job", canonical, strlen(canonical), &jobs, &nr,
-	    NULL) != 0 || nr != 1)
-		goto out;
-	strbuf_addstr(sb, "with following parameters:\n\n");
-	for (i = 0; i < jobs[0]->nr_params; i++) {
-		if (strcmp(jobs[0]->params[i].key, "testcase") == 0)
-			continue;
-		strbuf_addf(sb, "\t%s: %s\n", jobs[0]->params[i].key,
-		    jobs[0]->params[i].value);
+	if (description == NULL || strcmp(testcase, description) == 0)
+		strbuf_addf(sb, "in testcase: %s\n", testcase);
+	else
+		strbuf_addf(sb, "in testcase: %s (%s)\n", testcase,
+		    description);
+	report_machine(sb, env);
+	if (canonical != NULL && job_parse("job", canonical, strlen(canonical),
+	    &jobs, &nr, NULL) == 0 && nr == 1) {
+		for (i = 0; i < jobs[0]->nr_params; i++) {
+			if (!job_param_is_testcase(jobs[0]->params[i].key))
+				continue;
+			if (shown++ == 0)
+				strbuf_addstr(sb, "with following "
+				    "parameters:\n\n");
+			strbuf_addf(sb, "\t%s: %s\n", jobs[0]->params[i].key,
+			    jobs[0]->params[i].value);
+		}
 	}
 	strbuf_addch(sb, '\n');
-out:
 	job_list_free(jobs, nr);
 }
 
-/*
- * The environment: the differences between the compared runs (those
- * that matter, then those noted), then the culprit's last run's.
- */
-static void
-report_env(struct strbuf *sb, struct context *ctx, int64_t job,
-    const char *repo, const char *a, const char *b)
+static int
+report_drifted(const struct drift *d, const char *key)
 {
-	char		**kb = NULL, **vb = NULL;
+	size_t	i;
+
+	for (i = 0; d != NULL && i < d->nr; i++) {
+		if (strcmp(d->items[i].key, key) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether the parent's runs had key at another value (or none). */
+static int
+report_env_differs(const struct drift_run *parent, const char *key,
+    const char *value)
+{
+	const char	*pv = report_env_value(parent, key);
+	char		*a, *b;
+	int		 r;
+
+	if (parent == NULL || parent->nr == 0)
+		return 0;
+	if (pv == NULL || value == NULL)
+		return pv != value;
+	a = drift_value(key, pv);
+	b = drift_value(key, value);
+	r = strcmp(a, b) != 0;
+	free(a);
+	free(b);
+	return r;
+}
+
+static void
+report_env_line(struct strbuf *sb, const struct drift_run *parent,
+    const char *key, const char *value)
+{
+	const char	*pv = report_env_value(parent, key);
+
+	strbuf_addf(sb, "\t%s: %s", key, value != NULL ? value : "(unset)");
+	if (report_env_differs(parent, key, value))
+		strbuf_addf(sb, " (parent: %s)", pv != NULL ? pv : "(unset)");
+	strbuf_addch(sb, '\n');
+}
+
+void
+report_environment(struct strbuf *sb, const struct drift *d,
+    const struct drift_run *parent, const struct drift_run *culprit,
+    const char *listed_by)
+{
+	const char	*key, *value;
+	size_t		 i, same = 0;
+
+	if (d != NULL && d->nr > 0) {
+		strbuf_addstr(sb, "the compared runs differ in their "
+		    "environment:\n");
+		drift_format(sb, d, "\t");
+		strbuf_addch(sb, '\n');
+	}
+	if (culprit == NULL || culprit->nr == 0)
+		return;
+	strbuf_addstr(sb, "environment of the culprit's runs:\n");
+	for (i = 0; report_env_keys[i] != NULL; i++) {
+		key = report_env_keys[i];
+		if ((value = report_env_value(culprit, key)) != NULL &&
+		    !report_drifted(d, key))
+			report_env_line(sb, parent, key, value);
+	}
+	for (i = 0; i < culprit->nr; i++) {
+		key = culprit->keys[i];
+		if (report_in(report_env_keys, key) ||
+		    report_in(report_machine_keys, key) ||
+		    report_drifted(d, key))
+			continue;
+		if (report_env_differs(parent, key, culprit->values[i]))
+			report_env_line(sb, parent, key, culprit->values[i]);
+		else
+			same++;
+	}
+	for (i = 0; parent != NULL && i < parent->nr; i++) {
+		key = parent->keys[i];
+		if (report_env_value(culprit, key) == NULL &&
+		    !report_in(report_machine_keys, key) &&
+		    !report_drifted(d, key))
+			report_env_line(sb, parent, key, NULL);
+	}
+	if (same > 0) {
+		strbuf_addf(sb, "\tand %zu more %ssetting%s", same,
+		    parent != NULL && parent->nr > 0 ? "identical " : "",
+		    same == 1 ? "" : "s");
+		if (listed_by != NULL)
+			strbuf_addf(sb, "; %s lists them", listed_by);
+		strbuf_addch(sb, '\n');
+	}
+	strbuf_addch(sb, '\n');
+}
+
+/* One side's recorded environment, owned, with its drift_run view. */
+struct report_side {
+	char		**keys;
+	char		**values;
+	struct drift_run run;
+};
+
+static void
+report_side_load(struct report_side *side, struct context *ctx,
+    int64_t job, const char *repo, const char *oid)
+{
+	memset(side, 0, sizeof *side);
+	side->run.commit = oid;
+	if (oid == NULL || store_env_get(ctx->store, job, repo, oid,
+	    &side->keys, &side->values, &side->run.nr, NULL) != 0) {
+		side->keys = side->values = NULL;
+		side->run.nr = 0;
+	}
+	side->run.keys = side->keys;
+	side->run.values = side->values;
+}
+
+static void
+report_side_release(struct report_side *side)
+{
+	size_t	i;
+
+	for (i = 0; i < side->run.nr; i++) {
+		free(side->keys[i]);
+		free(side->values[i]);
+	}
+	free(side->keys);
+	free(side->values);
+	memset(side, 0, sizeof *side);
+}
+
+/* The environment section of bisection id, parent against culprit. */
+static void
+report_env(struct strbuf *sb, struct context *ctx, int64_t id, int64_t job,
+    const char *repo, const struct report_side *parent,
+    const struct report_side *culprit)
+{
 	const char	 *oids[2], *labels[2];
-	char		  la[32], lb[32];
+	char		  la[32], lb[32], *listed_by;
 	struct drift	  d;
-	size_t		  nb = 0, i;
 
 	memset(&d, 0, sizeof d);
-	snprintf(la, sizeof la, "parent %.10s", a);
-	snprintf(lb, sizeof lb, "culprit %.10s", b);
-	oids[0] = a;
-	oids[1] = b;
+	snprintf(la, sizeof la, "parent %.10s", parent->run.commit);
+	snprintf(lb, sizeof lb, "culprit %.10s", culprit->run.commit);
+	oids[0] = parent->run.commit;
+	oids[1] = culprit->run.commit;
 	labels[0] = la;
 	labels[1] = lb;
 	if (drift_check(ctx->store, job, repo, oids, labels, 2, &d,
-	    NULL) == 0 && d.nr > 0) {
-		strbuf_addstr(sb, "the compared runs differ in their "
-		    "environment:\n");
-		drift_format(sb, &d, "\t");
-		strbuf_addch(sb, '\n');
-	}
-	if (store_env_get(ctx->store, job, repo, b, &kb, &vb, &nb, NULL) != 0)
-		goto out;
-	if (nb > 0)
-		strbuf_addstr(sb, "environment of the culprit's runs:\n");
-	for (i = 0; i < nb; i++)
-		strbuf_addf(sb, "\t%s: %s\n", kb[i], vb[i]);
-	if (nb > 0)
-		strbuf_addch(sb, '\n');
-out:
+	    NULL) != 0)
+		drift_release(&d);
+	listed_by = xasprintf("`bisectctl report %lld --html DIR`",
+	    (long long)id);
+	report_environment(sb, &d, &parent->run, &culprit->run, listed_by);
+	free(listed_by);
 	drift_release(&d);
-	for (i = 0; i < nb; i++) {
-		free(kb[i]);
-		free(vb[i]);
-	}
-	free(kb);
-	free(vb);
 }
 
 /* A loud block at the very top when compared runs drifted. */
@@ -665,10 +856,13 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	json_t				*res = NULL;
 	const char			*culprit, *parent_oid = NULL;
 	struct drift			 drift;
+	struct report_side		 penv, cenv;
 	double				 change;
 	int				 r = -1;
 
 	memset(&drift, 0, sizeof drift);
+	memset(&penv, 0, sizeof penv);
+	memset(&cenv, 0, sizeof cenv);
 	memset(&b, 0, sizeof b);
 	memset(&job, 0, sizeof job);
 	memset(&rq, 0, sizeof rq);
@@ -736,12 +930,10 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	strbuf_addf(&sb, "commit: %s (\"%s\")\n", culprit, rc.subject);
 	strbuf_addf(&sb, "author: %s\n", rc.author);
 	strbuf_addf(&sb, "repository: %s\n\n", b.repo);
-	if (strcmp(job.testcase, job.description) == 0)
-		strbuf_addf(&sb, "in testcase: %s\n", job.testcase);
-	else
-		strbuf_addf(&sb, "in testcase: %s (%s)\n", job.testcase,
-		    job.description);
-	report_params(&sb, job.canonical);
+	report_side_load(&penv, ctx, b.job, b.repo, parent_oid);
+	report_side_load(&cenv, ctx, b.job, b.repo, culprit);
+	report_testcase(&sb, job.testcase, job.description, job.canonical,
+	    &cenv.run);
 	strbuf_addf(&sb, "The culprit explains %.0f%% of the change between "
 	    "good %.12s and bad %.12s\n(95%% CI of its own change: [%+.1f%%, "
 	    "%+.1f%%], p = %.2g; %lld builds, %lld runs).\n\n",
@@ -775,7 +967,7 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 		    store_series_all(ctx->store, b.job, b.repo, culprit, &sc,
 		    &nc, cause) != 0)
 			goto out;
-		report_env(&sb, ctx, b.job, b.repo, parent_oid, culprit);
+		report_env(&sb, ctx, id, b.job, b.repo, &penv, &cenv);
 		report_compare_table(&sb, parent_oid, culprit, sa, na, sc, nc,
 		    b.metric, 0);
 		strbuf_addch(&sb, '\n');
@@ -798,6 +990,8 @@ out:
 	}
 	json_decref(res);
 	drift_release(&drift);
+	report_side_release(&penv);
+	report_side_release(&cenv);
 	store_bisection_release(&b);
 	store_job_release(&job);
 	store_request_release(&rq);

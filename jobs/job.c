@@ -835,6 +835,23 @@ job_param(const struct job *job, const char *key)
 	return NULL;
 }
 
+int
+job_param_is_testcase(const char *key)
+{
+	static const char *const bookkeeping[] = {
+		"testcase", "category", "run", "metric", "direction", "runs",
+		"timeout", "monitors"
+	};
+	size_t	i;
+
+	for (i = 0; i < nitems(bookkeeping); i++) {
+		if (strcmp(key, bookkeeping[i]) == 0)
+			return 0;
+	}
+	return strncmp(key, "requires.", 9) != 0 &&
+	    strncmp(key, "kconfig.", 8) != 0;
+}
+
 char *
 job_describe(const struct job *job)
 {
