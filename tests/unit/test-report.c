@@ -150,8 +150,8 @@ test_testcase(void)
 
 	strbuf_reset(&sb);
 	report_testcase(&sb, "microbench", "microbench",
-	    "metric: m.score\nrun: sh bench.sh\nruns: 3\ntestcase: microbench\n",
-	    NULL);
+	    "metric: m.score\nrun: sh bench.sh\nruns: 3\n"
+	    "testcase: microbench\n", NULL);
 	is_str(sb.buf, "in testcase: microbench\n\n",
 	    "no parameters and no machine: no empty sections");
 	strbuf_release(&sb);
