@@ -17,63 +17,103 @@
 
 #define MAX_KEYS	32
 
-struct env {
-	char	*keys[MAX_KEYS];
-	char	*values[MAX_KEYS];
-	size_t	 nr;
+/* The drift check compares command lines without their BOOT_IMAGE=. */
+#define ARGS	"root=/dev/sda1 ro quiet mitigations=auto " \
+	"console=ttyS0,115200 transparent_hugepage=madvise"
+#define CMDLINE	"BOOT_IMAGE=/vmlinuz " ARGS
+
+/* What an agent records, but for the keys each case sets itself. */
+static const char *const common[][2] = {
+	{ "model", "Ivytown Ivy Bridge-EP" }, { "nr_cpu", "48" },
+	{ "nr_node", "2" }, { "memory", "64G 68719476736" },
+	{ "node0.cpulist", "0-23" }, { "node1.cpulist", "24-47" },
+	{ "kernel", "6.1.0" }, { "governor", "performance" }, { "smt", "on" },
+	{ "numa_balancing", "1" }, { "zone_reclaim_mode", "0" },
+	{ "cmdline", CMDLINE }, { "sysctl.vm.swappiness", "60" },
+	{ "sysctl.vm.dirty_ratio", "20" },
+	{ "sysctl.vm.dirty_background_ratio", "10" },
+	{ "sysctl.kernel.sched_autogroup_enabled", "1" },
+	{ "agent_version", "0.1.0" }, { "testcase", "dbench" },
+	{ "monitors", "time proc-vmstat" }, { "hostname", "ivb44" },
+	{ "thp_enabled", "madvise" }, { "thp_defrag", "madvise" },
 };
 
-/* "k=v;k=v;...", sorted by key as the store returns them. */
-static void
-env_set(struct env *e, const char *spec)
-{
-	char	*copy = xstrdup(spec), *p = copy, *eq, *next, *t;
-	size_t	 i, j;
+/* One side's recorded environment, sorted by key as the store has it. */
+struct side {
+	char			*keys[MAX_KEYS];
+	char			*values[MAX_KEYS];
+	struct drift_run	 run;
+};
 
-	memset(e, 0, sizeof *e);
-	while (p != NULL && *p != '\0' && e->nr < MAX_KEYS) {
-		eq = strchr(p, '=');
-		next = strchr(eq + 1, ';');
-		if (next != NULL)
-			*next++ = '\0';
-		e->keys[e->nr] = xstrndup(p, (size_t)(eq - p));
-		e->values[e->nr] = xstrdup(eq + 1);
-		e->nr++;
-		p = next;
-	}
-	free(copy);
-	for (i = 1; i < e->nr; i++) {
-		for (j = i; j > 0 && strcmp(e->keys[j - 1], e->keys[j]) > 0;
-		    j--) {
-			t = e->keys[j];
-			e->keys[j] = e->keys[j - 1];
-			e->keys[j - 1] = t;
-			t = e->values[j];
-			e->values[j] = e->values[j - 1];
-			e->values[j - 1] = t;
+/* Set key to value (NULL: remove it). */
+static void
+side_set(struct side *s, const char *key, const char *value)
+{
+	size_t	i = 0, n = s->run.nr;
+
+	while (i < n && strcmp(s->keys[i], key) < 0)
+		i++;
+	if (i < n && strcmp(s->keys[i], key) == 0) {
+		free(s->values[i]);
+		if (value != NULL) {
+			s->values[i] = xstrdup(value);
+			return;
 		}
+		free(s->keys[i]);
+		memmove(&s->keys[i], &s->keys[i + 1], (n - i - 1) *
+		    sizeof *s->keys);
+		memmove(&s->values[i], &s->values[i + 1], (n - i - 1) *
+		    sizeof *s->values);
+		s->run.nr--;
+		return;
 	}
+	if (value == NULL || n == MAX_KEYS)
+		return;
+	memmove(&s->keys[i + 1], &s->keys[i], (n - i) * sizeof *s->keys);
+	memmove(&s->values[i + 1], &s->values[i], (n - i) * sizeof *s->values);
+	s->keys[i] = xstrdup(key);
+	s->values[i] = xstrdup(value);
+	s->run.nr++;
 }
 
 static void
-env_free(struct env *e)
+side_init(struct side *s, const char *label)
 {
 	size_t	i;
 
-	for (i = 0; i < e->nr; i++) {
-		free(e->keys[i]);
-		free(e->values[i]);
-	}
+	memset(s, 0, sizeof *s);
+	s->run.label = label;
+	s->run.commit = label;
+	s->run.keys = s->keys;
+	s->run.values = s->values;
+	for (i = 0; i < sizeof common / sizeof common[0]; i++)
+		side_set(s, common[i][0], common[i][1]);
 }
 
 static void
-run(struct drift_run *r, struct env *e, const char *label, const char *commit)
+side_release(struct side *s)
 {
-	r->label = label;
-	r->commit = commit;
-	r->keys = e->keys;
-	r->values = e->values;
-	r->nr = e->nr;
+	size_t	i;
+
+	for (i = 0; i < s->run.nr; i++) {
+		free(s->keys[i]);
+		free(s->values[i]);
+	}
+	memset(s, 0, sizeof *s);
+}
+
+/* The section for parent against culprit, with their drift in d. */
+static void
+environment(struct strbuf *sb, struct drift *d, const struct side *p,
+    const struct side *c, const char *listed_by)
+{
+	struct drift_run	runs[2];
+
+	runs[0] = p->run;
+	runs[1] = c->run;
+	drift_compare(d, runs, 2);
+	strbuf_reset(sb);
+	report_environment(sb, d, &p->run, &c->run, listed_by);
 }
 
 /* How many lines of text start with prefix. */
@@ -92,27 +132,11 @@ lines_starting(const char *text, const char *prefix)
 	return n;
 }
 
-/* The drift check compares command lines without their BOOT_IMAGE=. */
-#define ARGS	"root=/dev/sda1 ro quiet mitigations=auto " \
-	"console=ttyS0,115200 transparent_hugepage=madvise"
-#define CMDLINE	"BOOT_IMAGE=/vmlinuz " ARGS
-
-/* What an agent records, minus the keys each case sets itself. */
-#define COMMON	"model=Ivytown Ivy Bridge-EP;nr_cpu=48;nr_node=2;" \
-	"memory=64G 68719476736;node0.cpulist=0-23;node1.cpulist=24-47;" \
-	"kernel=6.1.0;governor=performance;smt=on;numa_balancing=1;" \
-	"zone_reclaim_mode=0;cmdline=" CMDLINE ";" \
-	"sysctl.vm.swappiness=60;sysctl.vm.dirty_ratio=20;" \
-	"sysctl.vm.dirty_background_ratio=10;" \
-	"sysctl.kernel.sched_autogroup_enabled=1;agent_version=0.1.0;" \
-	"testcase=dbench;monitors=time proc-vmstat"
-
 static void
 test_testcase(void)
 {
 	struct strbuf		 sb = STRBUF_INIT;
-	struct drift_run	 r;
-	struct env		 e;
+	struct side		 c;
 	const char		*canonical =
 	    "cpufreq_governor: performance\n"
 	    "direction: higher\n"
@@ -126,10 +150,9 @@ test_testcase(void)
 	    "testcase: dbench\n"
 	    "thp_enabled: always\n";
 
-	env_set(&e, COMMON);
-	run(&r, &e, "culprit", "c");
+	side_init(&c, "culprit");
 	report_testcase(&sb, "dbench", "dbench/nr_threads=100%", canonical,
-	    &r);
+	    &c.run);
 	ok(strncmp(sb.buf, "in testcase: dbench (dbench/nr_threads=100%)\n",
 	    45) == 0, "the testcase and its description first");
 	ok(strstr(sb.buf, "\non test machine: 48 threads Ivytown Ivy "
@@ -155,29 +178,22 @@ test_testcase(void)
 	is_str(sb.buf, "in testcase: microbench\n\n",
 	    "no parameters and no machine: no empty sections");
 	strbuf_release(&sb);
-	env_free(&e);
+	side_release(&c);
 }
 
 static void
 test_environment_same(void)
 {
-	struct strbuf		 sb = STRBUF_INIT;
-	struct drift_run	 runs[2];
-	struct drift		 d;
-	struct env		 p, c;
-	char			 want[128];
-	size_t			 shown, machine = 4;
+	struct strbuf	sb = STRBUF_INIT;
+	struct drift	d;
+	struct side	p, c;
+	char		want[128];
+	size_t		shown, machine = 4;
 
-	env_set(&p, COMMON ";hostname=ivb44;thp_enabled=madvise;"
-	    "thp_defrag=madvise");
-	env_set(&c, COMMON ";hostname=ivb44;thp_enabled=madvise;"
-	    "thp_defrag=madvise");
-	run(&runs[0], &p, "parent", "p");
-	run(&runs[1], &c, "culprit", "c");
-	drift_compare(&d, runs, 2);
+	side_init(&p, "parent");
+	side_init(&c, "culprit");
+	environment(&sb, &d, &p, &c, "`bisectctl report 7 --html DIR`");
 	is_int(d.nr, 0, "the same environment: no drift");
-	report_environment(&sb, &d, &runs[0], &runs[1],
-	    "`bisectctl report 7 --html DIR`");
 	ok(strstr(sb.buf, "differ") == NULL, "no drift block");
 	ok(strncmp(sb.buf, "environment of the culprit's runs:\n", 35) == 0,
 	    "the culprit's environment");
@@ -197,34 +213,31 @@ test_environment_same(void)
 	shown = (size_t)lines_starting(sb.buf, "\t") - 1;
 	snprintf(want, sizeof want, "\tand %zu more identical settings; "
 	    "`bisectctl report 7 --html DIR` lists them\n",
-	    c.nr - shown - machine);
+	    c.run.nr - shown - machine);
 	ok(strstr(sb.buf, want) != NULL, "the rest as a count: %.*s",
 	    (int)strlen(want) - 1, want + 1);
 	drift_release(&d);
 	strbuf_release(&sb);
-	env_free(&p);
-	env_free(&c);
+	side_release(&p);
+	side_release(&c);
 }
 
 static void
 test_environment_differs(void)
 {
-	struct strbuf		 sb = STRBUF_INIT;
-	struct drift_run	 runs[2];
-	struct drift		 d;
-	struct env		 p, c;
-	const char		*drift_at, *list_at, *line;
-	size_t			 i;
+	struct strbuf	 sb = STRBUF_INIT;
+	struct drift	 d;
+	struct side	 p, c;
+	const char	*drift_at, *list_at, *line;
 
-	env_set(&p, COMMON ";hostname=ivb44;thp_enabled=madvise;"
-	    "thp_defrag=madvise;monitors_unavailable=cpufreq");
-	env_set(&c, COMMON ";hostname=ivb45;thp_enabled=never;"
-	    "thp_defrag=madvise;knobs=thp_enabled");
-	run(&runs[0], &p, "parent 1a2b3c", "p");
-	run(&runs[1], &c, "culprit 4d5e6f", "c");
-	drift_compare(&d, runs, 2);
+	side_init(&p, "parent 1a2b3c");
+	side_init(&c, "culprit 4d5e6f");
+	side_set(&p, "monitors_unavailable", "cpufreq");
+	side_set(&c, "hostname", "ivb45");
+	side_set(&c, "thp_enabled", "never");
+	side_set(&c, "knobs", "thp_enabled");
+	environment(&sb, &d, &p, &c, "X");
 	is_int(d.nr, 2, "THP and the host's name drifted");
-	report_environment(&sb, &d, &runs[0], &runs[1], "X");
 	drift_at = strstr(sb.buf, "the compared runs differ in their "
 	    "environment:\n");
 	list_at = strstr(sb.buf, "environment of the culprit's runs:\n");
@@ -249,17 +262,13 @@ test_environment_differs(void)
 	    "the rest as a count");
 	drift_release(&d);
 
-	strbuf_reset(&sb);
-	env_free(&c);
-	env_set(&c, COMMON ";hostname=ivb44;thp_enabled=madvise;"
-	    "thp_defrag=madvise;monitors_unavailable=cpufreq");
-	for (i = 0; i < c.nr && strcmp(c.keys[i], "cmdline") != 0; i++)
-		;
-	free(c.values[i]);
-	c.values[i] = xstrdup(CMDLINE " numa_balancing=disable");
-	run(&runs[1], &c, "culprit 4d5e6f", "c");
-	drift_compare(&d, runs, 2);
-	report_environment(&sb, &d, &runs[0], &runs[1], "X");
+	side_set(&c, "hostname", "ivb44");
+	side_set(&c, "thp_enabled", "madvise");
+	side_set(&c, "knobs", NULL);
+	side_set(&p, "monitors_unavailable", NULL);
+	side_set(&c, "cmdline", CMDLINE " numa_balancing=disable");
+	environment(&sb, &d, &p, &c, "X");
+	is_int(d.nr, 1, "only the command line drifted");
 	ok(strstr(sb.buf, "\tcmdline: " ARGS " at parent 1a2b3c (1 run) | "
 	    ARGS " numa_balancing=disable at culprit 4d5e6f (1 run)\n") !=
 	    NULL, "a command line that differs is shown whole, both sides");
@@ -267,13 +276,13 @@ test_environment_differs(void)
 	drift_release(&d);
 
 	strbuf_reset(&sb);
-	report_environment(&sb, NULL, NULL, &runs[1], NULL);
+	report_environment(&sb, NULL, NULL, &c.run, NULL);
 	ok(strstr(sb.buf, "more settings\n") != NULL &&
 	    strstr(sb.buf, "identical") == NULL,
 	    "without the parent's runs nothing is called identical");
 	strbuf_release(&sb);
-	env_free(&p);
-	env_free(&c);
+	side_release(&p);
+	side_release(&c);
 }
 
 int
