@@ -87,31 +87,48 @@ out:
 	return r;
 }
 
-/* The keys of the "on test machine" line. */
-static const char *const report_machine_keys[] = {
-	"model", "nr_cpu", "nr_node", "memory", NULL
-};
-
 /*
- * The keys of the environment that a reader checks first: those that
- * move a benchmark by themselves and that a job does not say (seed 000).
+ * How the environment section treats a key: the machine's go to the "on
+ * test machine" line; those a reader checks first -- they move a
+ * benchmark by themselves and a job does not say them (seed 000) -- are
+ * always shown, in this order; the others only when they differ.
  */
-static const char *const report_env_keys[] = {
-	"kernel", "governor", "scaling_driver", "no_turbo", "cpufreq_boost",
-	"smt", "thp_enabled", "thp_defrag", "numa_balancing",
-	"zone_reclaim_mode", NULL
+enum report_key {
+	REPORT_KEY_OTHER = 0,
+	REPORT_KEY_MACHINE,
+	REPORT_KEY_SHOWN,
 };
 
-static int
-report_in(const char *const *list, const char *key)
+static const struct {
+	const char	*name;
+	enum report_key	 kind;
+} report_keys[] = {
+	{ "model", REPORT_KEY_MACHINE },
+	{ "nr_cpu", REPORT_KEY_MACHINE },
+	{ "nr_node", REPORT_KEY_MACHINE },
+	{ "memory", REPORT_KEY_MACHINE },
+	{ "kernel", REPORT_KEY_SHOWN },
+	{ "governor", REPORT_KEY_SHOWN },
+	{ "scaling_driver", REPORT_KEY_SHOWN },
+	{ "no_turbo", REPORT_KEY_SHOWN },
+	{ "cpufreq_boost", REPORT_KEY_SHOWN },
+	{ "smt", REPORT_KEY_SHOWN },
+	{ "thp_enabled", REPORT_KEY_SHOWN },
+	{ "thp_defrag", REPORT_KEY_SHOWN },
+	{ "numa_balancing", REPORT_KEY_SHOWN },
+	{ "zone_reclaim_mode", REPORT_KEY_SHOWN },
+};
+
+static enum report_key
+report_key_kind(const char *key)
 {
 	size_t	i;
 
-	for (i = 0; list[i] != NULL; i++) {
-		if (strcmp(list[i], key) == 0)
-			return 1;
+	for (i = 0; i < sizeof report_keys / sizeof report_keys[0]; i++) {
+		if (strcmp(report_keys[i].name, key) == 0)
+			return report_keys[i].kind;
 	}
-	return 0;
+	return REPORT_KEY_OTHER;
 }
 
 static const char *
@@ -247,16 +264,17 @@ report_environment(struct strbuf *sb, const struct drift *d,
 	if (culprit == NULL || culprit->nr == 0)
 		return;
 	strbuf_addstr(sb, "environment of the culprit's runs:\n");
-	for (i = 0; report_env_keys[i] != NULL; i++) {
-		key = report_env_keys[i];
+	for (i = 0; i < sizeof report_keys / sizeof report_keys[0]; i++) {
+		key = report_keys[i].name;
+		if (report_keys[i].kind != REPORT_KEY_SHOWN)
+			continue;
 		if ((value = report_env_value(culprit, key)) != NULL &&
 		    !report_drifted(d, key))
 			report_env_line(sb, parent, key, value);
 	}
 	for (i = 0; i < culprit->nr; i++) {
 		key = culprit->keys[i];
-		if (report_in(report_env_keys, key) ||
-		    report_in(report_machine_keys, key) ||
+		if (report_key_kind(key) != REPORT_KEY_OTHER ||
 		    report_drifted(d, key))
 			continue;
 		if (report_env_differs(parent, key, culprit->values[i]))
@@ -267,7 +285,7 @@ report_environment(struct strbuf *sb, const struct drift *d,
 	for (i = 0; parent != NULL && i < parent->nr; i++) {
 		key = parent->keys[i];
 		if (report_env_value(culprit, key) == NULL &&
-		    !report_in(report_machine_keys, key) &&
+		    report_key_kind(key) != REPORT_KEY_MACHINE &&
 		    !report_drifted(d, key))
 			report_env_line(sb, parent, key, NULL);
 	}
