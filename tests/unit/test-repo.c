@@ -233,6 +233,23 @@ test_range(void)
 	const char		*g4[] = { "D", "X1" }, *g5[] = { "B", "C", "B" };
 	const char		*g6[] = { "J" }, *g7[] = { "X2" };
 	const char		*g8[] = { "M1" }, *g9[] = { "Y2", "C" };
+	const struct {
+		const char	**good;
+		size_t		  nr_good;
+		const char	 *bad;
+		const char	 *what;
+		const char	 *cause;
+	} bad[] = {
+		{ g6, 1, "D", "good after bad",
+		    "good 'J' is not an ancestor of bad 'D'" },
+		{ g7, 1, "H", "good on an unmerged branch",
+		    "good 'X2' is not an ancestor of bad 'H'" },
+		{ g9, 2, "J", "one good end out of two off the history",
+		    "good 'Y2' is not an ancestor of bad 'J'" },
+		{ g2, 1, "nope", "unknown bad",
+		    "couldn't resolve 'nope' in repository 'm'" },
+	};
+	size_t			 i;
 
 	/*
 	 * A-B-C-D---M1-H---M2-J     main
@@ -265,30 +282,13 @@ test_range(void)
 	check_range(r, dir, "Y2", g1, 1);
 
 	memset(&rr, 0, sizeof rr);
-	ok(repo_range_load(r, g6, 1, "D", &rr, &cause) == -1,
-	    "good after bad fails");
-	is_str(cause, "good 'J' is not an ancestor of bad 'D'",
-	    "not-an-ancestor message");
-	free(cause);
-	cause = NULL;
-	ok(repo_range_load(r, g7, 1, "H", &rr, &cause) == -1,
-	    "good on an unmerged branch fails");
-	is_str(cause, "good 'X2' is not an ancestor of bad 'H'",
-	    "names the good end");
-	free(cause);
-	cause = NULL;
-	ok(repo_range_load(r, g9, 2, "J", &rr, &cause) == -1,
-	    "one good end out of two off the history fails");
-	is_str(cause, "good 'Y2' is not an ancestor of bad 'J'",
-	    "names the bad good end");
-	free(cause);
-	cause = NULL;
-	ok(repo_range_load(r, g2, 1, "nope", &rr, &cause) == -1,
-	    "unknown bad fails");
-	is_str(cause, "couldn't resolve 'nope' in repository 'm'",
-	    "unknown bad message");
-	free(cause);
-	cause = NULL;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ok(repo_range_load(r, bad[i].good, bad[i].nr_good, bad[i].bad,
+		    &rr, &cause) == -1, "%s fails", bad[i].what);
+		is_str(cause, bad[i].cause, "%s: the message", bad[i].what);
+		free(cause);
+		cause = NULL;
+	}
 	ok(rr.commits == NULL && rr.map == NULL, "nothing handed over");
 	repo_free(r);
 	free(dir);
