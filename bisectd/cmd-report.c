@@ -1,7 +1,8 @@
 /*
  * bisectctl report: a concluded bisection's report. Alone it prints the
  * text report. --html DIR writes DIR/report-ID.html and regenerates
- * DIR/index.html. --email queues the report's mail in the outbox (once:
+ * DIR/index.html; without an ID, only the index (the reports and the
+ * tracked series). --email queues the report's mail in the outbox (once:
  * its Message-ID is stable) and, when no other scheduler holds the lock,
  * tries to send it at once and flushes whatever else is due; a mail
  * already sent is not sent again. When a daemon holds the lock the mail
@@ -120,6 +121,16 @@ cmd_report_exec(const char *config, int argc, char **argv)
 			return cmd_usage(&cmd_report_entry);
 		}
 	}
+	if (optind == argc && html != NULL && !email) {
+		if ((r = cmd_open(config, &ctx)) != CMD_OK)
+			return r;
+		if (web_index_write(ctx, html, &cause) != 0) {
+			fprintf(stderr, "error: %s\n", cause);
+			r = CMD_FAILED;
+		} else
+			printf("web: wrote %s/index.html\n", html);
+		goto out;
+	}
 	if (optind + 1 != argc || cmd_parse_id(argv[optind], &id) != 0)
 		return cmd_usage(&cmd_report_entry);
 	if ((r = cmd_open(config, &ctx)) != CMD_OK)
@@ -153,7 +164,7 @@ out:
 
 const struct cmd_entry cmd_report_entry = {
 	.name = "report",
-	.usage = "ID [--email] [--html DIR]",
+	.usage = "ID [--email] [--html DIR] | --html DIR",
 	.summary = "render a bisection's report; mail it; write its web page",
 	.exec = cmd_report_exec,
 };

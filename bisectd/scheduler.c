@@ -112,7 +112,7 @@ scheduler_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void
+void
 scheduler_child_add(struct scheduler *s, pid_t pid,
     enum scheduler_child_kind kind, int64_t id, int64_t token,
     const char *repo, const char *agent)
@@ -190,6 +190,12 @@ scheduler_reap(struct scheduler *s)
 			/* a probe records its outcome; one that died did not */
 			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 				scheduler_probe_died(s, c->agent, why);
+		} else if (c->kind == SCHEDULER_CHILD_FETCH) {
+			/* it said why itself; the branches are read anyway */
+			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+				log_warn("repository '%s': fetch: %s", c->repo,
+				    why + 4);
+			tracker_fetched(s->tracker, c->repo);
 		} else if (c->kind == SCHEDULER_CHILD_BUILD)
 			store_build_retry(s->ctx->store, c->id, why,
 			    s->ctx->config->max_attempts, &cause);

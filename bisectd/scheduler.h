@@ -22,6 +22,7 @@ enum scheduler_child_kind {
 	SCHEDULER_CHILD_RUN,
 	SCHEDULER_CHILD_PROBE,		/* asks an agent for its inventory */
 	SCHEDULER_CHILD_LINK,		/* holds an ssh agent's connection */
+	SCHEDULER_CHILD_FETCH,		/* fetches a tracked repository */
 };
 
 struct scheduler_child {
@@ -73,6 +74,10 @@ int	scheduler_run(struct context *, const struct scheduler_opts *,
 int	scheduler_wait(struct context *, int64_t request,
 	    void (*tick)(struct context *, int64_t, void *), void *payload,
 	    char **cause);
+/* Keep track of a child the scheduler is to reap. */
+void	scheduler_child_add(struct scheduler *, pid_t,
+	    enum scheduler_child_kind, int64_t id, int64_t token,
+	    const char *repo, const char *agent);
 /* The number of run slots over all agents. */
 unsigned scheduler_slots(const struct context *);
 /* Running children of a kind on an agent. */

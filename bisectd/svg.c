@@ -2,8 +2,10 @@
  * The web report's plot, as an inline SVG written by hand: the headline
  * metric's mean at each tested commit, left to right in topological order
  * from the good end, with a band of ± one sample standard deviation, each
- * point coloured by its verdict, and the culprit marked. Every label is
- * escaped; a hovered point shows its commit, mean, ± and n in a <title>.
+ * point coloured by its verdict, and the culprit marked. The index draws a
+ * tracked series the same way, over the branch's commits, with its change
+ * points and culprits as vertical marks. Every label is escaped; a hovered
+ * point shows its commit, mean, ± and n in a <title>.
  */
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +27,8 @@
 #define SVG_BAD		"#d62728"
 #define SVG_SKIP	"#7f7f7f"
 #define SVG_REVERT	"#9467bd"
+#define SVG_CHANGE	"#ff7f0e"	/* a change point */
+#define SVG_TESTED	"#1f77b4"
 
 struct svg_scale {
 	double	x0, x1, y0, y1;
@@ -80,7 +84,8 @@ svg_number(char *buf, size_t len, double v, double step)
 }
 
 static void
-svg_axes(struct strbuf *sb, const struct svg_scale *s, const char *metric)
+svg_axes(struct strbuf *sb, const struct svg_scale *s, const char *metric,
+    const char *x_label)
 {
 	double	step = svg_step(s->y1 - s->y0, 7), v, y;
 	char	num[64];
@@ -101,8 +106,10 @@ svg_axes(struct strbuf *sb, const struct svg_scale *s, const char *metric)
 	    SVG_H - SVG_BOTTOM, SVG_LEFT, SVG_H - SVG_BOTTOM, SVG_W - SVG_RIGHT,
 	    SVG_H - SVG_BOTTOM);
 	strbuf_addf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
-	    "font-size=\"13\">commits from the good end (topological order)"
-	    "</text>\n", (SVG_LEFT + SVG_W - SVG_RIGHT) / 2, SVG_H - 14);
+	    "font-size=\"13\">", (SVG_LEFT + SVG_W - SVG_RIGHT) / 2, SVG_H - 14);
+	web_escape(sb, x_label != NULL ? x_label :
+	    "commits from the good end (topological order)");
+	strbuf_addstr(sb, "</text>\n");
 	strbuf_addf(sb, "<text x=\"18\" y=\"%d\" text-anchor=\"middle\" "
 	    "font-size=\"13\" transform=\"rotate(-90 18 %d)\">",
 	    (SVG_TOP + SVG_H - SVG_BOTTOM) / 2,
@@ -147,9 +154,9 @@ svg_points(struct strbuf *sb, const struct svg_scale *s,
 		x = svg_x(s, p[i].x);
 		sd = svg_sd(&p[i]);
 		fill = p[i].verdict == 'g' ? SVG_GOOD : p[i].verdict == 'b' ?
-		    SVG_BAD : SVG_SKIP;
+		    SVG_BAD : p[i].verdict == 't' ? SVG_TESTED : SVG_SKIP;
 		verdict = p[i].verdict == 'g' ? "good" : p[i].verdict == 'b' ?
-		    "bad" : "skip";
+		    "bad" : p[i].verdict == 't' ? "tested" : "skip";
 		if (sd > 0)
 			strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" "
 			    "x2=\"%.1f\" y2=\"%.1f\" stroke=\"" SVG_LINE "\" "
@@ -200,6 +207,62 @@ svg_marks(struct strbuf *sb, const struct svg_scale *s,
 	}
 }
 
+/*
+ * A series' ends named by commit, and its marks: a change point as an
+ * orange dashed line between the commits it separates, a culprit as a red
+ * one at its commit, each labelled (and linked to its report) above.
+ */
+static void
+svg_series_marks(struct strbuf *sb, const struct svg_scale *s,
+    const struct web_plot *plot)
+{
+	const struct web_mark	*m;
+	const char		*colour;
+	size_t			 i, last = plot->nr - 1;
+	double			 x;
+	int			 base = SVG_H - SVG_BOTTOM, y, right;
+
+	for (i = 0; i < plot->nr; i++) {
+		if (i != 0 && i != last && !plot->points[i].base)
+			continue;
+		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\" "
+		    "font-size=\"12\" fill=\"#444\">%s%.10s</text>\n",
+		    svg_x(s, plot->points[i].x), base + 18 +
+		    (plot->points[i].base && i != 0 && i != last ? 14 : 0),
+		    i == 0 ? "start" : i == last ? "end" : "middle",
+		    plot->points[i].base ? "base " : "", plot->points[i].oid);
+	}
+	for (i = 0; i < plot->nr_marks; i++) {
+		m = &plot->marks[i];
+		x = svg_x(s, m->x);
+		colour = m->kind == 'x' ? SVG_BAD : SVG_CHANGE;
+		y = m->kind == 'x' ? SVG_TOP - 10 : SVG_TOP + 14 + 14 * (i % 2);
+		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+		    "y2=\"%d\" stroke=\"%s\" stroke-width=\"2\" "
+		    "stroke-dasharray=\"%s\"/>\n", x, SVG_TOP, x, base, colour,
+		    m->kind == 'x' ? "6 4" : "3 3");
+		if (m->href != NULL) {
+			strbuf_addstr(sb, "<a href=\"");
+			web_escape(sb, m->href);
+			strbuf_addstr(sb, "\">");
+		}
+		/*
+		 * A culprit's label reads right of its line, a change
+		 * point's left of it (the culprit is the commit after it),
+		 * unless that would leave the plot.
+		 */
+		right = m->kind == 'x' ? x < SVG_W * 0.7 : x < SVG_W * 0.3;
+		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\" "
+		    "font-size=\"12\" font-weight=\"bold\" fill=\"%s\">",
+		    right ? x + 4 : x - 4, y, right ? "start" : "end", colour);
+		web_escape(sb, m->text);
+		strbuf_addstr(sb, "</text>");
+		if (m->href != NULL)
+			strbuf_addstr(sb, "</a>");
+		strbuf_addch(sb, '\n');
+	}
+}
+
 /* The revert check: a diamond right of the bad end, joined to it. */
 static void
 svg_revert(struct strbuf *sb, const struct svg_scale *s,
@@ -233,6 +296,29 @@ svg_revert(struct strbuf *sb, const struct svg_scale *s,
 	    "revert</text>\n", x, y - 7, rv->oid, rv->mean,
 	    rv->mean != 0 ? 100 * sd / fabs(rv->mean) : 0, rv->n, x,
 	    SVG_H - SVG_BOTTOM + 34);
+}
+
+static void
+svg_series_legend(struct strbuf *sb)
+{
+	int	y = SVG_H - 34, x = SVG_W - SVG_RIGHT - 430;
+
+	strbuf_addf(sb, "<g font-size=\"12\">"
+	    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"" SVG_LINE
+	    "\" stroke-width=\"3\"/><text x=\"%d\" y=\"%d\">mean</text>"
+	    "<rect x=\"%d\" y=\"%d\" width=\"22\" height=\"10\" fill=\""
+	    SVG_LINE "\" fill-opacity=\"0.18\"/>"
+	    "<text x=\"%d\" y=\"%d\">± 1 stddev</text>"
+	    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"" SVG_CHANGE
+	    "\" stroke-width=\"2\" stroke-dasharray=\"3 3\"/>"
+	    "<text x=\"%d\" y=\"%d\">change point</text>"
+	    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"" SVG_BAD
+	    "\" stroke-width=\"2\" stroke-dasharray=\"6 4\"/>"
+	    "<text x=\"%d\" y=\"%d\">culprit</text></g>\n",
+	    x, y, x + 22, y, x + 28, y + 4,
+	    x + 80, y - 5, x + 108, y + 4,
+	    x + 190, y, x + 212, y, x + 218, y + 4,
+	    x + 320, y, x + 342, y, x + 348, y + 4);
 }
 
 static void
@@ -281,8 +367,8 @@ web_svg_plot(struct strbuf *sb, const struct web_plot *plot)
 	pad = (hi - lo) * 0.08;
 	s.y0 = lo - pad;
 	s.y1 = hi + pad;
-	s.x0 = 0;
-	s.x1 = plot->x_max > 0 ? plot->x_max : 1;
+	s.x0 = plot->x_min;
+	s.x1 = plot->x_max > plot->x_min ? plot->x_max : plot->x_min + 1;
 	if (plot->revert != NULL)
 		s.x1 = fmax(s.x1, plot->revert->x);
 	strbuf_addf(sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
@@ -290,14 +376,22 @@ web_svg_plot(struct strbuf *sb, const struct web_plot *plot)
 	    "font-family=\"sans-serif\" role=\"img\"><title>", SVG_W, SVG_H,
 	    SVG_W, SVG_H);
 	web_escape(sb, plot->metric);
-	strbuf_addstr(sb, " at each tested commit</title>\n"
+	strbuf_addstr(sb, plot->x_label != NULL ? " along the branch" :
+	    " at each tested commit");
+	strbuf_addstr(sb, "</title>\n"
 	    "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
-	svg_axes(sb, &s, plot->metric);
+	svg_axes(sb, &s, plot->metric, plot->x_label);
 	svg_band(sb, &s, plot->points, plot->nr);
-	svg_marks(sb, &s, plot);
+	if (plot->x_label != NULL)
+		svg_series_marks(sb, &s, plot);
+	else
+		svg_marks(sb, &s, plot);
 	svg_points(sb, &s, plot->points, plot->nr);
 	if (plot->revert != NULL && isfinite(plot->revert->mean))
 		svg_revert(sb, &s, plot);
-	svg_legend(sb);
+	if (plot->x_label != NULL)
+		svg_series_legend(sb);
+	else
+		svg_legend(sb);
 	strbuf_addstr(sb, "</svg>\n");
 }

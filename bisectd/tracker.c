@@ -2,36 +2,44 @@
  * Continuous mode. Each tracked branch is fetched (libgit2, from the
  * repository's `fetch:` remote name or URL into refs/bisectd/track/BRANCH;
  * without `fetch:` the local branch is read as it is) every `interval`
- * seconds. New commits along the first-parent line are appended to the
+ * seconds, in a child process (bisectd/worker.c), so that a slow or
+ * silent remote holds up nothing else; the branches are read when it
+ * ends. New commits along the first-parent line are appended to the
  * branch's series in the database and the continuous jobs are queued at
  * them (every commit, or only each fetch's newest). When none of a job's
  * runs is pending, the series of its headline metric goes through the
- * change-point test (stats/changepoint.c); a change in the bad direction
+ * change-point test (bisectd/series.c); a change in the bad direction
  * that no earlier regression of the series covers becomes a regression row
  * and a bisection between the last commit before it and the first after.
+ * With `web:` set, the index page (bisectd/web-index.c) is written anew
+ * whenever runs have ended, so that the series' plots follow the runs.
  */
 #include <git2.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bisectd/request.h"
+#include "bisectd/series.h"
 #include "bisectd/tracker.h"
+#include "bisectd/web.h"
+#include "bisectd/worker.h"
 #include "jobs/job.h"
 #include "jobs/metric.h"
-#include "stats/changepoint.h"
 #include "util/error.h"
 #include "util/file.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 
-#define TRACKER_ALPHA	0.01
-
 struct tracker_repo {
 	char	*name;
 	time_t	 next_fetch;
+	pid_t	 fetching;	/* the fetch child, or 0 */
+	int	 fetched;	/* its refs are to be read */
 };
 
 struct tracker {
@@ -71,6 +79,8 @@ tracker_repo(struct tracker *t, const char *name)
 	ALLOC_GROW(t->repos, t->nr_repos, t->alloc_repos);
 	t->repos[t->nr_repos].name = xstrdup(name);
 	t->repos[t->nr_repos].next_fetch = 0;
+	t->repos[t->nr_repos].fetching = 0;
+	t->repos[t->nr_repos].fetched = 0;
 	return &t->repos[t->nr_repos++];
 }
 
@@ -83,24 +93,68 @@ tracker_git_error(char **cause, const char *what, const char *repo)
 	    e != NULL && e->message != NULL ? e->message : "unknown error");
 }
 
-/* Fetch the tracked branches; the tips land in refs/bisectd/track/. */
-static int
-tracker_fetch(git_repository *repo, const struct config_repo *cr,
-    char **cause)
+static char	tracker_stall_msg[128];
+
+static void
+tracker_stalled(int sig)
 {
+	ssize_t	w;
+
+	(void)sig;
+	w = write(STDERR_FILENO, tracker_stall_msg, strlen(tracker_stall_msg));
+	(void)w;
+	_exit(3);
+}
+
+/* Any progress of the transfer puts the stall off again. */
+static int
+tracker_fetch_progress(const git_indexer_progress *stats, void *payload)
+{
+	(void)stats;
+	alarm(*(unsigned *)payload);
+	return 0;
+}
+
+static int
+tracker_fetch_sideband(const char *str, int len, void *payload)
+{
+	(void)str;
+	(void)len;
+	alarm(*(unsigned *)payload);
+	return 0;
+}
+
+/*
+ * In the fetch child: fetch the tracked branches, their tips landing in
+ * refs/bisectd/track/. A fetch that makes no progress for `stall` seconds
+ * (a remote that accepted the connection and went quiet) ends the child.
+ */
+int
+tracker_fetch_repo(const struct config_repo *cr, unsigned stall, char **cause)
+{
+	git_repository		*repo = NULL;
 	git_remote		*remote = NULL;
 	git_fetch_options	 opts = GIT_FETCH_OPTIONS_INIT;
 	git_strarray		 specs;
-	char			**refspecs;
+	char			**refspecs = NULL;
 	size_t			 i;
 	int			 r = -1;
 
-	if (cr->fetch == NULL)
-		return 0;
+	git_libgit2_init();
+	snprintf(tracker_stall_msg, sizeof tracker_stall_msg, "bisectd: "
+	    "repository '%s': fetch stalled: no progress for %u seconds\n",
+	    cr->name, stall);
+	signal(SIGALRM, tracker_stalled);
+	alarm(stall);
+	if (git_repository_open(&repo, cr->path) != 0) {
+		tracker_git_error(cause, "couldn't open", cr->name);
+		goto out;
+	}
 	if (git_remote_lookup(&remote, repo, cr->fetch) != 0 &&
-	    git_remote_create_anonymous(&remote, repo, cr->fetch) != 0)
-		return tracker_git_error(cause, "couldn't find the remote",
-		    cr->name);
+	    git_remote_create_anonymous(&remote, repo, cr->fetch) != 0) {
+		tracker_git_error(cause, "couldn't find the remote", cr->name);
+		goto out;
+	}
 	refspecs = xcalloc(cr->nr_track + 1, sizeof *refspecs);
 	for (i = 0; i < cr->nr_track; i++)
 		refspecs[i] = xasprintf("+refs/heads/%s:refs/bisectd/track/%s",
@@ -108,17 +162,32 @@ tracker_fetch(git_repository *repo, const struct config_repo *cr,
 	specs.strings = refspecs;
 	specs.count = cr->nr_track;
 	opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_ALL;
+	opts.callbacks.transfer_progress = tracker_fetch_progress;
+	opts.callbacks.sideband_progress = tracker_fetch_sideband;
+	opts.callbacks.payload = &stall;
 	if (git_remote_fetch(remote, &specs, &opts, "bisectd fetch") != 0) {
 		tracker_git_error(cause, "couldn't fetch", cr->name);
 		goto out;
 	}
 	r = 0;
 out:
-	for (i = 0; i < cr->nr_track; i++)
+	alarm(0);
+	for (i = 0; refspecs != NULL && i < cr->nr_track; i++)
 		free(refspecs[i]);
 	free(refspecs);
 	git_remote_free(remote);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
 	return r;
+}
+
+void
+tracker_fetched(struct tracker *t, const char *repo)
+{
+	struct tracker_repo	*tr = tracker_repo(t, repo);
+
+	tr->fetching = 0;
+	tr->fetched = 1;
 }
 
 static int
@@ -297,19 +366,17 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 	struct store			*st = s->ctx->store;
 	const struct metric_info	*mi = metric_lookup(job->metric);
 	enum job_direction		 dir = job->direction;
-	struct changepoint_opts		 opts;
-	struct changepoint_result	 cp;
-	struct store_series		 series;
+	const struct changepoint	*cp;
+	const struct series_point	*before, *after;
+	struct series			 series;
 	struct request_spec		 spec;
-	double				*values = NULL;
-	size_t				*groups = NULL, *at = NULL, n = 0, g = 0;
-	size_t				 i, k, before;
+	size_t				 i;
 	char				*desc = job_describe(job), *file = NULL;
 	const char			*revs[2];
 	int64_t				 job_row, id;
 	int				 busy, found, resumed, r = -1;
 
-	memset(&cp, 0, sizeof cp);
+	memset(&series, 0, sizeof series);
 	if (dir == JOB_DIRECTION_UNKNOWN)
 		dir = mi->direction;
 	if (store_job_add(st, job->id, job->testcase, desc, job->canonical,
@@ -321,61 +388,31 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 		r = 0;
 		goto out;
 	}
-	at = xcalloc(nr + 1, sizeof *at);
-	for (i = 0; i < nr; i++) {
-		if (store_series_get(st, job_row, cr->name, t[i].commit_oid,
-		    job->metric, &series, cause) != 0)
-			goto out;
-		if (series.nr > 0) {
-			values = xreallocarray(values, n + series.nr,
-			    sizeof *values);
-			groups = xreallocarray(groups, n + series.nr,
-			    sizeof *groups);
-			for (k = 0; k < series.nr; k++) {
-				values[n] = series.values[k];
-				groups[n++] = g;
-			}
-			at[g++] = i;
-		}
-		store_series_release(&series);
-	}
-	if (g < 6) {
-		r = 0;
+	if (series_load(&series, st, job_row, cr->name, job->metric, t, nr,
+	    cause) != 0 ||
+	    series_detect(&series, mi->min_effect_pct, cause) != 0)
 		goto out;
-	}
-	/*
-	 * Stricter than the default 5%: a false alarm costs a whole
-	 * bisection and a mail to people, and series are re-examined every
-	 * time runs end, so each chance to err adds up.
-	 */
-	memset(&opts, 0, sizeof opts);
-	opts.min_effect_pct = mi->min_effect_pct;
-	opts.alpha = TRACKER_ALPHA;
-	opts.min_size = 3;
-	opts.seed = 1;
-	if (changepoint_detect(&cp, values, groups, n, &opts, cause) != 0)
-		goto out;
-	for (i = 0; i < cp.nr_points; i++) {
-		if (!tracker_regressed(cp.points[i].change_pct, dir) ||
-		    cp.points[i].group == 0)
+	for (i = 0; i < series.cp.nr_points; i++) {
+		cp = &series.cp.points[i];
+		if (!tracker_regressed(cp->change_pct, dir) || cp->group == 0)
 			continue;
-		before = at[cp.points[i].group - 1];
-		k = at[cp.points[i].group];
+		before = &series.points[cp->group - 1];
+		after = &series.points[cp->group];
 		if (store_regression_overlaps(st, cr->name, branch, job_row,
-		    job->metric, t[before].seq, t[k].seq, &found, cause) != 0)
+		    job->metric, before->seq, after->seq, &found, cause) != 0)
 			goto out;
 		if (found)
 			continue;
 		log_info("repository '%s' branch '%s': %+.1f%% %s between "
 		    "%.12s and %.12s (p = %.3g): bisecting", cr->name, branch,
-		    cp.points[i].change_pct, job->metric, t[before].commit_oid,
-		    t[k].commit_oid, cp.points[i].p_value);
+		    cp->change_pct, job->metric, before->oid, after->oid,
+		    cp->p_value);
 		free(file);
 		if ((file = tracker_job_file(s, job, cause)) == NULL)
 			goto out;
 		memset(&spec, 0, sizeof spec);
-		revs[0] = t[before].commit_oid;
-		revs[1] = t[k].commit_oid;
+		revs[0] = before->oid;
+		revs[1] = after->oid;
 		spec.kind = "bisect";
 		spec.job_file = file;
 		spec.repo = cr->name;
@@ -385,18 +422,14 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 		if (request_create(s->ctx, &spec, &id, &resumed, cause) != 0)
 			goto out;
 		if (store_regression_add(st, cr->name, branch, job_row,
-		    job->metric, t[before].commit_oid, t[k].commit_oid,
-		    t[before].seq, t[k].seq, cp.points[i].change_pct,
-		    cp.points[i].p_value, id, cause) != 0)
+		    job->metric, before->oid, after->oid, before->seq,
+		    after->seq, cp->change_pct, cp->p_value, id, cause) != 0)
 			goto out;
 		s->progress = 1;
 	}
 	r = 0;
 out:
-	changepoint_result_release(&cp);
-	free(values);
-	free(groups);
-	free(at);
+	series_release(&series);
 	free(desc);
 	free(file);
 	return r;
@@ -445,7 +478,9 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 	struct store_counts		 counts;
 	git_repository			*repo = NULL;
 	time_t				 now = time(NULL);
+	pid_t				 pid;
 	size_t				 i, j;
+	char				*why = NULL;
 	int				 detect, r = -1;
 
 	if (cfg->continuous.nr_jobs == 0)
@@ -460,18 +495,30 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 		if (cr->nr_track == 0)
 			continue;
 		tr = tracker_repo(t, cr->name);
-		if (now >= tr->next_fetch) {
+		if (tr->fetching == 0 && now >= tr->next_fetch) {
 			tr->next_fetch = now + cfg->continuous.interval;
+			/* a remote is fetched in a child: it may be slow */
+			if (cr->fetch == NULL)
+				tr->fetched = 1;
+			else if ((pid = worker_fetch(s->ctx, cr->name,
+			    &why)) == -1) {
+				log_warn("repository '%s': %s", cr->name, why);
+				free(why);
+				why = NULL;
+			} else {
+				scheduler_child_add(s, pid,
+				    SCHEDULER_CHILD_FETCH, 0, 0, cr->name,
+				    NULL);
+				tr->fetching = pid;
+			}
+		}
+		if (tr->fetched) {
+			tr->fetched = 0;
 			git_libgit2_init();
 			if (git_repository_open(&repo, cr->path) != 0) {
 				tracker_git_error(cause, "couldn't open",
 				    cr->name);
 				goto out;
-			}
-			if (tracker_fetch(repo, cr, cause) != 0) {
-				log_warn("%s", *cause);
-				free(*cause);
-				*cause = NULL;
 			}
 			for (j = 0; j < cr->nr_track; j++) {
 				if (tracker_record(s, repo, cr, cr->track[j],
@@ -489,6 +536,13 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 			    cause) != 0)
 				goto out;
 		}
+	}
+	/* The series' page follows its runs; a page never stops the daemon. */
+	if (detect && cfg->web != NULL &&
+	    web_index_write(s->ctx, cfg->web, cause) != 0) {
+		log_warn("web: %s", *cause);
+		free(*cause);
+		*cause = NULL;
 	}
 	r = 0;
 out:

@@ -8,6 +8,7 @@
 #define BISECTD_TRACKER_H
 
 #include "bisectd/scheduler.h"
+#include "jobs/config.h"
 
 struct tracker;
 
@@ -15,6 +16,14 @@ struct tracker	*tracker_new(void);
 void		 tracker_free(struct tracker *);
 /* One scheduler turn's worth: cheap when nothing is due. */
 int		 tracker_turn(struct tracker *, struct scheduler *,
+		     char **cause);
+/* The repository's fetch child has ended: read its branches next turn. */
+void		 tracker_fetched(struct tracker *, const char *repo);
+/*
+ * In the fetch child: fetch the repository's tracked branches; a fetch
+ * without progress for stall seconds ends the process (exit status 3).
+ */
+int		 tracker_fetch_repo(const struct config_repo *, unsigned stall,
 		     char **cause);
 
 #endif

@@ -79,7 +79,7 @@ web_escape(struct strbuf *sb, const char *s)
 	free(clean);
 }
 
-static void
+void
 web_head(struct strbuf *sb, const char *title)
 {
 	strbuf_addstr(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
@@ -550,56 +550,6 @@ out:
 	return r;
 }
 
-static int
-web_index(struct context *ctx, const char *dir, char **cause)
-{
-	struct store_report_entry	*v = NULL;
-	struct strbuf			 sb = STRBUF_INIT;
-	char				*page, *name, when[64];
-	size_t				 nr = 0, i;
-	struct tm			 tm;
-	time_t				 t;
-	int				 r = -1;
-
-	if (store_report_list(ctx->store, &v, &nr, cause) != 0)
-		goto out;
-	web_head(&sb, "bisectd reports");
-	strbuf_addf(&sb, "<h1>bisectd reports</h1>\n<p>%zu report%s, newest "
-	    "first.</p>\n<table class=\"list\">\n<tr><th>bisection</th>"
-	    "<th>headline</th><th>concluded</th></tr>\n", nr,
-	    nr == 1 ? "" : "s");
-	for (i = 0; i < nr; i++) {
-		name = xasprintf("report-%lld.html", (long long)v[i].bisection);
-		page = path_join(dir, name);
-		t = (time_t)v[i].created;
-		gmtime_r(&t, &tm);
-		strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
-		strbuf_addf(&sb, "<tr><td>%lld</td><td>",
-		    (long long)v[i].bisection);
-		if (file_exists(page)) {
-			strbuf_addf(&sb, "<a href=\"%s\">", name);
-			web_escape(&sb, v[i].headline);
-			strbuf_addstr(&sb, "</a>");
-		} else {
-			web_escape(&sb, v[i].headline);
-			strbuf_addf(&sb, " <span class=\"muted\">(no page yet: "
-			    "<code>bisectctl report %lld --html DIR</code>)"
-			    "</span>", (long long)v[i].bisection);
-		}
-		strbuf_addf(&sb, "</td><td>%s</td></tr>\n", when);
-		free(name);
-		free(page);
-	}
-	strbuf_addstr(&sb, "</table>\n</body>\n</html>\n");
-	page = path_join(dir, "index.html");
-	r = file_write_atomic(page, sb.buf, sb.len, cause);
-	free(page);
-out:
-	store_report_list_free(v, nr);
-	strbuf_release(&sb);
-	return r;
-}
-
 int
 web_write(struct context *ctx, int64_t id, const char *dir, char **path,
     char **cause)
@@ -631,7 +581,7 @@ web_write(struct context *ctx, int64_t id, const char *dir, char **path,
 	name = xasprintf("report-%lld.html", (long long)id);
 	page = path_join(dir, name);
 	if (file_write_atomic(page, sb.buf, sb.len, cause) != 0 ||
-	    web_index(ctx, dir, cause) != 0)
+	    web_index_write(ctx, dir, cause) != 0)
 		goto out;
 	*path = page;
 	page = NULL;

@@ -22,6 +22,7 @@
 #include "agents/transport.h"
 #include "bisectd/build.h"
 #include "bisectd/repo.h"
+#include "bisectd/tracker.h"
 #include "bisectd/worker.h"
 #include "jobs/job.h"
 #include "schema/store-kernel.h"
@@ -31,6 +32,9 @@
 #include "util/log.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+
+/* Seconds a fetch may go without progress. */
+#define WORKER_FETCH_STALL	120
 
 static void
 worker_child_setup(pid_t parent)
@@ -438,6 +442,34 @@ worker_probe(struct context *ctx, const char *agent, char **cause)
 	if (pid == 0) {
 		worker_child_setup(parent);
 		_exit(worker_probe_child(ctx, agent));
+	}
+	return pid;
+}
+
+pid_t
+worker_fetch(struct context *ctx, const char *repo, char **cause)
+{
+	const struct config_repo	*cr;
+	const char			*env;
+	pid_t				 parent = getpid(), pid;
+	char				*why = NULL;
+	unsigned			 stall = WORKER_FETCH_STALL;
+
+	if ((cr = config_repo_find(ctx->config, repo)) == NULL)
+		return error_set(cause, "no repository '%s' in the config",
+		    repo);
+	if ((env = getenv("BISECTD_TEST_FETCH_STALL")) != NULL &&
+	    atoi(env) > 0)
+		stall = (unsigned)atoi(env);
+	fflush(NULL);
+	if ((pid = fork()) == -1)
+		return error_errno(cause, "couldn't fork a fetch");
+	if (pid == 0) {
+		worker_child_setup(parent);
+		if (tracker_fetch_repo(cr, stall, &why) == 0)
+			_exit(0);
+		log_warn("%s", why);
+		_exit(1);
 	}
 	return pid;
 }

@@ -20,6 +20,11 @@ pid_t	worker_build(struct context *, int64_t build, char **cause);
 pid_t	worker_run(struct context *, int64_t run, int64_t token,
 	    const char *agent, char **cause);
 pid_t	worker_probe(struct context *, const char *agent, char **cause);
+/*
+ * Fetch a tracked repository's branches (bisectd/tracker.c). A fetch with
+ * no progress for 120 seconds (BISECTD_TEST_FETCH_STALL in tests) ends.
+ */
+pid_t	worker_fetch(struct context *, const char *repo, char **cause);
 /* The link serves the connections made to the listening socket fd. */
 pid_t	worker_link(struct context *, const char *agent, int fd,
 	    char **cause);

@@ -34,6 +34,18 @@ static const char sql_regression_add[] =
     "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 static const char sql_regression_count[] =
     "SELECT count(*) FROM regressions";
+static const char sql_tracked_branches[] =
+    "SELECT DISTINCT repo, branch FROM tracked ORDER BY repo, branch";
+static const char sql_tracked_jobs[] =
+    "SELECT DISTINCT r.job FROM tracked t JOIN runs r ON r.repo = t.repo "
+    "AND r.commit_oid = t.commit_oid WHERE t.repo = ? AND t.branch = ? AND "
+    "r.status = 'done' ORDER BY r.job";
+static const char sql_regression_list[] =
+    "SELECT g.metric, g.good, g.bad, g.good_seq, g.bad_seq, g.change_pct, "
+    "g.p_value, g.bisection, b.status, json_extract(b.result, '$.culprit') "
+    "FROM regressions g LEFT JOIN bisections b ON b.id = g.bisection "
+    "WHERE g.repo = ? AND g.branch = ? AND g.job = ? ORDER BY g.good_seq, "
+    "g.id";
 
 int
 store_tracked_last(struct store *st, const char *repo, const char *branch,
@@ -155,4 +167,78 @@ store_regression_count(struct store *st, int *nr, char **cause)
 	if (store_stmt(st, &stmt, cause, sql_regression_count, "") != 0)
 		return -1;
 	return store_collect_int(st, stmt, nr, cause);
+}
+
+int
+store_tracked_branches(struct store *st, char ***repos, char ***branches,
+    size_t *nr, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_tracked_branches, "") != 0)
+		return -1;
+	return store_collect_text(st, stmt, repos, branches, nr, cause);
+}
+
+int
+store_tracked_jobs(struct store *st, const char *repo, const char *branch,
+    int64_t **jobs, size_t *nr, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_tracked_jobs, "tt", repo,
+	    branch) != 0)
+		return -1;
+	return store_collect_ids(st, stmt, jobs, nr, cause);
+}
+
+int
+store_regression_list(struct store *st, const char *repo, const char *branch,
+    int64_t job, struct store_regression **out, size_t *nr, char **cause)
+{
+	sqlite3_stmt		*stmt;
+	struct store_regression	*v = NULL;
+	size_t			 n = 0, alloc = 0;
+	int			 r;
+
+	if (store_stmt(st, &stmt, cause, sql_regression_list, "tti", repo,
+	    branch, job) != 0)
+		return -1;
+	while ((r = store_step(st, stmt, cause)) == 1) {
+		ALLOC_GROW(v, n, alloc);
+		v[n].metric = store_column_text(stmt, 0);
+		v[n].good = store_column_text(stmt, 1);
+		v[n].bad = store_column_text(stmt, 2);
+		v[n].good_seq = sqlite3_column_int64(stmt, 3);
+		v[n].bad_seq = sqlite3_column_int64(stmt, 4);
+		v[n].change_pct = sqlite3_column_double(stmt, 5);
+		v[n].p_value = sqlite3_column_double(stmt, 6);
+		v[n].bisection = sqlite3_column_int64(stmt, 7);
+		v[n].status = store_column_text(stmt, 8);
+		v[n].culprit = store_column_text(stmt, 9);
+		n++;
+	}
+	sqlite3_reset(stmt);
+	if (r < 0) {
+		store_regression_list_free(v, n);
+		return -1;
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+void
+store_regression_list_free(struct store_regression *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].metric);
+		free(v[i].good);
+		free(v[i].bad);
+		free(v[i].status);
+		free(v[i].culprit);
+	}
+	free(v);
 }

@@ -298,6 +298,30 @@ int	 store_regression_add(struct store *, const char *repo,
 	     int64_t bad_seq, double change_pct, double p_value,
 	     int64_t bisection, char **cause);
 int	 store_regression_count(struct store *, int *nr, char **cause);
+/* Every tracked branch, as repository and branch names side by side. */
+int	 store_tracked_branches(struct store *, char ***repos,
+	     char ***branches, size_t *nr, char **cause);
+/* The jobs with finished runs at a branch's tracked commits. */
+int	 store_tracked_jobs(struct store *, const char *repo,
+	     const char *branch, int64_t **jobs, size_t *nr, char **cause);
+/* A regression of a series, with its bisection's outcome so far. */
+struct store_regression {
+	char	*metric;
+	char	*good;
+	char	*bad;
+	int64_t	 good_seq;
+	int64_t	 bad_seq;
+	double	 change_pct;
+	double	 p_value;
+	int64_t	 bisection;
+	char	*status;	/* the bisection's, or NULL */
+	char	*culprit;	/* NULL until one is found */
+};
+/* A job's regressions on a branch, oldest range first. */
+int	 store_regression_list(struct store *, const char *repo,
+	     const char *branch, int64_t job, struct store_regression **out,
+	     size_t *nr, char **cause);
+void	 store_regression_list_free(struct store_regression *, size_t);
 
 /* agents (0004-agents.sql) */
 struct store_agent {

@@ -4,6 +4,9 @@
 #
 #   test_expect_success 'name' 'commands'
 #   test_done
+#
+# TEST_KEEP_TRASH=1 keeps the trash directory when a test failed, =always
+# keeps it anyway; TEST_TRACE=1 traces each test's commands (set -x).
 
 set -u
 TEST_NAME=$(basename "$0" .sh)
@@ -37,7 +40,8 @@ $test_cleanup_cmds"
 
 test_run_cleanup() {
 	eval "$test_cleanup_cmds" >/dev/null 2>&1 || true
-	if [ "$test_failed" = 0 ] || [ -z "${TEST_KEEP_TRASH:-}" ]; then
+	if [ "${TEST_KEEP_TRASH:-}" != always ] &&
+	   { [ "$test_failed" = 0 ] || [ -z "${TEST_KEEP_TRASH:-}" ]; }; then
 		rm -rf "$TRASH"
 	else
 		echo "# trash kept in $TRASH"

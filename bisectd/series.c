@@ -1,0 +1,111 @@
+/*
+ * A tracked series and its change points. Each commit's values are kept
+ * in run order; the change-point test gets every value with its commit as
+ * the group, so that it shuffles whole commits (stats/changepoint.h). The
+ * settings are continuous mode's: a change point needs p < 0.01 and three
+ * commits either side, because a false alarm costs a whole bisection and
+ * a mail to people, and a series is looked at again every time runs end,
+ * so each chance to err adds up.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisectd/series.h"
+#include "util/xalloc.h"
+
+int
+series_load(struct series *s, struct store *st, int64_t job,
+    const char *repo, const char *metric, const struct store_tracked *t,
+    size_t nr, char **cause)
+{
+	struct store_series	 one;
+	struct series_point	*p;
+	size_t			 i;
+
+	memset(s, 0, sizeof *s);
+	s->points = xcalloc(nr + 1, sizeof *s->points);
+	for (i = 0; i < nr; i++) {
+		if (store_series_get(st, job, repo, t[i].commit_oid, metric,
+		    &one, cause) != 0) {
+			series_release(s);
+			return -1;
+		}
+		if (one.nr == 0) {
+			store_series_release(&one);
+			continue;
+		}
+		p = &s->points[s->nr++];
+		p->seq = t[i].seq;
+		p->oid = xstrdup(t[i].commit_oid);
+		p->base = t[i].base;
+		p->values = one.values;
+		p->nr = one.nr;
+		one.values = NULL;
+		summary_compute(&p->sum, p->values, p->nr);
+		store_series_release(&one);
+	}
+	return 0;
+}
+
+int
+series_detect(struct series *s, double min_effect_pct, char **cause)
+{
+	struct changepoint_opts	 opts;
+	double			*values = NULL;
+	size_t			*groups = NULL, n = 0, i, k;
+	int			 r = -1;
+
+	changepoint_result_release(&s->cp);
+	memset(&s->cp, 0, sizeof s->cp);
+	if (s->nr < 6)
+		return 0;
+	for (i = 0; i < s->nr; i++)
+		n += s->points[i].nr;
+	values = xcalloc(n, sizeof *values);
+	groups = xcalloc(n, sizeof *groups);
+	for (n = 0, i = 0; i < s->nr; i++) {
+		for (k = 0; k < s->points[i].nr; k++) {
+			values[n] = s->points[i].values[k];
+			groups[n++] = i;
+		}
+	}
+	memset(&opts, 0, sizeof opts);
+	opts.min_effect_pct = min_effect_pct;
+	opts.alpha = SERIES_ALPHA;
+	opts.min_size = 3;
+	opts.seed = 1;
+	if (changepoint_detect(&s->cp, values, groups, n, &opts, cause) != 0)
+		goto out;
+	r = 0;
+out:
+	free(values);
+	free(groups);
+	return r;
+}
+
+long
+series_find(const struct series *s, const char *oid)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nr; i++) {
+		if (strcmp(s->points[i].oid, oid) == 0)
+			return (long)i;
+	}
+	return -1;
+}
+
+void
+series_release(struct series *s)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nr; i++) {
+		free(s->points[i].oid);
+		free(s->points[i].values);
+	}
+	free(s->points);
+	changepoint_result_release(&s->cp);
+	memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,53 @@
+/*
+ * A tracked series: one metric of one job along a branch's tracked
+ * commits (first-parent order), each commit with every value its runs
+ * recorded, and the change points the continuous mode's test finds in it.
+ * The tracker decides on it; the web index draws it. Both see the same
+ * points and the same change points because both come from here.
+ */
+#ifndef BISECTD_SERIES_H
+#define BISECTD_SERIES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schema/store.h"
+#include "stats/changepoint.h"
+#include "stats/summary.h"
+
+/* Continuous mode's significance level for a change point. */
+#define SERIES_ALPHA	0.01
+
+struct series_point {
+	int64_t		 seq;		/* the commit's place on the branch */
+	char		*oid;
+	int		 base;		/* a configured base (release tag) */
+	double		*values;
+	size_t		 nr;
+	struct summary	 sum;
+};
+
+struct series {
+	struct series_point		*points;	/* commits with values */
+	size_t				 nr;
+	/* group i of a change point is points[i] */
+	struct changepoint_result	 cp;
+};
+
+/*
+ * Load metric of job (a jobs row) at the tracked commits t[0 .. nr - 1]
+ * of repository repo; commits without a value are left out.
+ */
+int	series_load(struct series *, struct store *, int64_t job,
+	    const char *repo, const char *metric,
+	    const struct store_tracked *t, size_t nr, char **cause);
+/*
+ * The change points, at SERIES_ALPHA, ignoring changes smaller than
+ * min_effect_pct; none with fewer than six commits.
+ */
+int	series_detect(struct series *, double min_effect_pct, char **cause);
+/* Where a commit sits in the series: its index, or -1. */
+long	series_find(const struct series *, const char *oid);
+void	series_release(struct series *);
+
+#endif
