@@ -18,6 +18,8 @@
 #define RESULT_MAX_METRICS	100000
 #define RESULT_MAX_INSTANCES	65536		/* per metric */
 #define RESULT_MAX_ENV		10000
+#define RESULT_MAX_TEXT		8192		/* an error or env value,
+						   before escaping */
 
 struct result_metric {
 	char	*name;		/* "dbench.throughput-MB/sec" */
@@ -50,6 +52,8 @@ struct result	*result_new(void);
 void		 result_free(struct result *);
 /* Find or add a metric by name. */
 struct result_metric *result_metric(struct result *, const char *name);
+/* Add a metric the caller knows is not there yet (no search). */
+struct result_metric *result_metric_add(struct result *, const char *name);
 const struct result_metric *result_metric_find(const struct result *,
 		     const char *name);
 void		 result_metric_add_instance(struct result_metric *, double);

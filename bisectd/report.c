@@ -1,13 +1,12 @@
 /*
- * Reports in the 0-day robot's style. The compare table puts the headline
- * metric first, then the other metrics that moved significantly, largest
- * first, each with its ± (sample standard deviation as a percentage of the
- * mean) on both sides, so that a reader sees what moved around the
- * headline (seed 004) and how per-instance fairness changed (seed 002).
+ * Reports in the 0-day robot's style (DESIGN §3.4, docs/reports.md): the
+ * headline, the whole text of a concluded bisection's report -- commit,
+ * testcase and machine, how sure, the environment with its drift first,
+ * the tables (bisectd/report-table.c), the bisection log, a reproducer --
+ * and the compare output of a queue or compare request.
  */
 #include <jansson.h>
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +15,6 @@
 #include "bisectd/repo.h"
 #include "bisectd/report.h"
 #include "jobs/job.h"
-#include "jobs/metric.h"
-#include "stats/compare.h"
-#include "stats/summary.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -38,333 +34,6 @@ report_headline(const char *oid, double change_pct, const char *metric,
 {
 	return xasprintf("commit %.10s: %+.1f%% %s %s", oid, change_pct,
 	    metric, report_kind(change_pct, direction));
-}
-
-static void
-report_value(char *buf, size_t len, double v)
-{
-	double	a = fabs(v);
-
-	if (!isfinite(v))
-		snprintf(buf, len, "-");
-	else if (a >= 1e9)
-		snprintf(buf, len, "%.4g", v);
-	else if (a >= 100 || v == floor(v))
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%.2f", v);
-}
-
-struct report_row {
-	const struct store_series	*a;
-	const struct store_series	*b;
-	struct comparison		 cmp;
-	int				 valid;
-	int				 headline;
-};
-
-static int
-report_row_cmp(const void *x, const void *y)
-{
-	const struct report_row	*a = x, *b = y;
-	double			 da, db;
-
-	if (a->headline != b->headline)
-		return b->headline - a->headline;
-	if (a->cmp.significant != b->cmp.significant)
-		return b->cmp.significant - a->cmp.significant;
-	da = isfinite(a->cmp.change_pct) ? fabs(a->cmp.change_pct) : 0;
-	db = isfinite(b->cmp.change_pct) ? fabs(b->cmp.change_pct) : 0;
-	if (da != db)
-		return da < db ? 1 : -1;
-	return strcmp(a->a->metric, b->a->metric);
-}
-
-/* "± 3%", or "± ?%" where one sample leaves the spread unknown. */
-static void
-report_pct(char *buf, size_t len, double x)
-{
-	if (isfinite(x))
-		snprintf(buf, len, "%2ld%%", lround(x));
-	else
-		snprintf(buf, len, " ?%%");
-}
-
-void
-report_compare_table(struct strbuf *sb, const char *label_a,
-    const char *label_b, const struct store_series *a, size_t nr_a,
-    const struct store_series *b, size_t nr_b, const char *headline, int all)
-{
-	struct report_row		*rows = xcalloc(nr_a + 1, sizeof *rows);
-	const struct metric_info	*mi;
-	struct compare_opts		 opts;
-	struct summary			 sa, sb_;
-	size_t				 i, j, n = 0;
-	char				 va[32], vb[32], change[32];
-	char				 pa[16], pb[16];
-
-	for (i = 0; i < nr_a; i++) {
-		for (j = 0; j < nr_b; j++) {
-			if (strcmp(a[i].metric, b[j].metric) == 0)
-				break;
-		}
-		if (j == nr_b)
-			continue;
-		rows[n].a = &a[i];
-		rows[n].b = &b[j];
-		rows[n].headline = headline != NULL &&
-		    strcmp(a[i].metric, headline) == 0;
-		mi = metric_lookup(a[i].metric);
-		memset(&opts, 0, sizeof opts);
-		opts.min_effect_pct = mi->min_effect_pct;
-		opts.direction = mi->direction == JOB_DIRECTION_HIGHER ? 1 :
-		    mi->direction == JOB_DIRECTION_LOWER ? -1 : 0;
-		rows[n].valid = compare_samples(&rows[n].cmp, a[i].values,
-		    a[i].nr, b[j].values, b[j].nr, &opts) == 0;
-		if (!rows[n].valid) {
-			memset(&rows[n].cmp, 0, sizeof rows[n].cmp);
-			summary_compute(&sa, a[i].values, a[i].nr);
-			summary_compute(&sb_, b[j].values, b[j].nr);
-			rows[n].cmp.change_pct = sa.mean != 0 ?
-			    100 * (sb_.mean - sa.mean) / fabs(sa.mean) : NAN;
-		}
-		n++;
-	}
-	qsort(rows, n, sizeof *rows, report_row_cmp);
-	strbuf_addf(sb, "%16.15s %27.25s\n", label_a, label_b);
-	strbuf_addstr(sb, "---------------- ---------------------------\n");
-	for (i = 0; i < n; i++) {
-		if (!all && !rows[i].headline && !rows[i].cmp.significant)
-			continue;
-		summary_compute(&sa, rows[i].a->values, rows[i].a->nr);
-		summary_compute(&sb_, rows[i].b->values, rows[i].b->nr);
-		report_value(va, sizeof va, sa.mean);
-		report_value(vb, sizeof vb, sb_.mean);
-		if (isfinite(rows[i].cmp.change_pct) &&
-		    (rows[i].cmp.significant || rows[i].headline || all))
-			snprintf(change, sizeof change, "%+.1f%%",
-			    rows[i].cmp.change_pct);
-		else
-			change[0] = '\0';
-		report_pct(pa, sizeof pa, sa.stddev_pct);
-		report_pct(pb, sizeof pb, sb_.stddev_pct);
-		strbuf_addf(sb, "%10s ± %s  %10s  %10s ± %s  %s%s\n",
-		    va, pa, change, vb, pb, rows[i].a->metric,
-		    rows[i].valid && rows[i].cmp.significant ? "" :
-		    (rows[i].valid ? "" : " (too few samples)"));
-	}
-	free(rows);
-}
-
-/* Metrics of the agent's monitors: their instances are CPUs or nodes. */
-static int
-report_monitor_metric(const char *name)
-{
-	static const char *const prefixes[] = {
-		"time.", "proc-vmstat.", "meminfo.", "numa-numastat.",
-		"numa-meminfo.", "proc-stat.", "interrupts.", "softirqs.",
-		"cpufreq.", NULL
-	};
-	size_t	i;
-
-	for (i = 0; prefixes[i] != NULL; i++) {
-		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* The spread of instances in each run of one side. */
-struct report_spread {
-	size_t	 per;		/* instances per run */
-	size_t	 runs;
-	double	*jain;		/* per run */
-	double	*cv;		/* per run, % */
-	double	 min;		/* over every run */
-	double	 max;
-	double	 jain_mean;
-	double	 cv_mean;
-};
-
-static void
-report_spread_release(struct report_spread *sp)
-{
-	free(sp->jain);
-	free(sp->cv);
-	memset(sp, 0, sizeof *sp);
-}
-
-/*
- * Runs with a different number of instances cannot be told apart in the
- * flattened list: they are then taken as one pool.
- */
-static int
-report_spread_of(const struct store_series *s, struct report_spread *out)
-{
-	struct spread	one;
-	size_t		r;
-
-	memset(out, 0, sizeof *out);
-	if (s->nr_instance_runs == 0 || s->nr_instances < 2)
-		return -1;
-	out->runs = s->nr_instance_runs;
-	if (s->nr_instances % out->runs != 0)
-		out->runs = 1;
-	out->per = s->nr_instances / out->runs;
-	if (out->per < 2)
-		return -1;
-	out->jain = xcalloc(out->runs, sizeof *out->jain);
-	out->cv = xcalloc(out->runs, sizeof *out->cv);
-	out->min = INFINITY;
-	out->max = -INFINITY;
-	for (r = 0; r < out->runs; r++) {
-		spread_compute(&one, s->instances + r * out->per, out->per);
-		out->jain[r] = one.jain;
-		out->cv[r] = one.cv;
-		out->jain_mean += one.jain / (double)out->runs;
-		out->cv_mean += one.cv / (double)out->runs;
-		out->min = one.min < out->min ? one.min : out->min;
-		out->max = one.max > out->max ? one.max : out->max;
-	}
-	return 0;
-}
-
-/*
- * Did the instances become fairer? The per-run Jain's indexes of the two
- * sides are compared (Welch, when each side has two runs or more); a
- * change below 0.02 is no change, 0.1 or more is a large one.
- */
-static void
-report_fairness(struct strbuf *sb, const struct report_spread *a,
-    const struct report_spread *b)
-{
-	struct comparison	cmp;
-	double			dj = b->jain_mean - a->jain_mean;
-	int			sig = 1, tested = 0;
-
-	if (a->runs >= 2 && b->runs >= 2 &&
-	    compare_samples(&cmp, a->jain, a->runs, b->jain, b->runs,
-	    NULL) == 0) {
-		tested = isfinite(cmp.p_value);
-		if (tested)
-			sig = cmp.p_value < 0.05;
-	}
-	if (fabs(dj) < 0.02 || !sig)
-		strbuf_addstr(sb, "fairness unchanged");
-	else
-		strbuf_addf(sb, "the instances became %s%s",
-		    fabs(dj) >= 0.1 ? "much " : "",
-		    dj > 0 ? "fairer" : "less fair");
-	strbuf_addf(sb, " (Jain's index %.3f -> %.3f", a->jain_mean,
-	    b->jain_mean);
-	if (tested)
-		strbuf_addf(sb, ", p = %.2g", cmp.p_value);
-	strbuf_addch(sb, ')');
-}
-
-static void
-report_spread_row(struct strbuf *sb, const char *label,
-    const struct report_spread *sp)
-{
-	char	mn[32], mx[32];
-
-	report_value(mn, sizeof mn, sp->min);
-	report_value(mx, sizeof mx, sp->max);
-	strbuf_addf(sb, "    %-16.16s %12s %12s %7.1f%% %7.3f\n", label, mn, mx,
-	    sp->cv_mean, sp->jain_mean);
-}
-
-/* The change of the metric's aggregate, as the compare table has it. */
-static void
-report_aggregate(struct strbuf *sb, const struct store_series *a,
-    const struct store_series *b)
-{
-	const struct metric_info	*mi = metric_lookup(a->metric);
-	struct compare_opts		 opts;
-	struct comparison		 cmp;
-	struct summary			 sa, sb_;
-	double				 change;
-
-	memset(&opts, 0, sizeof opts);
-	opts.min_effect_pct = mi->min_effect_pct;
-	opts.direction = mi->direction == JOB_DIRECTION_HIGHER ? 1 :
-	    mi->direction == JOB_DIRECTION_LOWER ? -1 : 0;
-	if (compare_samples(&cmp, a->values, a->nr, b->values, b->nr,
-	    &opts) == 0) {
-		if (cmp.significant)
-			strbuf_addf(sb, "aggregate %+.1f%% (%s)",
-			    cmp.change_pct, report_kind(cmp.change_pct,
-			    job_direction_name(mi->direction)));
-		else
-			strbuf_addf(sb, "aggregate unchanged (%+.1f%%, not "
-			    "significant)", cmp.change_pct);
-		return;
-	}
-	summary_compute(&sa, a->values, a->nr);
-	summary_compute(&sb_, b->values, b->nr);
-	change = sa.mean != 0 ? 100 * (sb_.mean - sa.mean) / fabs(sa.mean) :
-	    NAN;
-	strbuf_addf(sb, "aggregate %+.1f%% (too few runs to test)", change);
-}
-
-void
-report_spread_compare(struct strbuf *sb, const char *label_a,
-    const char *label_b, const struct store_series *a, size_t nr_a,
-    const struct store_series *b, size_t nr_b)
-{
-	struct report_spread	sa, sb_;
-	size_t			i, j;
-	int			header = 0;
-	char			la[16], lb[16];
-
-	snprintf(la, sizeof la, "%.10s", label_a);
-	snprintf(lb, sizeof lb, "%.10s", label_b);
-	for (i = 0; i < nr_a; i++) {
-		if (report_monitor_metric(a[i].metric))
-			continue;
-		for (j = 0; j < nr_b; j++) {
-			if (strcmp(a[i].metric, b[j].metric) == 0)
-				break;
-		}
-		if (j == nr_b)
-			continue;
-		memset(&sb_, 0, sizeof sb_);
-		if (report_spread_of(&a[i], &sa) != 0 ||
-		    report_spread_of(&b[j], &sb_) != 0) {
-			report_spread_release(&sa);
-			report_spread_release(&sb_);
-			continue;
-		}
-		if (!header) {
-			strbuf_addstr(sb, "per-instance spread (min and max "
-			    "over the runs; CV and Jain's fairness index per "
-			    "run, averaged;\nJain's index is 1 when every "
-			    "instance did the same, 1/n when one did it "
-			    "all):\n");
-			header = 1;
-		}
-		strbuf_addf(sb, "\n  %s: %zu instances per run, %zu run%s -> "
-		    "%zu run%s\n", a[i].metric, sa.per, sa.runs, sa.runs == 1 ?
-		    "" : "s", sb_.runs, sb_.runs == 1 ? "" : "s");
-		strbuf_addf(sb, "    %-16s %12s %12s %8s %7s\n", "", "min",
-		    "max", "CV", "Jain");
-		report_spread_row(sb, la, &sa);
-		report_spread_row(sb, lb, &sb_);
-		strbuf_addstr(sb, "    => ");
-		report_aggregate(sb, &a[i], &b[j]);
-		strbuf_addstr(sb, ", ");
-		report_fairness(sb, &sa, &sb_);
-		strbuf_addch(sb, '\n');
-		report_spread_release(&sa);
-		report_spread_release(&sb_);
-	}
-}
-
-void
-report_spread_table(struct strbuf *sb, const struct store_series *a,
-    size_t nr_a, const struct store_series *b, size_t nr_b)
-{
-	report_spread_compare(sb, "before", "after", a, nr_a, b, nr_b);
 }
 
 int
@@ -418,71 +87,280 @@ out:
 	return r;
 }
 
+/*
+ * How the environment section treats a key: the machine's go to the "on
+ * test machine" line; those a reader checks first -- they move a
+ * benchmark by themselves and a job does not say them (seed 000) -- are
+ * always shown, in this order; the others only when they differ.
+ */
+enum report_key {
+	REPORT_KEY_OTHER = 0,
+	REPORT_KEY_MACHINE,
+	REPORT_KEY_SHOWN,
+};
+
+static const struct {
+	const char	*name;
+	enum report_key	 kind;
+} report_keys[] = {
+	{ "model", REPORT_KEY_MACHINE },
+	{ "nr_cpu", REPORT_KEY_MACHINE },
+	{ "nr_node", REPORT_KEY_MACHINE },
+	{ "memory", REPORT_KEY_MACHINE },
+	{ "kernel", REPORT_KEY_SHOWN },
+	{ "governor", REPORT_KEY_SHOWN },
+	{ "scaling_driver", REPORT_KEY_SHOWN },
+	{ "no_turbo", REPORT_KEY_SHOWN },
+	{ "cpufreq_boost", REPORT_KEY_SHOWN },
+	{ "smt", REPORT_KEY_SHOWN },
+	{ "thp_enabled", REPORT_KEY_SHOWN },
+	{ "thp_defrag", REPORT_KEY_SHOWN },
+	{ "numa_balancing", REPORT_KEY_SHOWN },
+	{ "zone_reclaim_mode", REPORT_KEY_SHOWN },
+};
+
+static enum report_key
+report_key_kind(const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof report_keys / sizeof report_keys[0]; i++) {
+		if (strcmp(report_keys[i].name, key) == 0)
+			return report_keys[i].kind;
+	}
+	return REPORT_KEY_OTHER;
+}
+
+static const char *
+report_env_value(const struct drift_run *run, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; run != NULL && i < run->nr; i++) {
+		if (strcmp(run->keys[i], key) == 0)
+			return run->values[i];
+	}
+	return NULL;
+}
+
+/* "2 threads AMD EPYC with 24G memory, 1 node", from what is known. */
 static void
-report_params(struct strbuf *sb, const char *canonical)
+report_machine(struct strbuf *sb, const struct drift_run *env)
+{
+	const char	*model = report_env_value(env, "model");
+	const char	*cpus = report_env_value(env, "nr_cpu");
+	const char	*nodes = report_env_value(env, "nr_node");
+	const char	*memory = report_env_value(env, "memory");
+	char		*mem;
+
+	if (model == NULL && cpus == NULL && memory == NULL)
+		return;
+	strbuf_addstr(sb, "on test machine:");
+	if (cpus != NULL)
+		strbuf_addf(sb, " %s threads", cpus);
+	if (model != NULL)
+		strbuf_addf(sb, " %s", model);
+	if (memory != NULL) {
+		mem = drift_value("memory", memory);
+		strbuf_addf(sb, "%s %s memory", cpus != NULL || model != NULL ?
+		    " with" : "", mem);
+		free(mem);
+	}
+	if (nodes != NULL)
+		strbuf_addf(sb, ", %s node%s", nodes, strcmp(nodes, "1") == 0 ?
+		    "" : "s");
+	strbuf_addch(sb, '\n');
+}
+
+void
+report_testcase(struct strbuf *sb, const char *testcase,
+    const char *description, const char *canonical,
+    const struct drift_run *env)
 {
 	struct job	**jobs = NULL;
-	size_t		  nr = 0, i;
+	size_t		  nr = 0, i, shown = 0;
 
-	if (job_parse("job", canonical, strlen(canonical), &jobs, &nr,
-	    NULL) != 0 || nr != 1)
-		goto out;
-	strbuf_addstr(sb, "with following parameters:\n\n");
-	for (i = 0; i < jobs[0]->nr_params; i++) {
-		if (strcmp(jobs[0]->params[i].key, "testcase") == 0)
-			continue;
-		strbuf_addf(sb, "\t%s: %s\n", jobs[0]->params[i].key,
-		    jobs[0]->params[i].value);
+	if (description == NULL || strcmp(testcase, description) == 0)
+		strbuf_addf(sb, "in testcase: %s\n", testcase);
+	else
+		strbuf_addf(sb, "in testcase: %s (%s)\n", testcase,
+		    description);
+	report_machine(sb, env);
+	if (canonical != NULL && job_parse("job", canonical, strlen(canonical),
+	    &jobs, &nr, NULL) == 0 && nr == 1) {
+		for (i = 0; i < jobs[0]->nr_params; i++) {
+			if (!job_param_is_testcase(jobs[0]->params[i].key))
+				continue;
+			if (shown++ == 0)
+				strbuf_addstr(sb, "with following "
+				    "parameters:\n\n");
+			strbuf_addf(sb, "\t%s: %s\n", jobs[0]->params[i].key,
+			    jobs[0]->params[i].value);
+		}
 	}
 	strbuf_addch(sb, '\n');
-out:
 	job_list_free(jobs, nr);
 }
 
-/*
- * The environment: the differences between the compared runs (those
- * that matter, then those noted), then the culprit's last run's.
- */
-static void
-report_env(struct strbuf *sb, struct context *ctx, int64_t job,
-    const char *repo, const char *a, const char *b)
+static int
+report_drifted(const struct drift *d, const char *key)
 {
-	char		**kb = NULL, **vb = NULL;
+	size_t	i;
+
+	for (i = 0; d != NULL && i < d->nr; i++) {
+		if (strcmp(d->items[i].key, key) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether the parent's runs had key at another value (or none). */
+static int
+report_env_differs(const struct drift_run *parent, const char *key,
+    const char *value)
+{
+	const char	*pv = report_env_value(parent, key);
+	char		*a, *b;
+	int		 r;
+
+	if (parent == NULL || parent->nr == 0)
+		return 0;
+	if (pv == NULL || value == NULL)
+		return pv != value;
+	a = drift_value(key, pv);
+	b = drift_value(key, value);
+	r = strcmp(a, b) != 0;
+	free(a);
+	free(b);
+	return r;
+}
+
+static void
+report_env_line(struct strbuf *sb, const struct drift_run *parent,
+    const char *key, const char *value)
+{
+	const char	*pv = report_env_value(parent, key);
+
+	strbuf_addf(sb, "\t%s: %s", key, value != NULL ? value : "(unset)");
+	if (report_env_differs(parent, key, value))
+		strbuf_addf(sb, " (parent: %s)", pv != NULL ? pv : "(unset)");
+	strbuf_addch(sb, '\n');
+}
+
+void
+report_environment(struct strbuf *sb, const struct drift *d,
+    const struct drift_run *parent, const struct drift_run *culprit,
+    const char *listed_by)
+{
+	const char	*key, *value;
+	size_t		 i, same = 0;
+
+	if (d != NULL && d->nr > 0) {
+		strbuf_addstr(sb, "the compared runs differ in their "
+		    "environment:\n");
+		drift_format(sb, d, "\t");
+		strbuf_addch(sb, '\n');
+	}
+	if (culprit == NULL || culprit->nr == 0)
+		return;
+	strbuf_addstr(sb, "environment of the culprit's runs:\n");
+	for (i = 0; i < sizeof report_keys / sizeof report_keys[0]; i++) {
+		key = report_keys[i].name;
+		if (report_keys[i].kind != REPORT_KEY_SHOWN)
+			continue;
+		if ((value = report_env_value(culprit, key)) != NULL &&
+		    !report_drifted(d, key))
+			report_env_line(sb, parent, key, value);
+	}
+	for (i = 0; i < culprit->nr; i++) {
+		key = culprit->keys[i];
+		if (report_key_kind(key) != REPORT_KEY_OTHER ||
+		    report_drifted(d, key))
+			continue;
+		if (report_env_differs(parent, key, culprit->values[i]))
+			report_env_line(sb, parent, key, culprit->values[i]);
+		else
+			same++;
+	}
+	for (i = 0; parent != NULL && i < parent->nr; i++) {
+		key = parent->keys[i];
+		if (report_env_value(culprit, key) == NULL &&
+		    report_key_kind(key) != REPORT_KEY_MACHINE &&
+		    !report_drifted(d, key))
+			report_env_line(sb, parent, key, NULL);
+	}
+	if (same > 0) {
+		strbuf_addf(sb, "\tand %zu more %ssetting%s", same,
+		    parent != NULL && parent->nr > 0 ? "identical " : "",
+		    same == 1 ? "" : "s");
+		if (listed_by != NULL)
+			strbuf_addf(sb, "; %s lists them", listed_by);
+		strbuf_addch(sb, '\n');
+	}
+	strbuf_addch(sb, '\n');
+}
+
+/* One side's recorded environment, owned, with its drift_run view. */
+struct report_side {
+	char		**keys;
+	char		**values;
+	struct drift_run run;
+};
+
+static void
+report_side_load(struct report_side *side, struct context *ctx,
+    int64_t job, const char *repo, const char *oid)
+{
+	memset(side, 0, sizeof *side);
+	side->run.commit = oid;
+	if (oid == NULL || store_env_get(ctx->store, job, repo, oid,
+	    &side->keys, &side->values, &side->run.nr, NULL) != 0) {
+		side->keys = side->values = NULL;
+		side->run.nr = 0;
+	}
+	side->run.keys = side->keys;
+	side->run.values = side->values;
+}
+
+static void
+report_side_release(struct report_side *side)
+{
+	size_t	i;
+
+	for (i = 0; i < side->run.nr; i++) {
+		free(side->keys[i]);
+		free(side->values[i]);
+	}
+	free(side->keys);
+	free(side->values);
+	memset(side, 0, sizeof *side);
+}
+
+/* The environment section of bisection id, parent against culprit. */
+static void
+report_env(struct strbuf *sb, struct context *ctx, int64_t id, int64_t job,
+    const char *repo, const struct report_side *parent,
+    const struct report_side *culprit)
+{
 	const char	 *oids[2], *labels[2];
-	char		  la[32], lb[32];
+	char		  la[32], lb[32], *listed_by;
 	struct drift	  d;
-	size_t		  nb = 0, i;
 
 	memset(&d, 0, sizeof d);
-	snprintf(la, sizeof la, "parent %.10s", a);
-	snprintf(lb, sizeof lb, "culprit %.10s", b);
-	oids[0] = a;
-	oids[1] = b;
+	snprintf(la, sizeof la, "parent %.10s", parent->run.commit);
+	snprintf(lb, sizeof lb, "culprit %.10s", culprit->run.commit);
+	oids[0] = parent->run.commit;
+	oids[1] = culprit->run.commit;
 	labels[0] = la;
 	labels[1] = lb;
 	if (drift_check(ctx->store, job, repo, oids, labels, 2, &d,
-	    NULL) == 0 && d.nr > 0) {
-		strbuf_addstr(sb, "the compared runs differ in their "
-		    "environment:\n");
-		drift_format(sb, &d, "\t");
-		strbuf_addch(sb, '\n');
-	}
-	if (store_env_get(ctx->store, job, repo, b, &kb, &vb, &nb, NULL) != 0)
-		goto out;
-	if (nb > 0)
-		strbuf_addstr(sb, "environment of the culprit's runs:\n");
-	for (i = 0; i < nb; i++)
-		strbuf_addf(sb, "\t%s: %s\n", kb[i], vb[i]);
-	if (nb > 0)
-		strbuf_addch(sb, '\n');
-out:
+	    NULL) != 0)
+		drift_release(&d);
+	listed_by = xasprintf("`bisectctl report %lld --html DIR`",
+	    (long long)id);
+	report_environment(sb, &d, &parent->run, &culprit->run, listed_by);
+	free(listed_by);
 	drift_release(&d);
-	for (i = 0; i < nb; i++) {
-		free(kb[i]);
-		free(vb[i]);
-	}
-	free(kb);
-	free(vb);
 }
 
 /* A loud block at the very top when compared runs drifted. */
@@ -665,10 +543,13 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	json_t				*res = NULL;
 	const char			*culprit, *parent_oid = NULL;
 	struct drift			 drift;
+	struct report_side		 penv, cenv;
 	double				 change;
 	int				 r = -1;
 
 	memset(&drift, 0, sizeof drift);
+	memset(&penv, 0, sizeof penv);
+	memset(&cenv, 0, sizeof cenv);
 	memset(&b, 0, sizeof b);
 	memset(&job, 0, sizeof job);
 	memset(&rq, 0, sizeof rq);
@@ -736,12 +617,10 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	strbuf_addf(&sb, "commit: %s (\"%s\")\n", culprit, rc.subject);
 	strbuf_addf(&sb, "author: %s\n", rc.author);
 	strbuf_addf(&sb, "repository: %s\n\n", b.repo);
-	if (strcmp(job.testcase, job.description) == 0)
-		strbuf_addf(&sb, "in testcase: %s\n", job.testcase);
-	else
-		strbuf_addf(&sb, "in testcase: %s (%s)\n", job.testcase,
-		    job.description);
-	report_params(&sb, job.canonical);
+	report_side_load(&penv, ctx, b.job, b.repo, parent_oid);
+	report_side_load(&cenv, ctx, b.job, b.repo, culprit);
+	report_testcase(&sb, job.testcase, job.description, job.canonical,
+	    &cenv.run);
 	strbuf_addf(&sb, "The culprit explains %.0f%% of the change between "
 	    "good %.12s and bad %.12s\n(95%% CI of its own change: [%+.1f%%, "
 	    "%+.1f%%], p = %.2g; %lld builds, %lld runs).\n\n",
@@ -775,7 +654,7 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 		    store_series_all(ctx->store, b.job, b.repo, culprit, &sc,
 		    &nc, cause) != 0)
 			goto out;
-		report_env(&sb, ctx, b.job, b.repo, parent_oid, culprit);
+		report_env(&sb, ctx, id, b.job, b.repo, &penv, &cenv);
 		report_compare_table(&sb, parent_oid, culprit, sa, na, sc, nc,
 		    b.metric, 0);
 		strbuf_addch(&sb, '\n');
@@ -798,6 +677,8 @@ out:
 	}
 	json_decref(res);
 	drift_release(&drift);
+	report_side_release(&penv);
+	report_side_release(&cenv);
 	store_bisection_release(&b);
 	store_job_release(&job);
 	store_request_release(&rq);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "bisectd/context.h"
+#include "bisectd/drift.h"
 #include "schema/store.h"
 #include "util/strbuf.h"
 
@@ -47,6 +48,27 @@ void	 report_spread_table(struct strbuf *, const struct store_series *a,
 int	 report_compare_request(struct strbuf *out, struct context *,
 	    int64_t request, int all, int allow_drift, int *refused,
 	    char **cause);
+/*
+ * "in testcase: T", "on test machine: 48 threads Ivytown with 64G memory,
+ * 2 nodes" from the culprit's recorded environment (env, may be NULL),
+ * and the testcase's own parameters of the job's canonical text ("with
+ * following parameters:"), without bisectd's bookkeeping (run, metric,
+ * direction, runs...): the robot's header.
+ */
+void	 report_testcase(struct strbuf *, const char *testcase,
+	    const char *description, const char *canonical,
+	    const struct drift_run *env);
+/*
+ * The environment section: the differences between the compared runs
+ * (d, may be NULL) first, then the culprit's settings that a reader
+ * checks first (kernel, governor, THP, NUMA balancing...) and every other
+ * key whose value differs from the parent's; the rest, the same on both
+ * sides, as a count "and N more identical settings; LISTED_BY lists
+ * them". The machine's keys are left to report_testcase.
+ */
+void	 report_environment(struct strbuf *, const struct drift *d,
+	    const struct drift_run *parent, const struct drift_run *culprit,
+	    const char *listed_by);
 /* A bisection's log of tested commits, replayable by `git bisect replay`. */
 int	 report_log(struct strbuf *, struct context *, int64_t id,
 	    char **cause);

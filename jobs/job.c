@@ -1,18 +1,18 @@
 /*
  * Job files (DESIGN §3.2, docs/jobs.md). The YAML tree is walked once in
- * file order: every value is checked and normalised by its key (durations
- * become seconds, requirements get their comparator), scalars become fixed
- * parameters and lists become matrix axes. Expansion then takes the
- * cartesian product, last axis fastest, and gives each job its sorted
- * parameters, its canonical text and an id hashed from that text without
- * the "runs:" line, so asking for more samples keeps the job's identity.
+ * file order: every value is checked and normalised by its key
+ * (jobs/job-param.c), scalars become fixed parameters and lists become
+ * matrix axes. Expansion then takes the cartesian product, last axis
+ * fastest, and gives each job its sorted parameters, its canonical text
+ * and an id hashed from that text without the "runs:" line, so asking for
+ * more samples keeps the job's identity.
  */
 #include <ctype.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobs/job-param.h"
 #include "jobs/job.h"
 #include "jobs/yamlnode.h"
 #include "util/error.h"
@@ -21,10 +21,8 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#define JOB_MAX_DURATION	(30U * 24 * 3600)
 /* Jobs times file bytes: bounds the memory a matrix can take. */
 #define JOB_MAX_TEXT		(64U << 20)
-#define nitems(a)		(sizeof (a) / sizeof (a)[0])
 
 struct job_axis {
 	char		 *key;
@@ -43,275 +41,6 @@ struct job_spec {
 	size_t			 alloc_axes;
 	size_t			 nr_jobs;
 };
-
-struct job_key;
-typedef int (*job_check_fn)(const struct job_key *, const char *file,
-    const char *key, const struct yamlnode *, char **out, char **cause);
-
-struct job_key {
-	const char		 *name;
-	job_check_fn		  check;
-	const char *const	 *choices;
-	int			  axis;		/* a list is a matrix axis */
-};
-
-static const char *const job_directions[] = { "higher", "lower", NULL };
-static const char *const job_thp_enabled[] = {
-	"always", "madvise", "never", NULL
-};
-static const char *const job_thp_defrag[] = {
-	"always", "defer", "defer+madvise", "madvise", "never", NULL
-};
-static const char *const job_zero_one[] = { "0", "1", NULL };
-
-static int job_check_name(const struct job_key *, const char *, const char *,
-    const struct yamlnode *, char **, char **);
-static int job_check_run(const struct job_key *, const char *, const char *,
-    const struct yamlnode *, char **, char **);
-static int job_check_metric(const struct job_key *, const char *,
-    const char *, const struct yamlnode *, char **, char **);
-static int job_check_choice(const struct job_key *, const char *,
-    const char *, const struct yamlnode *, char **, char **);
-static int job_check_runs(const struct job_key *, const char *, const char *,
-    const struct yamlnode *, char **, char **);
-static int job_check_duration(const struct job_key *, const char *,
-    const char *, const struct yamlnode *, char **, char **);
-static int job_check_require(const struct job_key *, const char *,
-    const char *, const struct yamlnode *, char **, char **);
-static int job_check_any(const struct job_key *, const char *, const char *,
-    const struct yamlnode *, char **, char **);
-
-/* The known scalar keys; anything else is a testcase parameter. */
-static const struct job_key job_keys[] = {
-	{ "category", job_check_name, NULL, 0 },
-	{ "direction", job_check_choice, job_directions, 0 },
-	{ "metric", job_check_metric, NULL, 0 },
-	{ "numa_balancing", job_check_choice, job_zero_one, 1 },
-	{ "run", job_check_run, NULL, 0 },
-	{ "runs", job_check_runs, NULL, 0 },
-	{ "runtime", job_check_duration, NULL, 1 },
-	{ "testcase", job_check_name, NULL, 0 },
-	{ "thp_defrag", job_check_choice, job_thp_defrag, 1 },
-	{ "thp_enabled", job_check_choice, job_thp_enabled, 1 },
-	{ "timeout", job_check_duration, NULL, 1 },
-};
-static const struct job_key job_key_param = { NULL, job_check_any, NULL, 1 };
-
-static const struct job_key job_requires_keys[] = {
-	{ "memory", job_check_require, NULL, 0 },
-	{ "nr_cpu", job_check_require, NULL, 0 },
-	{ "nr_node", job_check_require, NULL, 0 },
-};
-static const struct job_key job_sysctl_key = { NULL, job_check_any, NULL, 1 };
-static const struct job_key job_kconfig_key = { NULL, job_check_any, NULL, 1 };
-
-static int
-job_is_name(const char *s, const char *extra)
-{
-	if (*s == '\0')
-		return 0;
-	for (; *s != '\0'; s++) {
-		if (!isalnum((unsigned char)*s) && strchr(extra, *s) == NULL)
-			return 0;
-	}
-	return 1;
-}
-
-static int
-job_check_name(const struct job_key *k, const char *file, const char *key,
-    const struct yamlnode *n, char **out, char **cause)
-{
-	if (!job_is_name(n->value, "_.-"))
-		return yamlnode_error(cause, file, n,
-		    "'%s' must be made of letters, digits, '_', '.' and '-', "
-		    "not '%s'", key, n->value);
-	*out = xstrdup(n->value);
-	return 0;
-}
-
-static int
-job_check_run(const struct job_key *k, const char *file, const char *key,
-    const struct yamlnode *n, char **out, char **cause)
-{
-	const char	*s;
-
-	for (s = n->value; isspace((unsigned char)*s); s++)
-		;
-	if (*s == '\0')
-		return yamlnode_error(cause, file, n,
-		    "'%s' is an empty command", key);
-	*out = xstrdup(n->value);
-	return 0;
-}
-
-static int
-job_check_metric(const struct job_key *k, const char *file, const char *key,
-    const struct yamlnode *n, char **out, char **cause)
-{
-	const unsigned char	*s = (const unsigned char *)n->value;
-
-	if (*s == '\0')
-		return yamlnode_error(cause, file, n, "'%s' is empty", key);
-	for (; *s != '\0'; s++) {
-		if (*s <= ' ' || *s == 0x7f)
-			return yamlnode_error(cause, file, n,
-			    "'%s' must not contain white space or control "
-			    "characters: '%s'", key, n->value);
-	}
-	*out = xstrdup(n->value);
-	return 0;
-}
-
-static int
-job_check_choice(const struct job_key *k, const char *file, const char *key,
-    const struct yamlnode *n, char **out, char **cause)
-{
-	struct strbuf	 sb = STRBUF_INIT;
-	size_t		 i;
-
-	for (i = 0; k->choices[i] != NULL; i++) {
-		if (strcmp(n->value, k->choices[i]) == 0) {
-			*out = xstrdup(n->value);
-			return 0;
-		}
-	}
-	for (i = 0; k->choices[i] != NULL; i++)
-		strbuf_addf(&sb, "%s%s", i ? ", " : "", k->choices[i]);
-	yamlnode_error(cause, file, n, "'%s' must be one of %s, not '%s'", key,
-	    sb.buf, n->value);
-	strbuf_release(&sb);
-	return -1;
-}
-
-/* Decimal digits only, at most max; no sign, no spaces. */
-static int
-job_parse_uint(const char *s, size_t len, unsigned long long max,
-    unsigned long long *out)
-{
-	unsigned long long	v = 0;
-	size_t			i;
-
-	if (len == 0)
-		return -1;
-	for (i = 0; i < len; i++) {
-		if (!isdigit((unsigned char)s[i]))
-			return -1;
-		v = v * 10 + (unsigned)(s[i] - '0');
-		if (v > max)
-			return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-static int
-job_check_runs(const struct job_key *k, const char *file, const char *key,
-    const struct yamlnode *n, char **out, char **cause)
-{
-	unsigned long long	v;
-
-	if (job_parse_uint(n->value, strlen(n->value), JOB_MAX_RUNS, &v) != 0 ||
-	    v == 0)
-		return yamlnode_error(cause, file, n,
-		    "'%s' must be an integer from 1 to %d, not '%s'", key,
-		    JOB_MAX_RUNS, n->value);
-	*out = xasprintf("%llu", v);
-	return 0;
-}
-
-/* "60s", "5m", "1h" or plain seconds, normalised to plain seconds. */
-static int
-job_check_duration(const struct job_key *k, const char *file,
-    const char *key, const struct yamlnode *n, char **out, char **cause)
-{
-	const char		*s = n->value;
-	size_t			 len = strlen(s);
-	unsigned long long	 v, mult = 1;
-
-	if (len > 0 && strchr("smh", s[len - 1]) != NULL) {
-		mult = s[len - 1] == 'h' ? 3600 : s[len - 1] == 'm' ? 60 : 1;
-		len--;
-	}
-	if (job_parse_uint(s, len, JOB_MAX_DURATION, &v) != 0 || v == 0 ||
-	    v * mult > JOB_MAX_DURATION)
-		return yamlnode_error(cause, file, n,
-		    "'%s' must be a duration like 60s, 5m or 1h (at most 30 "
-		    "days), not '%s'", key, s);
-	*out = xasprintf("%llu", v * mult);
-	return 0;
-}
-
-/*
- * A requirement "[OP]NUMBER[UNIT]": OP one of >=, <=, >, <, = (">=" when
- * absent); UNIT K, M, G or T (powers of 1024) for memory only. On success
- * the parts are returned; the normalised text is OP NUMBER UNIT.
- */
-static int
-job_require_parse(const char *s, int memory, char op[3],
-    unsigned long long *number, char *unit, unsigned long long *bytes)
-{
-	unsigned long long	v, mult = 1;
-	size_t			len;
-	const char		*p;
-
-	while (*s == ' ')
-		s++;
-	if (strncmp(s, ">=", 2) == 0 || strncmp(s, "<=", 2) == 0) {
-		memcpy(op, s, 2);
-		op[2] = '\0';
-		s += 2;
-	} else if (*s == '>' || *s == '<' || *s == '=') {
-		op[0] = *s++;
-		op[1] = '\0';
-	} else
-		memcpy(op, ">=", 3);
-	while (*s == ' ')
-		s++;
-	len = strlen(s);
-	while (len > 0 && s[len - 1] == ' ')
-		len--;
-	*unit = '\0';
-	if (memory && len > 0 && (p = strchr("KMGTkmgt", s[len - 1])) != NULL) {
-		*unit = (char)toupper((unsigned char)*p);
-		mult = 1ULL << (10 * (strchr("KMGT", *unit) - "KMGT" + 1));
-		len--;
-	}
-	if (job_parse_uint(s, len, ULLONG_MAX / 1024 / 10, &v) != 0 ||
-	    v > ULLONG_MAX / mult)
-		return -1;
-	*number = v;
-	if (bytes != NULL)
-		*bytes = v * mult;
-	return 0;
-}
-
-static int
-job_check_require(const struct job_key *k, const char *file, const char *key,
-    const struct yamlnode *n, char **out, char **cause)
-{
-	int			 memory = strcmp(k->name, "memory") == 0;
-	unsigned long long	 number;
-	char			 op[3], unit;
-
-	if (job_require_parse(n->value, memory, op, &number, &unit,
-	    NULL) != 0)
-		return yamlnode_error(cause, file, n,
-		    "'%s' must be like '%s', not '%s'", key,
-		    memory ? ">=32G" : ">=2", n->value);
-	if (unit != '\0')
-		*out = xasprintf("%s%llu%c", op, number, unit);
-	else
-		*out = xasprintf("%s%llu", op, number);
-	return 0;
-}
-
-static int
-job_check_any(const struct job_key *k, const char *file, const char *key,
-    const struct yamlnode *n, char **out, char **cause)
-{
-	*out = xstrdup(n->value);
-	return 0;
-}
 
 static void
 job_spec_release(struct job_spec *spec)
@@ -343,7 +72,7 @@ job_spec_fixed(struct job_spec *spec, const char *key, char *value)
 
 /* One value of key: a scalar is fixed, a list of scalars is an axis. */
 static int
-job_spec_value(struct job_spec *spec, const struct job_key *k,
+job_spec_value(struct job_spec *spec, const struct job_param_key *k,
     const char *key, const struct yamlnode *n, char **cause)
 {
 	struct job_axis		*axis;
@@ -440,7 +169,7 @@ job_spec_monitors(struct job_spec *spec, const struct yamlnode *n,
 			goto out;
 		}
 		if (!isalnum((unsigned char)name->value[0]) ||
-		    !job_is_name(name->value, "_.-")) {
+		    !job_param_is_name(name->value, "_.-")) {
 			yamlnode_error(cause, spec->file, name,
 			    "'monitors' lists '%s': names are letters, digits, "
 			    "'_', '.' and '-'", name->value);
@@ -482,44 +211,19 @@ static int
 job_spec_map(struct job_spec *spec, const char *map,
     const struct yamlnode *n, char **cause)
 {
-	const struct job_key	*k;
-	const struct yamlnode	*key;
-	char			*dotted;
-	size_t			 i, j;
-	int			 r;
+	const struct job_param_key	*k;
+	const struct yamlnode		*key;
+	char				*dotted;
+	size_t				 i;
+	int				 r;
 
 	if (n->type != YAMLNODE_MAPPING)
 		return yamlnode_error(cause, spec->file, n,
 		    "'%s' must be a map, not %s", map, yamlnode_kind(n));
 	for (i = 0; i < n->nr; i += 2) {
 		key = n->items[i];
-		k = NULL;
-		if (strcmp(map, "requires") == 0) {
-			for (j = 0; j < nitems(job_requires_keys); j++) {
-				if (strcmp(key->value,
-				    job_requires_keys[j].name) == 0)
-					k = &job_requires_keys[j];
-			}
-			if (k == NULL)
-				return yamlnode_error(cause, spec->file, key,
-				    "unknown key 'requires.%s' (known: memory, "
-				    "nr_cpu, nr_node)", key->value);
-		} else if (strcmp(map, "sysctl") == 0) {
-			k = &job_sysctl_key;
-			if (key->value[0] == '.' || key->value[0] == '/' ||
-			    key->value[0] == '-' ||
-			    !job_is_name(key->value, "_./-"))
-				return yamlnode_error(cause, spec->file, key,
-				    "invalid sysctl name 'sysctl.%s'",
-				    key->value);
-		} else {
-			k = &job_kconfig_key;
-			if (strncmp(key->value, "CONFIG_", 7) != 0 ||
-			    !job_is_name(key->value + 7, "_"))
-				return yamlnode_error(cause, spec->file, key,
-				    "invalid kconfig symbol 'kconfig.%s': "
-				    "expected CONFIG_NAME", key->value);
-		}
+		if (job_param_map_key(spec->file, map, key, &k, cause) != 0)
+			return -1;
 		dotted = xasprintf("%s.%s", map, key->value);
 		r = job_spec_value(spec, k, dotted, n->items[i + 1], cause);
 		free(dotted);
@@ -533,10 +237,10 @@ static int
 job_spec_walk(struct job_spec *spec, const struct yamlnode *root,
     char **cause)
 {
-	const struct job_key	*k;
-	const struct yamlnode	*key, *value;
-	size_t			 i, j;
-	int			 have_testcase = 0;
+	const struct job_param_key	*k;
+	const struct yamlnode		*key, *value;
+	size_t				 i;
+	int				 have_testcase = 0;
 
 	if (root == NULL || (root->type == YAMLNODE_SCALAR && root->null)) {
 		if (root == NULL)
@@ -555,7 +259,7 @@ job_spec_walk(struct job_spec *spec, const struct yamlnode *root,
 		if (!isalnum((unsigned char)key->value[0]) &&
 		    key->value[0] != '_')
 			goto bad_key;
-		if (!job_is_name(key->value, "_-"))
+		if (!job_param_is_name(key->value, "_-"))
 			goto bad_key;
 		if (strcmp(key->value, "monitors") == 0) {
 			if (job_spec_monitors(spec, value, cause) != 0)
@@ -569,12 +273,8 @@ job_spec_walk(struct job_spec *spec, const struct yamlnode *root,
 				return -1;
 			continue;
 		}
-		k = &job_key_param;
-		for (j = 0; j < nitems(job_keys); j++) {
-			if (strcmp(key->value, job_keys[j].name) == 0)
-				k = &job_keys[j];
-		}
-		if (value->type == YAMLNODE_MAPPING && k == &job_key_param)
+		k = job_param_key(key->value);
+		if (value->type == YAMLNODE_MAPPING && k->name == NULL)
 			return yamlnode_error(cause, spec->file, value,
 			    "'%s' is a map: only 'requires', 'sysctl' and "
 			    "'kconfig' take maps", key->value);
@@ -816,25 +516,6 @@ job_list_free(struct job **jobs, size_t nr)
 	free(jobs);
 }
 
-const char *
-job_param(const struct job *job, const char *key)
-{
-	size_t	lo = 0, hi = job->nr_params, mid;
-	int	c;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		c = strcmp(key, job->params[mid].key);
-		if (c == 0)
-			return job->params[mid].value;
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return NULL;
-}
-
 char *
 job_describe(const struct job *job)
 {
@@ -861,46 +542,4 @@ job_direction_name(enum job_direction d)
 	default:
 		return "unknown";
 	}
-}
-
-static int
-job_require_holds(const char *spec, int memory, unsigned long long have)
-{
-	unsigned long long	number, want;
-	char			op[3], unit;
-
-	if (job_require_parse(spec, memory, op, &number, &unit, &want) != 0)
-		return 0;
-	if (strcmp(op, ">=") == 0)
-		return have >= want;
-	if (strcmp(op, "<=") == 0)
-		return have <= want;
-	if (strcmp(op, ">") == 0)
-		return have > want;
-	if (strcmp(op, "<") == 0)
-		return have < want;
-	return have == want;
-}
-
-int
-job_requires_met(const struct job *job, unsigned nr_node, unsigned nr_cpu,
-    unsigned long long memory, char **why)
-{
-	static const char	*keys[] = {
-		"requires.nr_node", "requires.nr_cpu", "requires.memory"
-	};
-	unsigned long long	 have[] = { nr_node, nr_cpu, memory };
-	const char		*v;
-	size_t			 i;
-
-	for (i = 0; i < nitems(keys); i++) {
-		v = job_param(job, keys[i]);
-		if (v != NULL && !job_require_holds(v, i == 2, have[i])) {
-			if (why != NULL)
-				*why = xasprintf("'%s' is '%s', the machine "
-				    "has %llu", keys[i], v, have[i]);
-			return 0;
-		}
-	}
-	return 1;
 }

@@ -60,6 +60,13 @@ void	 job_free(struct job *);
 void	 job_list_free(struct job **, size_t);
 /* The value of a parameter (dotted key), or NULL. Borrowed. */
 const char *job_param(const struct job *, const char *key);
+/*
+ * Whether a parameter is the testcase's own (nr_threads, test, runtime,
+ * thp_enabled, sysctl.vm.swappiness...), as a report lists it, rather
+ * than bisectd's bookkeeping of the job (testcase, category, run, metric,
+ * direction, runs, timeout, monitors, requires.*, kconfig.*).
+ */
+int	 job_param_is_testcase(const char *key);
 /* "testcase/k1=v1/k2=v2" over the matrix axes, for display; allocated. */
 char	*job_describe(const struct job *);
 const char *job_direction_name(enum job_direction);

@@ -86,40 +86,41 @@ store_run_clock(void)
 	return (double)ts.tv_sec + (double)(ts.tv_nsec / 1000) / 1e6;
 }
 
-int
-store_run_count(struct store *st, int64_t job, const char *repo,
-    const char *oid, int *live, int *next_seq, char **cause)
+/*
+ * The two counts sql gives for the runs of (job, repo, oid); an aggregate
+ * always gives its row.
+ */
+static int
+store_run_counts(struct store *st, const char *sql, int64_t job,
+    const char *repo, const char *oid, int *a, int *b, char **cause)
 {
 	sqlite3_stmt	*stmt;
 	int		 r;
 
-	if (store_stmt(st, &stmt, cause, sql_run_count, "itt", job, repo,
-	    oid) != 0)
+	if (store_stmt(st, &stmt, cause, sql, "itt", job, repo, oid) != 0)
 		return -1;
 	if ((r = store_step(st, stmt, cause)) == 1) {
-		*live = sqlite3_column_int(stmt, 0);
-		*next_seq = sqlite3_column_int(stmt, 1);
+		*a = sqlite3_column_int(stmt, 0);
+		*b = sqlite3_column_int(stmt, 1);
 	}
 	sqlite3_reset(stmt);
 	return r == 1 ? 0 : -1;
 }
 
 int
+store_run_count(struct store *st, int64_t job, const char *repo,
+    const char *oid, int *live, int *next_seq, char **cause)
+{
+	return store_run_counts(st, sql_run_count, job, repo, oid, live,
+	    next_seq, cause);
+}
+
+int
 store_run_totals(struct store *st, int64_t job, const char *repo,
     const char *oid, int *done, int *failed, char **cause)
 {
-	sqlite3_stmt	*stmt;
-	int		 r;
-
-	if (store_stmt(st, &stmt, cause, sql_run_totals, "itt", job, repo,
-	    oid) != 0)
-		return -1;
-	if ((r = store_step(st, stmt, cause)) == 1) {
-		*done = sqlite3_column_int(stmt, 0);
-		*failed = sqlite3_column_int(stmt, 1);
-	}
-	sqlite3_reset(stmt);
-	return r == 1 ? 0 : -1;
+	return store_run_counts(st, sql_run_totals, job, repo, oid, done,
+	    failed, cause);
 }
 
 int
@@ -369,6 +370,20 @@ store_run_release(struct store_run *run)
 	memset(run, 0, sizeof *run);
 }
 
+/* One run's sample, its value in column col and its instances next. */
+static void
+store_series_add(struct store_series *s, sqlite3_stmt *stmt, int col,
+    size_t *alloc, size_t *ialloc)
+{
+	ALLOC_GROW(s->values, s->nr, *alloc);
+	s->values[s->nr++] = sqlite3_column_double(stmt, col);
+	if (sqlite3_column_type(stmt, col + 1) == SQLITE_TEXT) {
+		store_instances_parse((const char *)sqlite3_column_text(stmt,
+		    col + 1), &s->instances, &s->nr_instances, ialloc);
+		s->nr_instance_runs++;
+	}
+}
+
 int
 store_series_get(struct store *st, int64_t job, const char *repo,
     const char *oid, const char *metric, struct store_series *out,
@@ -383,16 +398,8 @@ store_series_get(struct store *st, int64_t job, const char *repo,
 	if (store_stmt(st, &stmt, cause, sql_series_get, "ittt", job, repo,
 	    oid, metric) != 0)
 		return -1;
-	while ((r = store_step(st, stmt, cause)) == 1) {
-		ALLOC_GROW(out->values, out->nr, alloc);
-		out->values[out->nr++] = sqlite3_column_double(stmt, 0);
-		if (sqlite3_column_type(stmt, 1) == SQLITE_TEXT) {
-			store_instances_parse((const char *)
-			    sqlite3_column_text(stmt, 1), &out->instances,
-			    &out->nr_instances, &ialloc);
-			out->nr_instance_runs++;
-		}
-	}
+	while ((r = store_step(st, stmt, cause)) == 1)
+		store_series_add(out, stmt, 0, &alloc, &ialloc);
 	sqlite3_reset(stmt);
 	return r < 0 ? -1 : 0;
 }
@@ -419,14 +426,7 @@ store_series_all(struct store *st, int64_t job, const char *repo,
 			cur->metric = xstrdup(metric);
 			valloc = ialloc = 0;
 		}
-		ALLOC_GROW(cur->values, cur->nr, valloc);
-		cur->values[cur->nr++] = sqlite3_column_double(stmt, 1);
-		if (sqlite3_column_type(stmt, 2) == SQLITE_TEXT) {
-			store_instances_parse((const char *)
-			    sqlite3_column_text(stmt, 2), &cur->instances,
-			    &cur->nr_instances, &ialloc);
-			cur->nr_instance_runs++;
-		}
+		store_series_add(cur, stmt, 1, &valloc, &ialloc);
 	}
 	sqlite3_reset(stmt);
 	if (r < 0) {

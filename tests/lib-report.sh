@@ -60,3 +60,31 @@ screenshot() {
 		--user-data-dir="$TRASH/chromium" --screenshot="$2" \
 		--window-size="$3" "$1" >>chromium.log 2>&1
 }
+
+# report_section FILE HEADER: the lines after the line HEADER, from the
+# first line that is not empty up to the next empty line.
+report_section() {
+	awk -v h="$2" 'on && $0 == "" && n { exit }
+		on && $0 != "" { print; n++ } $0 == h { on = 1 }' "$1"
+}
+
+# env_more FILE: N of "and N more identical settings" in FILE's
+# environment section.
+env_more() {
+	report_section "$1" "environment of the culprit's runs:" |
+		sed -n 's/^	and \([0-9]*\) more identical settings; .*/\1/p'
+}
+
+# last_env_count OID KEYS...: how many of the KEYS (all with none) the
+# last done run at OID recorded.
+last_env_count() {
+	oid=$1
+	shift
+	where=
+	for k in "$@"; do
+		where="$where${where:+,}'$k'"
+	done
+	db_query "SELECT count(*) FROM run_env WHERE run = (SELECT id FROM runs
+		WHERE commit_oid = '$oid' AND status = 'done' ORDER BY seq DESC
+		LIMIT 1)${where:+ AND key IN ($where)}"
+}

@@ -107,7 +107,8 @@ test_expect_success 'setup: a hostile culprit subject, an SMTP server' '
 	  cc: ["Jörg Rödel <joro@example.com>"]
 	  author: true
 	EOF
-	git -C repo log -1 --format=%B "$(culprit_oid)" | grep -q "Bcc: victim"
+	git -C repo log -1 --format=%B "$(culprit_oid)" | grep -q "Bcc: victim" &&
+	echo "nr_threads: 2" >>job.yaml
 '
 
 test_expect_success 'a bisection names the culprit' '
@@ -191,6 +192,60 @@ test_expect_success 'no mail settings: a clear error' '
 	test_expect_code 2 bisectctl -c nomail.yaml report \
 		"$(json_get one.json "d[\"id\"]")" --email 2>nomail.err &&
 	grep -q "no .mail. settings" nomail.err
+'
+
+test_expect_success 'the report lists the testcase parameters only' '
+	sed "/^To reproduce:/q" report1.txt >head1.txt &&
+	report_section head1.txt "with following parameters:" >params &&
+	printf "\tnr_threads: 2\n" >want &&
+	test_cmp_lines params want &&
+	! grep -E "^	(run|metric|direction|runs): " head1.txt
+'
+
+test_expect_success 'the environment: what matters, the rest counted' '
+	c=$(culprit_oid) &&
+	test "$(last_env_count "$c" cmdline sysctl.vm.swappiness)" = 2 &&
+	sed "/^To reproduce:/q" report1.txt >head1.txt &&
+	! grep "cmdline" head1.txt && ! grep "sysctl\." head1.txt &&
+	report_section head1.txt "environment of the culprit'"'"'s runs:" >env1 &&
+	grep -x "	thp_enabled: [a-z]*" env1 &&
+	grep -x "	kernel: .*" env1 &&
+	id=$(json_get one.json "d[\"id\"]") &&
+	grep -x "	and [0-9]* more identical settings; \`bisectctl report $id --html DIR\` lists them" env1 &&
+	shown=$(($(wc -l <env1) - 1)) &&
+	machine=$(last_env_count "$c" model nr_cpu nr_node memory) &&
+	test "$(env_more report1.txt)" = \
+		"$(($(last_env_count "$c") - shown - machine))" &&
+	grep "^on test machine: .* threads .* memory" head1.txt
+'
+
+test_expect_success 'a key that differs is called out first, not counted' '
+	c=$(culprit_oid) && c10=$(echo "$c" | cut -c1-10) &&
+	id=$(json_get one.json "d[\"id\"]") &&
+	db_query "UPDATE run_env SET value = \"elsewhere\" WHERE key =
+		\"hostname\" AND run IN (SELECT id FROM runs WHERE
+		commit_oid = \"$c\")" &&
+	bisectctl report "$id" >report3.txt &&
+	report_section report3.txt "the compared runs differ in their environment:" >drift3 &&
+	grep -x "	hostname: .* at parent [0-9a-f]\{10\} ([0-9]* runs*) | elsewhere at culprit $c10 ([0-9]* runs*) (noted only)" drift3 &&
+	test "$(env_more report3.txt)" = "$(($(env_more report1.txt) - 1))" &&
+	report_section report3.txt "environment of the culprit'"'"'s runs:" >env3 &&
+	! grep hostname env3 &&
+	! grep "^WARNING" report3.txt
+'
+
+test_expect_success 'a key that matters differs: flagged at the very top' '
+	c=$(culprit_oid) && c10=$(echo "$c" | cut -c1-10) &&
+	id=$(json_get one.json "d[\"id\"]") &&
+	db_query "UPDATE run_env SET value = \"always\" WHERE key =
+		\"thp_enabled\" AND run IN (SELECT id FROM runs WHERE
+		commit_oid = \"$c\")" &&
+	bisectctl report "$id" >report4.txt &&
+	sed -n 3p report4.txt | grep "^WARNING: ENVIRONMENT DRIFT" &&
+	report_section report4.txt "the compared runs differ in their environment:" >drift4 &&
+	head -n 1 drift4 | grep -x "	thp_enabled: [a-z]* at parent [0-9a-f]\{10\} ([0-9]* runs*) | always at culprit $c10 ([0-9]* runs*)" &&
+	report_section report4.txt "environment of the culprit'"'"'s runs:" >env4 &&
+	! grep thp_enabled env4
 '
 
 test_done

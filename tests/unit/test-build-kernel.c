@@ -19,11 +19,11 @@
 #include "bisectd/build-kernel.h"
 #include "bisectd/build.h"
 #include "tests/unit/tap.h"
+#include "tests/unit/fixture.h"
 #include "util/file.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
 
-static char	*tmp;
 static char	*src;
 static char	*workdir;
 
@@ -51,42 +51,6 @@ static const char test_makefile[] =
 	"kernel/name)\n";
 
 static int
-sh(const char *dir, const char *script)
-{
-	char	*path = xasprintf("%s/script.sh", tmp), *cmd;
-	FILE	*f;
-	int	 rv;
-
-	f = fopen(path, "w");
-	fprintf(f, "set -e\nexport HOME='%s' GIT_CONFIG_NOSYSTEM=1\n"
-	    "export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@example.com\n"
-	    "export GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@example.com\n"
-	    "t=1700000000\n"
-	    "commit() { git add -A; t=$((t + 60)); "
-	    "GIT_AUTHOR_DATE=\"$t +0000\" GIT_COMMITTER_DATE=\"$t +0000\" "
-	    "git commit -q -m \"$1\"; git tag \"$1\"; }\n"
-	    "cd '%s'\n%s\n", tmp, dir, script);
-	fclose(f);
-	cmd = xasprintf("sh '%s'", path);
-	rv = system(cmd);
-	free(cmd);
-	free(path);
-	return rv;
-}
-
-static char *
-read_text(const char *dir, const char *name)
-{
-	char	*p = path_join(dir, name), *buf = NULL;
-	size_t	 len;
-
-	if (file_read(p, &buf, &len, NULL) != 0)
-		buf = NULL;
-	free(p);
-	return buf;
-}
-
-static int
 has_line(const char *text, const char *line)
 {
 	size_t		 n = strlen(line);
@@ -106,13 +70,13 @@ fixture(void)
 {
 	char	*mk;
 
-	src = path_join(tmp, "linux");
-	workdir = path_join(tmp, "state");
+	src = path_join(fixture_dir, "linux");
+	workdir = path_join(fixture_dir, "state");
 	dir_create(src, NULL);
 	mk = path_join(src, "Makefile");
 	file_write_atomic(mk, test_makefile, strlen(test_makefile), NULL);
 	free(mk);
-	is_int(sh(src, "git init -q -b master\n"
+	is_int(fixture_sh(src, "git init -q -b master\n"
 	    "mkdir -p kernel Documentation\n"
 	    "echo 'int sys_getppid(void) { return 1; }' > kernel/sys.c\n"
 	    "echo a > kernel/name; echo docs > Documentation/README\n"
@@ -159,7 +123,7 @@ test_kernel(void)
 	cr.path = src;
 	cr.build_command = "make O=$BUILD_DIR olddefconfig bzImage && "
 	    "make O=$BUILD_DIR modules_install";
-	cr.kconfig = path_join(tmp, "tinyconfig");
+	cr.kconfig = path_join(fixture_dir, "tinyconfig");
 	cr.artifacts = artifacts;
 	cr.nr_artifacts = 2;
 	if (repo_open(&cr, &r, &cause) != 0) {
@@ -195,7 +159,7 @@ test_kernel(void)
 	    out.outcome == BUILD_OK, "build A: tinyconfig + fragment");
 	if (cause != NULL)
 		diag("%s", cause);
-	s = read_text(out.artifact_dir, ".config");
+	s = fixture_read(out.artifact_dir, ".config");
 	ok(s != NULL && has_line(s, "CONFIG_64BIT=y") &&
 	    has_line(s, "CONFIG_BASE=y") && has_line(s, "CONFIG_PRINTK=y") &&
 	    !has_line(s, "# CONFIG_PRINTK is not set") &&
@@ -219,7 +183,7 @@ test_kernel(void)
 	free(s);
 	ok(out.same_as == NULL, "A's parent is not built");
 	hash_a = out.image_hash != NULL ? xstrdup(out.image_hash) : NULL;
-	s = read_text(out.artifact_dir, BUILD_KERNEL_META);
+	s = fixture_read(out.artifact_dir, BUILD_KERNEL_META);
 	t = xasprintf("image_hash %s\nkernel_release 6.1.0-fake\n", hex);
 	is_str(s, t, "metadata file in the entry");
 	free(s);
@@ -230,7 +194,7 @@ test_kernel(void)
 	build_output_release(&out);
 
 	s = xasprintf("%s/builddir/linux-%s", workdir, recipe);
-	env = read_text(s, "build.env");
+	env = fixture_read(s, "build.env");
 	free(s);
 	s = xasprintf("INSTALL_MOD_PATH=%s/builddir/linux-%s/install", workdir,
 	    recipe);
@@ -258,7 +222,7 @@ test_kernel(void)
 	is_str(out.same_as, oid_a, "a documentation change: the parent's "
 	    "image");
 	is_str(out.image_hash, hash_a, "same hash");
-	s = read_text(workdir, out.log_path);
+	s = fixture_read(workdir, out.log_path);
 	ok(s != NULL && strstr(s, "identical to the build of the parent") !=
 	    NULL, "said in the build log");
 	free(s);
@@ -287,7 +251,7 @@ test_kernel(void)
 	cause = NULL;
 
 	free(cr.kconfig);
-	cr.kconfig = path_join(tmp, "brokenconfig");
+	cr.kconfig = path_join(fixture_dir, "brokenconfig");
 	ok(build(r, &cr, "A", NULL, NULL, &out, &cause) == 0 &&
 	    out.outcome == BUILD_FAILED, "a failing base target fails the "
 	    "build");
@@ -296,12 +260,12 @@ test_kernel(void)
 	build_output_release(&out);
 
 	free(cr.kconfig);
-	cr.kconfig = path_join(tmp, "base.config");
+	cr.kconfig = path_join(fixture_dir, "base.config");
 	file_write_atomic(cr.kconfig, "CONFIG_FILEBASE=y\n", 18, NULL);
 	ok(build(r, &cr, "A", "# CONFIG_FILEBASE is not set\n", NULL, &out,
 	    &cause) == 0 && out.outcome == BUILD_OK, "a file base");
-	s = out.artifact_dir != NULL ? read_text(out.artifact_dir, ".config") :
-	    NULL;
+	s = out.artifact_dir != NULL ?
+	    fixture_read(out.artifact_dir, ".config") : NULL;
 	ok(s != NULL && has_line(s, "# CONFIG_FILEBASE is not set") &&
 	    !has_line(s, "CONFIG_FILEBASE=y"), "the fragment wins over it");
 	ok(out.kconfig_warnings == NULL, "no warning");
@@ -317,21 +281,14 @@ test_kernel(void)
 int
 main(void)
 {
-	char	tmpl[] = "/tmp/bisectd-test-build-kernel.XXXXXX", *cmd;
-
-	if ((tmp = mkdtemp(tmpl)) == NULL) {
-		perror("mkdtemp");
+	if (fixture_start("build-kernel") != 0)
 		return 1;
-	}
 	unsetenv("KBUILD_BUILD_TIMESTAMP");
 	unsetenv("KBUILD_BUILD_HOST");
 	unsetenv("KBUILD_BUILD_VERSION");
 	fixture();
 	test_kernel();
-	cmd = xasprintf("rm -rf '%s'", tmp);
-	if (system(cmd) != 0)
-		diag("couldn't remove %s", tmp);
-	free(cmd);
+	fixture_finish();
 	free(src);
 	free(workdir);
 	return tap_done();

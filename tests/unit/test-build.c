@@ -16,60 +16,19 @@
 
 #include "bisectd/build.h"
 #include "tests/unit/tap.h"
+#include "tests/unit/fixture.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-static char	*tmp;
 static char	*src;
 static char	*workdir;
 static char	*counter;
 
-static const char test_preamble[] =
-	"set -e\n"
-	"export HOME=\"$TEST_TMP\" GIT_CONFIG_NOSYSTEM=1\n"
-	"export GIT_AUTHOR_NAME='A U Thor' GIT_AUTHOR_EMAIL=author@example.com\n"
-	"export GIT_COMMITTER_NAME='C O Mitter'\n"
-	"export GIT_COMMITTER_EMAIL=committer@example.com\n"
-	"t=1700000000\n"
-	"tick() { t=$((t + 60)); export GIT_AUTHOR_DATE=\"$t +0000\" "
-	"GIT_COMMITTER_DATE=\"$t +0000\"; }\n"
-	"commit() { git add -A; tick; git commit -q -m \"$1\"; "
-	"git tag \"$1\"; }\n";
-
-static int
-sh(const char *dir, const char *script)
-{
-	char	*path = xasprintf("%s/script.sh", tmp), *cmd;
-	FILE	*f;
-	int	 rv;
-
-	f = fopen(path, "w");
-	fprintf(f, "%s\ncd '%s'\n%s\n", test_preamble, dir, script);
-	fclose(f);
-	cmd = xasprintf("TEST_TMP='%s' sh '%s'", tmp, path);
-	rv = system(cmd);
-	free(cmd);
-	free(path);
-	return rv;
-}
-
-static char *
-read_text(const char *dir, const char *name)
-{
-	char	*p = path_join(dir, name), *buf = NULL;
-	size_t	 len;
-
-	if (file_read(p, &buf, &len, NULL) != 0)
-		buf = NULL;
-	free(p);
-	return buf;
-}
-
 static int
 runs(void)
 {
-	char	*buf = read_text(counter, "count");
+	char	*buf = fixture_read(counter, "count");
 	int	 n = 0;
 	char	*p;
 
@@ -77,16 +36,6 @@ runs(void)
 		n += *p == '\n';
 	free(buf);
 	return n;
-}
-
-static int
-exists_in(const char *dir, const char *name)
-{
-	char	*p = path_join(dir, name);
-	int	 rv = file_exists(p);
-
-	free(p);
-	return rv;
 }
 
 /* Is the process whose pid is in text gone (or a zombie)? Takes text. */
@@ -121,12 +70,12 @@ gone(char *text)
 static void
 fixture(void)
 {
-	src = path_join(tmp, "src");
-	workdir = path_join(tmp, "state");
-	counter = path_join(tmp, "counter");
+	src = path_join(fixture_dir, "src");
+	workdir = path_join(fixture_dir, "state");
+	counter = path_join(fixture_dir, "counter");
 	dir_create(src, NULL);
 	dir_create(counter, NULL);
-	is_int(sh(src, "git init -q -b main\n"
+	is_int(fixture_sh(src, "git init -q -b main\n"
 	    "cat > bench.c <<EOF\n"
 	    "#include <stdio.h>\n"
 	    "int main(void) { printf(\"ops: %d\\\\n\", VALUE); return 0; }\n"
@@ -205,7 +154,7 @@ test_build(void)
 	struct build_output	 out;
 	struct repo		*r;
 	char			*artifacts[] = { "bench", "env.txt", "config.seen" };
-	char			*kconfig = path_join(tmp, "kconfig");
+	char			*kconfig = path_join(fixture_dir, "kconfig");
 	char			*cause = NULL, *s, *want, *dir, *recipe, *t;
 	char			 oid[REPO_OID_HEX + 1];
 	struct stat		 st;
@@ -232,9 +181,9 @@ test_build(void)
 	is_str(s, want, "build_cache_dir agrees");
 	free(s);
 	free(want);
-	ok(exists_in(out.artifact_dir, ".complete"), "marker written");
+	ok(fixture_exists(out.artifact_dir, ".complete"), "marker written");
 	ok(stat(out.artifact_dir, &st) == 0 &&
-	    exists_in(out.artifact_dir, "bench"), "artifact there");
+	    fixture_exists(out.artifact_dir, "bench"), "artifact there");
 	s = run_bench(out.artifact_dir);
 	is_str(s, "ops: 100", "the artifact runs");
 	free(s);
@@ -245,18 +194,18 @@ test_build(void)
 	ok(out.seconds > 0, "wall time %.3f s", out.seconds);
 
 	/* What the command saw. */
-	s = read_text(out.artifact_dir, "env.txt");
+	s = fixture_read(out.artifact_dir, "env.txt");
 	want = xasprintf("BUILD_DIR=%s/builddir/tiny-%s\n"
 	    "SRC_DIR=%s/worktrees/tiny\nNPROC=%ld\nPWD=%s/worktrees/tiny\n",
 	    workdir, recipe, workdir, sysconf(_SC_NPROCESSORS_ONLN), workdir);
 	is_str(s, want, "BUILD_DIR, SRC_DIR, NPROC and the cwd");
 	free(s);
 	free(want);
-	s = read_text(out.artifact_dir, "config.seen");
+	s = fixture_read(out.artifact_dir, "config.seen");
 	is_str(s, "CONFIG_FOO=y\n", "kconfig copied to BUILD_DIR/.config first");
 	free(s);
 	dir = xasprintf("%s/worktrees/tiny", workdir);
-	ok(exists_in(dir, "bench.c") && !exists_in(dir, ".git"),
+	ok(fixture_exists(dir, "bench.c") && !fixture_exists(dir, ".git"),
 	    "worktree holds the tree");
 	free(dir);
 	build_output_release(&out);
@@ -286,7 +235,7 @@ test_build(void)
 	s = build_cache_dir(&cr, workdir, oid);
 	ok(!file_exists(s), "nothing cached for a failure");
 	free(s);
-	s = read_text(workdir, out.log_path);
+	s = fixture_read(workdir, out.log_path);
 	ok(s != NULL && strstr(s, "boom") != NULL, "whole log kept");
 	free(s);
 	build_output_release(&out);
@@ -319,7 +268,7 @@ test_build(void)
 	cr.build_command = "sh build.sh; sleep 300 & echo $! > \"$COUNTER/bg\"";
 	ok(build(r, &cr, "A", &out, &cause) == 0 &&
 	    out.outcome == BUILD_OK, "a build that leaves a process behind");
-	ok(gone(read_text(counter, "bg")), "the process is killed");
+	ok(gone(fixture_read(counter, "bg")), "the process is killed");
 	build_output_release(&out);
 
 	/* A missing artifact. */
@@ -378,9 +327,9 @@ test_no_command(void)
 		return;
 	ok(build(r, &cr, "B", &out, &cause) == 0 && out.outcome == BUILD_OK,
 	    "no command: artifacts from the tree");
-	ok(exists_in(out.artifact_dir, "bench.c") &&
-	    !exists_in(out.artifact_dir, "build.sh"), "only the artifacts");
-	s = read_text(out.artifact_dir, "data/two");
+	ok(fixture_exists(out.artifact_dir, "bench.c") &&
+	    !fixture_exists(out.artifact_dir, "build.sh"), "only the artifacts");
+	s = fixture_read(out.artifact_dir, "data/two");
 	is_str(s, "two\n", "directory artifact copied recursively");
 	free(s);
 	build_output_release(&out);
@@ -388,13 +337,13 @@ test_no_command(void)
 	cr.nr_artifacts = 0;
 	ok(build(r, &cr, "B", &out, &cause) == 0 && out.outcome == BUILD_OK,
 	    "no command, no artifacts");
-	ok(exists_in(out.artifact_dir, "bench.c") &&
-	    exists_in(out.artifact_dir, "build.sh") &&
-	    exists_in(out.artifact_dir, "data/one"), "the whole tree");
-	ok(!exists_in(out.artifact_dir, ".bisectd-checkout") &&
-	    !exists_in(out.artifact_dir, ".bisectd-index"),
+	ok(fixture_exists(out.artifact_dir, "bench.c") &&
+	    fixture_exists(out.artifact_dir, "build.sh") &&
+	    fixture_exists(out.artifact_dir, "data/one"), "the whole tree");
+	ok(!fixture_exists(out.artifact_dir, ".bisectd-checkout") &&
+	    !fixture_exists(out.artifact_dir, ".bisectd-index"),
 	    "without the worktree's own files");
-	s = read_text(out.artifact_dir, "value.h");
+	s = fixture_read(out.artifact_dir, "value.h");
 	is_str(s, "#define VALUE 90\n", "B's tree");
 	free(s);
 	build_output_release(&out);
@@ -404,20 +353,13 @@ test_no_command(void)
 int
 main(void)
 {
-	char	tmpl[] = "/tmp/bisectd-test-build.XXXXXX";
-
-	if ((tmp = mkdtemp(tmpl)) == NULL) {
-		perror("mkdtemp");
+	if (fixture_start("build") != 0)
 		return 1;
-	}
 	fixture();
 	setenv("COUNTER", counter, 1);
 	test_build();
 	test_no_command();
-	if (tap_failed == 0)
-		dir_remove_tree(tmp, NULL);
-	else
-		diag("fixtures kept in %s", tmp);
+	fixture_finish();
 	free(src);
 	free(workdir);
 	free(counter);

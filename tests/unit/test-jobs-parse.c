@@ -499,9 +499,70 @@ test_limits(void)
 	strbuf_release(&sb);
 }
 
+/*
+ * Which parameters a report lists as the testcase's own: those the
+ * testcase reads and the settings the job asks for, not how bisectd runs
+ * and judges it.
+ */
+static void
+test_testcase_params(void)
+{
+	const char	*text =
+	    "testcase: vm-scalability\n"
+	    "category: benchmark\n"
+	    "runtime: 300s\n"
+	    "timeout: 1h\n"
+	    "runs: 3\n"
+	    "metric: vm-scalability.throughput\n"
+	    "direction: higher\n"
+	    "run: ./usemem\n"
+	    "test: lru-file-mmap-read\n"
+	    "nr_task: 32\n"
+	    "cpufreq_governor: performance\n"
+	    "thp_enabled: always\n"
+	    "thp_defrag: always\n"
+	    "numa_balancing: 1\n"
+	    "monitors: [meminfo]\n"
+	    "requires: { memory: 32G }\n"
+	    "sysctl: { vm.swappiness: 10 }\n"
+	    "kconfig: { CONFIG_NR_CPUS: 512 }\n";
+	static const char *const own[] = {
+		"cpufreq_governor", "nr_task", "numa_balancing", "runtime",
+		"sysctl.vm.swappiness", "test", "thp_defrag", "thp_enabled",
+		NULL
+	};
+	struct job	**jobs = NULL;
+	struct strbuf	  got = STRBUF_INIT, want = STRBUF_INIT;
+	size_t		  nr = 0, i;
+	char		 *cause = NULL;
+
+	if (!ok(parse(text, &jobs, &nr, &cause) == 0 && nr == 1,
+	    "a job with every kind of key parses")) {
+		diag("%s", cause ? cause : "(no cause)");
+		free(cause);
+		return;
+	}
+	for (i = 0; i < jobs[0]->nr_params; i++) {
+		if (job_param_is_testcase(jobs[0]->params[i].key))
+			strbuf_addf(&got, "%s ", jobs[0]->params[i].key);
+	}
+	for (i = 0; own[i] != NULL; i++)
+		strbuf_addf(&want, "%s ", own[i]);
+	is_str(got.buf, want.buf, "the testcase's own parameters, no more");
+	ok(!job_param_is_testcase("metric") && !job_param_is_testcase("run") &&
+	    !job_param_is_testcase("direction") &&
+	    !job_param_is_testcase("requires.memory") &&
+	    !job_param_is_testcase("kconfig.CONFIG_NR_CPUS"),
+	    "run, metric, direction, requires and kconfig are bisectd's");
+	strbuf_release(&got);
+	strbuf_release(&want);
+	job_list_free(jobs, nr);
+}
+
 int
 main(void)
 {
+	test_testcase_params();
 	test_design_example_dbench();
 	test_design_example_inline();
 	test_lkp_style();

@@ -17,42 +17,10 @@
 
 #include "bisectd/repo.h"
 #include "tests/unit/tap.h"
+#include "tests/unit/fixture.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
-
-static char	*tmp;
-
-static const char test_preamble[] =
-	"set -e\n"
-	"export HOME=\"$TEST_TMP\" GIT_CONFIG_NOSYSTEM=1\n"
-	"export GIT_AUTHOR_NAME='A U Thor' GIT_AUTHOR_EMAIL=author@example.com\n"
-	"export GIT_COMMITTER_NAME='C O Mitter'\n"
-	"export GIT_COMMITTER_EMAIL=committer@example.com\n"
-	"t=${TEST_T:-1700000000}\n"
-	"tick() { t=$((t + 60)); export GIT_AUTHOR_DATE=\"$t +0000\" "
-	"GIT_COMMITTER_DATE=\"$t +0000\"; }\n"
-	"c() { tick; echo \"$1\" > \"$1.t\"; git add \"$1.t\"; "
-	"git commit -q -m \"$1\"; git tag \"$1\"; }\n"
-	"m() { tick; git merge -q --no-ff -m \"$1\" \"$2\"; git tag \"$1\"; }\n";
-
-/* Run a shell script in dir with the fixture helpers; 0 on success. */
-static int
-sh(const char *dir, const char *script)
-{
-	char	*path = xasprintf("%s/script.sh", tmp), *cmd;
-	FILE	*f;
-	int	 rv;
-
-	f = fopen(path, "w");
-	fprintf(f, "%s\ncd '%s'\n%s\n", test_preamble, dir, script);
-	fclose(f);
-	cmd = xasprintf("TEST_TMP='%s' sh '%s'", tmp, path);
-	rv = system(cmd);
-	free(cmd);
-	free(path);
-	return rv;
-}
 
 /* The stdout of a shell command run in dir. */
 static char *
@@ -63,7 +31,7 @@ sh_out(const char *dir, const char *cmd)
 	FILE		*p;
 	size_t		 n;
 
-	full = xasprintf("cd '%s' && HOME='%s' %s", dir, tmp, cmd);
+	full = xasprintf("cd '%s' && HOME='%s' %s", dir, fixture_dir, cmd);
 	p = popen(full, "r");
 	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
 		strbuf_add(&sb, buf, n);
@@ -95,11 +63,12 @@ test_resolve(void)
 {
 	struct repo_commit	 c;
 	struct repo		*r;
-	char			*dir = path_join(tmp, "linear"), *want, *cause = NULL;
+	char			*dir = path_join(fixture_dir, "linear"), *want;
+	char			*cause = NULL;
 	char			 oid[REPO_OID_HEX + 1], *cmd;
 
 	dir_create(dir, NULL);
-	is_int(sh(dir, "git init -q -b main\n"
+	is_int(fixture_sh(dir, "git init -q -b main\n"
 	    "for x in A B C D E F G H I J; do c $x; done\n"
 	    "git tag -a -m 'release' v1.0 E\n"
 	    "tick; echo x > x.t; git add x.t\n"
@@ -258,11 +227,29 @@ test_range(void)
 {
 	struct repo_range	 rr;
 	struct repo		*r;
-	char			*dir = path_join(tmp, "merges"), *cause = NULL;
+	char			*dir = path_join(fixture_dir, "merges");
+	char			*cause = NULL;
 	const char		*g1[] = { "A" }, *g2[] = { "D" }, *g3[] = { "F" };
 	const char		*g4[] = { "D", "X1" }, *g5[] = { "B", "C", "B" };
 	const char		*g6[] = { "J" }, *g7[] = { "X2" };
 	const char		*g8[] = { "M1" }, *g9[] = { "Y2", "C" };
+	const struct {
+		const char	**good;
+		size_t		  nr_good;
+		const char	 *bad;
+		const char	 *what;
+		const char	 *cause;
+	} bad[] = {
+		{ g6, 1, "D", "good after bad",
+		    "good 'J' is not an ancestor of bad 'D'" },
+		{ g7, 1, "H", "good on an unmerged branch",
+		    "good 'X2' is not an ancestor of bad 'H'" },
+		{ g9, 2, "J", "one good end out of two off the history",
+		    "good 'Y2' is not an ancestor of bad 'J'" },
+		{ g2, 1, "nope", "unknown bad",
+		    "couldn't resolve 'nope' in repository 'm'" },
+	};
+	size_t			 i;
 
 	/*
 	 * A-B-C-D---M1-H---M2-J     main
@@ -273,7 +260,7 @@ test_range(void)
 	 *   Y1-Y2                   y (from A, never merged)
 	 */
 	dir_create(dir, NULL);
-	is_int(sh(dir, "git init -q -b main\n"
+	is_int(fixture_sh(dir, "git init -q -b main\n"
 	    "c A; c B; git branch side; c C; c D\n"
 	    "git checkout -q side; c E; c F; git branch x; c G\n"
 	    "git checkout -q main; m M1 side; c H\n"
@@ -295,30 +282,13 @@ test_range(void)
 	check_range(r, dir, "Y2", g1, 1);
 
 	memset(&rr, 0, sizeof rr);
-	ok(repo_range_load(r, g6, 1, "D", &rr, &cause) == -1,
-	    "good after bad fails");
-	is_str(cause, "good 'J' is not an ancestor of bad 'D'",
-	    "not-an-ancestor message");
-	free(cause);
-	cause = NULL;
-	ok(repo_range_load(r, g7, 1, "H", &rr, &cause) == -1,
-	    "good on an unmerged branch fails");
-	is_str(cause, "good 'X2' is not an ancestor of bad 'H'",
-	    "names the good end");
-	free(cause);
-	cause = NULL;
-	ok(repo_range_load(r, g9, 2, "J", &rr, &cause) == -1,
-	    "one good end out of two off the history fails");
-	is_str(cause, "good 'Y2' is not an ancestor of bad 'J'",
-	    "names the bad good end");
-	free(cause);
-	cause = NULL;
-	ok(repo_range_load(r, g2, 1, "nope", &rr, &cause) == -1,
-	    "unknown bad fails");
-	is_str(cause, "couldn't resolve 'nope' in repository 'm'",
-	    "unknown bad message");
-	free(cause);
-	cause = NULL;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ok(repo_range_load(r, bad[i].good, bad[i].nr_good, bad[i].bad,
+		    &rr, &cause) == -1, "%s fails", bad[i].what);
+		is_str(cause, bad[i].cause, "%s: the message", bad[i].what);
+		free(cause);
+		cause = NULL;
+	}
 	ok(rr.commits == NULL && rr.map == NULL, "nothing handed over");
 	repo_free(r);
 	free(dir);
@@ -329,12 +299,12 @@ static void
 test_range_random(void)
 {
 	struct repo	*r;
-	char		*dir = path_join(tmp, "random");
+	char		*dir = path_join(fixture_dir, "random");
 	const char	*g1[] = { "c5" }, *g2[] = { "c10", "c23" };
 	const char	*g3[] = { "c3", "c4", "c7" }, *g4[] = { "m14" };
 
 	dir_create(dir, NULL);
-	is_int(sh(dir, "git init -q -b b0\n"
+	is_int(fixture_sh(dir, "git init -q -b b0\n"
 	    "c c0; git branch b1; git branch b2\n"
 	    "i=1; while [ $i -le 60 ]; do\n"
 	    "  b=$((i % 3)); git checkout -q b$b; c c$i\n"
@@ -375,7 +345,7 @@ matches_archive(const char *repo, const char *rev, const char *dir)
 	    "diff -u \"$TEST_TMP/want\" \"$TEST_TMP/got\" >&2\n"
 	    "diff -r --no-dereference -x '.bisectd-*' -x '*.o' "
 	    "\"$TEST_TMP/ref\" '%s' >&2\n", list_fn, rev, dir, dir);
-	rv = sh(repo, script);
+	rv = fixture_sh(repo, script);
 	free(script);
 	return rv == 0;
 }
@@ -393,16 +363,6 @@ mtime_of(const char *dir, const char *name, struct timespec *ts)
 	return rv;
 }
 
-static int
-exists_in(const char *dir, const char *name)
-{
-	char	*p = path_join(dir, name);
-	int	 rv = file_exists(p);
-
-	free(p);
-	return rv;
-}
-
 static void
 set_old_mtime(const char *dir, const char *name)
 {
@@ -416,10 +376,10 @@ set_old_mtime(const char *dir, const char *name)
 static void
 test_checkout_fixture(void)
 {
-	char	*src = path_join(tmp, "co");
+	char	*src = path_join(fixture_dir, "co");
 
 	dir_create(src, NULL);
-	is_int(sh(src, "git init -q -b main\n"
+	is_int(fixture_sh(src, "git init -q -b main\n"
 	    "mkdir -p sub/dir gone\n"
 	    "echo keep > keep.txt; echo old > mod.txt; echo del > del.txt\n"
 	    "printf '#!/bin/sh\\necho hi\\n' > exe.sh\n"
@@ -447,14 +407,15 @@ test_checkout(const char *path, const char *wtname)
 {
 	struct repo	*r;
 	struct timespec	 ts, before;
-	char		*src = path_join(tmp, "co"), *wt = path_join(tmp, wtname);
+	char		*src = path_join(fixture_dir, "co");
+	char		*wt = path_join(fixture_dir, wtname);
 	char		*cause = NULL, *p, *buf = NULL;
 	char		 a[REPO_OID_HEX + 1], b[REPO_OID_HEX + 1];
 	char		 c[REPO_OID_HEX + 1];
 	size_t		 len;
 
 	diag("checkouts from %s", path);
-	p = path_join(tmp, path);
+	p = path_join(fixture_dir, path);
 	r = open_repo("co", p);
 	free(p);
 	if (r == NULL)
@@ -471,10 +432,10 @@ test_checkout(const char *path, const char *wtname)
 	    strncmp(buf, a, 40) == 0, "marker names A");
 	free(buf);
 	free(p);
-	ok(!exists_in(wt, ".git"), "the worktree is no repository");
+	ok(!fixture_exists(wt, ".git"), "the worktree is no repository");
 
 	/* Build outputs, and old dates on files A and B share. */
-	is_int(sh(wt, "echo out > out.o; echo out > sub/out.o\n"), 0,
+	is_int(fixture_sh(wt, "echo out > out.o; echo out > sub/out.o\n"), 0,
 	    "build outputs");
 	set_old_mtime(wt, "keep.txt");
 	set_old_mtime(wt, "sub/dir/nested.txt");
@@ -482,9 +443,9 @@ test_checkout(const char *path, const char *wtname)
 
 	ok(repo_checkout(r, b, wt, &cause) == 0, "checkout B over A");
 	ok(matches_archive(src, "B", wt), "worktree is exactly B");
-	ok(exists_in(wt, "out.o") &&
-	    exists_in(wt, "sub/out.o"), "build outputs stay");
-	ok(!exists_in(wt, "gone"), "emptied directory removed");
+	ok(fixture_exists(wt, "out.o") &&
+	    fixture_exists(wt, "sub/out.o"), "build outputs stay");
+	ok(!fixture_exists(wt, "gone"), "emptied directory removed");
 	ok(mtime_of(wt, "keep.txt", &ts) == 0 && ts.tv_sec == 1000000000,
 	    "unchanged file keeps its mtime");
 	ok(mtime_of(wt, "sub/dir/nested.txt", &ts) == 0 &&
@@ -499,7 +460,7 @@ test_checkout(const char *path, const char *wtname)
 	    "nothing rewritten");
 
 	/* A file changed behind our back (an in-tree build) is restored. */
-	is_int(sh(wt, "echo scribble > keep.txt\n"), 0, "scribble");
+	is_int(fixture_sh(wt, "echo scribble > keep.txt\n"), 0, "scribble");
 	ok(repo_checkout(r, c, wt, &cause) == 0, "checkout C");
 	ok(matches_archive(src, "C", wt), "worktree is exactly C");
 
@@ -513,7 +474,7 @@ test_checkout(const char *path, const char *wtname)
 	ok(matches_archive(src, "B", wt), "gives exactly B");
 
 	/* As if a checkout from A to C had died half way. */
-	is_int(sh(wt, "echo c > c.txt; echo old > mod.txt\n"), 0,
+	is_int(fixture_sh(wt, "echo c > c.txt; echo old > mod.txt\n"), 0,
 	    "half-way files");
 	buf = xasprintf("%s %s\n", a, c);
 	file_write_atomic(p, buf, strlen(buf), NULL);
@@ -534,21 +495,14 @@ test_checkout(const char *path, const char *wtname)
 int
 main(void)
 {
-	char	tmpl[] = "/tmp/bisectd-test-repo.XXXXXX";
-
-	if ((tmp = mkdtemp(tmpl)) == NULL) {
-		perror("mkdtemp");
+	if (fixture_start("repo") != 0)
 		return 1;
-	}
 	test_resolve();
 	test_range();
 	test_range_random();
 	test_checkout_fixture();
 	test_checkout("co", "wt");
 	test_checkout("co.git", "wt-bare");
-	if (tap_failed == 0)
-		dir_remove_tree(tmp, NULL);
-	else
-		diag("fixtures kept in %s", tmp);
+	fixture_finish();
 	return tap_done();
 }

@@ -1,0 +1,346 @@
+/*
+ * The tables of a report (bisectd/report.h): the LKP compare table between
+ * two commits' series, the headline metric first, then the other metrics
+ * that moved significantly, largest first, each with its ± (sample
+ * standard deviation as a percentage of the mean) on both sides, so that
+ * a reader sees what moved around the headline (seed 004); and the
+ * per-instance spread, so that "slower" shows next to "fairer" (seed 002).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisectd/report.h"
+#include "jobs/job.h"
+#include "jobs/metric.h"
+#include "stats/compare.h"
+#include "stats/summary.h"
+#include "util/xalloc.h"
+
+static void
+report_value(char *buf, size_t len, double v)
+{
+	double	a = fabs(v);
+
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (a >= 1e9)
+		snprintf(buf, len, "%.4g", v);
+	else if (a >= 100 || v == floor(v))
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
+}
+
+/*
+ * One metric's two series compared as the metric table says (smallest
+ * effect, direction). -1 when they are too few to test: then only
+ * change_pct is set, from the means.
+ */
+static int
+report_compare(struct comparison *cmp, const struct store_series *a,
+    const struct store_series *b)
+{
+	const struct metric_info	*mi = metric_lookup(a->metric);
+	struct compare_opts		 opts;
+	struct summary			 sa, sb;
+
+	memset(&opts, 0, sizeof opts);
+	opts.min_effect_pct = mi->min_effect_pct;
+	opts.direction = mi->direction == JOB_DIRECTION_HIGHER ? 1 :
+	    mi->direction == JOB_DIRECTION_LOWER ? -1 : 0;
+	if (compare_samples(cmp, a->values, a->nr, b->values, b->nr,
+	    &opts) == 0)
+		return 0;
+	memset(cmp, 0, sizeof *cmp);
+	summary_compute(&sa, a->values, a->nr);
+	summary_compute(&sb, b->values, b->nr);
+	cmp->change_pct = sa.mean != 0 ? 100 * (sb.mean - sa.mean) /
+	    fabs(sa.mean) : NAN;
+	return -1;
+}
+
+struct report_row {
+	const struct store_series	*a;
+	const struct store_series	*b;
+	struct comparison		 cmp;
+	int				 valid;
+	int				 headline;
+};
+
+static int
+report_row_cmp(const void *x, const void *y)
+{
+	const struct report_row	*a = x, *b = y;
+	double			 da, db;
+
+	if (a->headline != b->headline)
+		return b->headline - a->headline;
+	if (a->cmp.significant != b->cmp.significant)
+		return b->cmp.significant - a->cmp.significant;
+	da = isfinite(a->cmp.change_pct) ? fabs(a->cmp.change_pct) : 0;
+	db = isfinite(b->cmp.change_pct) ? fabs(b->cmp.change_pct) : 0;
+	if (da != db)
+		return da < db ? 1 : -1;
+	return strcmp(a->a->metric, b->a->metric);
+}
+
+/* "± 3%", or "± ?%" where one sample leaves the spread unknown. */
+static void
+report_pct(char *buf, size_t len, double x)
+{
+	if (isfinite(x))
+		snprintf(buf, len, "%2ld%%", lround(x));
+	else
+		snprintf(buf, len, " ?%%");
+}
+
+void
+report_compare_table(struct strbuf *sb, const char *label_a,
+    const char *label_b, const struct store_series *a, size_t nr_a,
+    const struct store_series *b, size_t nr_b, const char *headline, int all)
+{
+	struct report_row	*rows = xcalloc(nr_a + 1, sizeof *rows);
+	struct summary		 sa, sb_;
+	size_t			 i, j, n = 0;
+	char			 va[32], vb[32], change[32];
+	char			 pa[16], pb[16];
+
+	for (i = 0; i < nr_a; i++) {
+		for (j = 0; j < nr_b; j++) {
+			if (strcmp(a[i].metric, b[j].metric) == 0)
+				break;
+		}
+		if (j == nr_b)
+			continue;
+		rows[n].a = &a[i];
+		rows[n].b = &b[j];
+		rows[n].headline = headline != NULL &&
+		    strcmp(a[i].metric, headline) == 0;
+		rows[n].valid = report_compare(&rows[n].cmp, &a[i],
+		    &b[j]) == 0;
+		n++;
+	}
+	qsort(rows, n, sizeof *rows, report_row_cmp);
+	strbuf_addf(sb, "%16.15s %27.25s\n", label_a, label_b);
+	strbuf_addstr(sb, "---------------- ---------------------------\n");
+	for (i = 0; i < n; i++) {
+		if (!all && !rows[i].headline && !rows[i].cmp.significant)
+			continue;
+		summary_compute(&sa, rows[i].a->values, rows[i].a->nr);
+		summary_compute(&sb_, rows[i].b->values, rows[i].b->nr);
+		report_value(va, sizeof va, sa.mean);
+		report_value(vb, sizeof vb, sb_.mean);
+		if (isfinite(rows[i].cmp.change_pct) &&
+		    (rows[i].cmp.significant || rows[i].headline || all))
+			snprintf(change, sizeof change, "%+.1f%%",
+			    rows[i].cmp.change_pct);
+		else
+			change[0] = '\0';
+		report_pct(pa, sizeof pa, sa.stddev_pct);
+		report_pct(pb, sizeof pb, sb_.stddev_pct);
+		strbuf_addf(sb, "%10s ± %s  %10s  %10s ± %s  %s%s\n",
+		    va, pa, change, vb, pb, rows[i].a->metric,
+		    rows[i].valid && rows[i].cmp.significant ? "" :
+		    (rows[i].valid ? "" : " (too few samples)"));
+	}
+	free(rows);
+}
+
+/* Metrics of the agent's monitors: their instances are CPUs or nodes. */
+static int
+report_monitor_metric(const char *name)
+{
+	static const char *const prefixes[] = {
+		"time.", "proc-vmstat.", "meminfo.", "numa-numastat.",
+		"numa-meminfo.", "proc-stat.", "interrupts.", "softirqs.",
+		"cpufreq.", NULL
+	};
+	size_t	i;
+
+	for (i = 0; prefixes[i] != NULL; i++) {
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The spread of instances in each run of one side. */
+struct report_spread {
+	size_t	 per;		/* instances per run */
+	size_t	 runs;
+	double	*jain;		/* per run */
+	double	*cv;		/* per run, % */
+	double	 min;		/* over every run */
+	double	 max;
+	double	 jain_mean;
+	double	 cv_mean;
+};
+
+static void
+report_spread_release(struct report_spread *sp)
+{
+	free(sp->jain);
+	free(sp->cv);
+	memset(sp, 0, sizeof *sp);
+}
+
+/*
+ * Runs with a different number of instances cannot be told apart in the
+ * flattened list: they are then taken as one pool.
+ */
+static int
+report_spread_of(const struct store_series *s, struct report_spread *out)
+{
+	struct spread	one;
+	size_t		r;
+
+	memset(out, 0, sizeof *out);
+	if (s->nr_instance_runs == 0 || s->nr_instances < 2)
+		return -1;
+	out->runs = s->nr_instance_runs;
+	if (s->nr_instances % out->runs != 0)
+		out->runs = 1;
+	out->per = s->nr_instances / out->runs;
+	if (out->per < 2)
+		return -1;
+	out->jain = xcalloc(out->runs, sizeof *out->jain);
+	out->cv = xcalloc(out->runs, sizeof *out->cv);
+	out->min = INFINITY;
+	out->max = -INFINITY;
+	for (r = 0; r < out->runs; r++) {
+		spread_compute(&one, s->instances + r * out->per, out->per);
+		out->jain[r] = one.jain;
+		out->cv[r] = one.cv;
+		out->jain_mean += one.jain / (double)out->runs;
+		out->cv_mean += one.cv / (double)out->runs;
+		out->min = one.min < out->min ? one.min : out->min;
+		out->max = one.max > out->max ? one.max : out->max;
+	}
+	return 0;
+}
+
+/*
+ * Did the instances become fairer? The per-run Jain's indexes of the two
+ * sides are compared (Welch, when each side has two runs or more); a
+ * change below 0.02 is no change, 0.1 or more is a large one.
+ */
+static void
+report_fairness(struct strbuf *sb, const struct report_spread *a,
+    const struct report_spread *b)
+{
+	struct comparison	cmp;
+	double			dj = b->jain_mean - a->jain_mean;
+	int			sig = 1, tested = 0;
+
+	if (a->runs >= 2 && b->runs >= 2 &&
+	    compare_samples(&cmp, a->jain, a->runs, b->jain, b->runs,
+	    NULL) == 0) {
+		tested = isfinite(cmp.p_value);
+		if (tested)
+			sig = cmp.p_value < 0.05;
+	}
+	if (fabs(dj) < 0.02 || !sig)
+		strbuf_addstr(sb, "fairness unchanged");
+	else
+		strbuf_addf(sb, "the instances became %s%s",
+		    fabs(dj) >= 0.1 ? "much " : "",
+		    dj > 0 ? "fairer" : "less fair");
+	strbuf_addf(sb, " (Jain's index %.3f -> %.3f", a->jain_mean,
+	    b->jain_mean);
+	if (tested)
+		strbuf_addf(sb, ", p = %.2g", cmp.p_value);
+	strbuf_addch(sb, ')');
+}
+
+static void
+report_spread_row(struct strbuf *sb, const char *label,
+    const struct report_spread *sp)
+{
+	char	mn[32], mx[32];
+
+	report_value(mn, sizeof mn, sp->min);
+	report_value(mx, sizeof mx, sp->max);
+	strbuf_addf(sb, "    %-16.16s %12s %12s %7.1f%% %7.3f\n", label, mn, mx,
+	    sp->cv_mean, sp->jain_mean);
+}
+
+/* The change of the metric's aggregate, as the compare table has it. */
+static void
+report_aggregate(struct strbuf *sb, const struct store_series *a,
+    const struct store_series *b)
+{
+	struct comparison	cmp;
+
+	if (report_compare(&cmp, a, b) != 0)
+		strbuf_addf(sb, "aggregate %+.1f%% (too few runs to test)",
+		    cmp.change_pct);
+	else if (cmp.significant)
+		strbuf_addf(sb, "aggregate %+.1f%% (%s)", cmp.change_pct,
+		    report_kind(cmp.change_pct, job_direction_name(
+		    metric_lookup(a->metric)->direction)));
+	else
+		strbuf_addf(sb, "aggregate unchanged (%+.1f%%, not "
+		    "significant)", cmp.change_pct);
+}
+
+void
+report_spread_compare(struct strbuf *sb, const char *label_a,
+    const char *label_b, const struct store_series *a, size_t nr_a,
+    const struct store_series *b, size_t nr_b)
+{
+	struct report_spread	sa, sb_;
+	size_t			i, j;
+	int			header = 0;
+	char			la[16], lb[16];
+
+	snprintf(la, sizeof la, "%.10s", label_a);
+	snprintf(lb, sizeof lb, "%.10s", label_b);
+	for (i = 0; i < nr_a; i++) {
+		if (report_monitor_metric(a[i].metric))
+			continue;
+		for (j = 0; j < nr_b; j++) {
+			if (strcmp(a[i].metric, b[j].metric) == 0)
+				break;
+		}
+		if (j == nr_b)
+			continue;
+		memset(&sb_, 0, sizeof sb_);
+		if (report_spread_of(&a[i], &sa) != 0 ||
+		    report_spread_of(&b[j], &sb_) != 0) {
+			report_spread_release(&sa);
+			report_spread_release(&sb_);
+			continue;
+		}
+		if (!header) {
+			strbuf_addstr(sb, "per-instance spread (min and max "
+			    "over the runs; CV and Jain's fairness index per "
+			    "run, averaged;\nJain's index is 1 when every "
+			    "instance did the same, 1/n when one did it "
+			    "all):\n");
+			header = 1;
+		}
+		strbuf_addf(sb, "\n  %s: %zu instances per run, %zu run%s -> "
+		    "%zu run%s\n", a[i].metric, sa.per, sa.runs, sa.runs == 1 ?
+		    "" : "s", sb_.runs, sb_.runs == 1 ? "" : "s");
+		strbuf_addf(sb, "    %-16s %12s %12s %8s %7s\n", "", "min",
+		    "max", "CV", "Jain");
+		report_spread_row(sb, la, &sa);
+		report_spread_row(sb, lb, &sb_);
+		strbuf_addstr(sb, "    => ");
+		report_aggregate(sb, &a[i], &b[j]);
+		strbuf_addstr(sb, ", ");
+		report_fairness(sb, &sa, &sb_);
+		strbuf_addch(sb, '\n');
+		report_spread_release(&sa);
+		report_spread_release(&sb_);
+	}
+}
+
+void
+report_spread_table(struct strbuf *sb, const struct store_series *a,
+    size_t nr_a, const struct store_series *b, size_t nr_b)
+{
+	report_spread_compare(sb, "before", "after", a, nr_a, b, nr_b);
+}
