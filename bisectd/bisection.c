@@ -404,6 +404,65 @@ bisection_round(double x, double unit)
 	return isfinite(x) ? round(x / unit) * unit : 0.0;
 }
 
+/*
+ * The culprit's change, p and interval: against its parent as the compare
+ * table computes them (Welch's t and Fieller's interval, within machines
+ * when the runs were spread over several), so that the headline, the
+ * JSON and the table agree; the driver's own robust estimate (the
+ * Hodges-Lehmann shift against the good side it compared with, in % of
+ * its median) goes alongside. Without two samples of the parent, the
+ * driver's estimate is the one given.
+ */
+static void
+bisection_culprit_change(struct scheduler *s, const struct store_bisection *b,
+    const struct repo_range *range, const struct bisect_result *res,
+    json_t *o)
+{
+	struct store_series	sp, sc;
+	struct comparison	cmp;
+	size_t			culprit = res->culprits[0], parent;
+	int			have = 0;
+
+	memset(&sp, 0, sizeof sp);
+	memset(&sc, 0, sizeof sc);
+	if (range->commits[culprit].nr_parents > 0) {
+		parent = range->commits[culprit].parents[0];
+		have = store_series_get(s->ctx->store, b->job, b->repo,
+		    range->oids[parent], b->metric, &sp, NULL) == 0 &&
+		    store_series_get(s->ctx->store, b->job, b->repo,
+		    range->oids[culprit], b->metric, &sc, NULL) == 0 &&
+		    report_compare(&cmp, &sp, &sc) == 0 &&
+		    isfinite(cmp.change_pct);
+	}
+	if (have) {
+		json_object_set_new(o, "change_pct", json_real(
+		    bisection_round(cmp.change_pct, 0.1)));
+		json_object_set_new(o, "ci_pct", json_pack("[f, f]",
+		    bisection_round(cmp.ci_lo, 0.1),
+		    bisection_round(cmp.ci_hi, 0.1)));
+		json_object_set_new(o, "p_value", json_real(
+		    isfinite(cmp.p_value) ? cmp.p_value : 1));
+		if (cmp.blocks > 1)
+			json_object_set_new(o, "machines",
+			    json_integer(cmp.blocks));
+	} else {
+		json_object_set_new(o, "change_pct", json_real(
+		    bisection_round(res->culprit_change_pct, 0.1)));
+		json_object_set_new(o, "ci_pct", json_pack("[f, f]",
+		    bisection_round(res->culprit_ci_lo, 0.1),
+		    bisection_round(res->culprit_ci_hi, 0.1)));
+		json_object_set_new(o, "p_value", json_real(
+		    isfinite(res->culprit_p_value) ? res->culprit_p_value : 1));
+	}
+	json_object_set_new(o, "shift_pct", json_real(
+	    bisection_round(res->culprit_change_pct, 0.1)));
+	json_object_set_new(o, "shift_ci_pct", json_pack("[f, f]",
+	    bisection_round(res->culprit_ci_lo, 0.1),
+	    bisection_round(res->culprit_ci_hi, 0.1)));
+	store_series_release(&sp);
+	store_series_release(&sc);
+}
+
 static char *
 bisection_json(struct scheduler *s, const struct bisection *bs,
     const struct store_bisection *b, const struct bisection_turn *t,
@@ -436,14 +495,8 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 	json_object_set_new(o, "good", json_string(b->good));
 	json_object_set_new(o, "bad", json_string(b->bad));
 	if (found) {
-		json_object_set_new(o, "change_pct", json_real(
-		    bisection_round(res->culprit_change_pct, 0.1)));
-		json_object_set_new(o, "ci_pct", json_pack("[f, f]",
-		    bisection_round(res->culprit_ci_lo, 0.1),
-		    bisection_round(res->culprit_ci_hi, 0.1)));
-		json_object_set_new(o, "p_value", json_real(
-		    isfinite(res->culprit_p_value) ? res->culprit_p_value : 1));
 		culprit = res->culprits[0];
+		bisection_culprit_change(s, b, range, res, o);
 		if (range->commits[culprit].nr_parents > 0) {
 			parent = range->commits[culprit].parents[0];
 			json_object_set_new(o, "parent", bisection_stats_json(
@@ -490,7 +543,9 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 	json_object_set_new(o, "builds", json_integer((json_int_t)builds));
 	json_object_set_new(o, "runs", json_integer((json_int_t)t->nr_runs));
 	json_object_set_new(o, "skipped", skipped);
-	text = json_dumps(o, JSON_PRESERVE_ORDER | JSON_COMPACT);
+	/* 12 digits: -5.8, not the double nearest -5.8 written out in 17 */
+	text = json_dumps(o, JSON_PRESERVE_ORDER | JSON_COMPACT |
+	    JSON_REAL_PRECISION(12));
 	json_decref(o);
 	(void)s;
 	return text;

@@ -5,6 +5,10 @@
  * standard deviation as a percentage of the mean) on both sides, so that
  * a reader sees what moved around the headline (seed 004); and the
  * per-instance spread, so that "slower" shows next to "fairer" (seed 002).
+ * When the runs of the two commits were spread over several test
+ * machines, each change is estimated within machines (compare_blocked),
+ * so that one machine being faster than another is not noise, and the
+ * table says so.
  */
 #include <math.h>
 #include <stdio.h>
@@ -34,24 +38,57 @@ report_value(char *buf, size_t len, double v)
 }
 
 /*
- * One metric's two series compared as the metric table says (smallest
- * effect, direction). -1 when they are too few to test: then only
- * change_pct is set, from the means.
+ * Number the agents of both series alike: blocks[i] for values[i], a
+ * value whose agent is unknown being an agent of its own kind.
  */
-static int
+static size_t *
+report_blocks(const struct store_series *s, const char ***names,
+    size_t *nr_names)
+{
+	size_t		*blocks = xcalloc(s->nr + 1, sizeof *blocks);
+	const char	*agent;
+	size_t		 i, k;
+
+	for (i = 0; i < s->nr; i++) {
+		agent = s->agents != NULL && s->agents[i] != NULL ?
+		    s->agents[i] : "";
+		for (k = 0; k < *nr_names; k++) {
+			if (strcmp((*names)[k], agent) == 0)
+				break;
+		}
+		if (k == *nr_names) {
+			*names = xreallocarray(*names, *nr_names + 1,
+			    sizeof **names);
+			(*names)[(*nr_names)++] = agent;
+		}
+		blocks[i] = k;
+	}
+	return blocks;
+}
+
+int
 report_compare(struct comparison *cmp, const struct store_series *a,
     const struct store_series *b)
 {
 	const struct metric_info	*mi = metric_lookup(a->metric);
 	struct compare_opts		 opts;
 	struct summary			 sa, sb;
+	const char			**names = NULL;
+	size_t				 nr_names = 0, *ba, *bb;
+	int				 r;
 
 	memset(&opts, 0, sizeof opts);
 	opts.min_effect_pct = mi->min_effect_pct;
 	opts.direction = mi->direction == JOB_DIRECTION_HIGHER ? 1 :
 	    mi->direction == JOB_DIRECTION_LOWER ? -1 : 0;
-	if (compare_samples(cmp, a->values, a->nr, b->values, b->nr,
-	    &opts) == 0)
+	ba = report_blocks(a, &names, &nr_names);
+	bb = report_blocks(b, &names, &nr_names);
+	r = compare_blocked(cmp, a->values, ba, a->nr, b->values, bb, b->nr,
+	    &opts);
+	free(ba);
+	free(bb);
+	free(names);
+	if (r == 0)
 		return 0;
 	memset(cmp, 0, sizeof *cmp);
 	summary_compute(&sa, a->values, a->nr);
@@ -104,6 +141,7 @@ report_compare_table(struct strbuf *sb, const char *label_a,
 	struct report_row	*rows = xcalloc(nr_a + 1, sizeof *rows);
 	struct summary		 sa, sb_;
 	size_t			 i, j, n = 0;
+	unsigned		 blocks = 0;
 	char			 va[32], vb[32], change[32];
 	char			 pa[16], pb[16];
 
@@ -144,7 +182,13 @@ report_compare_table(struct strbuf *sb, const char *label_a,
 		    va, pa, change, vb, pb, rows[i].a->metric,
 		    rows[i].valid && rows[i].cmp.significant ? "" :
 		    (rows[i].valid ? "" : " (too few samples)"));
+		if (rows[i].cmp.blocks > blocks)
+			blocks = rows[i].cmp.blocks;
 	}
+	/* the change is not the means' when machine shares differ */
+	if (blocks > 1)
+		strbuf_addf(sb, "(the runs were spread over %u test machines: "
+		    "changes and tests are within each machine)\n", blocks);
 	free(rows);
 }
 

@@ -12,12 +12,21 @@
 #include "bisectd/context.h"
 #include "bisectd/drift.h"
 #include "schema/store.h"
+#include "stats/compare.h"
 #include "util/strbuf.h"
 
 /* "regression", "improvement" or "change" for a % change and direction. */
 const char *report_kind(double change_pct, const char *direction);
 char	*report_headline(const char *oid, double change_pct,
 	    const char *metric, const char *direction);
+/*
+ * One metric's two series compared as the metric table says (smallest
+ * effect, direction), blocked by the agent that ran each sample when they
+ * ran on more than one (stats/compare.h: compare_blocked). -1 when they
+ * are too few to test: then only change_pct is set, from the means.
+ */
+int	 report_compare(struct comparison *, const struct store_series *a,
+	    const struct store_series *b);
 /*
  * The LKP compare table between two commits' series: the headline metric
  * first, then every other metric that changed significantly, largest

@@ -64,11 +64,13 @@ static const char sql_run_busy[] =
 static const char sql_run_running_agent[] =
     "SELECT count(*) FROM runs WHERE status = 'running' AND agent = ?";
 static const char sql_series_get[] =
-    "SELECT s.value, s.instances FROM samples s JOIN runs r ON s.run = r.id "
+    "SELECT s.value, s.instances, r.agent FROM samples s JOIN runs r ON "
+    "s.run = r.id "
     "WHERE r.job = ? AND r.repo = ? AND r.commit_oid = ? AND "
     "r.status = 'done' AND s.metric = ? ORDER BY r.seq";
 static const char sql_series_all[] =
-    "SELECT s.metric, s.value, s.instances FROM samples s JOIN runs r ON "
+    "SELECT s.metric, s.value, s.instances, r.agent FROM samples s JOIN "
+    "runs r ON "
     "s.run = r.id WHERE r.job = ? AND r.repo = ? AND r.commit_oid = ? AND "
     "r.status = 'done' ORDER BY s.metric, r.seq";
 static const char sql_env_get[] =
@@ -370,12 +372,20 @@ store_run_release(struct store_run *run)
 	memset(run, 0, sizeof *run);
 }
 
-/* One run's sample, its value in column col and its instances next. */
+/*
+ * One run's sample: its value in column col, its instances next, and the
+ * agent that ran it after them.
+ */
 static void
 store_series_add(struct store_series *s, sqlite3_stmt *stmt, int col,
     size_t *alloc, size_t *ialloc)
 {
-	ALLOC_GROW(s->values, s->nr, *alloc);
+	if (s->nr >= *alloc) {
+		ALLOC_GROW(s->values, s->nr, *alloc);
+		s->agents = xreallocarray(s->agents, *alloc,
+		    sizeof *s->agents);
+	}
+	s->agents[s->nr] = store_column_text(stmt, col + 2);
 	s->values[s->nr++] = sqlite3_column_double(stmt, col);
 	if (sqlite3_column_type(stmt, col + 1) == SQLITE_TEXT) {
 		store_instances_parse((const char *)sqlite3_column_text(stmt,
@@ -443,6 +453,11 @@ store_series_release(struct store_series *s)
 {
 	if (s == NULL)
 		return;
+	size_t	i;
+
+	for (i = 0; s->agents != NULL && i < s->nr; i++)
+		free(s->agents[i]);
+	free(s->agents);
 	free(s->metric);
 	free(s->values);
 	free(s->instances);

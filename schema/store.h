@@ -87,6 +87,7 @@ struct store_step {
 struct store_series {
 	char	*metric;
 	double	*values;
+	char	**agents;	/* per value, the agent that ran it, or NULL */
 	size_t	 nr;
 	/* per-instance values of the most recent runs, flattened */
 	double	*instances;

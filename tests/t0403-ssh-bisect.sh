@@ -61,4 +61,22 @@ test_expect_success 'commits with the same number of samples have the same share
 	test "$(db_query "SELECT count(*) FROM ($per_commit)")" -ge 5
 '
 
+test_expect_success 'the culprit is compared with its parent within each machine' '
+	culprit=$(culprit_oid) &&
+	parent=$(git -C repo rev-parse "$culprit^") &&
+	both=$(db_query "SELECT count(*) FROM (SELECT agent FROM runs
+		WHERE status = '\''done'\'' AND commit_oid IN ('\''$culprit'\'',
+		'\''$parent'\'') GROUP BY agent
+		HAVING count(DISTINCT commit_oid) = 2)") &&
+	test "$both" -ge 2 &&
+	test "$(json_get out.json "d[\"machines\"]")" = "$both" &&
+	id=$(json_get out.json "d[\"id\"]") &&
+	bisectctl report "$id" >report.txt &&
+	grep -qx "(the runs were spread over $both test machines: changes and tests are within each machine)" report.txt &&
+	change=$(json_get out.json "\"%+.1f%%\" % d[\"change_pct\"]") &&
+	head -n 1 report.txt | grep -qF ": $change microbench.score" &&
+	grep -E "^ +[0-9.]+ ± +[0-9]+% +[-+][0-9.]+% .* microbench.score$" report.txt |
+		grep -qF " $change "
+'
+
 test_done
