@@ -194,6 +194,87 @@ repo_commit_read(struct repo *r, const char *oid, struct repo_commit *out,
 	return 0;
 }
 
+static int
+repo_name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The branches whose tip is oid or descends from it: local branches
+ * (refs/heads/) and the tracked branches continuous mode fetched
+ * (refs/bisectd/track/), by their short names, sorted, each once.
+ */
+int
+repo_branches_containing(struct repo *r, const char *oid, char ***out,
+    size_t *nr, char **cause)
+{
+	static const char	*globs[] = {
+		"refs/heads/*", "refs/bisectd/track/*"
+	};
+	static const char	*prefixes[] = {
+		"refs/heads/", "refs/bisectd/track/"
+	};
+	git_reference_iterator	*it = NULL;
+	git_reference		*ref, *peeled;
+	git_oid			 id, tip;
+	char			**v = NULL;
+	size_t			 n = 0, alloc = 0, i, k;
+	int			 rc, ret = -1;
+
+	if (repo_oid(r, oid, &id, cause) != 0)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		if (git_reference_iterator_glob_new(&it, r->git, globs[i]) != 0) {
+			error_set(cause, "couldn't list the branches of "
+			    "repository '%s': %s", r->name, repo_git_error());
+			goto out;
+		}
+		while ((rc = git_reference_next(&ref, it)) == 0) {
+			peeled = NULL;
+			if (git_reference_resolve(&peeled, ref) == 0 &&
+			    git_reference_target(peeled) != NULL) {
+				tip = *git_reference_target(peeled);
+				if (git_oid_equal(&tip, &id) ||
+				    git_graph_descendant_of(r->git, &tip,
+				    &id) == 1) {
+					ALLOC_GROW(v, n, alloc);
+					v[n++] = xstrdup(git_reference_name(ref) +
+					    strlen(prefixes[i]));
+				}
+			}
+			git_reference_free(peeled);
+			git_reference_free(ref);
+		}
+		git_reference_iterator_free(it);
+		it = NULL;
+		if (rc != GIT_ITEROVER) {
+			error_set(cause, "couldn't list the branches of "
+			    "repository '%s': %s", r->name, repo_git_error());
+			goto out;
+		}
+	}
+	if (n > 1)
+		qsort(v, n, sizeof *v, repo_name_cmp);
+	for (i = k = 0; i < n; i++) {
+		if (k > 0 && strcmp(v[k - 1], v[i]) == 0)
+			free(v[i]);
+		else
+			v[k++] = v[i];
+	}
+	*out = v;
+	*nr = k;
+	v = NULL;
+	n = 0;
+	ret = 0;
+out:
+	git_reference_iterator_free(it);
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	return ret;
+}
+
 void
 repo_commit_release(struct repo_commit *c)
 {

@@ -59,6 +59,12 @@ int	 repo_commit_read(struct repo *, const char *oid,
 	     struct repo_commit *out, char **cause);
 void	 repo_commit_release(struct repo_commit *);
 /*
+ * The branches that contain oid: local ones and those continuous mode
+ * tracks, by short name, sorted; *out is an allocated array.
+ */
+int	 repo_branches_containing(struct repo *, const char *oid,
+	     char ***out, size_t *nr, char **cause);
+/*
  * good must be an ancestor of bad; several good ends are allowed. Each is
  * any revision repo_resolve takes; good ends naming the same commit count
  * once.

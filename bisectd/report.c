@@ -7,11 +7,14 @@
  */
 #include <jansson.h>
 
+#include <stdarg.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bisectd/drift.h"
+#include "bisectd/mail.h"
 #include "bisectd/repo.h"
 #include "bisectd/report.h"
 #include "jobs/job.h"
@@ -495,6 +498,74 @@ out:
 	return r;
 }
 
+/*
+ * A paragraph of prose: formatted, then wrapped at MAIL_WIDTH columns at
+ * spaces (a longer word stays whole), so that the report reads the same
+ * on a terminal as in the mail, whose wrapping then leaves it alone; a
+ * blank line after it.
+ */
+static void report_para(struct strbuf *, const char *, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+report_para(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list		 ap;
+	char		*text;
+	const char	*p, *word, *start;
+	size_t		 col = 0, w;
+
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	va_end(ap);
+	if (text == NULL)
+		return;
+	for (p = start = text; *p != '\0';) {
+		word = p;
+		for (w = 0; *p != '\0' && *p != ' '; p++)
+			w += ((unsigned char)*p & 0xc0) != 0x80;
+		if (col > 0 && col + 1 + w > MAIL_WIDTH) {
+			strbuf_add(sb, start, (size_t)(word - 1 - start));
+			strbuf_addch(sb, '\n');
+			start = word;
+			col = 0;
+		}
+		col += (col > 0) + w;
+		while (*p == ' ')
+			p++;
+	}
+	strbuf_addstr(sb, start);
+	strbuf_addstr(sb, "\n\n");
+	free(text);
+}
+
+/*
+ * "branch: NAME" as the robot writes it: the branches that contain the
+ * culprit (local ones and those continuous mode tracks), at most four
+ * named; none when no branch has it yet.
+ */
+static void
+report_branches(struct strbuf *sb, struct repo *repo, const char *oid)
+{
+	char	**names = NULL;
+	size_t	  nr = 0, i;
+
+	if (repo_branches_containing(repo, oid, &names, &nr, NULL) != 0 ||
+	    nr == 0)
+		goto out;
+	strbuf_addf(sb, "branch%s: ", nr == 1 ? "" : "es");
+	for (i = 0; i < nr && i < 4; i++)
+		strbuf_addf(sb, "%s%s", i > 0 ? ", " : "", names[i]);
+	if (nr > 4)
+		strbuf_addf(sb, " and %zu more", nr - 4);
+	strbuf_addch(sb, '\n');
+out:
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+}
+
 /* The revert check's verdict, in words. */
 static void
 report_revert(struct strbuf *sb, json_t *rv)
@@ -504,21 +575,21 @@ report_revert(struct strbuf *sb, json_t *rv)
 	if (rv == NULL)
 		return;
 	if (!json_is_true(json_object_get(rv, "clean"))) {
-		strbuf_addstr(sb, "Revert check: the culprit does not revert "
-		    "cleanly on top of the bad commit.\n\n");
+		report_para(sb, "Revert check: the culprit does not revert "
+		    "cleanly on top of the bad commit.");
 		return;
 	}
 	if (!json_is_true(json_object_get(rv, "built"))) {
-		strbuf_addf(sb, "Revert check: the culprit reverted on top of "
-		    "the bad commit (%.12s) does not build.\n\n",
+		report_para(sb, "Revert check: the culprit reverted on top of "
+		    "the bad commit (%.12s) does not build.",
 		    json_string_value(json_object_get(rv, "commit")));
 		return;
 	}
 	restored = json_number_value(json_object_get(rv, "restored_pct"));
-	strbuf_addf(sb, "Revert check: with the culprit reverted on top of the "
-	    "bad commit (%.12s),\nthe metric moves %+.1f%% against bad "
-	    "(p = %.2g, %lld runs): the revert %s the change\n(%.0f%% of "
-	    "it).\n\n",
+	report_para(sb, "Revert check: with the culprit reverted on top of the "
+	    "bad commit (%.12s), the metric moves %+.1f%% against bad "
+	    "(p = %.2g, %lld runs): the revert %s the change (%.0f%% of "
+	    "it).",
 	    json_string_value(json_object_get(rv, "commit")),
 	    json_number_value(json_object_get(rv, "change_pct")),
 	    json_number_value(json_object_get(rv, "p_value")),
@@ -616,14 +687,16 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	    change, report_kind(change, b.direction), b.metric);
 	strbuf_addf(&sb, "commit: %s (\"%s\")\n", culprit, rc.subject);
 	strbuf_addf(&sb, "author: %s\n", rc.author);
-	strbuf_addf(&sb, "repository: %s\n\n", b.repo);
+	strbuf_addf(&sb, "repository: %s\n", b.repo);
+	report_branches(&sb, repo, culprit);
+	strbuf_addch(&sb, '\n');
 	report_side_load(&penv, ctx, b.job, b.repo, parent_oid);
 	report_side_load(&cenv, ctx, b.job, b.repo, culprit);
 	report_testcase(&sb, job.testcase, job.description, job.canonical,
 	    &cenv.run);
-	strbuf_addf(&sb, "The culprit explains %.0f%% of the change between "
-	    "good %.12s and bad %.12s\n(95%% CI of its own change: [%+.1f%%, "
-	    "%+.1f%%], p = %.2g; %lld builds, %lld runs).\n\n",
+	report_para(&sb, "The culprit explains %.0f%% of the change between "
+	    "good %.12s and bad %.12s (95%% CI of its own change: [%+.1f%%, "
+	    "%+.1f%%], p = %.2g; %lld builds, %lld runs).",
 	    json_number_value(json_object_get(res, "explained_pct")), b.good,
 	    b.bad, json_number_value(json_array_get(json_object_get(res,
 	    "ci_pct"), 0)), json_number_value(json_array_get(
@@ -632,10 +705,10 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	    (long long)json_integer_value(json_object_get(res, "builds")),
 	    (long long)json_integer_value(json_object_get(res, "runs")));
 	if (json_is_true(json_object_get(res, "same_image_as_parent")))
-		strbuf_addstr(&sb, "Note: the culprit's build is byte-identical "
-		    "to its parent's (the same kernel\nimage): the commit "
-		    "cannot have changed what ran. Suspect noise or the\n"
-		    "environment before this commit.\n\n");
+		report_para(&sb, "Note: the culprit's build is byte-identical "
+		    "to its parent's (the same kernel image): the commit "
+		    "cannot have changed what ran. Suspect noise or the "
+		    "environment before this commit.");
 	if (json_array_size(json_object_get(res, "culprits")) > 1) {
 		size_t	k;
 

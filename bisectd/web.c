@@ -346,9 +346,9 @@ web_summary(struct strbuf *sb, const struct web_report *w,
     char **oids, char **revs, size_t nr_revs)
 {
 	const char	*kind = report_kind(w->change, w->b.direction);
-	char		 when[64];
+	char		 when[64], **branches = NULL;
 	struct tm	 tm;
-	size_t		 i;
+	size_t		 i, nr_branches = 0;
 
 	strbuf_addf(sb, "<h1 class=\"%s\">", kind);
 	web_escape(sb, w->headline);
@@ -366,6 +366,18 @@ web_summary(struct strbuf *sb, const struct web_report *w,
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
 	web_kv(sb, "date", when);
 	web_kv(sb, "repository", w->b.repo);
+	if (repo_branches_containing(w->repo, w->culprit, &branches,
+	    &nr_branches, NULL) == 0 && nr_branches > 0) {
+		strbuf_addstr(sb, "<tr><th>branch</th><td>");
+		for (i = 0; i < nr_branches; i++) {
+			if (i > 0)
+				strbuf_addstr(sb, ", ");
+			web_escape(sb, branches[i]);
+			free(branches[i]);
+		}
+		free(branches);
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
 	strbuf_addstr(sb, "<tr><th>range</th><td>");
 	for (i = 0; i < nr_revs; i++) {
 		strbuf_addstr(sb, i == 0 ? "good " : " &hellip; bad ");

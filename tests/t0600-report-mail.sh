@@ -202,6 +202,15 @@ test_expect_success 'the report lists the testcase parameters only' '
 	! grep -E "^	(run|metric|direction|runs): " head1.txt
 '
 
+test_expect_success 'the commit names its branch; prose is wrapped at 72 columns' '
+	sed "/^To reproduce:/q" report1.txt >head1.txt &&
+	grep -qx "branch: master" head1.txt &&
+	sed -n "/^The culprit explains/,/^\$/p" head1.txt >para &&
+	test "$(wc -l <para)" -ge 3 &&
+	! awk "length(\$0) > 72 { bad = 1 } END { exit !bad }" para &&
+	tr "\n" " " <para | grep -q "^The culprit explains [0-9]*% of the change between good [0-9a-f]\{12\} and bad [0-9a-f]\{12\} (95% CI of its own change: \[[-+0-9.]*%, [-+0-9.]*%\], p = "
+'
+
 test_expect_success 'the environment: what matters, the rest counted' '
 	c=$(culprit_oid) &&
 	test "$(last_env_count "$c" cmdline sysctl.vm.swappiness)" = 2 &&

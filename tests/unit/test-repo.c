@@ -492,12 +492,57 @@ test_checkout(const char *path, const char *wtname)
 	free(wt);
 }
 
+/* The branches containing a commit: local and tracked, sorted, once. */
+static void
+test_branches(void)
+{
+	struct repo	*r;
+	char		*dir = path_join(fixture_dir, "branches"), *cause = NULL;
+	char		**v = NULL;
+	size_t		 nr = 0, i;
+
+	dir_create(dir, NULL);
+	is_int(fixture_sh(dir, "git init -q -b main\n"
+	    "c A; c B; git branch side; c C; git checkout -q side; c D\n"
+	    "git checkout -q main\n"
+	    "git update-ref refs/bisectd/track/linux-next C\n"
+	    "git update-ref refs/bisectd/track/main C\n"), 0,
+	    "branches fixture");
+	if ((r = open_repo("br", dir)) == NULL) {
+		ok(0, "open");
+		free(dir);
+		return;
+	}
+	ok(repo_branches_containing(r, "B", &v, &nr, &cause) == 0,
+	    "branches containing B");
+	is_int(nr, 3, "three branches have B");
+	if (nr == 3) {
+		is_str(v[0], "linux-next", "the tracked one");
+		is_str(v[1], "main", "main, once though tracked too");
+		is_str(v[2], "side", "and the side branch");
+	}
+	for (i = 0; i < nr; i++)
+		free(v[i]);
+	free(v);
+	ok(repo_branches_containing(r, "D", &v, &nr, &cause) == 0 &&
+	    nr == 1 && strcmp(v[0], "side") == 0, "D is on side only");
+	for (i = 0; i < nr; i++)
+		free(v[i]);
+	free(v);
+	ok(repo_branches_containing(r, "no-such", &v, &nr, &cause) == -1,
+	    "an unknown commit is an error");
+	free(cause);
+	repo_free(r);
+	free(dir);
+}
+
 int
 main(void)
 {
 	if (fixture_start("repo") != 0)
 		return 1;
 	test_resolve();
+	test_branches();
 	test_range();
 	test_range_random();
 	test_checkout_fixture();
