@@ -423,7 +423,7 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 		}
 		break;
 	}
-	if (sim_verbose && !o->right) {
+	if ((sim_verbose && !o->right) || (long)trial == sim_trace) {
 		fprintf(stderr, "trial %zu: %s", trial,
 		    bisect_status_name(res.status));
 		for (k = 0; k < res.nr_culprits; k++)
