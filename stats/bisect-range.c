@@ -37,8 +37,10 @@
 #define LAMBDA_OLD	0.6	/* built commit over new one, balance ratio */
 #define MAX_DEPTH	3
 #define SUB_SHARE	0.25	/* of the whole change, for a second culprit */
-#define POWER_FLOOR	0.9	/* the change max_runs would find this often */
+#define SUB_CAP		6	/* a part's ends: times the whole range's look */
+#define POWER_FLOOR	0.8	/* the change max_runs would find this often */
 #define ALPHA_FUTILE	0.01	/* a change below the floor, one-sided */
+#define ALPHA_FUTILE_SUB 0.05	/* the same for a part's ends */
 
 static size_t
 range_n(const struct bisect_state *st, size_t i)
@@ -187,7 +189,7 @@ range_first_look(const struct bisect_state *st, const struct bisect_range *r,
 /*
  * The smallest change worth looking for at the ends, in % of the good
  * level: the job's min_effect_pct (for a part, a quarter of the whole
- * change), and never less than the change the test could find 90% of
+ * change), and never less than the change the test could find 80% of
  * the time at its last look, max_runs samples of each end (one-sided at
  * alpha, two-sided when the direction is unknown). The noise behind that
  * is read from the width of the rank interval [lo, hi] of confidence
@@ -249,6 +251,10 @@ range_futile(const struct bisect_state *st, const struct bisect_range *r,
 	    min_eff);
 	if (!(floor_pct > 0))
 		return 0;
+	/* a part's look is a hint followed: 5% */
+	if (r->depth > 0)
+		range_shift(g, ng, b, nb, 1 - 2 * ALPHA_FUTILE_SUB, &shift,
+		    &pct, &lo, &hi);
 	if (st->sign > 0)
 		return hi < floor_pct;
 	if (st->sign < 0)
@@ -751,7 +757,7 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 	if (r->depth == 0)
 		n_max = st->max_runs;
 	else {
-		n_max = (unsigned)(3 * st->root_n);
+		n_max = (unsigned)(SUB_CAP * st->root_n);
 		if (n_max < 4 * st->first_runs)
 			n_max = 4 * st->first_runs;
 		if (n_max > st->max_runs)

@@ -93,7 +93,7 @@ void	bisect_range_want(struct bisect_state *, size_t commit,
 /*
  * The smallest change worth finding between a range's ends, in %: at
  * least min_eff, and at least the change that a one-sided test at alpha
- * (two-sided when the direction is unknown) would find 90% of the time
+ * (two-sided when the direction is unknown) would find 80% of the time
  * with max_runs samples of each end, the noise read from the width of
  * the current 98% Hodges-Lehmann interval [lo, hi] (in %) of ng good and
  * nb bad samples.
