@@ -22,8 +22,11 @@
  * Histories: 1024 commits in a line after the good end, or a merge-heavy
  * DAG of 1024 commits (mainline, topic branches forked from recent
  * mainline and merged back, about one commit in five a merge).
+ * Besides accuracy, runs and builds, it prints the peak: the most samples
+ * the method took of any one commit but the ends, which shows a driver
+ * piling runs on one commit.
  * Usage: bisect-sim [--trials N] [--scenario NAME] [--seed S] [--list]
- *   [--verbose]
+ *   [--verbose] [--trace TRIAL] (every round of one trial, on stderr)
  */
 #include <math.h>
 #include <stdio.h>
