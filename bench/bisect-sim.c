@@ -704,7 +704,7 @@ main(int argc, char **argv)
 		} else {
 			fprintf(stderr, "usage: bisect-sim [--trials N] "
 			    "[--scenario NAME] [--seed S] [--list] "
-			    "[--verbose]\n");
+			    "[--verbose] [--trace TRIAL]\n");
 			return 2;
 		}
 	}

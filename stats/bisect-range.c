@@ -150,8 +150,8 @@ range_shift(const double *a, size_t na, const double *b, size_t nb,
  * target t whose first t samples of each end are decisive. Samples are
  * kept in the order taken, so this does not move when later looks (a
  * part's ends, the search sampling an end) add samples to the ends; a
- * part's cap, three times this, would otherwise grow with its own
- * samples.
+ * part's cap, SUB_CAP times this, would otherwise grow with the part's
+ * own samples of the ends.
  */
 static unsigned
 range_first_look(const struct bisect_state *st, const struct bisect_range *r,
