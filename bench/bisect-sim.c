@@ -22,8 +22,11 @@
  * Histories: 1024 commits in a line after the good end, or a merge-heavy
  * DAG of 1024 commits (mainline, topic branches forked from recent
  * mainline and merged back, about one commit in five a merge).
+ * Besides accuracy, runs and builds, it prints the peak: the most samples
+ * the method took of any one commit but the ends, which shows a driver
+ * piling runs on one commit.
  * Usage: bisect-sim [--trials N] [--scenario NAME] [--seed S] [--list]
- *   [--verbose]
+ *   [--verbose] [--trace TRIAL] (every round of one trial, on stderr)
  */
 #include <math.h>
 #include <stdio.h>
@@ -271,6 +274,7 @@ struct outcome {
 	size_t	runs;
 	size_t	builds;
 	size_t	rounds;
+	size_t	peak;		/* the most samples of one commit, ends apart */
 };
 
 struct store {
@@ -384,6 +388,9 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 		}
 		bisect_result_release(&res);
 	}
+	for (i = 0; i < h->nr; i++)
+		if (i != good && i != h->bad && st.n[i] > o->peak)
+			o->peak = st.n[i];
 	if (!done) {
 		o->right = 0;
 		store_free(&st, h->nr);
@@ -419,7 +426,7 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 		}
 		break;
 	}
-	if (sim_verbose && !o->right) {
+	if ((sim_verbose && !o->right) || (long)trial == sim_trace) {
 		fprintf(stderr, "trial %zu: %s", trial,
 		    bisect_status_name(res.status));
 		for (k = 0; k < res.nr_culprits; k++)
@@ -538,6 +545,7 @@ run_fixed(struct history *h, const struct scenario *sc, struct sim *s,
 		}
 		x = back[x];
 		store_take(&st, s, h, x, r, o);
+		o->peak = r;
 		history_ancestors(h, x, mark);
 		if (mean_of(st.s[x], r) < thr) {
 			for (i = 0; i < h->nr; i++)
@@ -588,15 +596,17 @@ struct tally {
 	size_t	*runs;
 	size_t	*builds;
 	size_t	*rounds;
+	size_t	*peak;
 };
 
 static void
 tally_print(const char *method, struct tally *t, size_t trials, int rounds)
 {
-	printf("  %-10s %6.1f%%  %5zu  %5zu  %5zu", method,
+	printf("  %-10s %6.1f%%  %5zu  %5zu  %5zu  %4zu  %4zu", method,
 	    100.0 * (double)t->right / (double)trials,
 	    quantile(t->runs, trials, 0.5), quantile(t->runs, trials, 0.9),
-	    quantile(t->builds, trials, 0.5));
+	    quantile(t->builds, trials, 0.5), quantile(t->peak, trials, 0.5),
+	    quantile(t->peak, trials, 0.9));
 	if (rounds)
 		printf("  %5zu", quantile(t->rounds, trials, 0.5));
 	printf("\n");
@@ -620,6 +630,7 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 		t[j].runs = xcalloc(trials, sizeof *t[j].runs);
 		t[j].builds = xcalloc(trials, sizeof *t[j].builds);
 		t[j].rounds = xcalloc(trials, sizeof *t[j].rounds);
+		t[j].peak = xcalloc(trials, sizeof *t[j].peak);
 	}
 	s.rng = gsl_rng_alloc(gsl_rng_mt19937);
 	s.noise = sc->noise;
@@ -639,13 +650,15 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 			t[j].runs[i] = o.runs;
 			t[j].builds[i] = o.builds;
 			t[j].rounds[i] = o.rounds;
+			t[j].peak[i] = o.peak;
 		}
 		history_free(&h);
 	}
 	printf("%s: %s; %zu trials (%.1f s)\n", sc->name, sc->what, trials,
 	    ((double)clock() - t0) / CLOCKS_PER_SEC);
-	printf("  %-10s %7s  %5s  %5s  %5s%s\n", "method", "right", "runs",
-	    "p90", "builds", sc->slots > 1 ? "  rounds" : "");
+	printf("  %-10s %7s  %5s  %5s  %5s  %4s  %4s%s\n", "method", "right",
+	    "runs", "p90", "builds", "peak", "p90", sc->slots > 1 ? "  rounds" :
+	    "");
 	tally_print("driver", &t[0], trials, sc->slots > 1);
 	for (j = 1; j < 4; j++) {
 		snprintf(name, sizeof name, "fixed-%u", fixed[j - 1]);
@@ -656,6 +669,7 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 		free(t[j].runs);
 		free(t[j].builds);
 		free(t[j].rounds);
+		free(t[j].peak);
 	}
 	gsl_rng_free(s.rng);
 	gsl_rng_free(hist_rng);
@@ -690,14 +704,15 @@ main(int argc, char **argv)
 		} else {
 			fprintf(stderr, "usage: bisect-sim [--trials N] "
 			    "[--scenario NAME] [--seed S] [--list] "
-			    "[--verbose]\n");
+			    "[--verbose] [--trace TRIAL]\n");
 			return 2;
 		}
 	}
 	if (trials == 0)
 		trials = 1;
-	printf("bisect-sim: %zu trials per scenario, seed %lu; runs and builds "
-	    "are medians, p90 the 90th percentile of runs\n", trials, seed);
+	printf("bisect-sim: %zu trials per scenario, seed %lu; runs, builds and "
+	    "peak (the most samples of one commit, the ends apart) are medians, "
+	    "each followed by its 90th percentile\n", trials, seed);
 	for (i = 0; i < NR_SCENARIOS; i++) {
 		if (only != NULL && strcmp(only, scenarios[i].name) != 0)
 			continue;

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "stats/bisect-model.h"
 #include "stats/bisect-posterior.h"
 #include "stats/bisect-range.h"
@@ -35,6 +37,10 @@
 #define LAMBDA_OLD	0.6	/* built commit over new one, balance ratio */
 #define MAX_DEPTH	3
 #define SUB_SHARE	0.25	/* of the whole change, for a second culprit */
+#define SUB_CAP		6	/* a part's ends: times the whole range's look */
+#define POWER_FLOOR	0.8	/* the change max_runs would find this often */
+#define ALPHA_FUTILE	0.01	/* a change below the floor, one-sided */
+#define ALPHA_FUTILE_SUB 0.05	/* the same for a part's ends */
 
 static size_t
 range_n(const struct bisect_state *st, size_t i)
@@ -140,6 +146,123 @@ range_shift(const double *a, size_t na, const double *b, size_t nb,
 }
 
 /*
+ * The look at which the ends' change was first seen: the first look
+ * target t whose first t samples of each end are decisive. Samples are
+ * kept in the order taken, so this does not move when later looks (a
+ * part's ends, the search sampling an end) add samples to the ends; a
+ * part's cap, SUB_CAP times this, would otherwise grow with the part's
+ * own samples of the ends.
+ */
+static unsigned
+range_first_look(const struct bisect_state *st, const struct bisect_range *r,
+    unsigned last, double alpha, double min_eff)
+{
+	double		*g, pct, lo, hi, shift;
+	size_t		 i, k, n, nb;
+	unsigned	 t = st->first_runs, found = last;
+
+	g = xcalloc((size_t)last * r->nr_goods + 1, sizeof *g);
+	while (t < last) {
+		for (i = 0, k = 0; i < r->nr_goods; i++) {
+			n = range_n(st, r->goods[i]) < t ?
+			    range_n(st, r->goods[i]) : t;
+			memcpy(g + k, st->c[r->goods[i]].samples,
+			    n * sizeof *g);
+			k += n;
+		}
+		nb = range_n(st, r->top) < t ? range_n(st, r->top) : t;
+		if (bisect_stat_mw(g, k, st->c[r->top].samples, nb,
+		    range_alt(st)) < alpha) {
+			range_shift(g, k, st->c[r->top].samples, nb, 0.95,
+			    &shift, &pct, &lo, &hi);
+			if (!(fabs(pct) < min_eff)) {
+				found = t;
+				break;
+			}
+		}
+		t = range_grow(t);
+	}
+	free(g);
+	return found;
+}
+
+/*
+ * The smallest change worth looking for at the ends, in % of the good
+ * level: the job's min_effect_pct (for a part, a quarter of the whole
+ * change), and never less than the change the test could find 80% of
+ * the time at its last look, max_runs samples of each end (one-sided at
+ * alpha, two-sided when the direction is unknown). The noise behind that
+ * is read from the width of the rank interval [lo, hi] of confidence
+ * 1 - 2 ALPHA_FUTILE measured now, scaled from these sample counts to
+ * max_runs ones: the interval is the rank test's own measure of the
+ * spread, whatever the noise's shape.
+ */
+double
+bisect_range_floor(const struct bisect_state *st, size_t ng, size_t nb,
+    size_t nr_goods, double lo, double hi, double alpha, double min_eff)
+{
+	double	se, cap, z, det;
+
+	if (ng == 0 || nb == 0 || !(hi >= lo))
+		return min_eff;
+	cap = (double)st->max_runs;
+	se = (hi - lo) / (2 * gsl_cdf_ugaussian_Qinv(ALPHA_FUTILE));
+	se *= sqrt((1 / cap + 1 / (cap * (double)(nr_goods ? nr_goods : 1))) /
+	    (1 / (double)ng + 1 / (double)nb));
+	z = gsl_cdf_ugaussian_Qinv(st->sign != 0 ? alpha : alpha / 2);
+	det = (z + gsl_cdf_ugaussian_Qinv(1 - POWER_FLOOR)) * se;
+	return det > min_eff ? det : min_eff;
+}
+
+/*
+ * Futility: is the ends' change significantly smaller than the smallest
+ * one worth looking for? One-sided at ALPHA_FUTILE (the upper end of the
+ * 98% rank interval, in the direction of a regression) when the
+ * direction is known, two one-sided tests when it is not. More samples
+ * could then only find a change nobody asked for, or one that max_runs
+ * samples would miss more often than not anyway. Not before each end
+ * has max(8, max_runs / 6) samples: from fewer, the interval's width, the
+ * estimate of the noise, is too rough to stop on (measured: stopping
+ * from the first looks cost 2% of the bisections of a 0.75 sd change),
+ * and never where the rank interval cannot have the confidence it
+ * claims (it is all of the differences' range at 3 against 3).
+ */
+static int
+range_futile(const struct bisect_state *st, const struct bisect_range *r,
+    const double *g, size_t ng, const double *b, size_t nb, double alpha,
+    double min_eff)
+{
+	double	shift, pct, lo, hi, floor_pct, m;
+	size_t	n_min;
+
+	n_min = st->max_runs / 6 > 8 ? st->max_runs / 6 : 8;
+	if (ng < n_min * r->nr_goods || nb < n_min)
+		return 0;
+	m = (double)ng * (double)nb;
+	if (floor(m / 2 - gsl_cdf_ugaussian_Qinv(ALPHA_FUTILE) *
+	    sqrt(m * (double)(ng + nb + 1) / 12)) < 1)
+		return 0;
+	range_shift(g, ng, b, nb, 1 - 2 * ALPHA_FUTILE, &shift, &pct, &lo, &hi);
+	if (isnan(pct))
+		return 0;
+	if (lo == 0 && hi == 0)
+		return 1;	/* nearly every pair of samples the same */
+	floor_pct = bisect_range_floor(st, ng, nb, r->nr_goods, lo, hi, alpha,
+	    min_eff);
+	if (!(floor_pct > 0))
+		return 0;
+	/* a part's look is a hint followed: 5% */
+	if (r->depth > 0)
+		range_shift(g, ng, b, nb, 1 - 2 * ALPHA_FUTILE_SUB, &shift,
+		    &pct, &lo, &hi);
+	if (st->sign > 0)
+		return hi < floor_pct;
+	if (st->sign < 0)
+		return -lo < floor_pct;
+	return lo > -floor_pct && hi < floor_pct;
+}
+
+/*
  * Do the range's ends differ? 1 yes, 0 no, -1 not yet (wants added). The
  * looks come at first_runs samples per end, then half as many more each
  * time, up to n_max.
@@ -190,6 +313,7 @@ range_ends(struct bisect_state *st, const struct bisect_range *r,
 		st->root_done = 1;
 	}
 	if (*p < alpha && !(fabs(pct) < min_eff)) {
+		*n_end = range_first_look(st, r, target, alpha, min_eff);
 		if (st->sign == 0)
 			st->sign = *shift > 0 ? 1 : -1;
 		ret = 1;
@@ -204,13 +328,9 @@ range_ends(struct bisect_state *st, const struct bisect_range *r,
 			goto out;
 		}
 	}
-	if (min_eff > 0) {
-		/* equivalence: two one-sided tests at 5%, the 90% interval */
-		range_shift(g, ng, b, nb, 0.90, shift, &pct, &lo, &hi);
-		if (lo > -min_eff && hi < min_eff) {
-			ret = 0;
-			goto out;
-		}
+	if (range_futile(st, r, g, ng, b, nb, alpha, min_eff)) {
+		ret = 0;
+		goto out;
 	}
 	if (target >= n_max) {
 		ret = 0;
@@ -400,10 +520,11 @@ range_confirm(struct bisect_state *st, const struct bisect_range *r,
 	const struct bisect_commit	*c = &st->c[cs];
 	unsigned			 n_conf = st->first_runs < 4 ? 4 :
 					    st->first_runs;
-	size_t				 k, q, nq, first = (size_t)-1;
+	size_t				 k, q, nq, first = (size_t)-1, n_cs;
 	const double			*qs;
 	double				 p, p_first = 1, explained;
 	int				 all = 1, grow = 0, compared = 0, sides;
+	int				 cs_grows;
 	unsigned			 target;
 	enum bisect_status		 s;
 
@@ -442,20 +563,24 @@ range_confirm(struct bisect_state *st, const struct bisect_range *r,
 			if (q != (size_t)-1 && range_middle(st, r, q, g, ng))
 				return range_split(st, r, q, 1, 1);
 			/*
-			 * Both sides to one total, the one behind first: with
-			 * one slot, only the first want is served.
+			 * The side behind grows by k_re (cs first on a tie: with
+			 * one slot, only the first want is served); a side far
+			 * ahead, from an earlier look, is not matched at once.
 			 */
-			target = (range_n(st, cs) > nq ? range_n(st, cs) : nq) +
-			    k_re;
+			n_cs = range_n(st, cs);
+			cs_grows = c->build != BISECT_BUILD_FAILED &&
+			    n_cs < st->max_runs && n_cs <= nq;
+			if (cs_grows)
+				bisect_range_want(st, cs, n_cs + k_re < n_conf ?
+				    n_conf : (unsigned)n_cs + k_re);
+			target = (unsigned)nq + (!cs_grows || nq == n_cs ?
+			    k_re : 0);
 			if (target < n_conf)
 				target = n_conf;
-			if (range_n(st, cs) <= nq)
-				bisect_range_want(st, cs, target);
 			if (q != (size_t)-1)
 				bisect_range_want(st, q, target);
 			else
 				range_want_goods(st, r, target);
-			bisect_range_want(st, cs, target);
 			grow = 1;
 		}
 	}
@@ -632,7 +757,7 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 	if (r->depth == 0)
 		n_max = st->max_runs;
 	else {
-		n_max = (unsigned)(3 * st->root_n);
+		n_max = (unsigned)(SUB_CAP * st->root_n);
 		if (n_max < 4 * st->first_runs)
 			n_max = 4 * st->first_runs;
 		if (n_max > st->max_runs)

@@ -90,4 +90,16 @@ enum bisect_status bisect_range_decide(struct bisect_state *,
 void	bisect_range_want(struct bisect_state *, size_t commit,
 	    unsigned samples);
 
+/*
+ * The smallest change worth finding between a range's ends, in %: at
+ * least min_eff, and at least the change that a one-sided test at alpha
+ * (two-sided when the direction is unknown) would find 80% of the time
+ * with max_runs samples of each end, the noise read from the width of
+ * the current 98% Hodges-Lehmann interval [lo, hi] (in %) of ng good and
+ * nb bad samples.
+ */
+double	bisect_range_floor(const struct bisect_state *, size_t ng, size_t nb,
+	    size_t nr_goods, double lo, double hi, double alpha,
+	    double min_eff);
+
 #endif

@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "stats/bisect.h"
+#include "stats/bisect-range.h"
 #include "tests/unit/tap.h"
 #include "util/xalloc.h"
 
@@ -141,6 +144,7 @@ struct run {
 	struct bisect_result	res;
 	size_t			rounds;
 	size_t			runs;
+	size_t			peak;		/* most samples of one commit */
 	int			contract;	/* every round kept it */
 	size_t			first_remaining;
 	unsigned		first_steps;
@@ -187,6 +191,9 @@ run_bisect(struct run *run, struct hist *h, const struct bisect_input *tmpl,
 			h->c[w->commit].build = BISECT_BUILD_OK;
 			run->runs += w->samples - h->c[w->commit].nr_samples;
 			hist_sample(h, w->commit, w->samples, sd_pct);
+			if (w->commit != h->bad && w->commit != h->good &&
+			    w->samples > run->peak)
+				run->peak = w->samples;
 		}
 		bisect_result_release(&run->res);
 	}
@@ -290,6 +297,123 @@ test_no_change(void)
 	    "change, commit 50 found");
 	bisect_result_release(&run.res);
 	hist_free(&h);
+}
+
+/*
+ * With min_effect_pct 0, no change used to cost max_runs samples of each
+ * end. The futility bound stops once the ends' change is significantly
+ * below what max_runs samples could find: sooner, and still no_change.
+ */
+static void
+test_no_change_futility(void)
+{
+	struct hist		h;
+	struct bisect_input	in;
+	struct run		run;
+	size_t			good = 0, total = 0;
+	unsigned		seed, right = 0, early = 0;
+
+	for (seed = 0; seed < 20; seed++) {
+		rng_state = 0x5eed + seed * 104729;
+		hist_line(&h, 301);
+		input_init(&in, &h, &good);
+		in.initial_runs = 5;
+		run_bisect(&run, &h, &in, 2);
+		right += run.res.status == BISECT_NO_CHANGE && run.contract;
+		early += run.runs < 2 * in.max_runs;
+		total += run.runs;
+		bisect_result_release(&run.res);
+		hist_free(&h);
+	}
+	is_int(right, 20, "no change, min_effect_pct 0: no_change 20 times "
+	    "out of 20");
+	ok(early >= 15, "before 2 x max_runs runs %u times out of 20", early);
+	ok(total < 20 * 70, "%.1f runs on average, against %u at the cap",
+	    (double)total / 20, 2 * in.max_runs);
+
+	/* a change the cap finds easily is not stopped for futility */
+	right = 0;
+	for (seed = 0; seed < 10; seed++) {
+		rng_state = 0xc0ffee + seed * 7;
+		hist_line(&h, 301);
+		hist_culprit(&h, 150, -2.4);	/* 1.2 sd */
+		input_init(&in, &h, &good);
+		in.initial_runs = 5;
+		run_bisect(&run, &h, &in, 2);
+		right += run.res.status == BISECT_FOUND &&
+		    run.res.nr_culprits >= 1;
+		bisect_result_release(&run.res);
+		hist_free(&h);
+	}
+	ok(right >= 9, "a 1.2 sd change: found %u times out of 10", right);
+}
+
+/* The floor of the futility bound against its closed form. */
+static void
+test_floor(void)
+{
+	struct bisect_state	st;
+	double			se, want, got;
+
+	memset(&st, 0, sizeof st);
+	st.max_runs = 40;
+	st.sign = -1;
+	/* 98% interval of +-1% at 10 against 10: se 1 / z(0.99) */
+	got = bisect_range_floor(&st, 10, 10, 1, -1, 1, 0.001, 0);
+	se = 1 / gsl_cdf_ugaussian_Pinv(0.99) * sqrt(2.0 / 40 / (2.0 / 10));
+	want = (gsl_cdf_ugaussian_Pinv(0.999) + gsl_cdf_ugaussian_Pinv(0.8)) *
+	    se;
+	is_close(got, want, 1e-12, "floor: the change 40 + 40 samples find "
+	    "80%% of the time at 0.001 (%.4f%%)", got);
+	is_close(bisect_range_floor(&st, 10, 10, 1, -1, 1, 0.001, 2), 2,
+	    1e-12, "a larger min_effect_pct is the floor");
+	st.sign = 0;
+	want = (gsl_cdf_ugaussian_Pinv(0.9995) + gsl_cdf_ugaussian_Pinv(0.8)) *
+	    se;
+	is_close(bisect_range_floor(&st, 10, 10, 1, -1, 1, 0.001, 0), want,
+	    1e-12, "direction unknown: two-sided");
+	st.max_runs = 160;
+	ok(bisect_range_floor(&st, 10, 10, 1, -1, 1, 0.001, 0) < want / 1.9,
+	    "four times the cap: about half the floor");
+}
+
+/*
+ * The demo's shape: 300 commits, a -4% step at 1.2% noise, 5 runs a
+ * job, max_runs 40. No commit but the ends reaches max_runs samples:
+ * the look for a second culprit beside the first one stops once the
+ * part's change is significantly under a quarter of the whole one, its
+ * cap stays three times the look at which the whole change was seen
+ * (it grew with the part's own samples of the ends, up to max_runs), and
+ * the culprit and its parent grow by small steps.
+ */
+static void
+test_no_pile(void)
+{
+	struct hist		h;
+	struct bisect_input	in;
+	struct run		run;
+	size_t			good = 0, worst = 0, runs = 0;
+	unsigned		seed, right = 0;
+
+	for (seed = 0; seed < 10; seed++) {
+		rng_state = 0xde770 + seed * 31;
+		hist_line(&h, 300);
+		hist_culprit(&h, 210, -4);
+		input_init(&in, &h, &good);
+		in.initial_runs = 5;
+		run_bisect(&run, &h, &in, 1.2);
+		right += run.res.status == BISECT_FOUND &&
+		    run.res.nr_culprits == 1 && run.res.culprits[0] == 210;
+		if (run.peak > worst)
+			worst = run.peak;
+		runs += run.runs;
+		bisect_result_release(&run.res);
+		hist_free(&h);
+	}
+	is_int(right, 10, "demo-like: commit 210, 10 times out of 10");
+	ok(worst < in.max_runs, "at most %zu samples of one commit, the ends "
+	    "apart (max_runs %u)", worst, in.max_runs);
+	diag("%.1f runs on average", (double)runs / 10);
 }
 
 static void
@@ -600,6 +724,9 @@ main(void)
 {
 	test_clean_step();
 	test_no_change();
+	test_no_change_futility();
+	test_floor();
+	test_no_pile();
 	test_untestable();
 	test_determinism();
 	test_two_culprits();
