@@ -1,6 +1,8 @@
 /*
  * bisectctl show: one request (queue, compare or bisect) with what it has
- * produced so far: its jobs and compare tables, or its bisection's result.
+ * produced so far: its jobs and compare tables, or its bisection's result;
+ * with --run, one run with everything it recorded: the environment it ran
+ * in, key by key, and every sample.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +10,60 @@
 #include <time.h>
 
 #include "bisectd/cmd.h"
+
+static int
+cmd_show_run(struct context *ctx, int64_t id)
+{
+	struct store_run	 run;
+	char			**keys = NULL, **values = NULL, **metrics = NULL;
+	char			 *cause = NULL;
+	double			 *samples = NULL;
+	size_t			  nr_env = 0, nr_samples = 0, i;
+	int			  r = CMD_FAILED;
+
+	if (store_run_get(ctx->store, id, &run, &cause) != 0) {
+		fprintf(stderr, "error: %s\n", cause);
+		free(cause);
+		return CMD_USAGE;
+	}
+	if (store_run_env_of(ctx->store, id, &keys, &values, &nr_env,
+	    &cause) != 0 ||
+	    store_run_samples(ctx->store, id, &metrics, &samples, &nr_samples,
+	    &cause) != 0) {
+		fprintf(stderr, "error: %s\n", cause);
+		goto out;
+	}
+	printf("run %lld: %s\n", (long long)run.id, run.status);
+	printf("job: %lld\nrepository: %s\ncommit: %s\nrun number: %d\n",
+	    (long long)run.job, run.repo, run.commit_oid, run.seq);
+	printf("agent: %s\nattempts: %d\n", run.agent != NULL ? run.agent :
+	    "(none yet)", run.attempts);
+	if (run.run_dir != NULL)
+		printf("run directory: %s\n", run.run_dir);
+	if (run.error != NULL)
+		printf("error: %s\n", run.error);
+	printf("\nenvironment (%zu keys):\n", nr_env);
+	for (i = 0; i < nr_env; i++)
+		printf("\t%s: %s\n", keys[i], values[i]);
+	printf("\nsamples (%zu metrics):\n", nr_samples);
+	for (i = 0; i < nr_samples; i++)
+		printf("\t%s: %.17g\n", metrics[i], samples[i]);
+	r = CMD_OK;
+out:
+	for (i = 0; i < nr_env; i++) {
+		free(keys[i]);
+		free(values[i]);
+	}
+	free(keys);
+	free(values);
+	for (i = 0; i < nr_samples; i++)
+		free(metrics[i]);
+	free(metrics);
+	free(samples);
+	store_run_release(&run);
+	free(cause);
+	return r;
+}
 
 static int
 cmd_show_exec(const char *config, int argc, char **argv)
@@ -22,6 +78,13 @@ cmd_show_exec(const char *config, int argc, char **argv)
 
 	memset(&rq, 0, sizeof rq);
 	memset(&b, 0, sizeof b);
+	if (argc == 3 && strcmp(argv[1], "--run") == 0 &&
+	    cmd_parse_id(argv[2], &id) == 0) {
+		if ((r = cmd_open(config, &ctx)) != CMD_OK)
+			return r;
+		r = cmd_show_run(ctx, id);
+		goto out;
+	}
 	if (argc != 2 || cmd_parse_id(argv[1], &id) != 0)
 		return cmd_usage(&cmd_show_entry);
 	if ((r = cmd_open(config, &ctx)) != CMD_OK)
@@ -66,7 +129,7 @@ out:
 
 const struct cmd_entry cmd_show_entry = {
 	.name = "show",
-	.usage = "ID",
-	.summary = "one request and its results",
+	.usage = "ID | --run RUN",
+	.summary = "one request and its results, or one run and all it recorded",
 	.exec = cmd_show_exec,
 };

@@ -348,6 +348,7 @@ report_env(struct strbuf *sb, struct context *ctx, int64_t id, int64_t job,
 	const char	 *oids[2], *labels[2];
 	char		  la[32], lb[32], *listed_by;
 	struct drift	  d;
+	int64_t		  run;
 
 	memset(&d, 0, sizeof d);
 	snprintf(la, sizeof la, "parent %.10s", parent->run.commit);
@@ -359,8 +360,14 @@ report_env(struct strbuf *sb, struct context *ctx, int64_t id, int64_t job,
 	if (drift_check(ctx->store, job, repo, oids, labels, 2, &d,
 	    NULL) != 0)
 		drift_release(&d);
-	listed_by = xasprintf("`bisectctl report %lld --html DIR`",
-	    (long long)id);
+	/* the culprit's run whose environment the section shows */
+	if (store_run_last_done(ctx->store, job, repo, culprit->run.commit,
+	    &run, NULL) == 0 && run > 0)
+		listed_by = xasprintf("`bisectctl show --run %lld`",
+		    (long long)run);
+	else
+		listed_by = xasprintf("`bisectctl report %lld --html DIR`",
+		    (long long)id);
 	report_environment(sb, &d, &parent->run, &culprit->run, listed_by);
 	free(listed_by);
 	drift_release(&d);

@@ -320,7 +320,7 @@ config_agent(const struct config_ctx *ctx, const struct yamlnode *n,
 {
 	struct config_agent	*agent = &cfg->agents[idx];
 	const struct yamlnode	*key, *value, *ssh_key = NULL;
-	const struct yamlnode	*silence = NULL;
+	const struct yamlnode	*silence = NULL, *slots = NULL;
 	const char		*missing = NULL;
 	char			 where[64];
 	size_t			 i, j;
@@ -366,9 +366,11 @@ config_agent(const struct config_ctx *ctx, const struct yamlnode *n,
 		else if (strcmp(key->value, "boot") == 0)
 			r = config_choice(ctx, "boot", value, config_boots,
 			    &agent->boot, cause);
-		else if (strcmp(key->value, "slots") == 0)
+		else if (strcmp(key->value, "slots") == 0) {
+			slots = value;
 			r = config_int(ctx, "slots", value, 1,
 			    CONFIG_MAX_SLOTS, &agent->slots, cause);
+		}
 		else if (strcmp(key->value, "connect_timeout") == 0)
 			r = config_int(ctx, "connect_timeout", value, 1,
 			    CONFIG_MAX_TIMEOUT, &agent->connect_timeout, cause);
@@ -414,6 +416,11 @@ config_agent(const struct config_ctx *ctx, const struct yamlnode *n,
 		agent->transport = xstrdup("local");
 	if (agent->boot == NULL)
 		agent->boot = xstrdup("none");
+	/* each run reboots the whole machine: two at once cannot be */
+	if (strcmp(agent->boot, "kexec") == 0 && agent->slots > 1)
+		return yamlnode_error(cause, ctx->file, slots, "agent '%s' "
+		    "boots with kexec, which reboots the machine for every "
+		    "run: it has one slot, not %d", agent->name, agent->slots);
 	if (strcmp(agent->transport, "local") == 0) {
 		if (ssh_key != NULL)
 			return yamlnode_error(cause, ctx->file, ssh_key,

@@ -73,6 +73,13 @@ static const char sql_series_all[] =
     "runs r ON "
     "s.run = r.id WHERE r.job = ? AND r.repo = ? AND r.commit_oid = ? AND "
     "r.status = 'done' ORDER BY s.metric, r.seq";
+static const char sql_run_last_done[] =
+    "SELECT id FROM runs WHERE job = ? AND repo = ? AND commit_oid = ? AND "
+    "status = 'done' ORDER BY seq DESC LIMIT 1";
+static const char sql_run_env_of[] =
+    "SELECT key, value FROM run_env WHERE run = ? ORDER BY key";
+static const char sql_run_samples[] =
+    "SELECT metric, value FROM samples WHERE run = ? ORDER BY metric";
 static const char sql_env_get[] =
     "SELECT key, value FROM run_env WHERE run = (SELECT id FROM runs WHERE "
     "job = ? AND repo = ? AND commit_oid = ? AND status = 'done' ORDER BY "
@@ -562,4 +569,66 @@ store_run_commits(struct store *st, int64_t job, const char *repo,
 	    repo) != 0)
 		return -1;
 	return store_collect_text(st, stmt, oids, NULL, nr, cause);
+}
+
+int
+store_run_last_done(struct store *st, int64_t job, const char *repo,
+    const char *oid, int64_t *run, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r;
+
+	*run = 0;
+	if (store_stmt(st, &stmt, cause, sql_run_last_done, "itt", job, repo,
+	    oid) != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1)
+		*run = sqlite3_column_int64(stmt, 0);
+	sqlite3_reset(stmt);
+	return r < 0 ? -1 : 0;
+}
+
+int
+store_run_env_of(struct store *st, int64_t run, char ***keys,
+    char ***values, size_t *nr, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_run_env_of, "i", run) != 0)
+		return -1;
+	return store_collect_text(st, stmt, keys, values, nr, cause);
+}
+
+int
+store_run_samples(struct store *st, int64_t run, char ***metrics,
+    double **values, size_t *nr, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	char		**m = NULL;
+	double		 *v = NULL;
+	size_t		  n = 0, alloc = 0;
+	int		  r;
+
+	if (store_stmt(st, &stmt, cause, sql_run_samples, "i", run) != 0)
+		return -1;
+	while ((r = store_step(st, stmt, cause)) == 1) {
+		if (n >= alloc) {
+			ALLOC_GROW(m, n, alloc);
+			v = xreallocarray(v, alloc, sizeof *v);
+		}
+		m[n] = store_column_text(stmt, 0);
+		v[n++] = sqlite3_column_double(stmt, 1);
+	}
+	sqlite3_reset(stmt);
+	if (r < 0) {
+		while (n-- > 0)
+			free(m[n]);
+		free(m);
+		free(v);
+		return -1;
+	}
+	*metrics = m;
+	*values = v;
+	*nr = n;
+	return 0;
 }

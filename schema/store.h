@@ -222,6 +222,14 @@ int	 store_series_all(struct store *, int64_t job, const char *repo,
 	     char **cause);
 void	 store_series_release(struct store_series *);
 void	 store_series_list_free(struct store_series *, size_t);
+/* The newest done run of (job, repo, oid); 0 when there is none. */
+int	 store_run_last_done(struct store *, int64_t job, const char *repo,
+	     const char *oid, int64_t *run, char **cause);
+/* One run's environment, sorted by key, and its samples, by metric. */
+int	 store_run_env_of(struct store *, int64_t run, char ***keys,
+	     char ***values, size_t *nr, char **cause);
+int	 store_run_samples(struct store *, int64_t run, char ***metrics,
+	     double **values, size_t *nr, char **cause);
 int	 store_env_get(struct store *, int64_t job, const char *repo,
 	     const char *oid, char ***keys, char ***values, size_t *nr,
 	     char **cause);

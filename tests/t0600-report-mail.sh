@@ -219,13 +219,31 @@ test_expect_success 'the environment: what matters, the rest counted' '
 	report_section head1.txt "environment of the culprit'"'"'s runs:" >env1 &&
 	grep -x "	thp_enabled: [a-z]*" env1 &&
 	grep -x "	kernel: .*" env1 &&
-	id=$(json_get one.json "d[\"id\"]") &&
-	grep -x "	and [0-9]* more identical settings; \`bisectctl report $id --html DIR\` lists them" env1 &&
+	run=$(db_query "SELECT id FROM runs WHERE commit_oid = \"$c\" AND
+		status = \"done\" ORDER BY seq DESC LIMIT 1") &&
+	grep -x "	and [0-9]* more identical settings; \`bisectctl show --run $run\` lists them" env1 &&
 	shown=$(($(wc -l <env1) - 1)) &&
 	machine=$(last_env_count "$c" model nr_cpu nr_node memory) &&
 	test "$(env_more report1.txt)" = \
 		"$(($(last_env_count "$c") - shown - machine))" &&
 	grep "^on test machine: .* threads .* memory" head1.txt
+'
+
+test_expect_success 'show --run lists every setting and sample of the run' '
+	c=$(culprit_oid) &&
+	run=$(db_query "SELECT id FROM runs WHERE commit_oid = \"$c\" AND
+		status = \"done\" ORDER BY seq DESC LIMIT 1") &&
+	bisectctl show --run "$run" >run.txt &&
+	grep -qx "run $run: done" run.txt &&
+	grep -qx "commit: $c" run.txt &&
+	n=$(last_env_count "$c") &&
+	grep -qx "environment ($n keys):" run.txt &&
+	test "$(sed -n "/^environment/,/^\$/p" run.txt | grep -c "^	")" = "$n" &&
+	grep -qx "	cmdline: $(db_query "SELECT value FROM run_env WHERE run = $run AND key = \"cmdline\"")" run.txt &&
+	value=$(db_query "SELECT value FROM samples WHERE run = $run AND metric = \"microbench.score\"") &&
+	"$PYTHON3" -c "import sys; v = [l for l in open(sys.argv[1]) if l.startswith(\"\tmicrobench.score: \")]; assert len(v) == 1 and float(v[0].split()[1]) == float(sys.argv[2]), v" run.txt "$value" &&
+	test_expect_code 2 bisectctl show --run 999999 2>err &&
+	grep -q "no run 999999" err
 '
 
 test_expect_success 'a key that differs is called out first, not counted' '

@@ -279,6 +279,10 @@ static const struct bad bad[] = {
 	  "c.yaml:3:16: ", "'transport'" },
 	{ "bad boot", "agents:\n  - name: a\n    boot: pxe\n",
 	  "c.yaml:3:11: ", "'boot'" },
+	{ "kexec with two slots",
+	  "agents:\n  - name: a\n    boot: kexec\n    slots: 2\n",
+	  "c.yaml:4:12: ", "agent 'a' boots with kexec, which reboots the "
+	  "machine for every run: it has one slot, not 2" },
 	{ "slots 0", "agents:\n  - name: a\n    slots: 0\n",
 	  "c.yaml:3:12: ", "'slots'" },
 	{ "slots not a number", "agents:\n  - name: a\n    slots: many\n",
