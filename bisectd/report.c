@@ -7,6 +7,7 @@
  */
 #include <jansson.h>
 
+#include <math.h>
 #include <stdarg.h>
 
 #include <stdio.h>
@@ -573,6 +574,16 @@ out:
 	free(names);
 }
 
+const char *
+report_share(char *buf, size_t len, double explained_pct)
+{
+	if (!isfinite(explained_pct) || explained_pct >= 90)
+		snprintf(buf, len, "all of");
+	else
+		snprintf(buf, len, "%.0f%% of", explained_pct);
+	return buf;
+}
+
 /* The revert check's verdict, in words. */
 static void
 report_revert(struct strbuf *sb, json_t *rv)
@@ -623,6 +634,7 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	struct drift			 drift;
 	struct report_side		 penv, cenv;
 	double				 change;
+	char				 share[32];
 	int				 r = -1;
 
 	memset(&drift, 0, sizeof drift);
@@ -701,10 +713,11 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	report_side_load(&cenv, ctx, b.job, b.repo, culprit);
 	report_testcase(&sb, job.testcase, job.description, job.canonical,
 	    &cenv.run);
-	report_para(&sb, "The culprit explains %.0f%% of the change between "
+	report_para(&sb, "The culprit explains %s the change between "
 	    "good %.12s and bad %.12s (95%% CI of its own change: [%+.1f%%, "
 	    "%+.1f%%], p = %.2g; %lld builds, %lld runs).",
-	    json_number_value(json_object_get(res, "explained_pct")), b.good,
+	    report_share(share, sizeof share, json_number_value(
+	    json_object_get(res, "explained_pct"))), b.good,
 	    b.bad, json_number_value(json_array_get(json_object_get(res,
 	    "ci_pct"), 0)), json_number_value(json_array_get(
 	    json_object_get(res, "ci_pct"), 1)),

@@ -15,6 +15,12 @@
 #include "stats/compare.h"
 #include "util/strbuf.h"
 
+/*
+ * How much of the good -> bad change a culprit explains, in words: "all
+ * of" from 90% (two noisy estimates of one step rarely agree better, and
+ * 120% reads as nonsense), else "64% of". The exact share is in the JSON.
+ */
+const char *report_share(char *buf, size_t len, double explained_pct);
 /* "regression", "improvement" or "change" for a % change and direction. */
 const char *report_kind(double change_pct, const char *direction);
 char	*report_headline(const char *oid, double change_pct,

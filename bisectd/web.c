@@ -346,7 +346,7 @@ web_summary(struct strbuf *sb, const struct web_report *w,
     char **oids, char **revs, size_t nr_revs)
 {
 	const char	*kind = report_kind(w->change, w->b.direction);
-	char		 when[64], **branches = NULL;
+	char		 when[64], **branches = NULL, share[32];
 	struct tm	 tm;
 	size_t		 i, nr_branches = 0;
 
@@ -392,10 +392,11 @@ web_summary(struct strbuf *sb, const struct web_report *w,
 		strbuf_addf(sb, "good <code>%.12s</code> &hellip; bad "
 		    "<code>%.12s</code>", w->b.good, w->b.bad);
 	strbuf_addstr(sb, "</td></tr>\n</table>\n<p>");
-	strbuf_addf(sb, "The culprit explains %.0f%% of the change between "
+	strbuf_addf(sb, "The culprit explains %s the change between "
 	    "the good and the bad end (95%% CI of its own change: [%+.1f%%, "
 	    "%+.1f%%], p = %.2g; %lld builds, %lld runs).</p>\n",
-	    json_number_value(json_object_get(w->res, "explained_pct")),
+	    report_share(share, sizeof share, json_number_value(
+	    json_object_get(w->res, "explained_pct"))),
 	    json_number_value(json_array_get(json_object_get(w->res, "ci_pct"),
 	    0)), json_number_value(json_array_get(json_object_get(w->res,
 	    "ci_pct"), 1)), json_number_value(json_object_get(w->res,

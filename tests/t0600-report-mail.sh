@@ -208,7 +208,7 @@ test_expect_success 'the commit names its branch; prose is wrapped at 72 columns
 	sed -n "/^The culprit explains/,/^\$/p" head1.txt >para &&
 	test "$(wc -l <para)" -ge 3 &&
 	! awk "length(\$0) > 72 { bad = 1 } END { exit !bad }" para &&
-	tr "\n" " " <para | grep -q "^The culprit explains [0-9]*% of the change between good [0-9a-f]\{12\} and bad [0-9a-f]\{12\} (95% CI of its own change: \[[-+0-9.]*%, [-+0-9.]*%\], p = "
+	tr "\n" " " <para | grep -Eq "^The culprit explains (all|[0-9]+%) of the change between good [0-9a-f]{12} and bad [0-9a-f]{12} \(95% CI of its own change: \[[-+0-9.]*%, [-+0-9.]*%\], p = "
 '
 
 test_expect_success 'the environment: what matters, the rest counted' '
