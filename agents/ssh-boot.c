@@ -140,20 +140,14 @@ ssh_boot_save(const struct transport_job *job, const struct result *res,
 	char	*path = NULL;
 	int	 r = -1;
 
-	if (dir_create(job->run_dir, cause) != 0)
+	if (transport_run_dir_prepare(job, cause) != 0)
 		goto out;
-	path = path_join(job->run_dir, "job.yaml");
-	if (file_write_atomic(path, job->job_text, strlen(job->job_text),
-	    cause) != 0)
-		goto out;
-	free(path);
 	path = path_join(job->run_dir, "agent.log");
 	if (file_write_atomic(path, note, strlen(note), cause) != 0)
 		goto out;
 	free(path);
 	path = path_join(job->run_dir, "result");
-	if (dir_remove_tree(path, cause) != 0 ||
-	    result_save(path, res, cause) != 0)
+	if (result_save(path, res, cause) != 0)
 		goto out;
 	r = 0;
 out:

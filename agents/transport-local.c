@@ -180,17 +180,8 @@ transport_local_prepare(const struct transport_job *job, char **cause)
 	char	*path = NULL;
 	int	 r = -1;
 
-	if (dir_create(job->run_dir, cause) != 0)
+	if (transport_run_dir_prepare(job, cause) != 0)
 		goto out;
-	path = path_join(job->run_dir, "job.yaml");
-	if (file_write_atomic(path, job->job_text, strlen(job->job_text),
-	    cause) != 0)
-		goto out;
-	free(path);
-	path = path_join(job->run_dir, "result");
-	if (dir_remove_tree(path, cause) != 0)
-		goto out;
-	free(path);
 	path = path_join(job->run_dir, "work");
 	if (dir_remove_tree(path, cause) != 0)
 		goto out;

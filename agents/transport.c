@@ -15,6 +15,7 @@
 #include "agents/ssh-link.h"
 #include "agents/transport-ops.h"
 #include "util/error.h"
+#include "util/file.h"
 #include "util/xalloc.h"
 
 static const struct transport_entry {
@@ -162,4 +163,26 @@ transport_link_serve(int fd, const struct config_agent *agent,
 	transport_ssh_opts(agent, &o);
 	return ssh_link_serve(fd, &o, agent->remote_dir, agent_path, boot,
 	    cause);
+}
+
+int
+transport_run_dir_prepare(const struct transport_job *job, char **cause)
+{
+	char	*path = NULL;
+	int	 r = -1;
+
+	if (dir_create(job->run_dir, cause) != 0)
+		goto out;
+	path = path_join(job->run_dir, "job.yaml");
+	if (file_write_atomic(path, job->job_text, strlen(job->job_text),
+	    cause) != 0)
+		goto out;
+	free(path);
+	path = path_join(job->run_dir, "result");
+	if (dir_remove_tree(path, cause) != 0)
+		goto out;
+	r = 0;
+out:
+	free(path);
+	return r;
 }

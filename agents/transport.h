@@ -38,6 +38,11 @@ int	transport_open(const struct config_agent *, const char *agent_path,
 int	transport_run(struct transport *, const struct transport_job *,
 	    char **cause);
 /*
+ * RUN_DIR made ready for an attempt: created, the job file written in it
+ * as job.yaml, and no result left from an earlier attempt.
+ */
+int	transport_run_dir_prepare(const struct transport_job *, char **cause);
+/*
  * Timeouts, in seconds. The agent stops a testcase after
  * transport_testcase_timeout: the job's timeout:, else 3 * runtime + 60,
  * else an hour. transport_run_timeout adds a margin for copying the
