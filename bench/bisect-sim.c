@@ -470,7 +470,8 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 		break;
 	}
 	if ((sim_verbose && !o->right) || (long)trial == sim_trace) {
-		fprintf(stderr, "trial %zu: %s", trial,
+		fprintf(stderr, "trial %zu%s: %s", trial, sc->machines > 1 ?
+		    blocked ? " (driver)" : " (pooled)" : "",
 		    bisect_status_name(res.status));
 		for (k = 0; k < res.nr_culprits; k++)
 			fprintf(stderr, " %zu", res.culprits[k]);
