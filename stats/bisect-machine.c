@@ -41,7 +41,7 @@ bisect_machine_cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The mean of v[0..n) without its lowest and highest 20% (v is sorted). */
+/* The mean of v[0..n) without its lowest and highest 20%; sorts v. */
 static double
 bisect_machine_tmean(double *v, size_t n)
 {
@@ -155,8 +155,10 @@ bisect_machine_select(struct bisect_machine_fit *mf, const size_t *cnt,
 			size[bisect_machine_root(up, j)] +=
 			    mf->machines[j].nr_samples;
 	for (j = 0; j < m; j++)
-		if (size[j] > size[best])
+		if (size[bisect_machine_root(up, j)] >
+		    size[bisect_machine_root(up, best)])
 			best = j;
+	best = bisect_machine_root(up, best);
 	for (j = 0; j < m; j++) {
 		if (mf->machines[j].fitted &&
 		    bisect_machine_root(up, j) != best)
@@ -258,8 +260,9 @@ bisect_machine_adjust(struct bisect_machine_fit *mf,
 {
 	const struct bisect_commit *cm;
 	const char	**names = NULL;
-	size_t		 nr_names = 0, i, k, j, m, n = 0, c, many;
+	size_t		 nr_names = 0, i, k, j, m, n = 0, c, many, r, nr_rows = 0;
 	size_t		*cnt = NULL, *com = NULL, *mac = NULL, *id = NULL;
+	size_t		*rows = NULL;
 	double		*y = NULL, *off = NULL, x;
 	int		 ratio = 1;
 
@@ -271,11 +274,13 @@ bisect_machine_adjust(struct bisect_machine_fit *mf,
 	if (n == 0)
 		goto out;
 	names = xcalloc(n, sizeof *names);
+	rows = xcalloc(nr, sizeof *rows);
 	n = 0;
 	for (i = 0; i < nr; i++) {
 		cm = &commits[i];
 		if (cm->machines == NULL)
 			continue;
+		j = nr_names;
 		for (k = 0; k < cm->nr_samples; k++) {
 			if (cm->machines[k] == NULL ||
 			    !isfinite(cm->samples[k]))
@@ -284,6 +289,8 @@ bisect_machine_adjust(struct bisect_machine_fit *mf,
 			if (cm->samples[k] <= 0)
 				ratio = 0;
 		}
+		if (nr_names > j)
+			rows[nr_rows++] = i;
 	}
 	if (nr_names == 0)
 		goto out;
@@ -297,24 +304,26 @@ bisect_machine_adjust(struct bisect_machine_fit *mf,
 	mf->ratio = ratio;
 	m = mf->nr_machines;
 
-	/* each sample's machine, and the samples in each cell */
+	/*
+	 * each sample's machine, and the samples in each cell of the table
+	 * of the commits with a known machine (rows) by machines
+	 */
 	id = xcalloc(nr_names, sizeof *id);
-	cnt = xcalloc(nr * m, sizeof *cnt);
-	for (i = 0, j = 0; i < nr; i++) {
-		cm = &commits[i];
-		if (cm->machines == NULL)
-			continue;
+	cnt = xcalloc(nr_rows * m, sizeof *cnt);
+	for (r = 0, j = 0; r < nr_rows; r++) {
+		cm = &commits[rows[r]];
 		for (k = 0; k < cm->nr_samples; k++) {
 			if (cm->machines[k] == NULL ||
 			    !isfinite(cm->samples[k]))
 				continue;
 			id[j] = bisect_machine_find(mf, cm->machines[k]);
-			cnt[i * m + id[j]]++;
+			cnt[r * m + id[j]]++;
 			mf->machines[id[j]].nr_samples++;
 			j++;
 		}
 	}
-	if (m < 2 || (mf->nr_fitted = bisect_machine_select(mf, cnt, nr)) < 2) {
+	if (m < 2 || (mf->nr_fitted = bisect_machine_select(mf, cnt,
+	    nr_rows)) < 2) {
 		for (j = 0; j < m; j++)
 			mf->machines[j].fitted = 0;
 		mf->nr_fitted = 0;
@@ -325,12 +334,10 @@ bisect_machine_adjust(struct bisect_machine_fit *mf,
 	y = xcalloc(nr_names, sizeof *y);
 	com = xcalloc(nr_names, sizeof *com);
 	mac = xcalloc(nr_names, sizeof *mac);
-	for (i = 0, j = 0; i < nr; i++) {
-		cm = &commits[i];
-		if (cm->machines == NULL)
-			continue;
+	for (r = 0, j = 0; r < nr_rows; r++) {
+		cm = &commits[rows[r]];
 		for (c = 0, many = 0; c < m; c++)
-			many += cnt[i * m + c] > 0 && mf->machines[c].fitted;
+			many += cnt[r * m + c] > 0 && mf->machines[c].fitted;
 		for (k = 0; k < cm->nr_samples; k++) {
 			if (cm->machines[k] == NULL ||
 			    !isfinite(cm->samples[k]))
@@ -340,24 +347,23 @@ bisect_machine_adjust(struct bisect_machine_fit *mf,
 				continue;
 			x = cm->samples[k];
 			y[n] = ratio ? log(x) : x;
-			com[n] = i;
+			com[n] = r;
 			mac[n++] = c;
 		}
 	}
 	off = xcalloc(m, sizeof *off);
-	bisect_machine_solve(mf, y, com, mac, n, nr, off);
+	bisect_machine_solve(mf, y, com, mac, n, nr_rows, off);
 	for (j = 0; j < m; j++)
 		mf->machines[j].offset = !mf->machines[j].fitted ? 0 :
 		    ratio ? expm1(off[j]) : off[j];
 
 	/* the samples with the offsets taken out */
-	mf->samples = xcalloc(nr ? nr : 1, sizeof *mf->samples);
-	for (i = 0; i < nr; i++) {
+	mf->samples = xcalloc(nr, sizeof *mf->samples);
+	for (r = 0; r < nr_rows; r++) {
+		i = rows[r];
 		cm = &commits[i];
-		if (cm->machines == NULL || cm->nr_samples == 0)
-			continue;
 		for (c = 0, many = 0; c < m; c++)
-			many += cnt[i * m + c] > 0 && mf->machines[c].fitted;
+			many += cnt[r * m + c] > 0 && mf->machines[c].fitted;
 		if (many == 0)
 			continue;
 		mf->samples[i] = xcalloc(cm->nr_samples, sizeof *mf->samples[i]);
@@ -374,6 +380,7 @@ bisect_machine_adjust(struct bisect_machine_fit *mf,
 	}
 out:
 	free(names);
+	free(rows);
 	free(id);
 	free(cnt);
 	free(y);

@@ -277,6 +277,8 @@ test_left_alone(void)
 	t.x[4][t.c[4].nr_samples++] = 150;
 	t.m[4][t.c[4].nr_samples] = "z";
 	t.x[4][t.c[4].nr_samples++] = 151;
+	/* and commit 7's machines unknown */
+	t.c[7].machines = NULL;
 	is_int(bisect_machine_adjust(&mf, t.c, t.nr), 3,
 	    "one-commit machine: the others fitted");
 	z = machine(&mf, "z");
@@ -284,6 +286,8 @@ test_left_alone(void)
 	    "one-commit machine: left alone, offset 0");
 	ok(mf.samples[4][6] == 150 && mf.samples[4][7] == 151,
 	    "one-commit machine: its samples as taken");
+	ok(mf.samples[7] == NULL && mf.samples[6] != NULL,
+	    "machines unknown for one commit: its samples as taken");
 	is_close((1 + machine(&mf, "a")->offset) /
 	    (1 + machine(&mf, "c")->offset), 1.02 / 0.97, 0.003,
 	    "one-commit machine: a/c still recovered");
