@@ -19,6 +19,11 @@
  *            change of the gaussian case instead (3%, 0.67 of that sd)
  *   drift    gauss plus a slow random walk of the machine's speed (each
  *            run moves it by N(0, 0.2%)), shared by all commits
+ * The machines-* scenarios spread the runs over three test machines as
+ * placement does (run k of every commit on machine k mod 3), each machine
+ * off by a fixed ratio (in sd of the noise), and run the driver twice on
+ * the same histories and the same draws: "driver" is told which machine
+ * took each sample and takes their offsets out, "pooled" is not.
  * Histories: 1024 commits in a line after the good end, or a merge-heavy
  * DAG of 1024 commits (mainline, topic branches forked from recent
  * mainline and merged back, about one commit in five a merge).
@@ -53,6 +58,8 @@ struct scenario {
 	const char	*what;
 	int		 core;		/* effect in sd of the gaussian core */
 	double		 min_effect;	/* min_effect_pct given to the driver */
+	unsigned	 machines;	/* run k on machine k mod machines */
+	double		 offset[3];	/* each machine's, in sd of the noise */
 };
 
 static const struct scenario scenarios[] = {
@@ -80,6 +87,27 @@ static const struct scenario scenarios[] = {
 	    "linear, 1.5 sd, build failures around the culprit" },
 	{ "slots4-1.5", 0, GAUSS, 1.5, 1, 0, 4,
 	    "linear, 1.5 sd, 4 commits sampled per round" },
+	{ "machines-1.5", 0, GAUSS, 1.5, 1, 0, 1,
+	    "gauss-1.5 on 3 machines off by -1, 0 and +1.5 sd", 0, 0, 3,
+	    { -1, 0, 1.5 } },
+	{ "machines-0.75", 0, GAUSS, 0.75, 1, 0, 1,
+	    "gauss-0.75 on 3 machines off by -1, 0 and +1.5 sd", 0, 0, 3,
+	    { -1, 0, 1.5 } },
+	{ "machines-heavy", 0, HEAVY, 1.5, 1, 0, 1,
+	    "heavy-1.5 on 3 machines off by -1, 0 and +1.5 sd", 1, 0, 3,
+	    { -1, 0, 1.5 } },
+	{ "machines-two", 0, GAUSS, 1.5, 2, 0, 1,
+	    "two on 3 machines off by -1, 0 and +1.5 sd", 0, 0, 3,
+	    { -1, 0, 1.5 } },
+	{ "machines-none", 0, GAUSS, 0, 0, 0, 1,
+	    "none on 3 machines off by -1, 0 and +1.5 sd", 0, 0, 3,
+	    { -1, 0, 1.5 } },
+	{ "machines-same", 0, GAUSS, 1.5, 1, 0, 1,
+	    "gauss-1.5 on 3 machines alike (offsets 0)", 0, 0, 3,
+	    { 0, 0, 0 } },
+	{ "machines-same-none", 0, GAUSS, 0, 0, 0, 1,
+	    "none on 3 machines alike (offsets 0)", 0, 0, 3,
+	    { 0, 0, 0 } },
 };
 
 #define NR_SCENARIOS	(sizeof scenarios / sizeof scenarios[0])
@@ -88,6 +116,8 @@ static const struct scenario scenarios[] = {
 #define MAX_RUNS	100
 #define INITIAL_RUNS	3
 #define NR_COMMITS	1024
+#define MAX_MACHINES	3
+#define MAX_SAMPLES	4096	/* of one commit, with machine names */
 
 struct history {
 	size_t			 nr;		/* good end is 0 */
@@ -104,10 +134,16 @@ struct sim {
 	gsl_rng		*rng;
 	double		 drift;
 	enum noise	 noise;
+	unsigned	 machines;
+	double		 factor[MAX_MACHINES];	/* each machine's speed */
 };
 
+/* the machine of each commit's run k: "m" k mod machines */
+static const char *sim_machine[MAX_SAMPLES];
+
+/* Run k of a commit whose true mean is mean. */
 static double
-sim_sample(struct sim *s, double mean)
+sim_sample(struct sim *s, double mean, size_t k)
 {
 	double	e = gsl_ran_gaussian(s->rng, SD);
 
@@ -126,6 +162,8 @@ sim_sample(struct sim *s, double mean)
 		e += s->drift;
 		break;
 	}
+	if (s->machines > 1)
+		mean *= s->factor[k % s->machines];
 	return mean * (1 + e);
 }
 
@@ -316,7 +354,8 @@ store_take(struct store *st, struct sim *s, const struct history *h, size_t x,
 	}
 	while (st->n[x] < n) {
 		ALLOC_GROW(st->s[x], st->n[x], st->alloc[x]);
-		st->s[x][st->n[x]++] = sim_sample(s, h->mean[x]);
+		st->s[x][st->n[x]] = sim_sample(s, h->mean[x], st->n[x]);
+		st->n[x]++;
 		o->runs++;
 	}
 }
@@ -326,9 +365,10 @@ sim_verbose;
 static long
 sim_trace = -1;		/* trial whose every round is printed */
 
+/* blocked: tell the driver which machine took each sample */
 static void
 run_driver(struct history *h, const struct scenario *sc, struct sim *s,
-    struct outcome *o, size_t trial)
+    struct outcome *o, size_t trial, int blocked)
 {
 	struct store		 st;
 	struct bisect_input	 in;
@@ -353,11 +393,14 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 		h->commits[i].build = BISECT_BUILD_UNKNOWN;
 		h->commits[i].samples = NULL;
 		h->commits[i].nr_samples = 0;
+		h->commits[i].machines = NULL;
 	}
 	while (!done && o->rounds < 5000) {
 		for (i = 0; i < h->nr; i++) {
 			h->commits[i].samples = st.s[i];
 			h->commits[i].nr_samples = st.n[i];
+			h->commits[i].machines = blocked && sc->machines > 1 &&
+			    st.n[i] <= MAX_SAMPLES ? sim_machine : NULL;
 		}
 		bisect_decide(&res, &in);
 		if (res.status != BISECT_CONTINUE) {
@@ -427,7 +470,8 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 		break;
 	}
 	if ((sim_verbose && !o->right) || (long)trial == sim_trace) {
-		fprintf(stderr, "trial %zu: %s", trial,
+		fprintf(stderr, "trial %zu%s: %s", trial, sc->machines > 1 ?
+		    blocked ? " (driver)" : " (pooled)" : "",
 		    bisect_status_name(res.status));
 		for (k = 0; k < res.nr_culprits; k++)
 			fprintf(stderr, " %zu", res.culprits[k]);
@@ -612,21 +656,33 @@ tally_print(const char *method, struct tally *t, size_t trials, int rounds)
 	printf("\n");
 }
 
+/*
+ * Methods: the driver, the fixed repeats, and with several machines the
+ * driver not told the machines ("pooled") last; each method of a trial
+ * draws from the same seed, so the driver and pooled see the same runs.
+ */
 static void
 scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 {
 	static const unsigned	 fixed[3] = { 5, 10, 20 };
-	struct tally		 t[4];
+	static const char	*mnames[] = { "m0", "m1", "m2" };
+	struct tally		 t[5];
 	struct history		 h;
 	struct sim		 s;
 	struct outcome		 o;
 	gsl_rng			*hist_rng = gsl_rng_alloc(gsl_rng_mt19937);
-	size_t			 i, j, bad;
+	size_t			 i, j, bad, methods = sc->machines > 1 ? 5 : 4;
 	char			 name[32];
 	double			 t0 = (double)clock();
 
+	memset(&s, 0, sizeof s);
+	s.machines = sc->machines;
+	for (j = 0; j < MAX_MACHINES; j++)
+		s.factor[j] = 1 + sc->offset[j] * SD;
+	for (i = 0; i < MAX_SAMPLES; i++)
+		sim_machine[i] = mnames[i % (sc->machines ? sc->machines : 1)];
 	memset(t, 0, sizeof t);
-	for (j = 0; j < 4; j++) {
+	for (j = 0; j < methods; j++) {
 		t[j].runs = xcalloc(trials, sizeof *t[j].runs);
 		t[j].builds = xcalloc(trials, sizeof *t[j].builds);
 		t[j].rounds = xcalloc(trials, sizeof *t[j].rounds);
@@ -638,12 +694,13 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 		gsl_rng_set(hist_rng, seed * 1000003 + i);
 		history_make(&h, sc, hist_rng);
 		bad = h.bad;
-		for (j = 0; j < 4; j++) {
-			gsl_rng_set(s.rng, (seed * 1000003 + i) * 7 + j + 1);
+		for (j = 0; j < methods; j++) {
+			gsl_rng_set(s.rng, (seed * 1000003 + i) * 7 +
+			    (j == 4 ? 0 : j) + 1);
 			s.drift = 0;
 			h.bad = bad;
-			if (j == 0)
-				run_driver(&h, sc, &s, &o, i);
+			if (j == 0 || j == 4)
+				run_driver(&h, sc, &s, &o, i, j == 0);
 			else
 				run_fixed(&h, sc, &s, fixed[j - 1], &o);
 			t[j].right += o.right;
@@ -660,12 +717,14 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 	    "runs", "p90", "builds", "peak", "p90", sc->slots > 1 ? "  rounds" :
 	    "");
 	tally_print("driver", &t[0], trials, sc->slots > 1);
+	if (methods > 4)
+		tally_print("pooled", &t[4], trials, sc->slots > 1);
 	for (j = 1; j < 4; j++) {
 		snprintf(name, sizeof name, "fixed-%u", fixed[j - 1]);
 		tally_print(name, &t[j], trials, sc->slots > 1);
 	}
 	fflush(stdout);
-	for (j = 0; j < 4; j++) {
+	for (j = 0; j < methods; j++) {
 		free(t[j].runs);
 		free(t[j].builds);
 		free(t[j].rounds);

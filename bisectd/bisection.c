@@ -185,6 +185,7 @@ bisection_gather(struct scheduler *s, struct bisection *bs,
 		c->build = BISECT_BUILD_UNKNOWN;
 		c->samples = NULL;
 		c->nr_samples = 0;
+		c->machines = NULL;
 	}
 	if (store_run_commits(st, b->job, b->repo, &oids, &nr, cause) != 0)
 		return -1;
@@ -212,6 +213,13 @@ bisection_gather(struct scheduler *s, struct bisection *bs,
 			c->build = BISECT_BUILD_FAILED;
 		c->samples = t->series[t->nr_touched].values;
 		c->nr_samples = t->series[t->nr_touched].nr;
+		/*
+		 * Which agent ran each value: with several, the driver takes
+		 * their offsets out of what it decides on; the values here,
+		 * and those the steps and the report show, stay as taken.
+		 */
+		c->machines = (const char *const *)
+		    t->series[t->nr_touched].agents;
 		t->done[t->nr_touched] = done;
 		t->nr_runs += (size_t)done;
 		t->touched[t->nr_touched++] = idx;

@@ -9,6 +9,7 @@
 
 #include "stats/bisect.h"
 #include "stats/bisect-graph.h"
+#include "stats/bisect-machine.h"
 #include "stats/bisect-range.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -217,6 +218,9 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 {
 	struct bisect_state	 st;
 	struct bisect_range	 root;
+	struct bisect_machine_fit mf;
+	struct bisect_input	 adj_in;
+	struct bisect_commit	*adj = NULL;
 	unsigned char		*anc_good = NULL;
 	size_t			*goods = NULL, nr_goods = 0, i;
 	enum bisect_status	 s;
@@ -225,10 +229,26 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	memset(res, 0, sizeof *res);
 	memset(&st, 0, sizeof st);
 	memset(&root, 0, sizeof root);
+	memset(&mf, 0, sizeof mf);
 	if (bisect_check(in, &res->error) != 0)
 		goto fail;
 	st.in = in;
 	st.c = in->commits;
+	/*
+	 * Runs spread over several machines: decide on the samples with the
+	 * machines' offsets taken out, the caller's arrays untouched.
+	 */
+	if (bisect_machine_adjust(&mf, in->commits, in->nr_commits) > 0) {
+		adj = xcalloc(in->nr_commits, sizeof *adj);
+		memcpy(adj, in->commits, in->nr_commits * sizeof *adj);
+		for (i = 0; i < in->nr_commits; i++)
+			if (mf.samples[i] != NULL)
+				adj[i].samples = mf.samples[i];
+		adj_in = *in;
+		adj_in.commits = adj;
+		st.in = &adj_in;
+		st.c = adj;
+	}
 	st.nr = in->nr_commits;
 	st.max_runs = in->max_runs ? in->max_runs : 30;
 	st.first_runs = in->initial_runs ? in->initial_runs : 3;
@@ -292,6 +312,8 @@ out:
 	free(root.in);
 	free(anc_good);
 	free(goods);
+	free(adj);
+	bisect_machine_fit_release(&mf);
 	bisect_state_release(&st);
 	return r;
 }

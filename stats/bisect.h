@@ -27,6 +27,12 @@ struct bisect_commit {
 	enum bisect_build	 build;
 	const double		*samples;	/* headline metric, as taken */
 	size_t			 nr_samples;
+	/*
+	 * Per sample, the machine (agent) that took it, borrowed; NULL when
+	 * unknown. With more than one, the driver takes the machines'
+	 * offsets out of the samples before it decides (stats/bisect-machine.h).
+	 */
+	const char *const	*machines;
 };
 
 struct bisect_input {

@@ -1,0 +1,391 @@
+/*
+ * Machine offsets for the bisection driver. Placement gives every commit
+ * equal shares of runs on each test machine, so a machine 3% faster than
+ * another leaves the commits' means fair but widens every commit's spread,
+ * and the driver's rank tests and its posterior would count that as noise
+ * and ask for many more runs. Every sample is modelled as
+ *
+ *	log(value) = level of the commit + offset of the machine + noise
+ *
+ * (the values themselves when one is not positive), fitted over all the
+ * sampled commits at once by alternating 20%-trimmed means: each commit's
+ * level from its samples less their machines' offsets, each machine's
+ * offset from its samples less their commits' levels, until they settle.
+ * The commit levels are nuisance parameters: the model does not depend on
+ * where the culprit is, so the fit cannot lean towards any answer. Trimmed
+ * means because runs are now and then wildly off (a median would lose
+ * three quarters of its precision to bimodal noise). The driver then
+ * decides on the samples with the offsets taken out.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/bisect-machine.h"
+#include "util/xalloc.h"
+
+#define BISECT_MACHINE_TRIM	0.2
+#define BISECT_MACHINE_ITER	100
+
+static int
+bisect_machine_cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int
+bisect_machine_cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The mean of v[0..n) without its lowest and highest 20%; sorts v. */
+static double
+bisect_machine_tmean(double *v, size_t n)
+{
+	size_t	g, i;
+	double	s = 0;
+
+	qsort(v, n, sizeof *v, bisect_machine_cmp_double);
+	g = (size_t)floor(BISECT_MACHINE_TRIM * (double)n);
+	for (i = g; i < n - g; i++)
+		s += v[i];
+	return s / (double)(n - 2 * g);
+}
+
+static size_t
+bisect_machine_find(const struct bisect_machine_fit *mf, const char *name)
+{
+	size_t	lo = 0, hi = mf->nr_machines, mid;
+	int	c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(mf->machines[mid].name, name);
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (size_t)-1;
+}
+
+static size_t
+bisect_machine_root(size_t *up, size_t x)
+{
+	while (up[x] != x)
+		x = up[x] = up[up[x]];
+	return x;
+}
+
+void
+bisect_machine_fit_release(struct bisect_machine_fit *mf)
+{
+	size_t	i;
+
+	if (mf == NULL)
+		return;
+	for (i = 0; i < mf->nr_commits; i++)
+		if (mf->samples != NULL)
+			free(mf->samples[i]);
+	free(mf->samples);
+	free(mf->machines);
+	memset(mf, 0, sizeof *mf);
+}
+
+/*
+ * Which machines can be fitted: those sharing enough commits with the
+ * other fitted ones (pruned until none falls out), then only the largest
+ * group linked by shared commits (by samples; the first by name on a tie).
+ * cnt is commits x machines, the samples in each cell.
+ */
+static size_t
+bisect_machine_select(struct bisect_machine_fit *mf, const size_t *cnt,
+    size_t nr)
+{
+	size_t	 m = mf->nr_machines, c, j, k, shared, best = 0, nr_fitted = 0;
+	size_t	*up = xcalloc(m, sizeof *up), *size = xcalloc(m, sizeof *size);
+	size_t	 first;
+	int	 changed = 1, other;
+
+	for (j = 0; j < m; j++)
+		mf->machines[j].fitted = 1;
+	while (changed) {
+		changed = 0;
+		for (j = 0; j < m; j++) {
+			if (!mf->machines[j].fitted)
+				continue;
+			shared = 0;
+			for (c = 0; c < nr; c++) {
+				if (cnt[c * m + j] == 0)
+					continue;
+				other = 0;
+				for (k = 0; k < m && !other; k++)
+					other = k != j && cnt[c * m + k] > 0 &&
+					    mf->machines[k].fitted;
+				shared += other;
+			}
+			mf->machines[j].nr_commits = shared;
+			if (shared < BISECT_MACHINE_MIN_COMMITS) {
+				mf->machines[j].fitted = 0;
+				changed = 1;
+			}
+		}
+	}
+	for (j = 0; j < m; j++)
+		up[j] = j;
+	for (c = 0; c < nr; c++) {
+		first = (size_t)-1;
+		for (j = 0; j < m; j++) {
+			if (cnt[c * m + j] == 0 || !mf->machines[j].fitted)
+				continue;
+			if (first == (size_t)-1)
+				first = j;
+			else
+				up[bisect_machine_root(up, j)] =
+				    bisect_machine_root(up, first);
+		}
+	}
+	for (j = 0; j < m; j++)
+		if (mf->machines[j].fitted)
+			size[bisect_machine_root(up, j)] +=
+			    mf->machines[j].nr_samples;
+	for (j = 0; j < m; j++)
+		if (size[bisect_machine_root(up, j)] >
+		    size[bisect_machine_root(up, best)])
+			best = j;
+	best = bisect_machine_root(up, best);
+	for (j = 0; j < m; j++) {
+		if (mf->machines[j].fitted &&
+		    bisect_machine_root(up, j) != best)
+			mf->machines[j].fitted = 0;
+		nr_fitted += mf->machines[j].fitted;
+	}
+	free(up);
+	free(size);
+	return nr_fitted;
+}
+
+/*
+ * The two-way fit over the samples of fitted machines on commits with
+ * two fitted machines or more (a commit seen by one machine tells
+ * nothing of the machines). y, com and mac list those samples; off[]
+ * gets each machine's offset, centred over the fitted machines.
+ */
+static void
+bisect_machine_solve(struct bisect_machine_fit *mf, const double *y,
+    const size_t *com, const size_t *mac, size_t n, size_t nr, double *off)
+{
+	size_t	 m = mf->nr_machines, i, j, c, it, *cstart, *mstart, *mfill;
+	size_t	*midx;
+	double	*lvl = xcalloc(nr + 1, sizeof *lvl), *buf, *nw, d, delta;
+	double	 tol = 0, centre;
+
+	buf = xcalloc(n + 1, sizeof *buf);
+	nw = xcalloc(m, sizeof *nw);
+	cstart = xcalloc(nr + 1, sizeof *cstart);
+	mstart = xcalloc(m + 1, sizeof *mstart);
+	mfill = xcalloc(m + 1, sizeof *mfill);
+	midx = xcalloc(n + 1, sizeof *midx);
+	/* the samples come grouped by commit; index them by machine too */
+	for (i = 0; i < n; i++) {
+		cstart[com[i] + 1] = i + 1;
+		mstart[mac[i] + 1]++;
+	}
+	for (c = 1; c <= nr; c++)
+		if (cstart[c] < cstart[c - 1])
+			cstart[c] = cstart[c - 1];
+	for (j = 0; j < m; j++)
+		mstart[j + 1] += mstart[j];
+	memcpy(mfill, mstart, m * sizeof *mfill);
+	for (i = 0; i < n; i++)
+		midx[mfill[mac[i]]++] = i;
+	for (j = 0; j < m; j++)
+		off[j] = 0;
+	for (it = 0; it < BISECT_MACHINE_ITER; it++) {
+		for (c = 0; c < nr; c++) {
+			if (cstart[c + 1] == cstart[c])
+				continue;
+			for (i = cstart[c]; i < cstart[c + 1]; i++)
+				buf[i - cstart[c]] = y[i] - off[mac[i]];
+			lvl[c] = bisect_machine_tmean(buf,
+			    cstart[c + 1] - cstart[c]);
+		}
+		if (it == 0) {
+			for (i = 0; i < n; i++)
+				tol += fabs(y[i] - off[mac[i]] - lvl[com[i]]);
+			tol = 1e-9 * tol / (double)n;
+		}
+		centre = 0;
+		for (j = 0; j < m; j++) {
+			nw[j] = 0;
+			if (!mf->machines[j].fitted)
+				continue;
+			for (i = mstart[j]; i < mstart[j + 1]; i++)
+				buf[i - mstart[j]] = y[midx[i]] -
+				    lvl[com[midx[i]]];
+			nw[j] = bisect_machine_tmean(buf,
+			    mstart[j + 1] - mstart[j]);
+			centre += nw[j];
+		}
+		centre /= (double)mf->nr_fitted;
+		delta = 0;
+		for (j = 0; j < m; j++) {
+			if (!mf->machines[j].fitted)
+				continue;
+			d = nw[j] - centre;
+			if (fabs(d - off[j]) > delta)
+				delta = fabs(d - off[j]);
+			off[j] = d;
+		}
+		if (delta <= tol)
+			break;
+	}
+	free(lvl);
+	free(buf);
+	free(nw);
+	free(cstart);
+	free(mstart);
+	free(mfill);
+	free(midx);
+}
+
+size_t
+bisect_machine_adjust(struct bisect_machine_fit *mf,
+    const struct bisect_commit *commits, size_t nr)
+{
+	const struct bisect_commit *cm;
+	const char	**names = NULL;
+	size_t		 nr_names = 0, i, k, j, m, n = 0, c, many, r, nr_rows = 0;
+	size_t		*cnt = NULL, *com = NULL, *mac = NULL, *id = NULL;
+	size_t		*rows = NULL;
+	double		*y = NULL, *off = NULL, x;
+	int		 ratio = 1;
+
+	memset(mf, 0, sizeof *mf);
+	mf->nr_commits = nr;
+	for (i = 0; i < nr; i++)
+		if (commits[i].machines != NULL)
+			n += commits[i].nr_samples;
+	if (n == 0)
+		goto out;
+	names = xcalloc(n, sizeof *names);
+	rows = xcalloc(nr, sizeof *rows);
+	n = 0;
+	for (i = 0; i < nr; i++) {
+		cm = &commits[i];
+		if (cm->machines == NULL)
+			continue;
+		j = nr_names;
+		for (k = 0; k < cm->nr_samples; k++) {
+			if (cm->machines[k] == NULL ||
+			    !isfinite(cm->samples[k]))
+				continue;
+			names[nr_names++] = cm->machines[k];
+			if (cm->samples[k] <= 0)
+				ratio = 0;
+		}
+		if (nr_names > j)
+			rows[nr_rows++] = i;
+	}
+	if (nr_names == 0)
+		goto out;
+	qsort(names, nr_names, sizeof *names, bisect_machine_cmp_name);
+	mf->machines = xcalloc(nr_names, sizeof *mf->machines);
+	for (i = 0; i < nr_names; i++) {
+		if (i > 0 && strcmp(names[i], names[i - 1]) == 0)
+			continue;
+		mf->machines[mf->nr_machines++].name = names[i];
+	}
+	mf->ratio = ratio;
+	m = mf->nr_machines;
+
+	/*
+	 * each sample's machine, and the samples in each cell of the table
+	 * of the commits with a known machine (rows) by machines
+	 */
+	id = xcalloc(nr_names, sizeof *id);
+	cnt = xcalloc(nr_rows * m, sizeof *cnt);
+	for (r = 0, j = 0; r < nr_rows; r++) {
+		cm = &commits[rows[r]];
+		for (k = 0; k < cm->nr_samples; k++) {
+			if (cm->machines[k] == NULL ||
+			    !isfinite(cm->samples[k]))
+				continue;
+			id[j] = bisect_machine_find(mf, cm->machines[k]);
+			cnt[r * m + id[j]]++;
+			mf->machines[id[j]].nr_samples++;
+			j++;
+		}
+	}
+	if (m < 2 || (mf->nr_fitted = bisect_machine_select(mf, cnt,
+	    nr_rows)) < 2) {
+		for (j = 0; j < m; j++)
+			mf->machines[j].fitted = 0;
+		mf->nr_fitted = 0;
+		goto out;
+	}
+
+	/* the samples of the fit, grouped by commit */
+	y = xcalloc(nr_names, sizeof *y);
+	com = xcalloc(nr_names, sizeof *com);
+	mac = xcalloc(nr_names, sizeof *mac);
+	for (r = 0, j = 0; r < nr_rows; r++) {
+		cm = &commits[rows[r]];
+		for (c = 0, many = 0; c < m; c++)
+			many += cnt[r * m + c] > 0 && mf->machines[c].fitted;
+		for (k = 0; k < cm->nr_samples; k++) {
+			if (cm->machines[k] == NULL ||
+			    !isfinite(cm->samples[k]))
+				continue;
+			c = id[j++];
+			if (many < 2 || !mf->machines[c].fitted)
+				continue;
+			x = cm->samples[k];
+			y[n] = ratio ? log(x) : x;
+			com[n] = r;
+			mac[n++] = c;
+		}
+	}
+	off = xcalloc(m, sizeof *off);
+	bisect_machine_solve(mf, y, com, mac, n, nr_rows, off);
+	for (j = 0; j < m; j++)
+		mf->machines[j].offset = !mf->machines[j].fitted ? 0 :
+		    ratio ? expm1(off[j]) : off[j];
+
+	/* the samples with the offsets taken out */
+	mf->samples = xcalloc(nr, sizeof *mf->samples);
+	for (r = 0; r < nr_rows; r++) {
+		i = rows[r];
+		cm = &commits[i];
+		for (c = 0, many = 0; c < m; c++)
+			many += cnt[r * m + c] > 0 && mf->machines[c].fitted;
+		if (many == 0)
+			continue;
+		mf->samples[i] = xcalloc(cm->nr_samples, sizeof *mf->samples[i]);
+		for (k = 0; k < cm->nr_samples; k++) {
+			x = cm->samples[k];
+			mf->samples[i][k] = x;
+			if (cm->machines[k] == NULL || !isfinite(x) ||
+			    (c = bisect_machine_find(mf, cm->machines[k])) ==
+			    (size_t)-1 || !mf->machines[c].fitted)
+				continue;
+			mf->samples[i][k] = ratio ? x * exp(-off[c]) :
+			    x - off[c];
+		}
+	}
+out:
+	free(names);
+	free(rows);
+	free(id);
+	free(cnt);
+	free(y);
+	free(com);
+	free(mac);
+	free(off);
+	return mf->nr_fitted;
+}
