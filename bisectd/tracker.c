@@ -12,7 +12,8 @@
  * that no earlier regression of the series covers becomes a regression row
  * and a bisection between the last commit before it and the first after.
  * With `web:` set, the index page (bisectd/web-index.c) is written anew
- * whenever runs have ended, so that the series' plots follow the runs.
+ * when runs have ended, at most every 30 seconds, so that the series'
+ * plots follow the runs.
  */
 #include <git2.h>
 
@@ -35,6 +36,9 @@
 #include "util/log.h"
 #include "util/xalloc.h"
 
+/* Seconds between two writes of the web index in continuous mode. */
+#define TRACKER_INDEX_EVERY	30
+
 struct tracker_repo {
 	char	*name;
 	time_t	 next_fetch;
@@ -47,6 +51,8 @@ struct tracker {
 	size_t			 nr_repos;
 	size_t			 alloc_repos;
 	long			 last_samples;	/* runs ended at last detection */
+	int			 index_due;	/* runs ended since the index */
+	time_t			 next_index;	/* not rewritten before then */
 };
 
 struct tracker *
@@ -537,12 +543,20 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 				goto out;
 		}
 	}
-	/* The series' page follows its runs; a page never stops the daemon. */
-	if (detect && cfg->web != NULL &&
-	    web_index_write(s->ctx, cfg->web, cause) != 0) {
-		log_warn("web: %s", *cause);
-		free(*cause);
-		*cause = NULL;
+	/*
+	 * The series' page follows its runs, at most every
+	 * TRACKER_INDEX_EVERY seconds (a long series' plots cost a good part
+	 * of a second); a page never stops the daemon.
+	 */
+	t->index_due |= detect;
+	if (t->index_due && cfg->web != NULL && now >= t->next_index) {
+		t->index_due = 0;
+		t->next_index = now + TRACKER_INDEX_EVERY;
+		if (web_index_write(s->ctx, cfg->web, cause) != 0) {
+			log_warn("web: %s", *cause);
+			free(*cause);
+			*cause = NULL;
+		}
 	}
 	r = 0;
 out:

@@ -164,7 +164,8 @@ test_expect_success 'the index plots the tracked series with its change and culp
 	culprit=$(git -C source log --grep="(culprit)" --format=%H) &&
 	id=$(db_query "SELECT id FROM bisections WHERE status = \"found\"") &&
 	tested=$(db_query "SELECT count(DISTINCT t.commit_oid) FROM tracked t JOIN runs r ON r.commit_oid = t.commit_oid WHERE r.status = \"done\"") &&
-	"$PYTHON3" check-index.py pages/index.html "$tested" "$culprit" "$id" &&
+	test_wait_for 600 "$PYTHON3" check-index.py pages/index.html \
+		"$tested" "$culprit" "$id" &&
 	bisectctl report --html pages >out &&
 	grep -qx "web: wrote pages/index.html" out &&
 	"$PYTHON3" check-index.py pages/index.html "$tested" "$culprit" "$id"
