@@ -325,53 +325,6 @@ out:
 	return r;
 }
 
-/* At most max bytes from the end of a file, from a line start. */
-static int
-agent_read_tail(const char *path, size_t max, char **out, size_t *outlen,
-    char **cause)
-{
-	struct strbuf	 sb = STRBUF_INIT;
-	struct stat	 st;
-	char		 chunk[65536], *nl;
-	ssize_t		 n;
-	int		 fd, r = -1, cut = 0;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
-	    fstat(fd, &st) == -1) {
-		error_errno(cause, "couldn't open '%s'", path);
-		goto out;
-	}
-	if ((size_t)st.st_size > max) {
-		lseek(fd, st.st_size - (off_t)max, SEEK_SET);
-		cut = 1;
-	}
-	while (sb.len < max) {
-		n = read(fd, chunk, sizeof chunk);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			error_errno(cause, "couldn't read '%s'", path);
-			goto out;
-		}
-		if (n == 0)
-			break;
-		strbuf_add(&sb, chunk, (size_t)n);
-	}
-	if (cut && (nl = memchr(sb.buf, '\n', sb.len)) != NULL) {
-		*outlen = sb.len - (size_t)(nl + 1 - sb.buf);
-		*out = xstrndup(nl + 1, *outlen);
-	} else {
-		*outlen = sb.len;
-		*out = strbuf_detach(&sb, NULL);
-	}
-	r = 0;
-out:
-	if (fd != -1)
-		close(fd);
-	strbuf_release(&sb);
-	return r;
-}
-
 static void
 agent_record_exit(struct result *r, const struct agent_testcase *tc)
 {
@@ -552,7 +505,7 @@ agent_run_job(const struct agent_run *ar, struct result *r,
 			mcause = NULL;
 		}
 	}
-	if (agent_read_tail(logpath, AGENT_MAX_OUTPUT, &buf, &len, cause) != 0)
+	if (file_read_tail(logpath, AGENT_MAX_OUTPUT, &buf, &len, cause) != 0)
 		goto out;
 	if (ad != NULL)
 		testcase_metrics(ad, &ctx, buf, len, r);

@@ -150,27 +150,67 @@ out:
 	return r;
 }
 
+int
+file_read_tail(const char *path, size_t max, char **out, size_t *outlen,
+    char **cause)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	struct stat	 st;
+	char		 chunk[65536], *nl;
+	ssize_t		 n;
+	int		 fd, r = -1, cut = 0;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
+	    fstat(fd, &st) == -1) {
+		error_errno(cause, "couldn't open '%s'", path);
+		goto out;
+	}
+	if ((size_t)st.st_size > max) {
+		lseek(fd, st.st_size - (off_t)max, SEEK_SET);
+		cut = 1;
+	}
+	while (sb.len < max) {
+		n = read(fd, chunk, sizeof chunk);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			error_errno(cause, "couldn't read '%s'", path);
+			goto out;
+		}
+		if (n == 0)
+			break;
+		strbuf_add(&sb, chunk, (size_t)n);
+	}
+	if (cut && (nl = memchr(sb.buf, '\n', sb.len)) != NULL) {
+		*outlen = sb.len - (size_t)(nl + 1 - sb.buf);
+		*out = xstrndup(nl + 1, *outlen);
+	} else {
+		*outlen = sb.len;
+		*out = strbuf_detach(&sb, NULL);
+	}
+	r = 0;
+out:
+	if (fd != -1)
+		close(fd);
+	strbuf_release(&sb);
+	return r;
+}
+
 void
 file_tail_append(struct strbuf *sb, const char *path, size_t max)
 {
-	char	*buf = NULL, *p;
+	char	*buf = NULL;
 	size_t	 len;
 
-	if (file_read(path, &buf, &len, NULL) != 0 || len == 0) {
+	if (file_read_tail(path, max, &buf, &len, NULL) != 0) {
 		free(buf);
 		return;
 	}
 	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
 		len--;
 	buf[len] = '\0';
-	p = buf;
-	if (len > max) {
-		p = buf + len - max;
-		if (strchr(p, '\n') != NULL)
-			p = strchr(p, '\n') + 1;
-	}
-	if (*p != '\0')
-		strbuf_addf(sb, "; %s: %s", path, p);
+	if (len > 0)
+		strbuf_addf(sb, "; %s: %s", path, buf);
 	free(buf);
 }
 

@@ -54,9 +54,11 @@ test_error(void)
 static void
 test_file(void)
 {
-	char	 tmpl[] = "/tmp/bisectd-test-util.XXXXXX";
-	char	*dir = mkdtemp(tmpl), *p, *q, *buf = NULL, *cause = NULL;
-	size_t	 len;
+	char		 tmpl[] = "/tmp/bisectd-test-util.XXXXXX";
+	char		*dir = mkdtemp(tmpl), *p, *q, *buf = NULL;
+	char		*cause = NULL;
+	struct strbuf	 sb = STRBUF_INIT;
+	size_t		 len;
 
 	ok(dir != NULL, "mkdtemp");
 	p = path_join(dir, "a/b/c");
@@ -72,6 +74,21 @@ test_file(void)
 	    "message names the file: %s", cause);
 	free(cause);
 	cause = NULL;
+	free(q);
+	q = path_join(p, "log");
+	file_write_atomic(q, "one\ntwo\nthree\n", 14, NULL);
+	is_int(file_read_tail(q, 100, &buf, &len, &cause), 0, "tail, short");
+	ok(len == 14 && strcmp(buf, "one\ntwo\nthree\n") == 0,
+	    "a short file whole");
+	free(buf);
+	is_int(file_read_tail(q, 8, &buf, &len, &cause), 0, "tail, cut");
+	is_str(buf, "three\n", "the last 8 bytes, from a line start");
+	free(buf);
+	strbuf_reset(&sb);
+	file_tail_append(&sb, q, 8);
+	ok(strstr(sb.buf, ": three") != NULL &&
+	    sb.buf[sb.len - 1] == 'e', "appended for a cause: %s", sb.buf);
+	strbuf_release(&sb);
 	free(q);
 	q = path_dirname("/a/b/c");
 	is_str(q, "/a/b", "dirname");
