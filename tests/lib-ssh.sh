@@ -231,6 +231,22 @@ agent_state() {
 		"SELECT state FROM agents WHERE name = '$1'"
 }
 
+# state_is AGENT STATE: the agent is in that state now.
+state_is() {
+	test "$(agent_state "$1")" = "$2"
+}
+
+# running_on AGENT [N]: N runs (1 unless said) or more run on the agent.
+running_on() {
+	test "$(db_query "SELECT count(*) FROM runs WHERE status = 'running'
+		AND agent = '$1'")" -ge "${2:-1}"
+}
+
+# failed_once RUN: the run has failed at least once.
+failed_once() {
+	test -n "$(db_query "SELECT 1 FROM run_failures WHERE run = $1")"
+}
+
 # $TRASH/fake-agent: the real agent, unless faults/aN (once) or
 # faults/aN.always (every time) names a fault for the agent aN it runs on:
 # garbage (a result that is no result), truncated (a result cut short),

@@ -26,10 +26,6 @@ failures_at_least() {
 		WHERE name = '$1'")" = 1
 }
 
-state_is() {
-	test "$(agent_state "$1")" = "$2"
-}
-
 test_at_exit 'test ! -f "$TRASH/daemon.pid" || kill "$(cat "$TRASH/daemon.pid")"'
 
 test_expect_success 'setup' '

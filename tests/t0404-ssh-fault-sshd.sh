@@ -14,19 +14,6 @@ ssh_agent_start 1 ed25519 || exit 1
 ssh_agent_start 2 ed25519 || exit 1
 test_at_exit 'test ! -f "$TRASH/queue.pid" || kill "$(cat "$TRASH/queue.pid")"'
 
-running_on() {
-	test "$(db_query "SELECT count(*) FROM runs WHERE status = 'running'
-		AND agent = '$1'")" -ge "${2:-1}"
-}
-
-failed_once() {
-	test -n "$(db_query "SELECT 1 FROM run_failures WHERE run = $1")"
-}
-
-state_is() {
-	test "$(agent_state "$1")" = "$2"
-}
-
 test_expect_success 'setup' '
 	setup_bench --commits 3 &&
 	ssh_known_hosts 1 2 &&
