@@ -27,9 +27,11 @@
  * Histories: 1024 commits in a line after the good end, or a merge-heavy
  * DAG of 1024 commits (mainline, topic branches forked from recent
  * mainline and merged back, about one commit in five a merge).
- * Besides accuracy, runs and builds, it prints the peak: the most samples
- * the method took of any one commit but the ends, which shows a driver
- * piling runs on one commit.
+ * Besides accuracy, runs (median, 90th and 99th percentiles, the most of
+ * any trial) and builds (median, the most), it prints the peak: the most
+ * samples the method took of any one commit but the ends, which shows a
+ * driver piling runs on one commit, and "cut": the trials the driver's
+ * total budget ended (docs/bisection.md).
  * Usage: bisect-sim [--trials N] [--scenario NAME] [--seed S] [--list]
  *   [--verbose] [--trace TRIAL] (every round of one trial, on stderr)
  */
@@ -313,6 +315,7 @@ struct outcome {
 	size_t	builds;
 	size_t	rounds;
 	size_t	peak;		/* the most samples of one commit, ends apart */
+	int	cut;		/* the driver's budget ended it */
 };
 
 struct store {
@@ -404,6 +407,7 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 		}
 		bisect_decide(&res, &in);
 		if (res.status != BISECT_CONTINUE) {
+			o->cut = res.budget_spent;
 			done = 1;
 			break;
 		}
@@ -637,6 +641,7 @@ quantile(size_t *v, size_t n, double q)
 
 struct tally {
 	size_t	 right;
+	size_t	 cut;
 	size_t	*runs;
 	size_t	*builds;
 	size_t	*rounds;
@@ -646,11 +651,13 @@ struct tally {
 static void
 tally_print(const char *method, struct tally *t, size_t trials, int rounds)
 {
-	printf("  %-10s %6.1f%%  %5zu  %5zu  %5zu  %4zu  %4zu", method,
-	    100.0 * (double)t->right / (double)trials,
+	printf("  %-10s %6.1f%%  %5zu  %5zu  %5zu  %5zu  %5zu  %4zu  %4zu  "
+	    "%4zu", method, 100.0 * (double)t->right / (double)trials,
 	    quantile(t->runs, trials, 0.5), quantile(t->runs, trials, 0.9),
-	    quantile(t->builds, trials, 0.5), quantile(t->peak, trials, 0.5),
-	    quantile(t->peak, trials, 0.9));
+	    quantile(t->runs, trials, 0.99), quantile(t->runs, trials, 1),
+	    quantile(t->builds, trials, 0.5), quantile(t->builds, trials, 1),
+	    quantile(t->peak, trials, 0.5), quantile(t->peak, trials, 0.9));
+	printf("  %4zu", t->cut);
 	if (rounds)
 		printf("  %5zu", quantile(t->rounds, trials, 0.5));
 	printf("\n");
@@ -704,6 +711,7 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 			else
 				run_fixed(&h, sc, &s, fixed[j - 1], &o);
 			t[j].right += o.right;
+			t[j].cut += o.cut;
 			t[j].runs[i] = o.runs;
 			t[j].builds[i] = o.builds;
 			t[j].rounds[i] = o.rounds;
@@ -713,9 +721,9 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 	}
 	printf("%s: %s; %zu trials (%.1f s)\n", sc->name, sc->what, trials,
 	    ((double)clock() - t0) / CLOCKS_PER_SEC);
-	printf("  %-10s %7s  %5s  %5s  %5s  %4s  %4s%s\n", "method", "right",
-	    "runs", "p90", "builds", "peak", "p90", sc->slots > 1 ? "  rounds" :
-	    "");
+	printf("  %-10s %7s  %5s  %5s  %5s  %5s  %5s  %4s  %4s  %4s  %4s%s\n",
+	    "method", "right", "runs", "p90", "p99", "max", "builds", "max",
+	    "peak", "p90", "cut", sc->slots > 1 ? "  rounds" : "");
 	tally_print("driver", &t[0], trials, sc->slots > 1);
 	if (methods > 4)
 		tally_print("pooled", &t[4], trials, sc->slots > 1);
@@ -769,9 +777,10 @@ main(int argc, char **argv)
 	}
 	if (trials == 0)
 		trials = 1;
-	printf("bisect-sim: %zu trials per scenario, seed %lu; runs, builds and "
-	    "peak (the most samples of one commit, the ends apart) are medians, "
-	    "each followed by its 90th percentile\n", trials, seed);
+	printf("bisect-sim: %zu trials per scenario, seed %lu; runs are the "
+	    "median, 90th, 99th percentile and most of any trial, builds the "
+	    "median and most, peak (the most samples of one commit, the ends "
+	    "apart) the median and 90th percentile\n", trials, seed);
 	for (i = 0; i < NR_SCENARIOS; i++) {
 		if (only != NULL && strcmp(only, scenarios[i].name) != 0)
 			continue;

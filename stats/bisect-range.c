@@ -556,6 +556,10 @@ range_confirm(struct bisect_state *st, const struct bisect_range *r,
 		    p < ALPHA_CONFIRM)
 			continue;
 		all = 0;
+		if (st->spent) {
+			st->cut = 1;
+			continue;
+		}
 		if (range_n(st, cs) < st->max_runs || (q != (size_t)-1 ?
 		    range_n(st, q) < st->max_runs : 0)) {
 			if (range_middle(st, r, cs, g, ng))
@@ -765,6 +769,11 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 	}
 	ends = range_ends(st, r, r->depth == 0 ? ALPHA_CHANGE : ALPHA_SUB,
 	    n_max, &shift, &p, &n_end);
+	if (ends < 0 && st->spent) {
+		/* the look cannot finish: its ends were not shown apart */
+		st->cut = 1;
+		return BISECT_NO_CHANGE;
+	}
 	if (ends < 0) {
 		for (i = 0, n_set = 0; i < st->nr; i++)
 			n_set += r->in[i];
@@ -790,6 +799,16 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 	}
 	if (range_search(st, r, k_new, k_re) >= BAL_MIN) {
 		s = BISECT_CONTINUE;
+		if (!st->spent)
+			goto out;
+		/*
+		 * The budget is spent: the commits holding the mass are the
+		 * candidates (the wants just made are dropped).
+		 */
+		st->cut = 1;
+		for (i = 0; i < n_set; i++)
+			range_candidate(st, set[i]);
+		s = BISECT_AMBIGUOUS;
 		goto out;
 	}
 	/*

@@ -30,6 +30,8 @@ struct bisect_state {
 	unsigned			 max_runs;
 	unsigned			 first_runs;	/* per end, first look */
 	int				 sign;	/* +1 bad above good, -1 below */
+	int				 spent;	/* the budget is: ask no more */
+	int				 cut;	/* and that changed the answer */
 
 	struct bisect_want		*wants;
 	size_t				 nr_wants;

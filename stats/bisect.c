@@ -213,6 +213,37 @@ bisect_fill(struct bisect_result *res, struct bisect_state *st,
 	}
 }
 
+/*
+ * The whole bisection's budget (docs/bisection.md): by default twice
+ * max_runs per step of a binary search over the range, with two steps
+ * more (the ends, the confirmation), and six builds per step. Spent when
+ * the runs so far (every sample of every commit, the ends included) or
+ * the builds so far reach it.
+ */
+static void
+bisect_budget(struct bisect_state *st, const struct bisect_range *root,
+    struct bisect_result *res)
+{
+	const struct bisect_input	*in = st->in;
+	size_t				 i, n = 0, runs = 0, builds = 0;
+	unsigned			 steps = 0;
+
+	for (i = 0; i < st->nr; i++) {
+		n += root->in[i];
+		runs += st->c[i].nr_samples;
+		if (st->c[i].build != BISECT_BUILD_UNKNOWN ||
+		    st->c[i].nr_samples > 0)
+			builds++;
+	}
+	while (steps < 64 && ((size_t)1 << steps) < n)
+		steps++;
+	res->budget_runs = in->max_total_runs ? in->max_total_runs :
+	    2 * st->max_runs * (steps + 2);
+	res->budget_builds = in->max_builds ? in->max_builds :
+	    6 * (steps + 2);
+	st->spent = runs >= res->budget_runs || builds >= res->budget_builds;
+}
+
 int
 bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 {
@@ -296,6 +327,7 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 		if (anc_good[i])
 			root.in[i] = 0;
 
+	bisect_budget(&st, &root, res);
 	s = bisect_range_decide(&st, &root);
 	if (s == BISECT_FOUND && st.nr_found == 0)
 		s = BISECT_AMBIGUOUS;
@@ -304,6 +336,7 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 		goto fail;
 	}
 	bisect_fill(res, &st, s);
+	res->budget_spent = st.cut;
 	r = 0;
 	goto out;
 fail:

@@ -46,6 +46,15 @@ struct bisect_input {
 	unsigned	slots;		/* commits that can be sampled at once */
 	unsigned	initial_runs;	/* the job's runs: */
 	unsigned	max_runs;	/* cap on samples of one commit */
+	/*
+	 * The whole bisection's budget: runs (samples of every commit,
+	 * the ends included) and builds (commits built or found not to
+	 * build); 0 means the default, 2 * max_runs * (ceil(log2(N)) + 2)
+	 * runs and 6 * (ceil(log2(N)) + 2) builds for N commits in the
+	 * range. Once either is spent the driver concludes with what it has.
+	 */
+	unsigned	max_total_runs;
+	unsigned	max_builds;
 };
 
 enum bisect_status {
@@ -84,6 +93,15 @@ struct bisect_result {
 	/* for "bisect: N commits left (about K steps)" */
 	size_t			 remaining;
 	unsigned		 steps;
+	/*
+	 * The budget, and whether it ended the bisection: the answer is
+	 * then the best the samples allow (FOUND unconfirmed, AMBIGUOUS with
+	 * the commits holding the posterior's mass, or NO_CHANGE for a look
+	 * that could not finish), not one the method would have stopped on.
+	 */
+	unsigned		 budget_runs;
+	unsigned		 budget_builds;
+	int			 budget_spent;
 	char			*error;		/* FAILED */
 };
 
@@ -93,7 +111,9 @@ struct bisect_result {
  * array left out). Wants are totals per commit, at most `slots` of them
  * (1 when 0), the most useful first; asking again without new samples
  * gives the same wants. initial_runs is at least 3 (the ends are
- * sampled that often first); max_runs 0 means 30.
+ * sampled that often first); max_runs 0 means 30. Once the runs or the
+ * builds so far reach the budget (max_total_runs, max_builds), no more
+ * samples are asked for and budget_spent says so.
  * Returns 0; -1 with status FAILED and error set when the input is not a
  * bisection (indices out of range, a cycle, bad == good or an ancestor
  * of a good end, the bad end or every good end failing to build).
