@@ -536,6 +536,11 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 	if (res->status == BISECT_FAILED)
 		json_object_set_new(o, "error", json_string(res->error ?
 		    res->error : "the driver failed"));
+	/* the answer is the best the budget allowed, not a decided one */
+	if (res->budget_spent)
+		json_object_set_new(o, "budget", json_pack("{s:I, s:I}",
+		    "runs", (json_int_t)res->budget_runs, "builds",
+		    (json_int_t)res->budget_builds));
 	for (i = 0; i < t->nr_touched; i++) {
 		if (range->commits[t->touched[i]].build != BISECT_BUILD_UNKNOWN)
 			builds++;

@@ -24,7 +24,7 @@ cmd_bisect_print(struct context *ctx, const struct store_bisection *b,
 	const char	*status = json_string_value(json_object_get(res,
 			    "status"));
 	char		*headline = NULL, *body = NULL, *cause = NULL;
-	json_t		*cand;
+	json_t		*cand, *budget;
 	size_t		 i;
 
 	if (status == NULL)
@@ -52,13 +52,24 @@ cmd_bisect_print(struct context *ctx, const struct store_bisection *b,
 		cand = json_object_get(res, "candidates");
 		printf("ambiguous: the first bad commit is one of %zu commits "
 		    "that could not be told apart:\n", json_array_size(cand));
-		for (i = 0; i < json_array_size(cand); i++)
+		for (i = 0; i < json_array_size(cand) && i < 20; i++)
 			printf("  %s\n", json_string_value(json_array_get(cand,
 			    i)));
+		if (json_array_size(cand) > 20)
+			printf("  and %zu more (bisectctl show %lld lists "
+			    "them)\n", json_array_size(cand) - 20,
+			    (long long)b->id);
 	} else {
 		printf("failed: %s\n", json_string_value(json_object_get(res,
 		    "error")));
 	}
+	budget = json_object_get(res, "budget");
+	if (budget != NULL)
+		printf("The bisection's budget (%lld runs, %lld builds) ran "
+		    "out before it could decide: this is the best answer it "
+		    "had.\n", (long long)json_integer_value(json_object_get(
+		    budget, "runs")), (long long)json_integer_value(
+		    json_object_get(budget, "builds")));
 	free(headline);
 	free(body);
 	free(cause);
