@@ -22,8 +22,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include <openssl/evp.h>
-
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -154,43 +152,9 @@ remote_random_hex(char out[17])
 		snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
-static void
-remote_digest_hex(EVP_MD_CTX *md, char out[HASH_HEX_LEN + 1])
-{
-	unsigned char	d[EVP_MAX_MD_SIZE];
-	unsigned int	n = 0, i;
-
-	EVP_DigestFinal_ex(md, d, &n);
-	for (i = 0; i < n && i < HASH_HEX_LEN / 2; i++)
-		snprintf(out + 2 * i, 3, "%02x", d[i]);
-}
-
-static int
-remote_hash_file(EVP_MD_CTX *md, const char *path, char **cause)
-{
-	char	buf[65536];
-	ssize_t	n;
-	int	fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1)
-		return error_errno(cause, "couldn't open '%s'", path);
-	while ((n = read(fd, buf, sizeof buf)) != 0) {
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			error_errno(cause, "couldn't read '%s'", path);
-			close(fd);
-			return -1;
-		}
-		EVP_DigestUpdate(md, buf, (size_t)n);
-	}
-	close(fd);
-	return 0;
-}
-
 /* Names, kinds, modes and contents, in name order: a set's identity. */
 static int
-remote_hash_tree(EVP_MD_CTX *md, const char *dir, const char *rel,
+remote_hash_tree(struct hash *h, const char *dir, const char *rel,
     int depth, char **cause)
 {
 	struct dirent	**names = NULL;
@@ -217,18 +181,18 @@ remote_hash_tree(EVP_MD_CTX *md, const char *dir, const char *rel,
 		}
 		if (S_ISDIR(st.st_mode)) {
 			head = xasprintf("d %s\n", sub);
-			EVP_DigestUpdate(md, head, strlen(head) + 1);
+			hash_update(h, head, strlen(head) + 1);
 			free(head);
-			if (remote_hash_tree(md, path, sub, depth + 1,
+			if (remote_hash_tree(h, path, sub, depth + 1,
 			    cause) != 0)
 				goto out;
 		} else if (S_ISREG(st.st_mode)) {
 			head = xasprintf("f %s %o %lld\n", sub,
 			    (unsigned)(st.st_mode & 0777),
 			    (long long)st.st_size);
-			EVP_DigestUpdate(md, head, strlen(head) + 1);
+			hash_update(h, head, strlen(head) + 1);
 			free(head);
-			if (remote_hash_file(md, path, cause) != 0)
+			if (hash_file(h, path, 1, cause) != 0)
 				goto out;
 		} else {
 			error_set(cause, "refusing to upload '%s': not a regular "
@@ -250,15 +214,15 @@ static int
 remote_hash(const char *path, int tree, char out[HASH_HEX_LEN + 1],
     char **cause)
 {
-	EVP_MD_CTX	*md = EVP_MD_CTX_new();
+	struct hash	*h = hash_new();
 	int		 r;
 
-	EVP_DigestInit_ex(md, EVP_sha256(), NULL);
-	r = tree ? remote_hash_tree(md, path, "", 0, cause) :
-	    remote_hash_file(md, path, cause);
+	r = tree ? remote_hash_tree(h, path, "", 0, cause) :
+	    hash_file(h, path, 1, cause);
 	if (r == 0)
-		remote_digest_hex(md, out);
-	EVP_MD_CTX_free(md);
+		hash_finish(h, out);
+	else
+		hash_free(h);
 	return r;
 }
 

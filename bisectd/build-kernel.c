@@ -13,7 +13,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +21,7 @@
 #include "bisectd/build-kernel.h"
 #include "util/error.h"
 #include "util/file.h"
+#include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -126,36 +126,9 @@ build_kernel_image(const struct config_repo *cr)
 	return NULL;
 }
 
-static int
-build_kernel_hash_file(EVP_MD_CTX *ctx, const char *path, char **cause)
-{
-	char	buf[65536];
-	ssize_t	n;
-	int	fd, r = -1;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return error_errno(cause, "couldn't open '%s'", path);
-	for (;;) {
-		n = read(fd, buf, sizeof buf);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			error_errno(cause, "couldn't read '%s'", path);
-			goto out;
-		}
-		if (n == 0)
-			break;
-		EVP_DigestUpdate(ctx, buf, (size_t)n);
-	}
-	r = 0;
-out:
-	close(fd);
-	return r;
-}
-
 /* Names, kinds and contents, depth first in sorted order. */
 static int
-build_kernel_hash_tree(EVP_MD_CTX *ctx, const char *dir, const char *rel,
+build_kernel_hash_tree(struct hash *h, const char *dir, const char *rel,
     char **cause)
 {
 	struct dirent	**names = NULL;
@@ -183,10 +156,10 @@ build_kernel_hash_tree(EVP_MD_CTX *ctx, const char *dir, const char *rel,
 			error_errno(cause, "couldn't stat '%s'", path);
 			goto out;
 		}
-		EVP_DigestUpdate(ctx, sub, strlen(sub) + 1);
+		hash_update(h, sub, strlen(sub) + 1);
 		if (S_ISDIR(st.st_mode)) {
-			EVP_DigestUpdate(ctx, "d", 2);
-			if (build_kernel_hash_tree(ctx, path, sub, cause) != 0)
+			hash_update(h, "d", 2);
+			if (build_kernel_hash_tree(h, path, sub, cause) != 0)
 				goto out;
 		} else if (S_ISLNK(st.st_mode)) {
 			target = xmalloc((size_t)st.st_size + 1);
@@ -195,14 +168,13 @@ build_kernel_hash_tree(EVP_MD_CTX *ctx, const char *dir, const char *rel,
 				error_errno(cause, "couldn't read '%s'", path);
 				goto out;
 			}
-			EVP_DigestUpdate(ctx, "l", 2);
-			EVP_DigestUpdate(ctx, target, (size_t)len);
+			hash_update(h, "l", 2);
+			hash_update(h, target, (size_t)len);
 			free(target);
 			target = NULL;
 		} else {
-			EVP_DigestUpdate(ctx, st.st_mode & 0111 ? "x" : "f",
-			    2);
-			if (build_kernel_hash_file(ctx, path, cause) != 0)
+			hash_update(h, st.st_mode & 0111 ? "x" : "f", 2);
+			if (hash_file(h, path, 0, cause) != 0)
 				goto out;
 		}
 	}
@@ -221,31 +193,23 @@ int
 build_kernel_hash(const struct config_repo *cr, const char *dir, char **out,
     char **cause)
 {
-	EVP_MD_CTX	*ctx = EVP_MD_CTX_new();
-	unsigned char	 md[EVP_MAX_MD_SIZE];
-	unsigned int	 mdlen = 0, i;
+	struct hash	*h = hash_new();
 	const char	*image = build_kernel_image(cr);
-	char		*path = NULL, hex[2 * EVP_MAX_MD_SIZE + 1];
+	char		*path = NULL, hex[HASH_HEX_LEN + 1];
 	int		 r = -1;
 
-	if (ctx == NULL || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) {
-		error_set(cause, "couldn't start a sha256");
-		goto out;
-	}
 	if (image != NULL) {
 		path = path_join(dir, image);
-		if (build_kernel_hash_file(ctx, path, cause) != 0)
+		if (hash_file(h, path, 0, cause) != 0)
 			goto out;
-	} else if (build_kernel_hash_tree(ctx, dir, "", cause) != 0)
+	} else if (build_kernel_hash_tree(h, dir, "", cause) != 0)
 		goto out;
-	EVP_DigestFinal_ex(ctx, md, &mdlen);
-	for (i = 0; i < mdlen; i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
-	hex[2 * mdlen] = '\0';
+	hash_finish(h, hex);
+	h = NULL;
 	*out = xstrdup(hex);
 	r = 0;
 out:
-	EVP_MD_CTX_free(ctx);
+	hash_free(h);
 	free(path);
 	return r;
 }

@@ -104,11 +104,42 @@ test_file(void)
 static void
 test_hash(void)
 {
-	char	hex[HASH_HEX_LEN + 1];
+	char		 tmpl[] = "/tmp/bisectd-test-hash.XXXXXX";
+	char		*dir = mkdtemp(tmpl), *f, *l, *cause = NULL;
+	char		 hex[HASH_HEX_LEN + 1], fed[HASH_HEX_LEN + 1];
+	struct hash	*h;
 
 	hash_sha256_hex("abc", 3, hex);
 	is_str(hex, "ba7816bf8f01cfea414140de5dae2223"
 	    "b00361a396177a9cb410ff61f20015ad", "sha256 of abc");
+	h = hash_new();
+	hash_update(h, "a", 1);
+	hash_update(h, "bc", 2);
+	hash_finish(h, fed);
+	is_str(fed, hex, "fed in pieces, the same digest");
+
+	ok(dir != NULL, "mkdtemp");
+	f = path_join(dir, "f");
+	l = path_join(dir, "l");
+	file_write_atomic(f, "abc", 3, NULL);
+	ok(symlink("f", l) == 0, "a link to it");
+	h = hash_new();
+	is_int(hash_file(h, f, 1, &cause), 0, "hash a file");
+	hash_finish(h, fed);
+	is_str(fed, hex, "a file's digest is its contents'");
+	h = hash_new();
+	is_int(hash_file(h, l, 0, &cause), 0, "a link, followed");
+	hash_finish(h, fed);
+	is_str(fed, hex, "the file it names");
+	h = hash_new();
+	is_int(hash_file(h, l, 1, &cause), -1, "nofollow: a link is refused");
+	ok(cause != NULL && strstr(cause, "couldn't open") != NULL,
+	    "said: %s", cause);
+	hash_free(h);
+	free(cause);
+	dir_remove_tree(dir, NULL);
+	free(f);
+	free(l);
 }
 
 int
