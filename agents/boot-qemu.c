@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "agents/boot.h"
+#include "agents/child.h"
 #include "agents/initramfs.h"
 #include "agents/transport.h"
 #include "util/error.h"
@@ -343,42 +344,6 @@ boot_qemu_stream_feed(struct boot_qemu_stream *st, const char *buf,
 		    st->line.buf : (char *)"");
 		strbuf_reset(&st->line);
 	}
-}
-
-static int
-boot_qemu_spawn(char *const argv[], int outfd, int errfd, pid_t *pid,
-    char **cause)
-{
-	sigset_t	none;
-	pid_t		parent = getpid(), p;
-	int		null, sig;
-
-	if ((null = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
-		return error_errno(cause, "couldn't open '/dev/null'");
-	if ((p = fork()) == -1) {
-		close(null);
-		return error_errno(cause, "couldn't fork");
-	}
-	if (p == 0) {
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 ||
-		    getppid() != parent)
-			_exit(127);
-		for (sig = 1; sig < 32; sig++) {
-			if (sig != SIGKILL && sig != SIGSTOP)
-				signal(sig, SIG_DFL);
-		}
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (dup2(null, 0) == -1 || dup2(outfd, 1) == -1 ||
-		    dup2(errfd, 2) == -1)
-			_exit(127);
-		execvp(argv[0], argv);
-		dprintf(2, "couldn't run '%s': %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(null);
-	*pid = p;
-	return 0;
 }
 
 /*
@@ -692,7 +657,7 @@ boot_qemu_run(const struct job *job, const char *jobfile,
 		goto out;
 	}
 	started = boot_qemu_now();
-	if (boot_qemu_spawn(argv, pipefd[1], logfd, &pid, cause) != 0)
+	if (child_spawn(argv, pipefd[1], logfd, SIGKILL, &pid, cause) != 0)
 		goto out;
 	close(pipefd[1]);
 	pipefd[1] = -1;

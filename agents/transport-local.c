@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "agents/boot.h"
+#include "agents/child.h"
 #include "agents/result.h"
 #include "agents/transport-ops.h"
 #include "util/error.h"
@@ -44,42 +45,6 @@ transport_local_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Start argv with stdin from /dev/null and the given stdout/stderr. */
-static int
-transport_local_spawn(char *const argv[], int outfd, int errfd, pid_t *pid,
-    char **cause)
-{
-	sigset_t	none;
-	pid_t		parent = getpid(), p;
-	int		null;
-
-	sigemptyset(&none);
-	if ((null = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
-		return error_errno(cause, "couldn't open '/dev/null'");
-	if ((p = fork()) == -1) {
-		close(null);
-		return error_errno(cause, "couldn't fork");
-	}
-	if (p == 0) {
-		if (prctl(PR_SET_PDEATHSIG, SIGTERM) == -1 ||
-		    getppid() != parent)
-			_exit(127);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (dup2(null, 0) == -1 || dup2(outfd, 1) == -1 ||
-		    dup2(errfd, 2) == -1)
-			_exit(127);
-		execvp(argv[0], argv);
-		dprintf(2, "couldn't run '%s': %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(null);
-	*pid = p;
-	return 0;
 }
 
 /*
@@ -242,7 +207,7 @@ transport_local_run(struct transport *t, const struct transport_job *job,
 	argv[i++] = resdir;
 	argv[i] = NULL;
 	deadline = job->timeout > 0 ? transport_local_now() + job->timeout : 0;
-	if (transport_local_spawn(argv, logfd, logfd, &pid, cause) != 0 ||
+	if (child_spawn(argv, logfd, logfd, SIGTERM, &pid, cause) != 0 ||
 	    transport_local_wait(pid, deadline, &status, &timed_out,
 	    cause) != 0) {
 		error_prefix(cause, "agent '%s'", t->name);
@@ -337,7 +302,7 @@ transport_local_info(struct transport *t, char **out, char **cause)
 	argv[0] = t->agent_path;
 	argv[1] = "info";
 	argv[2] = NULL;
-	if (transport_local_spawn(argv, po[1], pe[1], &pid, cause) != 0) {
+	if (child_spawn(argv, po[1], pe[1], SIGTERM, &pid, cause) != 0) {
 		error_prefix(cause, "agent '%s'", t->name);
 		goto out;
 	}
