@@ -227,6 +227,26 @@ bisect_stat_tlogpdf(double x, double loc, double scale, double nu)
 	    log(scale) - (nu + 1) / 2 * log1p(z * z / nu);
 }
 
+/*
+ * A fit's starting scale from the absolute residuals r[0 .. n-1]: their
+ * MAD as a normal sigma, else (half of them 0) their mean absolute value
+ * as one, and never below floor_s.
+ */
+static double
+stat_start_scale(const double *r, size_t n, double floor_s)
+{
+	double	s;
+	size_t	i;
+
+	s = 1.482602218505602 * bisect_stat_median(r, n);
+	if (!(s > floor_s)) {
+		for (i = 0, s = 0; i < n; i++)
+			s += r[i];
+		s = s / (double)n * 1.2533141373155;
+	}
+	return s > floor_s ? s : floor_s;
+}
+
 double
 bisect_stat_tloglik(const double *x, size_t n, double loc, double scale,
     double nu)
@@ -269,14 +289,7 @@ bisect_stat_tfit(const double *const *x, const size_t *n, size_t groups,
 	}
 	/* a scale never below a millionth of the values' magnitude */
 	floor_s = floor_s * 1e-6 + 1e-300;
-	s = 1.482602218505602 * bisect_stat_median(r, total);
-	if (!(s > floor_s)) {
-		for (k = 0, s = 0; k < total; k++)
-			s += r[k];
-		s = s / (double)total * 1.2533141373155;
-	}
-	if (!(s > floor_s))
-		s = floor_s;
+	s = stat_start_scale(r, total, floor_s);
 	free(r);
 
 	for (it = 0; it < 200; it++) {
@@ -338,14 +351,7 @@ bisect_stat_tfit2(const double *x, const double *w1, size_t n, double nu,
 			floor_s = fabs(x[i]);
 	}
 	floor_s = floor_s * 1e-6 + 1e-300;
-	s = 1.482602218505602 * bisect_stat_median(v, n);
-	if (!(s > floor_s)) {
-		for (i = 0, s = 0; i < n; i++)
-			s += v[i];
-		s = s / (double)n * 1.2533141373155;
-	}
-	if (!(s > floor_s))
-		s = floor_s;
+	s = stat_start_scale(v, n, floor_s);
 	free(v);
 
 	for (it = 0; it < 200; it++) {
