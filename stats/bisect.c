@@ -28,6 +28,10 @@ bisect_status_name(enum bisect_status status)
 		return "ambiguous";
 	case BISECT_FAILED:
 		return "failed";
+	case BISECT_UNCONFIRMED:
+		return "unconfirmed";
+	case BISECT_INCONCLUSIVE:
+		return "inconclusive";
 	}
 	return "unknown";
 }
@@ -95,6 +99,7 @@ bisect_result_release(struct bisect_result *res)
 	free(res->culprits);
 	free(res->candidates);
 	free(res->error);
+	free(res->contradiction);
 	memset(res, 0, sizeof *res);
 }
 

@@ -33,6 +33,21 @@ struct bisect_commit {
 	 * offsets out of the samples before it decides (stats/bisect-machine.h).
 	 */
 	const char *const	*machines;
+	/*
+	 * The digest of the commit's built image (NULL while unknown).
+	 * Commits with equal digests ran the same thing: they are one test
+	 * point, and a commit whose image is its first parent's is never a
+	 * culprit (DESIGN §4, issue 11).
+	 */
+	const char		*image;
+	/*
+	 * Per sample, when it ran (seconds, wall clock, start of the run;
+	 * NULL when unknown) and the boot it ran in (boot_id, borrowed;
+	 * NULL when unknown): the statistics block on them so that a
+	 * burst or a drift that hits both sides cancels.
+	 */
+	const double		*times;
+	const char *const	*boots;
 };
 
 struct bisect_input {
@@ -63,6 +78,17 @@ enum bisect_status {
 	BISECT_NO_CHANGE,
 	BISECT_AMBIGUOUS,
 	BISECT_FAILED,
+	/*
+	 * A culprit was pointed at, but its own evidence contradicts it
+	 * (its image is its parent's, the revert restores too little, a
+	 * fresh interleaved check disagrees): never mailed as a culprit.
+	 */
+	BISECT_UNCONFIRMED,
+	/*
+	 * The ends were not told apart, yet a change worth finding could
+	 * be there: min_detectable_pct says the smallest it could have seen.
+	 */
+	BISECT_INCONCLUSIVE,
 };
 
 /* Take samples of commit until it has `samples` in all (build it first). */
@@ -103,6 +129,12 @@ struct bisect_result {
 	unsigned		 budget_builds;
 	int			 budget_spent;
 	char			*error;		/* FAILED */
+	/* UNCONFIRMED: what contradicts the culprit, in words */
+	char			*contradiction;
+	/* INCONCLUSIVE (and NO_CHANGE): the smallest change, in % of the
+	 * good end's level, that the samples would have shown more often
+	 * than not; NAN when not computed */
+	double			 min_detectable_pct;
 };
 
 /*
