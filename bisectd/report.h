@@ -33,11 +33,17 @@ char	*report_headline(const char *oid, double change_pct,
  */
 int	 report_compare(struct comparison *, const struct store_series *a,
 	    const struct store_series *b);
+/* The false discovery rate the "other metrics that moved" are held to. */
+#define REPORT_FDR	0.05
 /*
  * The LKP compare table between two commits' series: the headline metric
- * first, then every other metric that changed significantly, largest
- * change first; with all set, the unchanged ones follow.
+ * first, then every other metric that changed significantly (its own test
+ * and the metric's minimum effect, and Benjamini-Hochberg at REPORT_FDR
+ * over all the other metrics), largest change first; with all set, the
+ * rest follow, their change in parentheses. Percentage metrics change in
+ * points.
  */
+int	 report_metric_is_pct(const char *metric);
 void	 report_compare_table(struct strbuf *, const char *label_a,
 	    const char *label_b, const struct store_series *a, size_t nr_a,
 	    const struct store_series *b, size_t nr_b, const char *headline,

@@ -41,13 +41,33 @@ test_expect_success 'a config error names the file, line and key' '
 	grep -q "broken.yaml:3:5: .*paht" err
 '
 
-test_expect_success 'compare prints the table for every metric' '
-	bisectctl compare master~10 master job.yaml --wait >cmp.out &&
+test_expect_success 'compare --all prints the table for every metric' '
+	bisectctl compare master~10 master job.yaml --wait --all >cmp.out &&
 	grep -q "microbench.score$" cmp.out &&
 	grep -q "microbench.other$" cmp.out &&
 	grep -q "time.user_time" cmp.out &&
 	grep "microbench.score$" cmp.out | grep -q -- "-[0-9.]*%" &&
 	head -n 4 cmp.out | grep -q "^---------------- ---------------------------$"
+'
+
+test_expect_success 'compare has LKP sub-header and columns that hold their place' '
+	grep -A2 "^---------------- ---------------------------$" cmp.out | sed 1d >sub &&
+	printf "%s\n" "         %stddev     %change         %stddev" \
+		"             \\          |                \\" >want &&
+	test_cmp_lines sub want &&
+	awk "/±/ { a = index(\$0, \"±\"); r = substr(\$0, a + 1);
+		print a, a + index(r, \"±\") }" cmp.out | sort -u >cols &&
+	test "$(wc -l <cols)" = 1 &&
+	grep -q "±  ?%\|±[ 0-9][ 0-9][0-9]%" cmp.out
+'
+
+test_expect_success 'compare without --all shows the headline and the significant rows only' '
+	bisectctl compare master~10 master job.yaml --wait >sig.out &&
+	grep -q "microbench.score$" sig.out &&
+	test "$(grep -c "±" sig.out)" -lt "$(grep -c "±" cmp.out)" &&
+	grep -q "Benjamini-Hochberg at 5% false discoveries" sig.out &&
+	grep -q "the rest are left out, see --all" sig.out &&
+	! grep -q "(+[0-9.]*%)\|(-[0-9.]*%)" sig.out
 '
 
 test_expect_success 'queue expands a matrix and queues each job' '
