@@ -386,6 +386,62 @@ report_spread_row(struct strbuf *sb, const char *label,
 	    sp->cv_mean, sp->jain_mean);
 }
 
+int
+report_fairness_of(const struct store_series *a, const struct store_series *b,
+    struct report_fairness *out)
+{
+	struct report_spread	sa, sb_;
+	struct comparison	cmp;
+	double			dj;
+	int			r = -1;
+
+	memset(out, 0, sizeof *out);
+	out->p_value = NAN;
+	memset(&sb_, 0, sizeof sb_);
+	if (report_spread_of(a, &sa) != 0 || report_spread_of(b, &sb_) != 0)
+		goto out;
+	out->known = 1;
+	out->instances = sb_.per;
+	out->jain_a = sa.jain_mean;
+	out->jain_b = sb_.jain_mean;
+	out->minmax_a = sa.max > 0 ? sa.min / sa.max : NAN;
+	out->minmax_b = sb_.max > 0 ? sb_.min / sb_.max : NAN;
+	out->min_a = sa.min;
+	out->min_b = sb_.min;
+	dj = sb_.jain_mean - sa.jain_mean;
+	if (sa.runs >= 2 && sb_.runs >= 2 && compare_samples(&cmp, sa.jain,
+	    sa.runs, sb_.jain, sb_.runs, NULL) == 0 &&
+	    isfinite(cmp.p_value)) {
+		out->tested = 1;
+		out->p_value = cmp.p_value;
+		if (cmp.p_value < 0.05 && fabs(dj) >= REPORT_FAIRNESS_MIN)
+			out->change = dj > 0 ? 1 : -1;
+	}
+	r = 0;
+out:
+	report_spread_release(&sa);
+	report_spread_release(&sb_);
+	return r;
+}
+
+int
+report_fairness_likely(const struct report_fairness *f, double change_pct,
+    const char *direction)
+{
+	return f->change > 0 && strcmp(report_kind(change_pct, direction),
+	    "regression") == 0 && f->jain_b - f->jain_a >=
+	    REPORT_FAIRNESS_MUCH && f->minmax_b > f->minmax_a;
+}
+
+void
+report_fairness_suffix(struct strbuf *sb, const struct report_fairness *f)
+{
+	if (!f->known || f->change == 0)
+		return;
+	strbuf_addf(sb, " (instances %s: Jain %.2f → %.2f)", f->change > 0 ?
+	    "fairer" : "less fair", f->jain_a, f->jain_b);
+}
+
 /* The change of the metric's aggregate, as the compare table has it. */
 static void
 report_aggregate(struct strbuf *sb, const struct store_series *a,

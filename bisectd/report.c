@@ -41,6 +41,57 @@ report_headline(const char *oid, double change_pct, const char *metric,
 }
 
 int
+report_fairness_load(struct context *ctx, const struct store_bisection *b,
+    const char *parent, const char *culprit, struct report_fairness *f)
+{
+	struct store_series	sa, sc;
+	int			r = -1;
+
+	memset(f, 0, sizeof *f);
+	memset(&sa, 0, sizeof sa);
+	memset(&sc, 0, sizeof sc);
+	if (parent == NULL || store_series_get(ctx->store, b->job, b->repo,
+	    parent, b->metric, &sa, NULL) != 0 || store_series_get(ctx->store,
+	    b->job, b->repo, culprit, b->metric, &sc, NULL) != 0)
+		goto out;
+	r = report_fairness_of(&sa, &sc, f);
+out:
+	store_series_release(&sa);
+	store_series_release(&sc);
+	return r;
+}
+
+json_t *
+report_fairness_json(const struct report_fairness *f, double change_pct,
+    const char *direction)
+{
+	if (!f->known)
+		return NULL;
+	return json_pack("{s:s, s:I, s:f, s:f, s:f, s:f, s:o, s:b}", "verdict",
+	    f->change > 0 ? "fairer" : f->change < 0 ? "less_fair" :
+	    "unchanged", (json_int_t)f->instances, "jain_parent", f->jain_a,
+	    "jain_culprit", f->jain_b, "min_max_parent", isfinite(f->minmax_a) ?
+	    f->minmax_a : 0.0, "min_max_culprit", isfinite(f->minmax_b) ?
+	    f->minmax_b : 0.0, "p_value", f->tested ? json_real(f->p_value) :
+	    json_null(), "likely_fairness_improvement",
+	    report_fairness_likely(f, change_pct, direction));
+}
+
+char *
+report_headline_fair(const char *oid, double change_pct, const char *metric,
+    const char *direction, const struct report_fairness *f)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	char		*h = report_headline(oid, change_pct, metric, direction);
+
+	strbuf_addstr(&sb, h);
+	free(h);
+	if (f != NULL)
+		report_fairness_suffix(&sb, f);
+	return strbuf_detach(&sb, NULL);
+}
+
+int
 report_log(struct strbuf *sb, struct context *ctx, int64_t id, char **cause)
 {
 	struct store_bisection		 b;
@@ -633,10 +684,12 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	const char			*culprit, *parent_oid = NULL;
 	struct drift			 drift;
 	struct report_side		 penv, cenv;
+	struct report_fairness		 fair;
 	double				 change;
 	char				 share[32];
 	int				 r = -1;
 
+	memset(&fair, 0, sizeof fair);
 	memset(&drift, 0, sizeof drift);
 	memset(&penv, 0, sizeof penv);
 	memset(&cenv, 0, sizeof cenv);
@@ -672,7 +725,9 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 		    repo_commit_read(repo, oid, &pc, NULL) == 0)
 			parent_oid = pc.oid;
 	}
-	*headline = report_headline(culprit, change, b.metric, b.direction);
+	report_fairness_load(ctx, &b, parent_oid, culprit, &fair);
+	*headline = report_headline_fair(culprit, change, b.metric,
+	    b.direction, &fair);
 	strbuf_addf(&sb, "%s\n\n", *headline);
 	{
 		const char	*oids[4], *labels[4];
@@ -740,6 +795,17 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 			    json_array_get(json_object_get(res, "culprits"), k)));
 		strbuf_addch(&sb, '\n');
 	}
+	if (fair.known && fair.change != 0)
+		report_para(&sb, "The %zu instances of %s became %s (Jain's "
+		    "fairness index %.3f -> %.3f, p = %.2g; slowest over fastest "
+		    "%.2f -> %.2f)%s", fair.instances, b.metric, fair.change > 0 ?
+		    "fairer" : "less fair", fair.jain_a, fair.jain_b,
+		    fair.p_value, fair.minmax_a, fair.minmax_b,
+		    report_fairness_likely(&fair, change, b.direction) ?
+		    ": this is likely a fairness improvement rather than a "
+		    "plain regression. The slowest instance did no worse; what "
+		    "the total lost, the instances that had more gave up." :
+		    ".");
 	report_revert(&sb, json_object_get(res, "revert"));
 	if (parent_oid != NULL) {
 		if (store_series_all(ctx->store, b.job, b.repo, parent_oid, &sa,

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "bisectd/context.h"
 #include "bisectd/drift.h"
 #include "schema/store.h"
@@ -58,6 +60,50 @@ void	 report_compare_table(struct strbuf *, const char *label_a,
 void	 report_spread_compare(struct strbuf *, const char *label_a,
 	    const char *label_b, const struct store_series *a, size_t nr_a,
 	    const struct store_series *b, size_t nr_b);
+/*
+ * Whether a metric's instances became fairer between two sides: the mean
+ * per-run Jain's index of each, compared by Welch's t over the runs (two
+ * runs a side at least); a change when p < 0.05 and the index moved by
+ * REPORT_FAIRNESS_MIN or more. -1 when either side has no instances.
+ */
+#define REPORT_FAIRNESS_MIN	0.02
+struct report_fairness {
+	int	known;		/* both sides have instances */
+	int	tested;		/* and runs enough to test */
+	int	change;		/* +1 fairer, -1 less fair, 0 neither */
+	size_t	instances;	/* per run */
+	double	jain_a, jain_b;
+	double	minmax_a, minmax_b;	/* min/max over the runs */
+	double	min_a, min_b;	/* the worst-off instance */
+	double	p_value;
+};
+int	 report_fairness_of(const struct store_series *a,
+	     const struct store_series *b, struct report_fairness *);
+/*
+ * "likely a fairness improvement": the aggregate regressed while the
+ * instances became significantly and much fairer (Jain's index up by
+ * REPORT_FAIRNESS_MUCH or more, and the slowest instance closer to the
+ * fastest): the commit changed how the machine is shared out, which a
+ * reader judges before calling it a regression (seed 002).
+ */
+#define REPORT_FAIRNESS_MUCH	0.1
+int	 report_fairness_likely(const struct report_fairness *,
+	     double change_pct, const char *direction);
+/* " (instances fairer: Jain 0.29 → 0.99)", nothing when unchanged. */
+void	 report_fairness_suffix(struct strbuf *, const struct report_fairness *);
+/*
+ * The fairness of the headline metric's instances, parent against
+ * culprit, from the database; f->known is 0 without instances.
+ */
+int	 report_fairness_load(struct context *, const struct store_bisection *,
+	     const char *parent, const char *culprit, struct report_fairness *);
+/* The JSON's "fairness" object, NULL without instances. */
+json_t	*report_fairness_json(const struct report_fairness *,
+	     double change_pct, const char *direction);
+/* The headline with the fairness suffix (DESIGN §3.4). */
+char	*report_headline_fair(const char *oid, double change_pct,
+	     const char *metric, const char *direction,
+	     const struct report_fairness *);
 /* The same, its sides labelled "before" and "after". */
 void	 report_spread_table(struct strbuf *, const struct store_series *a,
 	    size_t nr_a, const struct store_series *b, size_t nr_b);

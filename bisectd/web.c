@@ -156,6 +156,7 @@ web_report_load(struct context *ctx, int64_t id, struct web_report *w,
     char **cause)
 {
 	const struct config_repo	*cr;
+	struct report_fairness		 fair;
 	char				 rev[64];
 
 	memset(w, 0, sizeof *w);
@@ -178,8 +179,10 @@ web_report_load(struct context *ctx, int64_t id, struct web_report *w,
 		return -1;
 	snprintf(rev, sizeof rev, "%s^", w->culprit);
 	w->has_parent = repo_resolve(w->repo, rev, w->parent, NULL) == 0;
-	w->headline = report_headline(w->culprit, w->change, w->b.metric,
-	    w->b.direction);
+	report_fairness_load(ctx, &w->b, w->has_parent ? w->parent : NULL,
+	    w->culprit, &fair);
+	w->headline = report_headline_fair(w->culprit, w->change, w->b.metric,
+	    w->b.direction, &fair);
 	if (w->has_parent && store_env_get(ctx->store, w->b.job, w->b.repo,
 	    w->parent, &w->env_k[0], &w->env_v[0], &w->env_n[0], cause) != 0)
 		return -1;
