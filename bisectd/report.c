@@ -69,7 +69,8 @@ report_fairness_json(const struct report_fairness *f, double change_pct,
 		return NULL;
 	return json_pack("{s:s, s:I, s:f, s:f, s:f, s:f, s:o, s:b}", "verdict",
 	    f->change > 0 ? "fairer" : f->change < 0 ? "less_fair" :
-	    "unchanged", (json_int_t)f->instances, "jain_parent", f->jain_a,
+	    "unchanged", "instances", (json_int_t)f->instances, "jain_parent",
+	    f->jain_a,
 	    "jain_culprit", f->jain_b, "min_max_parent", isfinite(f->minmax_a) ?
 	    f->minmax_a : 0.0, "min_max_culprit", isfinite(f->minmax_b) ?
 	    f->minmax_b : 0.0, "p_value", f->tested ? json_real(f->p_value) :
