@@ -258,13 +258,19 @@ report_compare_table(struct strbuf *sb, const char *label_a,
 	if (blocks > 1)
 		strbuf_addf(sb, "(the runs were spread over %u test machines: "
 		    "changes and tests are within each machine)\n", blocks);
-	if (tested > 0)
-		strbuf_addf(sb, "(%zu other metric%s tested; a change is shown "
-		    "where it passes the metric's\n minimum effect and "
-		    "Benjamini-Hochberg at %g%% false discoveries%s%s)\n",
-		    tested, tested == 1 ? "" : "s", 100 * REPORT_FDR,
-		    all ? "; (+x%) is not significant" : "", hidden > 0 &&
-		    !all ? "; the rest are left out, see --all" : "");
+	/* prose, but each line short and the rest indented, as a table's */
+	if (tested > 0) {
+		strbuf_addf(sb, "(%zu other metric%s tested: a change is shown "
+		    "where it passes its own\n test, the metric's minimum "
+		    "effect and Benjamini-Hochberg at %g%% false\n "
+		    "discoveries", tested, tested == 1 ? "" : "s",
+		    100 * REPORT_FDR);
+		if (all)
+			strbuf_addstr(sb, "; (+x%) is not significant");
+		else if (hidden > 0)
+			strbuf_addstr(sb, "; the rest are left out, see --all");
+		strbuf_addstr(sb, ")\n");
+	}
 	free(rows);
 }
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bisectd/build-kernel.h"
 #include "bisectd/drift.h"
 #include "bisectd/mail.h"
 #include "bisectd/repo.h"
@@ -668,8 +669,154 @@ report_revert(struct strbuf *sb, json_t *rv)
 	    "undoes most of" : "undoes little of", restored);
 }
 
+/* The branch a subject names: a tracked one first, else any that has it. */
+static char *
+report_subject_branch(struct repo *repo, const struct config_repo *cr,
+    const char *oid)
+{
+	char	**names = NULL, *out = NULL;
+	size_t	  nr = 0, i, t;
+
+	if (repo_branches_containing(repo, oid, &names, &nr, NULL) != 0)
+		return NULL;
+	for (t = 0; t < cr->nr_track && out == NULL; t++) {
+		for (i = 0; i < nr; i++) {
+			if (strcmp(names[i], cr->track[t]) == 0) {
+				out = xstrdup(names[i]);
+				break;
+			}
+		}
+	}
+	if (out == NULL && nr > 0)
+		out = xstrdup(names[0]);
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	return out;
+}
+
+char *
+report_subject(const char *tree, const char *branch, const char *commit_subject,
+    const char *oid, double change_pct, const char *metric,
+    const char *direction, const struct report_fairness *f)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	const char	*colon;
+	size_t		 len;
+
+	strbuf_addf(&sb, "[%s%s%s]", tree, branch != NULL ? ":" : "",
+	    branch != NULL ? branch : "");
+	if (commit_subject != NULL &&
+	    (colon = strstr(commit_subject, ": ")) != NULL &&
+	    (len = (size_t)(colon - commit_subject)) > 0 &&
+	    len <= REPORT_MAX_SUBSYS &&
+	    memchr(commit_subject, '"', len) == NULL &&
+	    strncmp(commit_subject, "Revert", 6) != 0 &&
+	    strncmp(commit_subject, "Merge", 5) != 0)
+		strbuf_addf(&sb, " [%.*s]", (int)len, commit_subject);
+	strbuf_addf(&sb, " %.10s: %s %+.1f%% %s", oid, metric, change_pct,
+	    report_kind(change_pct, direction));
+	if (f != NULL)
+		report_fairness_suffix(&sb, f);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * A short compiler name for the axes line, as the robot writes it:
+ * "gcc (Debian 12.2.0-14) 12.2.0" is gcc-12, "clang version 14.0.6" is
+ * clang-14; anything else is kept, its spaces made dashes.
+ */
+static char *
+report_compiler_short(const char *full)
+{
+	const char	*name, *v, *p;
+	char		*out;
+
+	if (full == NULL || *full == '\0' || strcmp(full, "none") == 0)
+		return xstrdup("none");
+	name = strncmp(full, "gcc", 3) == 0 ? "gcc" :
+	    strstr(full, "clang") != NULL ? "clang" : NULL;
+	v = strrchr(full, ' ');
+	v = v != NULL ? v + 1 : full;
+	if (strncmp(full, "clang", 5) == 0 || strstr(full, "clang version")) {
+		v = strstr(full, "version ");
+		v = v != NULL ? v + 8 : full;
+	}
+	if (name != NULL && *v >= '0' && *v <= '9') {
+		for (p = v; *p >= '0' && *p <= '9'; p++)
+			;
+		return xasprintf("%s-%.*s", name, (int)(p - v), v);
+	}
+	out = xstrdup(full);
+	for (p = out; *p != '\0'; p++) {
+		if (*p == ' ' || *p == '/')
+			out[p - out] = '-';
+	}
+	return out;
+}
+
+/*
+ * The robot's axes line over the report: "compiler/kconfig/PARAM.../
+ * tbox_group/testcase:" and their values, the testcase's own parameters
+ * in the job's order.
+ */
+static void
+report_axes(struct strbuf *sb, const char *compiler, const char *kconfig,
+    const char *canonical, const char *machine, const char *testcase)
+{
+	struct job	**jobs = NULL;
+	struct strbuf	  keys = STRBUF_INIT, vals = STRBUF_INIT;
+	size_t		  nr = 0, i;
+	char		 *cc = report_compiler_short(compiler);
+
+	strbuf_addstr(&keys, "compiler/kconfig");
+	strbuf_addf(&vals, "%s/%s", cc, kconfig);
+	if (canonical != NULL && job_parse("job", canonical, strlen(canonical),
+	    &jobs, &nr, NULL) == 0 && nr == 1) {
+		for (i = 0; i < jobs[0]->nr_params; i++) {
+			if (!job_param_is_testcase(jobs[0]->params[i].key))
+				continue;
+			strbuf_addf(&keys, "/%s", jobs[0]->params[i].key);
+			strbuf_addf(&vals, "/%s", jobs[0]->params[i].value);
+		}
+	}
+	strbuf_addf(&keys, "/tbox_group/testcase");
+	strbuf_addf(&vals, "/%s/%s", machine != NULL ? machine : "unknown",
+	    testcase);
+	strbuf_addstr(sb, "================================================="
+	    "========================================\n");
+	strbuf_addf(sb, "%s:\n  %s\n\n", keys.buf, vals.buf);
+	strbuf_release(&keys);
+	strbuf_release(&vals);
+	job_list_free(jobs, nr);
+	free(cc);
+}
+
+/* The kconfig the axes line names: the recipe's base config, or none. */
+static char *
+report_kconfig_name(const struct config_repo *cr)
+{
+	const char	*base;
+
+	if (cr->kconfig == NULL)
+		return xstrdup(cr->build_command != NULL &&
+		    strstr(cr->build_command, "defconfig") != NULL ?
+		    "defconfig" : "none");
+	base = strrchr(cr->kconfig, '/');
+	return xstrdup(base != NULL ? base + 1 : cr->kconfig);
+}
+
 int
 report_bisection(struct context *ctx, int64_t id, char **headline,
+    char **body, char **cause)
+{
+	return report_bisection_mail(ctx, id, NULL, headline, NULL, body,
+	    cause);
+}
+
+int
+report_bisection_mail(struct context *ctx, int64_t id,
+    const struct report_mail *mail, char **headline, char **subject,
     char **body, char **cause)
 {
 	struct store_bisection		 b;
@@ -686,10 +833,15 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	struct drift			 drift;
 	struct report_side		 penv, cenv;
 	struct report_fairness		 fair;
+	const char			*compiler, *machine;
 	double				 change;
 	char				 share[32];
+	char				*branch = NULL, *kconfig = NULL;
 	int				 r = -1;
 
+	*headline = NULL;
+	if (subject != NULL)
+		*subject = NULL;
 	memset(&fair, 0, sizeof fair);
 	memset(&drift, 0, sizeof drift);
 	memset(&penv, 0, sizeof penv);
@@ -729,7 +881,13 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	report_fairness_load(ctx, &b, parent_oid, culprit, &fair);
 	*headline = report_headline_fair(culprit, change, b.metric,
 	    b.direction, &fair);
-	strbuf_addf(&sb, "%s\n\n", *headline);
+	branch = report_subject_branch(repo, cr, culprit);
+	if (subject != NULL)
+		*subject = report_subject(cr->tree != NULL ? cr->tree :
+		    cr->name, branch, rc.subject, culprit, change, b.metric,
+		    b.direction, &fair);
+	if (mail == NULL)
+		strbuf_addf(&sb, "%s\n\n", *headline);
 	{
 		const char	*oids[4], *labels[4];
 		char		 l[4][32];
@@ -758,9 +916,14 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 			goto out;
 		report_drift_banner(&sb, &drift, "The runs of this bisection");
 	}
-	strbuf_addf(&sb, "FYI, we noticed a %+.1f%% %s of %s due to commit:\n\n",
+	if (mail != NULL)
+		strbuf_addstr(&sb, "Hello,\n\n");
+	strbuf_addf(&sb, "bisectd noticed a %+.1f%% %s of %s on:\n\n",
 	    change, report_kind(change, b.direction), b.metric);
 	strbuf_addf(&sb, "commit: %s (\"%s\")\n", culprit, rc.subject);
+	if (cr->url != NULL)
+		strbuf_addf(&sb, "%s%s%s\n", cr->url, branch != NULL ? " " : "",
+		    branch != NULL ? branch : "");
 	strbuf_addf(&sb, "author: %s\n", rc.author);
 	strbuf_addf(&sb, "repository: %s\n", b.repo);
 	report_branches(&sb, repo, culprit);
@@ -769,6 +932,12 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	report_side_load(&cenv, ctx, b.job, b.repo, culprit);
 	report_testcase(&sb, job.testcase, job.description, job.canonical,
 	    &cenv.run);
+	compiler = report_env_value(&cenv.run, "compiler_built");
+	if (compiler == NULL && cr->build_command != NULL)
+		compiler = build_kernel_compiler();
+	kconfig = report_kconfig_name(cr);
+	strbuf_addf(&sb, "compiler: %s\nkconfig: %s\n\n", compiler != NULL ?
+	    compiler : "none", kconfig);
 	report_para(&sb, "The culprit explains %s the change between "
 	    "good %.12s and bad %.12s (95%% CI of its own change: [%+.1f%%, "
 	    "%+.1f%%], p = %.2g; %lld builds, %lld runs).",
@@ -808,6 +977,19 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 		    "the total lost, the instances that had more gave up." :
 		    ".");
 	report_revert(&sb, json_object_get(res, "revert"));
+	if (mail != NULL && mail->reported_by != NULL) {
+		report_para(&sb, "If you fix the issue in a separate "
+		    "patch/commit (i.e. not just a new version of the same "
+		    "patch/commit), kindly add following tags");
+		strbuf_addf(&sb, "| Reported-by: %s\n", mail->reported_by);
+		if (mail->closes != NULL && mail->message_id != NULL)
+			strbuf_addf(&sb, "| Closes: %s%s\n", mail->closes,
+			    mail->message_id);
+		strbuf_addch(&sb, '\n');
+	}
+	strbuf_addstr(&sb, "Details are as below:\n");
+	strbuf_addstr(&sb, "--------------------------------------------------"
+	    "------------------------------------------------>\n\n");
 	if (parent_oid != NULL) {
 		if (store_series_all(ctx->store, b.job, b.repo, parent_oid, &sa,
 		    &na, cause) != 0 ||
@@ -815,6 +997,12 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 		    &nc, cause) != 0)
 			goto out;
 		report_env(&sb, ctx, id, b.job, b.repo, &penv, &cenv);
+		machine = report_env_value(&cenv.run, "hostname");
+		report_axes(&sb, compiler, kconfig, job.canonical, machine,
+		    job.testcase);
+		strbuf_addf(&sb, "commit:\n  %.10s (\"%s\")\n  %.10s (\"%s\")"
+		    "\n\n", parent_oid, pc.subject != NULL ? pc.subject : "",
+		    culprit, rc.subject);
 		report_compare_table(&sb, parent_oid, culprit, sa, na, sc, nc,
 		    b.metric, 0);
 		strbuf_addch(&sb, '\n');
@@ -835,6 +1023,12 @@ out:
 		free(*headline);
 		*headline = NULL;
 	}
+	if (r != 0 && subject != NULL) {
+		free(*subject);
+		*subject = NULL;
+	}
+	free(branch);
+	free(kconfig);
 	json_decref(res);
 	drift_release(&drift);
 	report_side_release(&penv);

@@ -142,5 +142,28 @@ int	 report_log(struct strbuf *, struct context *, int64_t id,
 /* The whole report of a concluded bisection. */
 int	 report_bisection(struct context *, int64_t id, char **headline,
 	    char **body, char **cause);
+/*
+ * The same as a mail: "Hello," first, the Reported-by: and Closes: tags
+ * (when reported_by is set; Closes: the prefix and the Message-ID), and
+ * *subject in the robot's form (report_subject) when subject is not NULL.
+ */
+struct report_mail {
+	const char	*message_id;	/* without brackets */
+	const char	*reported_by;	/* NULL: no tags */
+	const char	*closes;	/* URL prefix; NULL: no Closes: */
+};
+int	 report_bisection_mail(struct context *, int64_t id,
+	    const struct report_mail *, char **headline, char **subject,
+	    char **body, char **cause);
+/*
+ * The robot's subject: "[tree:branch] [subsys] 1a2b3c4d5e: METRIC -3.0%
+ * regression", the subsystem from the commit subject's "subsys: " when it
+ * has one (not for reverts and merges), the fairness suffix when f says.
+ */
+#define REPORT_MAX_SUBSYS	40
+char	*report_subject(const char *tree, const char *branch,
+	    const char *commit_subject, const char *oid, double change_pct,
+	    const char *metric, const char *direction,
+	    const struct report_fairness *f);
 
 #endif

@@ -233,6 +233,48 @@ config_build(const struct config_ctx *ctx, const char *where,
 	return r;
 }
 
+/* A tree's name as mail subjects show it, "[linux-next:master]". */
+static int
+config_tree(const struct config_ctx *ctx, const struct yamlnode *n,
+    char **out, char **cause)
+{
+	const char	*p;
+
+	if (config_string(ctx, "tree", n, out, cause) != 0)
+		return -1;
+	for (p = *out; *p != '\0'; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("_.-/", *p) != NULL))
+			return yamlnode_error(cause, ctx->file, n,
+			    "'tree' must be made of letters, digits, '_', '.', "
+			    "'/' and '-', not '%s'", *out);
+	}
+	return 0;
+}
+
+/* An http(s) URL with nothing a header or a terminal would act on. */
+static int
+config_url(const struct config_ctx *ctx, const char *key,
+    const struct yamlnode *n, char **out, char **cause)
+{
+	const char	*p;
+
+	if (config_string(ctx, key, n, out, cause) != 0)
+		return -1;
+	if (strncmp(*out, "https://", 8) != 0 &&
+	    strncmp(*out, "http://", 7) != 0)
+		return yamlnode_error(cause, ctx->file, n,
+		    "'%s' must be an http:// or https:// URL, not '%s'", key,
+		    *out);
+	for (p = *out; *p != '\0'; p++) {
+		if ((unsigned char)*p <= ' ' || (unsigned char)*p >= 0x7f)
+			return yamlnode_error(cause, ctx->file, n,
+			    "'%s' must not hold spaces or control characters",
+			    key);
+	}
+	return 0;
+}
+
 static int
 config_repo(const struct config_ctx *ctx, const struct yamlnode *n,
     size_t idx, struct config *cfg, const struct yamlnode **names,
@@ -263,11 +305,15 @@ config_repo(const struct config_ctx *ctx, const struct yamlnode *n,
 		else if (strcmp(key->value, "track") == 0)
 			r = config_list(ctx, "track", value, &repo->track,
 			    &repo->nr_track, cause);
+		else if (strcmp(key->value, "tree") == 0)
+			r = config_tree(ctx, value, &repo->tree, cause);
+		else if (strcmp(key->value, "url") == 0)
+			r = config_url(ctx, "url", value, &repo->url, cause);
 		else if (strcmp(key->value, "build") == 0)
 			r = config_build(ctx, build, value, repo, cause);
 		else
 			r = config_unknown(ctx, where, key,
-			    "name, path, fetch, track, build", cause);
+			    "name, path, fetch, track, tree, url, build", cause);
 	}
 	if (r != 0)
 		return -1;
@@ -519,9 +565,16 @@ config_mail(const struct config_ctx *ctx, const struct yamlnode *n,
 		else if (strcmp(key->value, "author") == 0)
 			r = config_bool(ctx, "author", value, &mail->author,
 			    cause);
+		else if (strcmp(key->value, "reported_by") == 0)
+			r = config_string(ctx, "reported_by", value,
+			    &mail->reported_by, cause);
+		else if (strcmp(key->value, "closes") == 0)
+			r = config_url(ctx, "closes", value, &mail->closes,
+			    cause);
 		else
 			r = config_unknown(ctx, "mail", key,
-			    "smtp, from, to, cc, author", cause);
+			    "smtp, from, to, cc, author, reported_by, closes",
+			    cause);
 	}
 	if (r != 0)
 		return -1;
@@ -790,6 +843,8 @@ config_free(struct config *cfg)
 		free(repo->name);
 		free(repo->path);
 		free(repo->fetch);
+		free(repo->tree);
+		free(repo->url);
 		config_strv_free(repo->track, repo->nr_track);
 		free(repo->build_command);
 		free(repo->kconfig);
@@ -810,6 +865,8 @@ config_free(struct config *cfg)
 	free(cfg->agents);
 	free(cfg->mail.smtp);
 	free(cfg->mail.from);
+	free(cfg->mail.reported_by);
+	free(cfg->mail.closes);
 	config_strv_free(cfg->mail.to, cfg->mail.nr_to);
 	config_strv_free(cfg->mail.cc, cfg->mail.nr_cc);
 	config_strv_free(cfg->continuous.jobs, cfg->continuous.nr_jobs);

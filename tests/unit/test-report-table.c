@@ -139,7 +139,7 @@ test_false_discoveries(void)
 	is_int((int)shown, 0, "none of them is shown as a change");
 	ok(line_of(sb.buf, "real.moved") != NULL, "the metric that moved is");
 	ok(line_of(sb.buf, "bench.ops") != NULL, "and the headline");
-	ok(strstr(sb.buf, "300 other metrics tested") != NULL &&
+	ok(strstr(sb.buf, "300 other metrics tested:") != NULL &&
 	    strstr(sb.buf, "see --all") != NULL, "the footer says how many "
 	    "were tested and where the rest are");
 	ok(line_of(all.buf, "noise.m001") != NULL &&
