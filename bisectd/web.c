@@ -355,10 +355,10 @@ web_summary(struct strbuf *sb, const struct web_report *w,
 
 	strbuf_addf(sb, "<h1 class=\"%s\">", kind);
 	web_escape(sb, w->headline);
-	strbuf_addf(sb, "</h1>\n<p>FYI, we noticed a %+.1f%% %s of <code>",
+	strbuf_addf(sb, "</h1>\n<p>bisectd noticed a %+.1f%% %s of <code>",
 	    w->change, kind);
 	web_escape(sb, w->b.metric);
-	strbuf_addstr(sb, "</code> due to commit:</p>\n<table class=\"kv\">\n"
+	strbuf_addstr(sb, "</code> on:</p>\n<table class=\"kv\">\n"
 	    "<tr><th>commit</th><td><code>");
 	web_escape(sb, w->culprit);
 	strbuf_addstr(sb, "</code> (&ldquo;");
