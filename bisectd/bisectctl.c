@@ -8,6 +8,7 @@
 
 #include "bisectd/cmd.h"
 #include "util/log.h"
+#include "util/term.h"
 #include "util/version.h"
 
 static const struct cmd_entry *cmd_table[] = {
@@ -69,6 +70,7 @@ main(int argc, char **argv)
 	size_t		 i;
 	int		 arg = 1;
 
+	term_filter_std();
 	log_setup("bisectctl", 0, LOG_INFO);
 	while (arg < argc && argv[arg][0] == '-') {
 		if (strcmp(argv[arg], "-c") == 0 && arg + 1 < argc) {

@@ -15,6 +15,7 @@
 #include "bisectd/scheduler.h"
 #include "util/file.h"
 #include "util/log.h"
+#include "util/term.h"
 #include "util/version.h"
 
 static int
@@ -70,6 +71,7 @@ main(int argc, char **argv)
 		else
 			return usage(stderr);
 	}
+	term_filter_std();
 	log_setup("bisectd", 1, LOG_INFO);
 	if (context_open(config, &ctx, &cause) != 0)
 		fatal("%s", cause);

@@ -93,4 +93,15 @@ test_expect_success 'a continuous job file that is not there; the daemon does no
 	test ! -e nostate
 '
 
+test_expect_success 'control bytes from a job file reach the terminal escaped' '
+	printf "testcase: microbench\nrun: sh bench.sh\nruns: \"\\\\e[2J\\\\e[31mmany\\\\r\"\n" >esc.yaml &&
+	grep -q "e\[2J" esc.yaml &&
+	test_expect_code 2 bisectctl bisect esc.yaml --good master~3 \
+		--bad master 2>err &&
+	! grep -q "$(printf "\033")" err &&
+	! grep -q "$(printf "\r")" err &&
+	grep -q "\\\\x1b\[2J\\\\x1b\[31mmany" err &&
+	test "$(requests)" = 0
+'
+
 test_done
