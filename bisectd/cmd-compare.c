@@ -22,10 +22,11 @@ cmd_compare_print(struct context *ctx, int64_t id, int allow_drift, int all)
 {
 	struct strbuf	 out = STRBUF_INIT;
 	char		*cause = NULL;
+	size_t		 missing = 0;
 	int		 refused, r = CMD_FAILED;
 
 	if (report_compare_request(&out, ctx, id, all, allow_drift, &refused,
-	    &cause) != 0) {
+	    &missing, &cause) != 0) {
 		fprintf(stderr, "error: %s\n", cause);
 		goto out;
 	}
@@ -34,6 +35,12 @@ cmd_compare_print(struct context *ctx, int64_t id, int allow_drift, int all)
 		goto out;
 	}
 	fputs(out.buf, stdout);
+	if (missing > 0) {
+		fprintf(stderr, "error: compare %lld has no samples at %zu of "
+		    "its commits: every run there failed\n", (long long)id,
+		    missing);
+		goto out;
+	}
 	r = CMD_OK;
 out:
 	free(cause);

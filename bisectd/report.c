@@ -446,9 +446,34 @@ report_drift_banner(struct strbuf *sb, const struct drift *d,
  * of its runs over the request's commits, then for each pair of
  * consecutive commits the compare table and the spread of instances.
  */
+/*
+ * A commit with no sample: every run, or its build, failed. Said in the
+ * output and counted, so that the command does not exit 0 on an empty
+ * table.
+ */
+static int
+report_compare_missing(struct strbuf *sb, struct context *ctx, int64_t job,
+    const char *repo, const char *oid, size_t nr_series, size_t *missing,
+    char **cause)
+{
+	int	done, failed;
+
+	if (nr_series > 0)
+		return 0;
+	if (store_run_totals(ctx->store, job, repo, oid, &done, &failed,
+	    cause) != 0)
+		return -1;
+	(*missing)++;
+	strbuf_addf(sb, "no samples at %.12s: %d run%s failed, %d done "
+	    "(`bisectctl status` and `bisectctl show --run RUN` say why)\n",
+	    oid, failed, failed == 1 ? "" : "s", done);
+	return 0;
+}
+
 int
 report_compare_request(struct strbuf *out, struct context *ctx,
-    int64_t request, int all, int allow_drift, int *refused, char **cause)
+    int64_t request, int all, int allow_drift, int *refused, size_t *missing,
+    char **cause)
 {
 	struct store_job	  job;
 	struct store_series	 *sa = NULL, *sb = NULL;
@@ -463,6 +488,7 @@ report_compare_request(struct strbuf *out, struct context *ctx,
 	int			  r = -1;
 
 	*refused = 0;
+	*missing = 0;
 	memset(&job, 0, sizeof job);
 	memset(&rq, 0, sizeof rq);
 	memset(&d, 0, sizeof d);
@@ -530,6 +556,13 @@ report_compare_request(struct strbuf *out, struct context *ctx,
 				goto out;
 			strbuf_addf(&body, "%s%s (job %s)\n\n", body.len ? "\n" :
 			    "", job.description, job.job_id);
+			if (report_compare_missing(&body, ctx, jobs[i], rq.repo,
+			    a, na, missing, cause) != 0 ||
+			    (a != b && report_compare_missing(&body, ctx,
+			    jobs[i], rq.repo, b, nb, missing, cause) != 0))
+				goto out;
+			if (na == 0 || nb == 0)
+				continue;
 			report_compare_table(&body, a, b, sa, na, sb, nb,
 			    job.metric, all);
 			if (a != b) {

@@ -110,11 +110,13 @@ void	 report_spread_table(struct strbuf *, const struct store_series *a,
 /*
  * The compare output of a queue or compare request into out. When the
  * runs drifted in a key that matters it refuses (*refused = 1, out says
- * why) unless allow_drift, which flags the drift at the very top.
+ * why) unless allow_drift, which flags the drift at the very top. A
+ * commit without a single sample (every run or its build failed) is said
+ * in out instead of a table and counted in *missing.
  */
 int	 report_compare_request(struct strbuf *out, struct context *,
 	    int64_t request, int all, int allow_drift, int *refused,
-	    char **cause);
+	    size_t *missing, char **cause);
 /*
  * "in testcase: T", "on test machine: 48 threads Ivytown with 64G memory,
  * 2 nodes" from the culprit's recorded environment (env, may be NULL),

@@ -104,4 +104,16 @@ test_expect_success 'control bytes from a job file reach the terminal escaped' '
 	test "$(requests)" = 0
 '
 
+test_expect_success 'compare and queue --wait do not exit 0 when every run failed' '
+	printf "testcase: failing\nrun: exit 3\nruns: 1\n" >fail.yaml &&
+	printf "scheduler:\n  max_attempts: 1\n" >>bisectd.yaml &&
+	test_expect_code 1 bisectctl compare master~2 master fail.yaml \
+		--wait >cmp.out 2>cmp.err &&
+	grep -q "^error: compare [0-9]* has no samples at 2 of its commits" cmp.err &&
+	grep -q "^no samples at [0-9a-f]\{12\}: 1 run failed, 0 done" cmp.out &&
+	test_expect_code 1 bisectctl queue fail.yaml --commit master~1 \
+		--wait >q.out 2>q.err &&
+	grep -q "^error: request [0-9]* has no samples at 1 of its commits" q.err
+'
+
 test_done
