@@ -41,18 +41,22 @@ test_expect_success 'both programs answer --version' '
 	grep -q "^usage: bisectd" err
 '
 
-test_expect_success 'the man pages render without warnings' '
+test_expect_success 'the man pages are mdoc and man -l shows them without warnings' '
 	for m in bisectctl.1 bisectd.8 bisectd.yaml.5 bisectd-job.5; do
 		f="$BISECTD_SRC/docs/man/$m"
 		test -f "$f" || { echo "missing $m"; exit 1; }
-		LC_ALL=C.UTF-8 groff -man -ww -z -Tutf8 "$f" 2>err || exit 1
+		head -n 1 "$f" | grep -q "^\.Dd " || { echo "$m: not mdoc"; exit 1; }
+		LC_ALL=C.UTF-8 groff -mandoc -ww -z -Tutf8 "$f" 2>err || exit 1
 		test ! -s err || { cat err; exit 1; }
+		LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$f" >page 2>err || exit 1
+		test ! -s err || { cat err; exit 1; }
+		grep -q "^NAME" page || exit 1
 	done
 '
 
 test_expect_success 'the man page lists every command' '
 	for c in $(commands); do
-		grep -q "^\.B[IR]* \"*$c" "$BISECTD_SRC/docs/man/bisectctl.1" ||
+		grep -q "^\.It Cm $c" "$BISECTD_SRC/docs/man/bisectctl.1" ||
 			{ echo "bisectctl.1 lacks $c"; exit 1; }
 	done
 '
