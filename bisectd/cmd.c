@@ -75,14 +75,22 @@ cmd_print_compare(struct context *ctx, int64_t request, int all)
 {
 	struct strbuf	 out = STRBUF_INIT;
 	char		*cause = NULL;
+	size_t		 missing = 0;
 	int		 refused = 0, r = CMD_OK;
 
 	if (report_compare_request(&out, ctx, request, all, 1, &refused,
-	    &cause) != 0) {
+	    &missing, &cause) != 0) {
 		fprintf(stderr, "error: %s\n", cause);
 		r = CMD_FAILED;
-	} else
+	} else {
 		fputs(out.buf, stdout);
+		if (missing > 0) {
+			fprintf(stderr, "error: request %lld has no samples at "
+			    "%zu of its commits: every run there failed\n",
+			    (long long)request, missing);
+			r = CMD_FAILED;
+		}
+	}
 	strbuf_release(&out);
 	free(cause);
 	return r;
