@@ -60,12 +60,14 @@ cmd_compare_exec(const char *config, int argc, char **argv)
 	};
 	struct context		*ctx = NULL;
 	struct request_spec	 spec;
+	struct cmd_progress	 progress;
 	const char		*revs[2];
 	int64_t			 id;
 	char			*cause = NULL;
 	int			 c, wait = 0, allow_drift = 0, all = 0, resumed, r;
 
 	memset(&spec, 0, sizeof spec);
+	memset(&progress, 0, sizeof progress);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -107,7 +109,9 @@ cmd_compare_exec(const char *config, int argc, char **argv)
 		r = CMD_OK;
 		goto out;
 	}
-	if (scheduler_wait(ctx, id, NULL, NULL, &cause) != 0) {
+	r = scheduler_wait(ctx, id, cmd_progress_tick, &progress, &cause);
+	cmd_progress_done(&progress);
+	if (r != 0) {
 		fprintf(stderr, "error: %s\n", cause);
 		r = CMD_FAILED;
 		goto out;
