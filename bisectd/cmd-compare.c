@@ -18,23 +18,35 @@
 #include "util/strbuf.h"
 
 static int
-cmd_compare_print(struct context *ctx, int64_t id, int allow_drift, int all)
+cmd_compare_print(struct context *ctx, int64_t id, int allow_drift, int all,
+    int json)
 {
 	struct strbuf	 out = STRBUF_INIT;
 	char		*cause = NULL;
+	json_t		*jo = NULL;
 	size_t		 missing = 0;
 	int		 refused, r = CMD_FAILED;
 
+	if (json)
+		jo = json_pack("{s:I, s:[], s:[]}", "request", (json_int_t)id,
+		    "drift", "comparisons");
 	if (report_compare_request(&out, ctx, id, all, allow_drift, &refused,
-	    &missing, &cause) != 0) {
+	    &missing, jo, &cause) != 0) {
 		fprintf(stderr, "error: %s\n", cause);
 		goto out;
 	}
 	if (refused) {
 		fprintf(stderr, "error: %s", out.buf);
+		if (json) {
+			json_object_set_new(jo, "refused", json_true());
+			cmd_print_json(jo);
+		}
 		goto out;
 	}
-	fputs(out.buf, stdout);
+	if (json)
+		cmd_print_json(jo);
+	else
+		fputs(out.buf, stdout);
 	if (missing > 0) {
 		fprintf(stderr, "error: compare %lld has no samples at %zu of "
 		    "its commits: every run there failed\n", (long long)id,
@@ -43,6 +55,7 @@ cmd_compare_print(struct context *ctx, int64_t id, int allow_drift, int all)
 	}
 	r = CMD_OK;
 out:
+	json_decref(jo);
 	free(cause);
 	strbuf_release(&out);
 	return r;
@@ -56,6 +69,7 @@ cmd_compare_exec(const char *config, int argc, char **argv)
 		{ "wait", no_argument, NULL, 'w' },
 		{ "allow-drift", no_argument, NULL, 'd' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct context		*ctx = NULL;
@@ -65,6 +79,7 @@ cmd_compare_exec(const char *config, int argc, char **argv)
 	int64_t			 id;
 	char			*cause = NULL;
 	int			 c, wait = 0, allow_drift = 0, all = 0, resumed, r;
+	int			 json = 0;
 
 	memset(&spec, 0, sizeof spec);
 	memset(&progress, 0, sizeof progress);
@@ -82,6 +97,9 @@ cmd_compare_exec(const char *config, int argc, char **argv)
 			break;
 		case 'a':
 			all = 1;
+			break;
+		case 'j':
+			json = 1;
 			break;
 		default:
 			return cmd_usage(&cmd_compare_entry);
@@ -105,7 +123,10 @@ cmd_compare_exec(const char *config, int argc, char **argv)
 		goto out;
 	}
 	if (!wait) {
-		printf("%lld\n", (long long)id);
+		if (json)
+			printf("{\"request\": %lld}\n", (long long)id);
+		else
+			printf("%lld\n", (long long)id);
 		r = CMD_OK;
 		goto out;
 	}
@@ -116,7 +137,7 @@ cmd_compare_exec(const char *config, int argc, char **argv)
 		r = CMD_FAILED;
 		goto out;
 	}
-	r = cmd_compare_print(ctx, id, allow_drift, all);
+	r = cmd_compare_print(ctx, id, allow_drift, all, json);
 out:
 	free(cause);
 	context_free(ctx);
@@ -125,7 +146,7 @@ out:
 
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
-	.usage = "REV_A REV_B JOB.yaml [--repo NAME] [--wait] [--all] [--allow-drift]",
+	.usage = "REV_A REV_B JOB.yaml [--repo NAME] [--wait] [--all] [--json] [--allow-drift]",
 	.summary = "the compare table of a job between two commits",
 	.exec = cmd_compare_exec,
 };

@@ -19,6 +19,7 @@ cmd_queue_exec(const char *config, int argc, char **argv)
 		{ "commit", required_argument, NULL, 'c' },
 		{ "repo", required_argument, NULL, 'r' },
 		{ "wait", no_argument, NULL, 'w' },
+		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct context		 *ctx = NULL;
@@ -29,7 +30,8 @@ cmd_queue_exec(const char *config, int argc, char **argv)
 	size_t			  nr_revs = 0, nr_jobs = 0, i;
 	int64_t			  id, *jobs = NULL;
 	char			 *cause = NULL;
-	int			  c, wait = 0, resumed, r = CMD_FAILED;
+	int			  c, wait = 0, json = 0, resumed, r = CMD_FAILED;
+	json_t			 *jo = NULL;
 
 	memset(&spec, 0, sizeof spec);
 	memset(&job, 0, sizeof job);
@@ -45,6 +47,9 @@ cmd_queue_exec(const char *config, int argc, char **argv)
 			break;
 		case 'w':
 			wait = 1;
+			break;
+		case 'j':
+			json = 1;
 			break;
 		default:
 			free(revs);
@@ -67,14 +72,22 @@ cmd_queue_exec(const char *config, int argc, char **argv)
 		goto out;
 	}
 	r = CMD_FAILED;
-	printf("request %lld\n", (long long)id);
+	if (json)
+		jo = json_pack("{s:I, s:[]}", "request", (json_int_t)id, "jobs");
+	else
+		printf("request %lld\n", (long long)id);
 	if (store_request_jobs(ctx->store, id, &jobs, &nr_jobs, &cause) != 0)
 		goto out;
 	for (i = 0; i < nr_jobs; i++) {
 		store_job_release(&job);
 		if (store_job_get(ctx->store, jobs[i], &job, &cause) != 0)
 			goto out;
-		printf("job %s %s\n", job.job_id, job.description);
+		if (json)
+			json_array_append_new(json_object_get(jo, "jobs"),
+			    json_pack("{s:s, s:s}", "id", job.job_id,
+			    "description", job.description));
+		else
+			printf("job %s %s\n", job.job_id, job.description);
 	}
 	if (wait) {
 		memset(&progress, 0, sizeof progress);
@@ -86,13 +99,16 @@ cmd_queue_exec(const char *config, int argc, char **argv)
 			r = CMD_FAILED;
 			goto out;
 		}
-		r = cmd_print_compare(ctx, id, 1);
+		r = cmd_print_compare(ctx, id, 1, json);
 		goto out;
 	}
+	if (json)
+		cmd_print_json(jo);
 	r = CMD_OK;
 out:
 	if (cause != NULL)
 		fprintf(stderr, "error: %s\n", cause);
+	json_decref(jo);
 	store_job_release(&job);
 	free(jobs);
 	free(revs);
@@ -103,7 +119,7 @@ out:
 
 const struct cmd_entry cmd_queue_entry = {
 	.name = "queue",
-	.usage = "JOB.yaml [--commit REV]... [--repo NAME] [--wait]",
+	.usage = "JOB.yaml [--commit REV]... [--repo NAME] [--wait] [--json]",
 	.summary = "queue a job file's jobs at commits",
 	.exec = cmd_queue_exec,
 };

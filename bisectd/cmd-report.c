@@ -99,6 +99,7 @@ cmd_report_exec(const char *config, int argc, char **argv)
 	static const struct option	 longopts[] = {
 		{ "email", no_argument, NULL, 'e' },
 		{ "html", required_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct context	*ctx = NULL;
@@ -106,7 +107,8 @@ cmd_report_exec(const char *config, int argc, char **argv)
 	char		*cause = NULL, *headline = NULL, *body = NULL;
 	char		*path = NULL;
 	int64_t		 id;
-	int		 c, email = 0, r;
+	int		 c, email = 0, json = 0, r;
+	json_t		*jo;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -117,10 +119,15 @@ cmd_report_exec(const char *config, int argc, char **argv)
 		case 'h':
 			html = optarg;
 			break;
+		case 'j':
+			json = 1;
+			break;
 		default:
 			return cmd_usage(&cmd_report_entry);
 		}
 	}
+	if (json && (html != NULL || email))
+		return cmd_usage(&cmd_report_entry);
 	if (optind == argc && html != NULL && !email) {
 		if ((r = cmd_open(config, &ctx)) != CMD_OK)
 			return r;
@@ -139,6 +146,11 @@ cmd_report_exec(const char *config, int argc, char **argv)
 		if (report_bisection(ctx, id, &headline, &body, &cause) != 0) {
 			fprintf(stderr, "error: %s\n", cause);
 			r = CMD_USAGE;
+		} else if (json) {
+			jo = json_pack("{s:I, s:s, s:s}", "id", (json_int_t)id,
+			    "headline", headline, "text", body);
+			cmd_print_json(jo);
+			json_decref(jo);
 		} else
 			fputs(body, stdout);
 		goto out;
@@ -164,7 +176,7 @@ out:
 
 const struct cmd_entry cmd_report_entry = {
 	.name = "report",
-	.usage = "ID [--email] [--html DIR] | --html DIR",
+	.usage = "ID [--email] [--html DIR] | ID --json | --html DIR",
 	.summary = "render a bisection's report; mail it; write its web page",
 	.exec = cmd_report_exec,
 };

@@ -65,6 +65,49 @@ out:
 	return r;
 }
 
+/*
+ * show ID --json: the request, and for a bisection its state and result
+ * (the object bisect --json prints), for a queue or compare request its
+ * comparisons as compare --json prints them.
+ */
+static int
+cmd_show_json(struct context *ctx, const struct store_request *rq)
+{
+	struct store_bisection	 b;
+	json_t			*o, *res;
+	char			*cause = NULL;
+	int			 r;
+
+	o = json_pack("{s:I, s:s, s:s, s:s, s:s, s:I, s:o}", "id",
+	    (json_int_t)rq->id, "kind", rq->kind, "status", rq->status,
+	    "repo", rq->repo, "job_file", rq->job_file, "created",
+	    (json_int_t)rq->created, "error", rq->error != NULL ?
+	    json_string(rq->error) : json_null());
+	if (strcmp(rq->kind, "bisect") != 0) {
+		json_decref(o);
+		return cmd_print_compare(ctx, rq->id, 1, 1);
+	}
+	memset(&b, 0, sizeof b);
+	if (store_bisection_get(ctx->store, rq->id, &b, &cause) != 0) {
+		fprintf(stderr, "error: %s\n", cause);
+		free(cause);
+		json_decref(o);
+		return CMD_FAILED;
+	}
+	res = b.result != NULL ? json_loads(b.result, 0, NULL) : NULL;
+	json_object_set_new(o, "bisection", json_pack("{s:s, s:s, s:s, s:s, "
+	    "s:s, s:o, s:o}", "status", b.status, "good", b.good, "bad", b.bad,
+	    "metric", b.metric, "direction", b.direction, "progress",
+	    b.progress != NULL && strcmp(b.status, "running") == 0 ?
+	    json_string(b.progress) : json_null(), "result", res != NULL ?
+	    res : json_null()));
+	cmd_print_json(o);
+	r = CMD_OK;
+	json_decref(o);
+	store_bisection_release(&b);
+	return r;
+}
+
 static int
 cmd_show_exec(const char *config, int argc, char **argv)
 {
@@ -74,7 +117,7 @@ cmd_show_exec(const char *config, int argc, char **argv)
 	int64_t			 id;
 	char			*cause = NULL, when[32];
 	time_t			 t;
-	int			 r;
+	int			 r, json = 0;
 
 	memset(&rq, 0, sizeof rq);
 	memset(&b, 0, sizeof b);
@@ -85,6 +128,10 @@ cmd_show_exec(const char *config, int argc, char **argv)
 		r = cmd_show_run(ctx, id);
 		goto out;
 	}
+	if (argc == 3 && strcmp(argv[2], "--json") == 0) {
+		json = 1;
+		argc--;
+	}
 	if (argc != 2 || cmd_parse_id(argv[1], &id) != 0)
 		return cmd_usage(&cmd_show_entry);
 	if ((r = cmd_open(config, &ctx)) != CMD_OK)
@@ -92,6 +139,10 @@ cmd_show_exec(const char *config, int argc, char **argv)
 	if (store_request_get(ctx->store, id, &rq, &cause) != 0) {
 		fprintf(stderr, "error: %s\n", cause);
 		r = CMD_USAGE;
+		goto out;
+	}
+	if (json) {
+		r = cmd_show_json(ctx, &rq);
 		goto out;
 	}
 	t = (time_t)rq.created;
@@ -117,7 +168,7 @@ cmd_show_exec(const char *config, int argc, char **argv)
 		r = CMD_OK;
 	} else {
 		printf("\n");
-		r = cmd_print_compare(ctx, id, 1);
+		r = cmd_print_compare(ctx, id, 1, 0);
 	}
 out:
 	store_request_release(&rq);
@@ -129,7 +180,7 @@ out:
 
 const struct cmd_entry cmd_show_entry = {
 	.name = "show",
-	.usage = "ID | --run RUN",
+	.usage = "ID [--json] | --run RUN",
 	.summary = "one request and its results, or one run and all it recorded",
 	.exec = cmd_show_exec,
 };

@@ -209,35 +209,52 @@ cmd_progress_done(struct cmd_progress *p)
  * (compare itself refuses drift unless --allow-drift).
  */
 int
-cmd_print_compare(struct context *ctx, int64_t request, int all)
+cmd_print_compare(struct context *ctx, int64_t request, int all, int json)
 {
 	struct strbuf	 out = STRBUF_INIT;
-	char		*cause = NULL;
 	struct store_request rq;
+	char		*cause = NULL;
+	json_t		*jo = NULL;
 	size_t		 missing = 0;
 	int		 refused = 0, r = CMD_OK, over = 0;
 
+	if (json)
+		jo = json_pack("{s:I, s:[], s:[]}", "request",
+		    (json_int_t)request, "drift", "comparisons");
 	if (report_compare_request(&out, ctx, request, all, 1, &refused,
-	    &missing, &cause) != 0) {
+	    &missing, jo, &cause) != 0) {
 		fprintf(stderr, "error: %s\n", cause);
 		r = CMD_FAILED;
-	} else {
-		fputs(out.buf, stdout);
-		/* runs still to come are not missing (show of a queue) */
-		if (missing > 0 && store_request_get(ctx->store, request, &rq,
-		    NULL) == 0) {
-			over = strcmp(rq.status, "done") == 0 ||
-			    strcmp(rq.status, "failed") == 0;
-			store_request_release(&rq);
-		}
-		if (missing > 0 && over) {
-			fprintf(stderr, "error: request %lld has no samples at "
-			    "%zu of its commits: every run there failed\n",
-			    (long long)request, missing);
-			r = CMD_FAILED;
-		}
+		goto out;
 	}
+	if (json)
+		cmd_print_json(jo);
+	else
+		fputs(out.buf, stdout);
+	/* runs still to come are not missing (show of a queue) */
+	if (missing > 0 && store_request_get(ctx->store, request, &rq,
+	    NULL) == 0) {
+		over = strcmp(rq.status, "done") == 0 ||
+		    strcmp(rq.status, "failed") == 0;
+		store_request_release(&rq);
+	}
+	if (missing > 0 && over) {
+		fprintf(stderr, "error: request %lld has no samples at %zu of "
+		    "its commits: every run there failed\n", (long long)request,
+		    missing);
+		r = CMD_FAILED;
+	}
+out:
+	json_decref(jo);
 	strbuf_release(&out);
 	free(cause);
 	return r;
+}
+
+void
+cmd_print_json(json_t *o)
+{
+	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	    JSON_REAL_PRECISION(12));
+	putchar('\n');
 }

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "bisectd/context.h"
 
 #define CMD_OK		0
@@ -53,7 +55,14 @@ struct cmd_progress {
 };
 void	cmd_progress_tick(struct context *, int64_t request, void *payload);
 void	cmd_progress_done(struct cmd_progress *);
-/* Print the compare tables of a finished queue or compare request. */
-int	cmd_print_compare(struct context *, int64_t request, int all);
+/*
+ * Print the compare tables of a queue or compare request, or with json
+ * one object: {"request", "drift": [...], "comparisons": [{"job",
+ * "description", "table"}]} (report_compare_json).
+ */
+int	cmd_print_compare(struct context *, int64_t request, int all,
+	    int json);
+/* One JSON document on stdout, as every --json prints it. */
+void	cmd_print_json(json_t *);
 
 #endif

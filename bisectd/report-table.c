@@ -10,6 +10,7 @@
  * so that one machine being faster than another is not noise, and the
  * table says so.
  */
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,19 +182,23 @@ report_change(char *buf, size_t len, const struct report_row *row)
 		snprintf(buf, len, "(%s)", num);
 }
 
-void
-report_compare_table(struct strbuf *sb, const char *label_a,
-    const char *label_b, const struct store_series *a, size_t nr_a,
-    const struct store_series *b, size_t nr_b, const char *headline, int all)
+/*
+ * The rows of a compare table, in the table's order, with each row's test
+ * and whether it shows as a change: the headline is the one test the user
+ * asked for; every other row is one of many, and shows as a change only
+ * when it survives Benjamini-Hochberg at REPORT_FDR over all of them
+ * (docs/reports.md). *tested counts those others.
+ */
+static struct report_row *
+report_rows(const struct store_series *a, size_t nr_a,
+    const struct store_series *b, size_t nr_b, const char *headline,
+    size_t *nr, size_t *tested)
 {
 	struct report_row	*rows = xcalloc(nr_a + 1, sizeof *rows);
-	struct summary		 sa, sb_;
-	size_t			 i, j, n = 0, tested = 0, shown = 0, hidden = 0;
-	unsigned		 blocks = 0;
+	size_t			 i, j, n = 0;
 	double			*p, *q;
-	char			 va[32], vb[32], change[48];
-	char			 pa[16], pb[16];
 
+	*tested = 0;
 	for (i = 0; i < nr_a; i++) {
 		for (j = 0; j < nr_b; j++) {
 			if (strcmp(a[i].metric, b[j].metric) == 0)
@@ -209,17 +214,12 @@ report_compare_table(struct strbuf *sb, const char *label_a,
 		    &b[j]) == 0;
 		n++;
 	}
-	/*
-	 * The headline is the one test the user asked for; every other row
-	 * is one of many, and shows as a change only when it survives
-	 * Benjamini-Hochberg at 5% over all of them (docs/methodology.md).
-	 */
 	p = xcalloc(n + 1, sizeof *p);
 	q = xcalloc(n + 1, sizeof *q);
 	for (i = 0; i < n; i++) {
 		p[i] = rows[i].valid && !rows[i].headline &&
 		    isfinite(rows[i].cmp.p_value) ? rows[i].cmp.p_value : NAN;
-		tested += !isnan(p[i]);
+		*tested += !isnan(p[i]);
 	}
 	fdr_bh(q, p, n);
 	for (i = 0; i < n; i++) {
@@ -231,6 +231,75 @@ report_compare_table(struct strbuf *sb, const char *label_a,
 	free(p);
 	free(q);
 	qsort(rows, n, sizeof *rows, report_row_cmp);
+	*nr = n;
+	return rows;
+}
+
+static json_t *
+report_real(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *
+report_compare_json(const char *oid_a, const char *oid_b,
+    const struct store_series *a, size_t nr_a, const struct store_series *b,
+    size_t nr_b, const char *headline, int all)
+{
+	struct report_row	*rows;
+	struct summary		 sa, sb_;
+	size_t			 i, n, tested;
+	json_t			*o, *arr = json_array(), *row;
+	double			 pts;
+
+	rows = report_rows(a, nr_a, b, nr_b, headline, &n, &tested);
+	for (i = 0; i < n; i++) {
+		if (!all && !rows[i].headline && !rows[i].sig)
+			continue;
+		summary_compute(&sa, rows[i].a->values, rows[i].a->nr);
+		summary_compute(&sb_, rows[i].b->values, rows[i].b->nr);
+		row = json_pack("{s:s, s:b, s:b, s:{s:o, s:o, s:I}, "
+		    "s:{s:o, s:o, s:I}}", "metric", rows[i].a->metric,
+		    "headline", rows[i].headline, "significant", rows[i].sig,
+		    "a", "mean", report_real(sa.mean), "stddev_pct",
+		    report_real(sa.stddev_pct), "n", (json_int_t)sa.n,
+		    "b", "mean", report_real(sb_.mean), "stddev_pct",
+		    report_real(sb_.stddev_pct), "n", (json_int_t)sb_.n);
+		json_object_set_new(row, "change_pct",
+		    report_real(rows[i].cmp.change_pct));
+		if (report_metric_is_pct(rows[i].a->metric)) {
+			pts = rows[i].cmp.change_pct *
+			    fabs(rows[i].cmp.mean_a) / 100;
+			json_object_set_new(row, "change_points",
+			    report_real(pts));
+		}
+		json_object_set_new(row, "p_value", rows[i].valid ?
+		    report_real(rows[i].cmp.p_value) : json_null());
+		json_object_set_new(row, "q_value", report_real(rows[i].q));
+		if (rows[i].cmp.blocks > 1)
+			json_object_set_new(row, "machines",
+			    json_integer(rows[i].cmp.blocks));
+		json_array_append_new(arr, row);
+	}
+	o = json_pack("{s:s, s:s, s:I, s:f, s:o}", "a", oid_a, "b", oid_b,
+	    "tested", (json_int_t)tested, "fdr", REPORT_FDR, "rows", arr);
+	free(rows);
+	return o;
+}
+
+void
+report_compare_table(struct strbuf *sb, const char *label_a,
+    const char *label_b, const struct store_series *a, size_t nr_a,
+    const struct store_series *b, size_t nr_b, const char *headline, int all)
+{
+	struct report_row	*rows;
+	struct summary		 sa, sb_;
+	size_t			 i, n = 0, tested = 0, shown = 0, hidden = 0;
+	unsigned		 blocks = 0;
+	char			 va[32], vb[32], change[48];
+	char			 pa[16], pb[16];
+
+	rows = report_rows(a, nr_a, b, nr_b, headline, &n, &tested);
 	strbuf_addf(sb, "%16.16s %27.27s\n", label_a, label_b);
 	strbuf_addstr(sb, "---------------- ---------------------------\n");
 	strbuf_addstr(sb, "         %stddev     %change         %stddev\n");

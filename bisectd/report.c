@@ -446,6 +446,20 @@ report_drift_banner(struct strbuf *sb, const struct drift *d,
  * of its runs over the request's commits, then for each pair of
  * consecutive commits the compare table and the spread of instances.
  */
+/* The drift of one job's runs, for --json: key, whether it matters, text. */
+static void
+report_drift_json(json_t *jout, const struct store_job *job,
+    const struct drift *d)
+{
+	json_t	*a = json_object_get(jout, "drift");
+	size_t	 i;
+
+	for (i = 0; i < d->nr; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s, s:b, s:s}",
+		    "job", job->job_id, "key", d->items[i].key, "matters",
+		    d->items[i].matters, "text", d->items[i].text));
+}
+
 /*
  * A commit with no sample: every run, or its build, failed. Said in the
  * output and counted, so that the command does not exit 0 on an empty
@@ -473,7 +487,7 @@ report_compare_missing(struct strbuf *sb, struct context *ctx, int64_t job,
 int
 report_compare_request(struct strbuf *out, struct context *ctx,
     int64_t request, int all, int allow_drift, int *refused, size_t *missing,
-    char **cause)
+    json_t *jout, char **cause)
 {
 	struct store_job	  job;
 	struct store_series	 *sa = NULL, *sb = NULL;
@@ -509,6 +523,8 @@ report_compare_request(struct strbuf *out, struct context *ctx,
 		if (d.nr == 0)
 			continue;
 		matter += d.nr_matter;
+		if (jout != NULL)
+			report_drift_json(jout, &job, &d);
 		strbuf_addf(&warn, "  %s (job %s):\n", job.description,
 		    job.job_id);
 		drift_format(&warn, &d, "    ");
@@ -561,6 +577,14 @@ report_compare_request(struct strbuf *out, struct context *ctx,
 			    (a != b && report_compare_missing(&body, ctx,
 			    jobs[i], rq.repo, b, nb, missing, cause) != 0))
 				goto out;
+			if (jout != NULL)
+				json_array_append_new(json_object_get(jout,
+				    "comparisons"), json_pack("{s:s, s:s, s:o}",
+				    "job", job.job_id, "description",
+				    job.description, "table", na == 0 || nb == 0 ?
+				    json_pack("{s:s, s:s, s:b}", "a", a, "b", b,
+				    "no_samples", 1) : report_compare_json(a, b,
+				    sa, na, sb, nb, job.metric, all)));
 			if (na == 0 || nb == 0)
 				continue;
 			report_compare_table(&body, a, b, sa, na, sb, nb,

@@ -53,6 +53,17 @@ void	 report_pct(char *buf, size_t len, double stddev_pct);
  * points.
  */
 int	 report_metric_is_pct(const char *metric);
+/*
+ * The same rows as JSON: {"a", "b", "tested", "fdr", "rows": [{"metric",
+ * "headline", "significant", "a": {"mean", "stddev_pct", "n"}, "b": {...},
+ * "change_pct", "change_points" (percentage metrics), "p_value",
+ * "q_value" (Benjamini-Hochberg), "machines"}]}, only the rows the table
+ * would show unless all.
+ */
+json_t	*report_compare_json(const char *oid_a, const char *oid_b,
+	    const struct store_series *a, size_t nr_a,
+	    const struct store_series *b, size_t nr_b, const char *headline,
+	    int all);
 void	 report_compare_table(struct strbuf *, const char *label_a,
 	    const char *label_b, const struct store_series *a, size_t nr_a,
 	    const struct store_series *b, size_t nr_b, const char *headline,
@@ -119,11 +130,12 @@ void	 report_spread_table(struct strbuf *, const struct store_series *a,
  * runs drifted in a key that matters it refuses (*refused = 1, out says
  * why) unless allow_drift, which flags the drift at the very top. A
  * commit without a single sample (every run or its build failed) is said
- * in out instead of a table and counted in *missing.
+ * in out instead of a table and counted in *missing. With jout (an object
+ * with arrays "drift" and "comparisons"), the same goes there as JSON.
  */
 int	 report_compare_request(struct strbuf *out, struct context *,
 	    int64_t request, int all, int allow_drift, int *refused,
-	    size_t *missing, char **cause);
+	    size_t *missing, json_t *jout, char **cause);
 /*
  * "in testcase: T", "on test machine: 48 threads Ivytown with 64G memory,
  * 2 nodes" from the culprit's recorded environment (env, may be NULL),

@@ -59,9 +59,49 @@ test_expect_success 'agents --json lists each agent with its state' '
 	test "$(json_get agents.json "d[0][\"state\"]")" = up
 '
 
+test_expect_success 'show --json carries the request and the bisection result' '
+	read id status <result &&
+	bisectctl show "$id" --json >show.json &&
+	test "$(json_get show.json "d[\"kind\"]")" = bisect &&
+	test "$(json_get show.json "d[\"bisection\"][\"result\"] == json.load(open(\"bisect.json\"))")" = True
+'
+
+test_expect_success 'report --json: the headline and the text report' '
+	read id status <result &&
+	bisectctl report "$id" >report.txt &&
+	bisectctl report "$id" --json >report.json &&
+	test "$(json_get report.json "d[\"headline\"]")" = "$(head -n 1 report.txt)" &&
+	test "$(json_get report.json "d[\"text\"] == open(\"report.txt\").read()")" = True
+'
+
+test_expect_success 'compare --wait --json: the rows of the table, with their tests' '
+	bisectctl compare master~20 master job.yaml --wait >cmp.txt &&
+	bisectctl compare master~20 master job.yaml --wait --json >cmp.json &&
+	json_has cmp.json request drift comparisons &&
+	t="d[\"comparisons\"][0][\"table\"]" &&
+	test "$(json_get cmp.json "$t[\"rows\"][0][\"metric\"]")" = microbench.score &&
+	test "$(json_get cmp.json "$t[\"rows\"][0][\"headline\"]")" = True &&
+	json_get cmp.json "1 if $t[\"rows\"][0][\"change_pct\"] < -5 else 0" | grep -qx 1 &&
+	test "$(json_get cmp.json "len($t[\"rows\"])")" = "$(grep -c "±" cmp.txt)" &&
+	json_get cmp.json "1 if $t[\"tested\"] > 10 and $t[\"fdr\"] == 0.05 else 0" | grep -qx 1 &&
+	bisectctl compare master~20 master job.yaml --wait --json --all >all.json &&
+	shown=$(json_get cmp.json "len($t[\"rows\"])") &&
+	json_get all.json "1 if len($t[\"rows\"]) > $shown else 0" | grep -qx 1 &&
+	json_get all.json "1 if all(\"q_value\" in r for r in d[\"comparisons\"][0][\"table\"][\"rows\"]) else 0" | grep -qx 1
+'
+
+test_expect_success 'queue --json, with and without --wait' '
+	bisectctl queue job.yaml --commit master~2 --json >q.json &&
+	json_has q.json request jobs &&
+	test "$(json_get q.json "len(d[\"jobs\"])")" = 1 &&
+	bisectctl queue job.yaml --commit master~2 --wait --json >qw.json &&
+	json_has qw.json request drift comparisons
+'
+
 test_expect_success 'a bad use of --json is still a usage error' '
 	test_expect_code 2 bisectctl log --json 2>err &&
-	grep -q "^usage: bisectctl" err
+	grep -q "^usage: bisectctl" err &&
+	test_expect_code 2 bisectctl report 1 --json --email 2>err
 '
 
 test_done
