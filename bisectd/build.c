@@ -755,10 +755,19 @@ build_run_kconfig(const struct build_request *req, const char *fragment,
 			if (build_spawn(cr->build_command, p.worktree,
 			    p.builddir, extra, logfd, &status, cause) != 0)
 				goto out;
-			if (WIFSIGNALED(status))
-				failure = xasprintf("build killed by signal "
-				    "%d", WTERMSIG(status));
-			else if (!WIFEXITED(status) ||
+			/*
+			 * A signal is the machine's doing (the OOM killer, a
+			 * stop), not the commit's: an error of this attempt,
+			 * retried up to max_attempts, not an untestable
+			 * commit.
+			 */
+			if (WIFSIGNALED(status)) {
+				build_log(logfd, "build killed by signal %d: "
+				    "tried again", WTERMSIG(status));
+				error_set(cause, "build killed by signal %d",
+				    WTERMSIG(status));
+				goto out;
+			} else if (!WIFEXITED(status) ||
 			    WEXITSTATUS(status) != 0)
 				failure = xasprintf("build exited with status "
 				    "%d", WEXITSTATUS(status));

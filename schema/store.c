@@ -345,16 +345,20 @@ store_close(struct store *st)
 
 static const char sql_recover_runs[] =
     "UPDATE runs SET status = 'pending', requeues = requeues + 1, "
+    "attempts = max(attempts - 1, 0), "
     "error = 'requeued: its scheduler went away' WHERE status = 'running'";
 static const char sql_recover_builds[] =
     "UPDATE builds SET status = 'pending', requeues = requeues + 1, "
+    "attempts = max(attempts - 1, 0), "
     "error = 'requeued: its scheduler went away' WHERE status = 'running'";
 
 /*
  * Only one scheduler runs per database (it holds the lock), so anything
  * still marked running when it starts lost its process in a crash. It is
- * queued again; its token changes when it is started again, so a stale
- * child could not record its results even if it were alive.
+ * queued again, and the attempt it was on is given back: a crash of the
+ * scheduler is not the work's fault. Its token changes when it is
+ * started again, so a stale child could not record its results even if
+ * it were alive.
  */
 int
 store_recover(struct store *st, int *nr_runs, int *nr_builds, char **cause)
