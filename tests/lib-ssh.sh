@@ -18,8 +18,34 @@
 # $SSH_AGENT_ENV when it is set (BISECT_AGENT_QEMU for the boot tests).
 
 SSH_TEST_NUM=$(echo "$TEST_NAME" | sed 's/^t0*\([0-9]*\)-.*/\1/')
+
+# A subnet 10.S.x.x of its own for this run, claimed with an atomic
+# mkdir under /run (a claim whose test is gone is taken over), so that
+# two checkouts, or two copies of one test, can run at once: the
+# namespaces and links are named after S too.
+ssh_net_claim() {
+	for s in $(seq $((200 + SSH_TEST_NUM % 50)) 254) $(seq 100 199); do
+		d=/run/bisectd-test-net.$s
+		if ! mkdir "$d" 2>/dev/null; then
+			p=$(cat "$d/pid" 2>/dev/null)
+			if [ -n "$p" ] && kill -0 "$p" 2>/dev/null; then
+				continue
+			fi
+			# a claim without a pid may be being made right now
+			[ -n "$p" ] || continue
+			rm -rf "$d" && mkdir "$d" 2>/dev/null || continue
+		fi
+		echo $$ >"$d/pid"
+		SSH_NET=$s
+		SSH_NET_CLAIM=$d
+		return 0
+	done
+	return 1
+}
 SSH_NET=$((200 + SSH_TEST_NUM % 50))
-SSH_PREFIX=bd$SSH_TEST_NUM
+SSH_NET_CLAIM=
+ssh_net_claim 2>/dev/null || :
+SSH_PREFIX=bd$SSH_NET
 
 # The EXIT trap (test-lib.sh) cleans up; make signals take that path too.
 trap 'exit 143' TERM
@@ -34,12 +60,15 @@ ssh_require() {
 		why="no /usr/sbin/sshd (openssh-server)"
 	elif ! command -v ip >/dev/null 2>&1; then
 		why="no ip (iproute2)"
+	elif [ -z "$SSH_NET_CLAIM" ]; then
+		why="no free test subnet could be claimed under /run"
 	elif ! ip netns add "${SSH_PREFIX}probe" 2>/dev/null; then
 		why="cannot create a network namespace"
 	else
 		ip netns del "${SSH_PREFIX}probe"
 	fi
 	if [ -n "$why" ]; then
+		[ -z "$SSH_NET_CLAIM" ] || rm -rf "$SSH_NET_CLAIM"
 		test_skip "$TEST_NAME" "$why"
 		test_done
 		exit 0
@@ -185,6 +214,7 @@ ssh_cleanup() {
 		sed -n "s/^[0-9]*: \(${SSH_PREFIX}h[0-9]*\)@.*/\1/p"); do
 		ip link del "$l" 2>/dev/null
 	done
+	[ -z "$SSH_NET_CLAIM" ] || rm -rf "$SSH_NET_CLAIM"
 }
 
 # keys/known_hosts with the host keys of agents N..., as ssh-keyscan would
