@@ -597,6 +597,20 @@ session_setup(struct ssh_session *s, double deadline, char **cause)
 	ssh_session_unlock(s);
 	SSH_CALL_PTR(s, deadline, &why, "starting SFTP", s->sftp,
 	    libssh2_sftp_init(s->ssh));
+	/*
+	 * A server without the sftp subsystem says so at once, and will say
+	 * it again at every try: a fault of the machine's set-up, not a
+	 * passing one.
+	 */
+	if (s->sftp == NULL && why != NULL &&
+	    (strstr(why, "Unable to request SFTP subsystem") != NULL ||
+	    strstr(why, "subsystem request failed") != NULL)) {
+		error_set(cause, "agent '%s': '%s' has no SFTP subsystem (%s): "
+		    "add 'Subsystem sftp internal-sftp' to its sshd_config",
+		    s->name, s->host, why);
+		r = SSH_SESSION_REFUSED;
+		goto out;
+	}
 	if (s->sftp == NULL)
 		goto fail;
 	r = 0;

@@ -16,6 +16,7 @@
 # (its /proc and /sys fixture), AGENT_NAME=aN and FAULTS=faults, which
 # the fake agent of the fault tests reads, plus the NAME=VALUE words of
 # $SSH_AGENT_ENV when it is set (BISECT_AGENT_QEMU for the boot tests).
+# With $SSH_NO_SFTP set, the sshd has no sftp subsystem.
 
 SSH_TEST_NUM=$(echo "$TEST_NAME" | sed 's/^t0*\([0-9]*\)-.*/\1/')
 
@@ -162,7 +163,7 @@ ssh_agent_start() {
 	MaxSessions 64
 	MaxStartups 64
 	LogLevel VERBOSE
-	Subsystem sftp internal-sftp
+	$([ -n "${SSH_NO_SFTP:-}" ] || echo "Subsystem sftp internal-sftp")
 	SetEnv HOME=$dir/home BISECT_AGENT_ROOT=$dir/root AGENT_NAME=a$n FAULTS=$TRASH/faults ${SSH_AGENT_ENV:-}
 	EOF
 	if [ "$type" = rsa ]; then
