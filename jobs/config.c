@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <ctype.h>
 #include <errno.h>
 #include <unistd.h>
 
@@ -270,6 +271,26 @@ config_unknown(const struct config_ctx *ctx, const char *where,
 	    "unknown key '%s' in '%s' (known: %s)", key->value, where, known);
 }
 
+/*
+ * A kconfig that names a make target (tinyconfig, x86_64_defconfig): no
+ * file, the kernel tree makes the base (bisectd/kconfig.c reads it the
+ * same way, when no such file exists).
+ */
+static int
+config_is_kconfig_target(const char *value)
+{
+	size_t	len = strlen(value), i;
+
+	if (strchr(value, '/') != NULL || len < 6 ||
+	    strcmp(value + len - 6, "config") != 0)
+		return 0;
+	for (i = 0; i < len; i++) {
+		if (!isalnum((unsigned char)value[i]) && value[i] != '_')
+			return 0;
+	}
+	return 1;
+}
+
 static int
 config_build(const struct config_ctx *ctx, const char *where,
     const struct yamlnode *n, struct config_repo *repo, char **cause)
@@ -289,7 +310,7 @@ config_build(const struct config_ctx *ctx, const char *where,
 		else if (strcmp(key->value, "kconfig") == 0) {
 			r = config_path(ctx, "kconfig", value, &repo->kconfig,
 			    cause);
-			if (r == 0)
+			if (r == 0 && !config_is_kconfig_target(value->value))
 				r = config_check_path(ctx, "kconfig", value,
 				    repo->kconfig, CONFIG_NEED_FILE, cause);
 		} else if (strcmp(key->value, "artifacts") == 0) {
@@ -314,6 +335,7 @@ config_build(const struct config_ctx *ctx, const char *where,
 	}
 	return r;
 }
+
 
 /* smtp://HOST[:PORT] or smtps://..., as libcurl will be given it. */
 static int

@@ -26,7 +26,8 @@ n, report_file = sys.argv[1], sys.argv[2]
 reply_to = sys.argv[3] if len(sys.argv) > 3 else None
 raw = open("mails/%s.eml" % n, "rb").read()
 env = json.load(open("mails/%s.json" % n))
-report = open(report_file, encoding="utf-8").read()
+# bisectctl shows control bytes as \\xHH; the mail carries the text
+report = open(report_file, encoding="utf-8").read().replace("\\x0d", "\r")
 headline = report.split("\n", 1)[0]
 msg = email.message_from_bytes(raw, policy=email.policy.default)
 
