@@ -308,9 +308,24 @@ fail:
 	return r;
 }
 
+/* File order, so the first error reported is the first in the file. */
+static int
+testcase_check_cmp(const void *a, const void *b)
+{
+	const struct job_param	*x = *(const struct job_param *const *)a;
+	const struct job_param	*y = *(const struct job_param *const *)b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->column != y->column)
+		return x->column < y->column ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
 int
 testcase_validate(const struct job *job, char **cause)
 {
+	const struct job_param		**order = NULL;
 	const struct testcase_adapter	 *ad = NULL;
 	const struct job_param		 *p;
 	const char			**declared = NULL;
@@ -329,8 +344,12 @@ testcase_validate(const struct job *job, char **cause)
 		return -1;
 	}
 	declared = testcase_check_declared(ad);
+	order = xcalloc(job->nr_params + 1, sizeof *order);
+	for (i = 0; i < job->nr_params; i++)
+		order[i] = &job->params[i];
+	qsort(order, job->nr_params, sizeof *order, testcase_check_cmp);
 	for (i = 0; i < job->nr_params; i++) {
-		p = &job->params[i];
+		p = order[i];
 		if (testcase_check_in(testcase_check_bisectd, p->key) ||
 		    testcase_check_in(testcase_check_knobs, p->key))
 			continue;
@@ -370,6 +389,7 @@ testcase_validate(const struct job *job, char **cause)
 		goto out;
 	r = 0;
 out:
+	free(order);
 	free(declared);
 	return r;
 }
