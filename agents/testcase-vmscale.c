@@ -149,8 +149,10 @@ testcase_vmscale_word(const struct job *job, const char *key,
 	if (v == NULL)
 		return 0;
 	for (i = 0; words[i] != NULL; i++) {
-		if (strcmp(words[i], v) == 0)
+		if (strcmp(words[i], v) == 0) {
+			strbuf_release(&sb);
 			return 0;
+		}
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", words[i]);
 	}
 	error_set(cause, "%s '%s' is not one %s (it does %s)",
