@@ -239,6 +239,8 @@ test_expr(void)
 	ok(eval("median(x)", &r) == 2.5 && r == 0, "median");
 	ok(eval("min(x) + max(x)", &r) == 11 && r == 0, "min, max of one");
 	ok(eval("count()", &r) == 4 && r == 0, "count");
+	ok(eval("sum(x) / max(1, count())", &r) == 4 && r == 0,
+	    "an aggregate inside max of two");
 	ok(eval("last(x) - first(x)", &r) == 9 && r == 0, "first, last");
 	ok(eval("sum(y)", &r) == 5 && r == 0, "records without y skipped");
 	ok(eval("x", &r) == 10 && r == 0, "bare name: the latest");
