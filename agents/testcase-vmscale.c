@@ -195,10 +195,16 @@ static const char *const testcase_vmscale_params[] = {
 	"test", "nr_task", "size", "runtime", "thp", "pin", NULL
 };
 
+static const char *const testcase_vmscale_metrics[] = {
+	"vm-scalability.throughput", "vm-scalability.median",
+	"vm-scalability.stddev", "vm-scalability.workload", NULL
+};
+
 const struct testcase_adapter testcase_vmscale = {
 	.name = "vm-scalability",
 	.package = NULL,
 	.params = testcase_vmscale_params,
+	.metrics = testcase_vmscale_metrics,
 	.check = testcase_vmscale_check,
 	.command = testcase_vmscale_command,
 	.parse = testcase_vmscale_parse,

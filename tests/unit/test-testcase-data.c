@@ -533,6 +533,15 @@ test_validate(void)
 	    "job.yaml:2:1: testcase 'dbench': 'cpufreq_governor' must be a "
 	    "governor name (performance, powersave, ...), not 'Perf!'",
 	    "a governor that is not a name");
+	is_str(validate("testcase: dbench\nmetric: dbench.throughput\n"),
+	    "job.yaml:2:1: metric 'dbench.throughput' is not one testcase "
+	    "'dbench' reports: did you mean 'dbench.throughput-MB/sec'?",
+	    "a misspelt headline metric");
+	is_str(validate("testcase: stress-ng\ntest: cpu\n"
+	    "metric: stress-ng.cpu.ops_per_sec\n"), "ok",
+	    "a C adapter's metric by its glob");
+	is_str(validate("testcase: hackbench\nmetric: time.elapsed_time\n"),
+	    "ok", "a monitor's metric is not the adapter's to check");
 	validate("testcase: t\nrun: x\n");
 }
 
