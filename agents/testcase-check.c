@@ -395,11 +395,22 @@ testcase_validate(const struct job *job, char **cause)
 	const struct testcase_adapter	 *ad = NULL;
 	const struct job_param		 *p;
 	const char			**declared = NULL;
-	char				 *names, *msg, *dot;
+	char				 *names, *msg = NULL, *dot;
 	size_t				  i;
 	int				  r = -1;
 
 	if (job->run == NULL && (ad = testcase_find(job->testcase)) == NULL) {
+		const struct program *const	*t;
+		size_t				 nr;
+
+		/* a built-in program file that does not parse: say so */
+		if (program_table(&t, &nr, &msg) != 0) {
+			error_prefix(&msg, "the built-in program files");
+			testcase_check_fail(cause, job, testcase_check_param(job,
+			    "testcase"), msg);
+			free(msg);
+			return -1;
+		}
 		names = testcase_names();
 		msg = xasprintf("testcase '%s' has no 'run:' command and no "
 		    "adapter (known: %s)", job->testcase, names);
