@@ -527,18 +527,25 @@ data_read_json(struct data_vars *dv, const char *buf, size_t len,
 {
 	const struct program	*p = dv->p;
 	json_error_t		 jerr;
-	json_t			*root, *arr, *el, *v;
+	json_t			*root, *arr, *el, *v, *wrap = NULL;
 	size_t			 i, j, k;
 
 	if ((root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr)) ==
 	    NULL)
 		return error_set(cause, "its JSON output does not parse: %s "
 		    "at line %d", jerr.text, jerr.line);
-	arr = data_json_path(root, p->json_records);
+	arr = p->json_records != NULL && strcmp(p->json_records, ".") != 0 ?
+	    data_json_path(root, p->json_records) : root;
+	if (json_is_object(arr)) {
+		/* one record: the object itself (iperf3's "end") */
+		wrap = json_array();
+		json_array_append(wrap, arr);
+		arr = wrap;
+	}
 	if (!json_is_array(arr)) {
 		json_decref(root);
-		return error_set(cause, "its JSON output has no array at "
-		    "'%s'", p->json_records);
+		return error_set(cause, "its JSON output has no array or "
+		    "object at '%s'", p->json_records);
 	}
 	json_array_foreach(arr, i, el) {
 		for (j = 0; j < p->nr_json_vars; j++) {
@@ -561,6 +568,7 @@ data_read_json(struct data_vars *dv, const char *buf, size_t len,
 			}
 		}
 	}
+	json_decref(wrap);
 	json_decref(root);
 	return 0;
 }

@@ -1,10 +1,11 @@
 /*
  * The line patterns of program files: literal characters, runs of
  * blanks, {NAME} for a number, {NAME:word} for a run of non-blanks and
- * {} for any text. Matching is deterministic except at {}, which tries
- * the shortest text first; a bitmap of the (token, position) states that
- * already failed keeps a pattern with several {} linear in the line's
- * length per token, since the output is untrusted (and fuzzed).
+ * {} for any text. Matching is deterministic except at {} and words,
+ * which try the shortest text first; a bitmap of the (token, position)
+ * states that already failed keeps a pattern with several of them
+ * quadratic at worst in the line's length, since the output is untrusted
+ * (and fuzzed).
  */
 #include <ctype.h>
 #include <math.h>
@@ -247,15 +248,23 @@ program_line_from(struct program_line_state *st, size_t t, size_t pos)
 			pos += n;
 			break;
 		case PROGRAM_TOKEN_WORD:
-			for (n = 0; pos + n < st->len &&
-			    !program_line_blank(st->s[pos + n]); n++)
-				;
-			if (n == 0)
-				return 0;
-			st->caps[tok->capture].word = st->s + pos;
-			st->caps[tok->capture].word_len = n;
-			pos += n;
-			break;
+			/* the shortest run of non-blanks that lets the rest match */
+			for (n = 1; pos + n <= st->len &&
+			    !program_line_blank(st->s[pos + n - 1]); n++) {
+				bit = (t + 1) * (st->len + 1) + pos + n;
+				if (st->failed != NULL &&
+				    (st->failed[bit / 8] & (1u << bit % 8)))
+					continue;
+				if (program_line_from(st, t + 1, pos + n)) {
+					st->caps[tok->capture].word = st->s + pos;
+					st->caps[tok->capture].word_len = n;
+					return 1;
+				}
+				if (st->failed != NULL)
+					st->failed[bit / 8] |=
+					    (unsigned char)(1u << bit % 8);
+			}
+			return 0;
 		case PROGRAM_TOKEN_SKIP:
 			for (; pos <= st->len; pos++) {
 				bit = (t + 1) * (st->len + 1) + pos;
@@ -292,7 +301,8 @@ program_line_match(const struct program_line *pl, const char *line,
 	if (len > PROGRAM_MAX_LINE)
 		return 0;
 	for (i = 0; i < pl->nr_tokens; i++)
-		skips += pl->tokens[i].kind == PROGRAM_TOKEN_SKIP;
+		skips += pl->tokens[i].kind == PROGRAM_TOKEN_SKIP ||
+		    pl->tokens[i].kind == PROGRAM_TOKEN_WORD;
 	memset(&st, 0, sizeof st);
 	st.pl = pl;
 	st.s = line;

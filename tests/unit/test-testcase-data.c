@@ -186,6 +186,14 @@ test_lines(void)
 	    "the blank is required");
 	program_line_release(&pl);
 
+	ok(program_line_compile("\"{test:word}\",\"{rps}\"", &pl,
+	    &cause) == 0, "CSV");
+	ok(program_line_match(&pl, "\"SET\",\"12345.67\"", 16, caps) &&
+	    caps[0].word_len == 3 && caps[1].number == 12345.67,
+	    "a word is the shortest that fits: %.*s", (int)caps[0].word_len,
+	    caps[0].word);
+	program_line_release(&pl);
+
 	ok(program_line_compile("{a}{}", &pl, &cause) == 0, "a capture, {}");
 	program_line_release(&pl);
 	ok(program_line_compile("{}{}", &pl, &cause) == -1,
@@ -363,8 +371,16 @@ test_metrics(void)
 	    "  from: '{resultdir}/out.json'\n"
 	    "  json:\n    records: jobs\n    vars: {r: read.iops}\n"
 	    "metrics:\n  r: r\n", "", dir);
-	is_str(m, "error: its JSON output has no array at 'jobs'\n",
+	is_str(m, "error: its JSON output has no array or object at 'jobs'\n",
 	    "not an array");
+	free(m);
+	file_write_atomic(path, "{\"end\": {\"sum\": {\"bps\": 8e9}}}", 30,
+	    NULL);
+	m = metrics_of("program: t\nargv: [t]\noutput:\n"
+	    "  from: '{resultdir}/out.json'\n"
+	    "  json:\n    records: end\n    vars: {bps: sum.bps}\n"
+	    "metrics:\n  Mbps: bps / 1e6\n", "", dir);
+	is_str(m, "Mbps: 8000\n", "an object is one record");
 	free(m);
 	free(path);
 	dir_remove_tree(dir, NULL);
