@@ -284,42 +284,125 @@ out:
 	return r;
 }
 
+/*
+ * The wrapper that runs the setup steps and then argv "repeat" times.
+ * Each command travels as "KIND [TRIES|COUNT] N WORD...": the script
+ * only ever evaluates "${1}" "${2}"... -- references to its arguments,
+ * never their text -- so no value becomes shell syntax. The steps'
+ * output goes to RESULTDIR/setup.log, apart from the output read.
+ */
+static const char testcase_data_script[] =
+	"log=$1; shift; pids=\n"
+	"trap 'for p in $pids; do kill $p 2>/dev/null; done' EXIT\n"
+	"trap 'exit 143' TERM INT HUP\n"
+	"while [ $# -gt 0 ]; do\n"
+	"  k=$1; shift\n"
+	"  case $k in W|R) x=$1; shift;; esac\n"
+	"  n=$1; shift; c=; i=1\n"
+	"  while [ $i -le $n ]; do c=\"$c \\\"\\${$i}\\\"\"; i=$((i + 1)); done\n"
+	"  case $k in\n"
+	"  S) eval \"$c\" >>\"$log\" 2>&1 || { s=$?; echo \"setup: $1 "
+	"failed\" >&2; exit $s; } ;;\n"
+	"  B) eval \"$c\" >>\"$log\" 2>&1 </dev/null & pids=\"$pids $!\" ;;\n"
+	"  W) t=0; until eval \"$c\" >>\"$log\" 2>&1; do t=$((t + 1));"
+	" if [ $t -ge $x ]; then echo \"setup: $1 not ready after $x "
+	"tries\" >&2; exit 1; fi; sleep 0.1; done ;;\n"
+	"  R) r=0; while [ $r -lt $x ]; do eval \"$c\" || exit; "
+	"r=$((r + 1)); done ;;\n"
+	"  esac\n"
+	"  shift $n\n"
+	"done\n";
+
+static int
+data_step(struct data_run *dr, const struct testcase_adapter *ad,
+    const struct program_step *st, struct testcase_argv *w, char **cause)
+{
+	struct testcase_argv	 one = { NULL, 0 };
+	char			*path;
+	size_t			 i;
+	int			 r = -1;
+
+	if (data_args(dr, st->argv, st->nr_argv, &one, cause) != 0)
+		goto out;
+	if ((path = testcase_which(one.v[0])) == NULL) {
+		error_set(cause, "setup needs '%s', which is not installed%s%s%s",
+		    one.v[0], ad->package ? " (Debian package " : "",
+		    ad->package ? ad->package : "", ad->package ? ")" : "");
+		goto out;
+	}
+	free(one.v[0]);
+	one.v[0] = path;
+	switch (st->kind) {
+	case PROGRAM_STEP_RUN:
+		testcase_argv_add(w, "S");
+		break;
+	case PROGRAM_STEP_BACKGROUND:
+		testcase_argv_add(w, "B");
+		break;
+	case PROGRAM_STEP_WAIT:
+		testcase_argv_add(w, "W");
+		testcase_argv_add(w, "%u", st->tries);
+		break;
+	}
+	testcase_argv_add(w, "%zu", one.nr);
+	for (i = 0; i < one.nr; i++)
+		testcase_argv_add(w, "%s", one.v[i]);
+	r = 0;
+out:
+	testcase_argv_release(&one);
+	return r;
+}
+
 int
-testcase_data_repeat(const struct testcase_adapter *ad,
+testcase_data_wrap(const struct testcase_adapter *ad,
     const struct testcase_ctx *ctx, struct testcase_argv *argv,
     char **cause)
 {
 	struct data_run		 dr = { ad->data, ctx, NULL };
 	struct testcase_argv	 w = { NULL, 0 };
-	char			*text = NULL, *end;
-	unsigned long		 n;
+	char			*text = NULL, *end, *log = NULL;
+	unsigned long		 n = 1;
 	size_t			 i;
 	int			 r = -1;
 
-	if (ad->data->repeat == NULL)
+	if (ad->data->repeat == NULL && ad->data->nr_steps == 0)
 		return 0;
-	if (data_resolve(&dr, cause) != 0 ||
-	    data_expand(&dr, ad->data->repeat, &text, cause) != 0)
+	if (data_resolve(&dr, cause) != 0)
 		goto out;
-	n = strtoul(text, &end, 10);
-	if (!isdigit((unsigned char)text[0]) || *end != '\0' || n == 0 ||
-	    n > DATA_MAX_REPEAT) {
-		error_set(cause, "'repeat' is '%s', not a count from 1 to %d",
-		    text, DATA_MAX_REPEAT);
-		goto out;
+	if (ad->data->repeat != NULL) {
+		if (data_expand(&dr, ad->data->repeat, &text, cause) != 0)
+			goto out;
+		n = strtoul(text, &end, 10);
+		if (!isdigit((unsigned char)text[0]) || *end != '\0' ||
+		    n == 0 || n > DATA_MAX_REPEAT) {
+			error_set(cause, "'repeat' is '%s', not a count from 1 "
+			    "to %d", text, DATA_MAX_REPEAT);
+			goto out;
+		}
 	}
+	log = path_join(ctx->resultdir, "setup.log");
 	testcase_argv_add(&w, "/bin/sh");
 	testcase_argv_add(&w, "-c");
-	testcase_argv_add(&w, "n=$1; shift; i=0; while [ $i -lt $n ]; do "
-	    "\"$@\" || exit; i=$((i + 1)); done");
-	testcase_argv_add(&w, "%s-repeat", ad->name);
+	testcase_argv_add(&w, "%s", testcase_data_script);
+	testcase_argv_add(&w, "%s-run", ad->name);
+	testcase_argv_add(&w, "%s", log);
+	for (i = 0; i < ad->data->nr_steps; i++) {
+		if (data_step(&dr, ad, &ad->data->steps[i], &w, cause) != 0)
+			goto out;
+	}
+	testcase_argv_add(&w, "R");
 	testcase_argv_add(&w, "%lu", n);
+	testcase_argv_add(&w, "%zu", argv->nr);
 	for (i = 0; i < argv->nr; i++)
 		testcase_argv_add(&w, "%s", argv->v[i]);
 	testcase_argv_release(argv);
 	*argv = w;
+	w.v = NULL;
+	w.nr = 0;
 	r = 0;
 out:
+	testcase_argv_release(&w);
+	free(log);
 	free(text);
 	data_run_release(&dr);
 	return r;

@@ -286,7 +286,7 @@ testcase_prepare(const struct testcase_adapter *ad,
 	}
 	free(argv->v[0]);
 	argv->v[0] = path;
-	if (ad->data != NULL && testcase_data_repeat(ad, ctx, argv,
+	if (ad->data != NULL && testcase_data_wrap(ad, ctx, argv,
 	    &cause) != 0) {
 		result_set_error(r, "testcase '%s': %s", ad->name, cause);
 		free(cause);

@@ -91,8 +91,11 @@ extern const struct testcase_adapter testcase_vmscale;
 int	 testcase_data_command(const struct testcase_adapter *,
 	     const struct testcase_ctx *, struct testcase_argv *,
 	     char **cause);
-/* argv with "repeat:": wrapped to run its count of times. */
-int	 testcase_data_repeat(const struct testcase_adapter *,
+/*
+ * argv with "setup:" or "repeat:": wrapped in a /bin/sh script that runs
+ * the steps, then argv its count of times.
+ */
+int	 testcase_data_wrap(const struct testcase_adapter *,
 	     const struct testcase_ctx *, struct testcase_argv *,
 	     char **cause);
 int	 testcase_data_parse(const struct testcase_adapter *,

@@ -106,6 +106,12 @@ program_free(struct program *p)
 		free(p->mkdir[i]);
 	free(p->mkdir);
 	free(p->repeat);
+	for (i = 0; i < p->nr_steps; i++) {
+		for (j = 0; j < p->steps[i].nr_argv; j++)
+			program_arg_release(&p->steps[i].argv[j]);
+		free(p->steps[i].argv);
+	}
+	free(p->steps);
 	for (i = 0; i < p->nr_argv; i++)
 		program_arg_release(&p->argv[i]);
 	free(p->argv);
@@ -622,6 +628,58 @@ program_parse_args(struct program_parser *pp, const struct yamlnode *seq,
 	return 0;
 }
 
+#define PROGRAM_MAX_TRIES	100000
+
+static int
+program_parse_step(struct program_parser *pp, const struct yamlnode *n,
+    struct program_step *st)
+{
+	static const char *const known[] = {
+		"run", "background", "wait", "tries", NULL
+	};
+	const struct yamlnode	*v = n, *t;
+	unsigned long long	 tries;
+	int			 kinds = 0;
+
+	memset(st, 0, sizeof *st);
+	if (n->type == YAMLNODE_MAPPING) {
+		if (program_keys(pp, n, "a setup step", known) != 0)
+			return -1;
+		if ((v = program_get(n, "run")) != NULL)
+			kinds++;
+		if ((t = program_get(n, "background")) != NULL) {
+			st->kind = PROGRAM_STEP_BACKGROUND;
+			v = t;
+			kinds++;
+		}
+		if ((t = program_get(n, "wait")) != NULL) {
+			st->kind = PROGRAM_STEP_WAIT;
+			st->tries = 100;
+			v = t;
+			kinds++;
+		}
+		if (kinds != 1)
+			return yamlnode_error(pp->cause, pp->file, n,
+			    "a setup step is one of run, background, wait");
+		if ((t = program_get(n, "tries")) != NULL) {
+			if (st->kind != PROGRAM_STEP_WAIT ||
+			    t->type != YAMLNODE_SCALAR ||
+			    program_uint(t->value, strlen(t->value),
+			    PROGRAM_MAX_TRIES, &tries) != 0 || tries == 0)
+				return yamlnode_error(pp->cause, pp->file, t,
+				    "'tries' is for wait: an integer from 1 to "
+				    "%d", PROGRAM_MAX_TRIES);
+			st->tries = (unsigned)tries;
+		}
+	}
+	if (program_parse_args(pp, v, &st->argv, &st->nr_argv) != 0)
+		return -1;
+	if (st->nr_argv == 0 || st->argv[0].cond != PROGRAM_ARG_PLAIN)
+		return yamlnode_error(pp->cause, pp->file, v,
+		    "a setup step starts with its program");
+	return 0;
+}
+
 static int
 program_parse_output(struct program_parser *pp, const struct yamlnode *n)
 {
@@ -880,7 +938,7 @@ program_parse_root(struct program_parser *pp, const struct yamlnode *root)
 {
 	static const char *const known[] = {
 		"program", "package", "description", "params", "mkdir",
-		"repeat", "argv", "output", "metrics", NULL
+		"setup", "repeat", "argv", "output", "metrics", NULL
 	};
 	struct program		*p = pp->p;
 	const struct yamlnode	*v, *n;
@@ -932,6 +990,18 @@ program_parse_root(struct program_parser *pp, const struct yamlnode *root)
 				return -1;
 			p->nr_mkdir++;
 			if (program_template(pp, v->items[i], p->mkdir[i]) != 0)
+				return -1;
+		}
+	}
+	if ((v = program_get(root, "setup")) != NULL) {
+		if (v->type != YAMLNODE_SEQUENCE)
+			return yamlnode_error(pp->cause, pp->file, v,
+			    "'setup' must be a list of steps");
+		p->steps = xcalloc(v->nr + 1, sizeof *p->steps);
+		for (i = 0; i < v->nr; i++) {
+			p->nr_steps++;
+			if (program_parse_step(pp, v->items[i],
+			    &p->steps[i]) != 0)
 				return -1;
 		}
 	}

@@ -84,6 +84,20 @@ struct program_capture {
 	size_t		 word_len;
 };
 
+enum program_step_kind {
+	PROGRAM_STEP_RUN,		/* must succeed */
+	PROGRAM_STEP_BACKGROUND,	/* a server, killed after the run */
+	PROGRAM_STEP_WAIT,		/* retried until it succeeds */
+};
+
+/* One command of "setup:", run before argv. */
+struct program_step {
+	enum program_step_kind	 kind;
+	unsigned		 tries;		/* wait */
+	struct program_arg	*argv;
+	size_t			 nr_argv;
+};
+
 struct program_var {
 	char	*name;
 	char	*path;		/* dotted, inside a record */
@@ -107,6 +121,8 @@ struct program {
 	char			**mkdir;
 	size_t			  nr_mkdir;
 	char			 *repeat;
+	struct program_step	 *steps;	/* setup: */
+	size_t			  nr_steps;
 	struct program_arg	 *argv;
 	size_t			  nr_argv;
 	char			 *from;		/* NULL: the run's output */

@@ -5,6 +5,11 @@
  * records, of {VAR} groups and instances; argv from a job; and
  * testcase_validate, which applies or refuses every parameter.
  */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -92,8 +97,8 @@ test_bad_files(void)
 		  "must agree" },
 		{ "program: p\nargs: [p]\n",
 		  "p.yaml:2:1: unknown key 'args' in a program file (known: "
-		  "program, package, description, params, mkdir, repeat, argv, "
-		  "output, metrics)" },
+		  "program, package, description, params, mkdir, setup, repeat, "
+		  "argv, output, metrics)" },
 		{ "program: p\nparams: {n: {type: number}}\nargv: [p]\n",
 		  "p.yaml:2:20: parameter 'n': 'type' must be count, size, "
 		  "duration, integer, word, string or file" },
@@ -408,7 +413,7 @@ command_of(const char *name, const char *yaml, unsigned nr_cpu)
 		return xstrdup("(none)");
 	}
 	if (ad->command(ad, &ctx, &argv, &cause) != 0 ||
-	    (ad->data != NULL && testcase_data_repeat(ad, &ctx, &argv,
+	    (ad->data != NULL && testcase_data_wrap(ad, &ctx, &argv,
 	    &cause) != 0))
 		strbuf_addf(&sb, "error: %s", cause);
 	for (i = 0; i < argv.nr; i++)
@@ -426,18 +431,19 @@ test_command(void)
 
 	s = command_of("hackbench", "testcase: hackbench\nnr_threads: 80\n"
 	    "loops: 200\nmode: threads\nipc: pipe\n", 4);
-	ok(strstr(s, "/bin/sh -c ") == s && strstr(s, " hackbench-repeat 1 "
-	    "hackbench -g 2 -l 200 -T -p") != NULL, "hackbench's argv: %s", s);
+	ok(strstr(s, "/bin/sh -c ") == s && strstr(s, " hackbench-run "
+	    "/tmp/setup.log R 1 7 hackbench -g 2 -l 200 -T -p") != NULL,
+	    "hackbench's argv");
 	free(s);
 	s = command_of("hackbench", "testcase: hackbench\nnr_threads: 50%\n"
 	    "iterations: 3\n", 4);
-	ok(strstr(s, "/bin/sh -c ") == s && strstr(s, " hackbench-repeat 3 "
-	    "hackbench -g 1 -l 10000") != NULL, "repeat, a default of an "
-	    "expression: %s", s);
+	ok(strstr(s, "/bin/sh -c ") == s && strstr(s, " hackbench-run "
+	    "/tmp/setup.log R 3 5 hackbench -g 1 -l 10000") != NULL,
+	    "repeat, a default of an expression");
 	free(s);
 	s = command_of("hackbench", "testcase: hackbench\ngroups: 7\n", 4);
-	ok(strstr(s, " hackbench -g 7 -l 10000") != NULL, "groups given: %s",
-	    s);
+	ok(strstr(s, " R 1 5 hackbench -g 7 -l 10000") != NULL,
+	    "groups given");
 	free(s);
 	s = command_of("dbench", "testcase: dbench\nnr_threads: 3\n"
 	    "runtime: 2m\nloadfile: /nonexistent/client.txt\n", 4);
@@ -454,6 +460,148 @@ test_command(void)
 	ok(strstr(s, " vm-scalability --test=anon-r-rand --nr-task=2 "
 	    "--size=1048576 --runtime=0") != NULL, "vm-scalability: %s", s);
 	free(s);
+}
+
+/* Run a program's wrapped argv in dir; its stdout in dir/out. */
+static int
+run_wrapped(const char *program, const char *yaml, const char *dir,
+    char **err)
+{
+	struct testcase_adapter	 ad;
+	struct testcase_argv	 argv = { NULL, 0 };
+	struct testcase_ctx	 ctx;
+	struct program		*p = NULL;
+	struct job		*j = job(yaml);
+	char			*cause = NULL, *out, *errpath;
+	pid_t			 pid;
+	int			 st = -1, fd;
+
+	*err = NULL;
+	if (program_parse("w.yaml", program, strlen(program), &p, &cause) != 0 ||
+	    j == NULL) {
+		*err = cause;
+		job_free(j);
+		return -1;
+	}
+	memset(&ad, 0, sizeof ad);
+	ad.name = "w";
+	ad.package = "w-pkg";
+	ad.data = p;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.job = j;
+	ctx.workdir = dir;
+	ctx.resultdir = dir;
+	ctx.nr_cpu = 2;
+	if (testcase_data_command(&ad, &ctx, &argv, &cause) != 0) {
+		*err = cause;
+		goto out;
+	}
+	out = testcase_which(argv.v[0]);
+	free(argv.v[0]);
+	argv.v[0] = out;
+	if (testcase_data_wrap(&ad, &ctx, &argv, &cause) != 0) {
+		*err = cause;
+		goto out;
+	}
+	out = path_join(dir, "out");
+	errpath = path_join(dir, "err");
+	if ((pid = fork()) == 0) {
+		setpgid(0, 0);
+		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(fd, 1);
+		fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(fd, 2);
+		if (chdir(dir) != 0)
+			_exit(126);
+		execv(argv.v[0], argv.v);
+		_exit(127);
+	}
+	free(out);
+	free(errpath);
+	waitpid(pid, &st, 0);
+	kill(-pid, SIGKILL);
+out:
+	testcase_argv_release(&argv);
+	program_free(p);
+	job_free(j);
+	return st;
+}
+
+static char *
+slurp(const char *dir, const char *name)
+{
+	char	*path = path_join(dir, name), *buf = NULL;
+	size_t	 len;
+
+	if (file_read(path, &buf, &len, NULL) != 0)
+		buf = NULL;
+	free(path);
+	return buf;
+}
+
+static void
+test_setup(void)
+{
+	static const char	 program[] =
+		"program: w\n"
+		"params:\n"
+		"  msg: {type: string, default: 'a b; $(touch pwned) `touch "
+		"pwned2`'}\n"
+		"  n: {type: count, default: 2}\n"
+		"setup:\n"
+		"  - [sh, -c, 'printf \"%s\\n\" \"$1\" > \"$2\"', x, '{msg}', "
+		"'{workdir}/in']\n"
+		"  - {background: [sh, -c, 'echo up > \"$1\"; exec sleep 30', "
+		"x, '{workdir}/ready']}\n"
+		"  - {wait: [test, -e, '{workdir}/ready'], tries: 200}\n"
+		"repeat: '{n}'\n"
+		"argv: [cat, '{workdir}/in']\n"
+		"output: {lines: ['{v}']}\n"
+		"metrics: {v: v}\n";
+	char			 tmpl[] = "/tmp/test-testcase-setup-XXXXXX";
+	char			*dir = mkdtemp(tmpl), *err = NULL, *s, *path;
+	int			 st;
+
+	st = run_wrapped(program, "testcase: w\n", dir, &err);
+	ok(st == 0, "setup, a server, a wait, then argv twice (%d): %s", st,
+	    err ? err : "");
+	s = slurp(dir, "out");
+	is_str(s, "a b; $(touch pwned) `touch pwned2`\n"
+	    "a b; $(touch pwned) `touch pwned2`\n", "the value passed as it is, "
+	    "twice");
+	free(s);
+	path = path_join(dir, "pwned");
+	ok(!file_exists(path), "no value became shell syntax");
+	free(path);
+
+	st = run_wrapped("program: w\nsetup: [[sh, -c, 'exit 3']]\n"
+	    "argv: [cat, /dev/null]\noutput: {lines: ['{v}']}\n"
+	    "metrics: {v: v}\n", "testcase: w\n", dir, &err);
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 3, "a failing step fails the "
+	    "run with its status (%d)", st);
+	s = slurp(dir, "err");
+	ok(s != NULL && strstr(s, "setup: ") != NULL && strstr(s, "/sh "
+	    "failed") != NULL, "and says which");
+	free(s);
+
+	st = run_wrapped("program: w\nsetup: [{wait: [test, -e, nope], "
+	    "tries: 3}]\nargv: [cat, /dev/null]\noutput: {lines: ['{v}']}\n"
+	    "metrics: {v: v}\n", "testcase: w\n", dir, &err);
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 1, "a wait that is never ready "
+	    "fails (%d)", st);
+	s = slurp(dir, "err");
+	ok(s != NULL && strstr(s, "/test not ready after 3 tries") != NULL,
+	    "and says so");
+	free(s);
+
+	st = run_wrapped("program: w\nsetup: [[no-such-program-here]]\n"
+	    "argv: [cat, /dev/null]\noutput: {lines: ['{v}']}\n"
+	    "metrics: {v: v}\n", "testcase: w\n", dir, &err);
+	is_str(err, "setup needs 'no-such-program-here', which is not "
+	    "installed (Debian package w-pkg)", "a step's program is looked "
+	    "up first");
+	free(err);
+	dir_remove_tree(dir, NULL);
 }
 
 static const char *
@@ -570,6 +718,7 @@ main(void)
 	test_expr();
 	test_metrics();
 	test_command();
+	test_setup();
 	test_validate();
 	return tap_done();
 }
