@@ -268,7 +268,7 @@ testcase_data_command(const struct testcase_adapter *ad,
 
 	if (data_resolve(&dr, cause) != 0)
 		goto out;
-	for (i = 0; i < dr.p->nr_mkdir; i++) {
+	for (i = 0; i < dr.p->nr_mkdir && !ctx->dry_run; i++) {
 		if (data_expand(&dr, dr.p->mkdir[i], &dir, cause) != 0 ||
 		    dir_create(dir, cause) != 0)
 			goto out;
@@ -403,6 +403,61 @@ testcase_data_wrap(const struct testcase_adapter *ad,
 out:
 	testcase_argv_release(&w);
 	free(log);
+	free(text);
+	data_run_release(&dr);
+	return r;
+}
+
+int
+testcase_data_describe(const struct testcase_adapter *ad,
+    const struct testcase_ctx *ctx, struct strbuf *sb, char **cause)
+{
+	static const char *const kinds[] = {
+		[PROGRAM_STEP_RUN] = "setup",
+		[PROGRAM_STEP_BACKGROUND] = "background",
+		[PROGRAM_STEP_WAIT] = "wait for",
+	};
+	struct data_run		 dr = { ad->data, ctx, NULL };
+	struct testcase_argv	 one = { NULL, 0 };
+	const struct program_step *st;
+	size_t			 i, j;
+	int			 r = -1;
+
+	if (data_resolve(&dr, cause) != 0)
+		goto out;
+	for (i = 0; i < ad->data->nr_steps; i++) {
+		st = &ad->data->steps[i];
+		testcase_argv_release(&one);
+		if (data_args(&dr, st->argv, st->nr_argv, &one, cause) != 0)
+			goto out;
+		strbuf_addf(sb, "%s: ", kinds[st->kind]);
+		for (j = 0; j < one.nr; j++) {
+			if (j > 0)
+				strbuf_addch(sb, ' ');
+			testcase_quote(sb, one.v[j]);
+		}
+		strbuf_addstr(sb, "; ");
+	}
+	r = 0;
+out:
+	testcase_argv_release(&one);
+	data_run_release(&dr);
+	return r;
+}
+
+int
+testcase_data_repeat_count(const struct testcase_adapter *ad,
+    const struct testcase_ctx *ctx, struct strbuf *sb, char **cause)
+{
+	struct data_run	 dr = { ad->data, ctx, NULL };
+	char		*text = NULL;
+	int		 r = -1;
+
+	if (data_resolve(&dr, cause) == 0 &&
+	    data_expand(&dr, ad->data->repeat, &text, cause) == 0) {
+		strbuf_addf(sb, " (%s times)", text);
+		r = 0;
+	}
 	free(text);
 	data_run_release(&dr);
 	return r;

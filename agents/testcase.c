@@ -75,6 +75,73 @@ testcase_find(const char *name)
 	return NULL;
 }
 
+void
+testcase_quote(struct strbuf *sb, const char *s)
+{
+	const char	*p;
+
+	if (*s != '\0' && strspn(s, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:%@") == strlen(s)) {
+		strbuf_addstr(sb, s);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	for (p = s; *p != '\0'; p++) {
+		if (*p == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *p);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+int
+testcase_describe(const struct job *job, unsigned nr_cpu, char **out,
+    char **cause)
+{
+	const struct testcase_adapter	*ad;
+	struct testcase_argv		 argv = { NULL, 0 };
+	struct testcase_ctx		 ctx;
+	struct strbuf			 sb = STRBUF_INIT;
+	size_t				 i;
+	int				 r = -1;
+
+	*out = NULL;
+	if (job->run != NULL) {
+		*out = xstrdup(job->run);
+		return 0;
+	}
+	if ((ad = testcase_find(job->testcase)) == NULL)
+		return error_set(cause, "testcase '%s' has no 'run:' command "
+		    "and no adapter", job->testcase);
+	memset(&ctx, 0, sizeof ctx);
+	ctx.job = job;
+	ctx.workdir = "WORKDIR";
+	ctx.resultdir = "RESULTDIR";
+	ctx.self = "bisect-agent";
+	ctx.nr_cpu = nr_cpu > 0 ? nr_cpu : 1;
+	ctx.dry_run = 1;
+	if (ad->command(ad, &ctx, &argv, cause) != 0)
+		goto out;
+	if (ad->data != NULL && testcase_data_describe(ad, &ctx, &sb,
+	    cause) != 0)
+		goto out;
+	for (i = 0; i < argv.nr; i++) {
+		if (i > 0)
+			strbuf_addch(&sb, ' ');
+		testcase_quote(&sb, argv.v[i]);
+	}
+	if (ad->data != NULL && ad->data->repeat != NULL &&
+	    testcase_data_repeat_count(ad, &ctx, &sb, cause) != 0)
+		goto out;
+	*out = strbuf_detach(&sb, NULL);
+	r = 0;
+out:
+	strbuf_release(&sb);
+	testcase_argv_release(&argv);
+	return r;
+}
+
 static int
 testcase_cmp_name(const void *a, const void *b)
 {

@@ -28,6 +28,7 @@ struct testcase_ctx {
 	const char		*self;		/* this agent program */
 	unsigned		 nr_cpu;
 	unsigned long long	 memory;	/* bytes */
+	int			 dry_run;	/* build argv, create nothing */
 };
 
 struct testcase_argv {
@@ -58,6 +59,14 @@ struct testcase_adapter {
 
 /* A C adapter or a program file's, or NULL. */
 const struct testcase_adapter *testcase_find(const char *name);
+/*
+ * What the agent will run for a job on a machine of nr_cpu CPUs, for
+ * display ("bisectctl check"): the argv, words quoted where a shell
+ * would need it, with WORKDIR, RESULTDIR and bisect-agent for the run's
+ * paths; the inline command for a "run:" job. -1 with *cause.
+ */
+int	 testcase_describe(const struct job *, unsigned nr_cpu, char **out,
+	     char **cause);
 /* "dbench, hackbench, ..." for messages; allocated. */
 char	*testcase_names(void);
 /*
@@ -98,6 +107,14 @@ int	 testcase_data_command(const struct testcase_adapter *,
 int	 testcase_data_wrap(const struct testcase_adapter *,
 	     const struct testcase_ctx *, struct testcase_argv *,
 	     char **cause);
+/* For testcase_describe: "setup: CMD; " for each step. */
+int	 testcase_data_describe(const struct testcase_adapter *,
+	     const struct testcase_ctx *, struct strbuf *, char **cause);
+/* For testcase_describe: " (N times)". */
+int	 testcase_data_repeat_count(const struct testcase_adapter *,
+	     const struct testcase_ctx *, struct strbuf *, char **cause);
+/* s as one shell word, quoted only where it must be (for display). */
+void	 testcase_quote(struct strbuf *, const char *s);
 int	 testcase_data_parse(const struct testcase_adapter *,
 	     const struct testcase_ctx *, const char *out, size_t len,
 	     struct strbuf *metrics, char **cause);

@@ -604,6 +604,40 @@ test_setup(void)
 	dir_remove_tree(dir, NULL);
 }
 
+static void
+test_describe(void)
+{
+	struct job	*j;
+	char		*s = NULL, *cause = NULL;
+
+	j = job("testcase: hackbench\nnr_threads: 80\nmode: threads\n"
+	    "iterations: 3\n");
+	ok(testcase_describe(j, 8, &s, &cause) == 0, "described: %s",
+	    cause ? cause : "");
+	is_str(s, "hackbench -g 2 -l 10000 -T (3 times)", "hackbench");
+	free(s);
+	job_free(j);
+	j = job("testcase: dbench\nnr_threads: 50%\nloadfile: /dev/null\n");
+	ok(testcase_describe(j, 8, &s, &cause) == 0, "described");
+	is_str(s, "dbench -t 60 -D WORKDIR/dbench -c /dev/null 4",
+	    "dbench at 50%% of 8 CPUs, nothing created");
+	ok(!file_exists("WORKDIR"), "no work directory made");
+	free(s);
+	job_free(j);
+	j = job("testcase: t\nrun: ./bench --it 'a b'\n");
+	ok(testcase_describe(j, 8, &s, &cause) == 0, "inline");
+	is_str(s, "./bench --it 'a b'", "its command");
+	free(s);
+	job_free(j);
+	j = job("testcase: stress-ng\ntest: cpu\nruntime: 5s\n");
+	ok(testcase_describe(j, 2, &s, &cause) == 0, "a C adapter");
+	is_str(s, "stress-ng --cpu 2 --timeout 5s --temp-path WORKDIR "
+	    "--metrics-brief --yaml RESULTDIR/stress-ng.yaml", "stress-ng");
+	free(s);
+	job_free(j);
+	free(cause);
+}
+
 static const char *
 validate(const char *yaml)
 {
@@ -719,6 +753,7 @@ main(void)
 	test_metrics();
 	test_command();
 	test_setup();
+	test_describe();
 	test_validate();
 	return tap_done();
 }
