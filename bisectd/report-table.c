@@ -23,7 +23,7 @@
 #include "stats/summary.h"
 #include "util/xalloc.h"
 
-static void
+void
 report_value(char *buf, size_t len, double v)
 {
 	double	a = fabs(v);
@@ -145,7 +145,7 @@ report_row_cmp(const void *x, const void *y)
  * that the table holds its place; "±  ?%" where one sample leaves it
  * unknown, "±>1k%" past 999%.
  */
-static void
+void
 report_pct(char *buf, size_t len, double x)
 {
 	if (!isfinite(x))

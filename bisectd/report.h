@@ -35,6 +35,13 @@ char	*report_headline(const char *oid, double change_pct,
  */
 int	 report_compare(struct comparison *, const struct store_series *a,
 	    const struct store_series *b);
+/*
+ * The one rounding rule of the table, the plot and the report: a mean as
+ * "24913", "49.69" or "1.235e+09", and a spread as LKP's "±  3%" (five
+ * columns, "±  ?%" unknown, "±>1k%" past 999%).
+ */
+void	 report_value(char *buf, size_t len, double v);
+void	 report_pct(char *buf, size_t len, double stddev_pct);
 /* The false discovery rate the "other metrics that moved" are held to. */
 #define REPORT_FDR	0.05
 /*

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bisectd/report.h"
 #include "bisectd/web.h"
 #include "util/xalloc.h"
 
@@ -136,43 +137,109 @@ svg_band(struct strbuf *sb, const struct svg_scale *s,
 	strbuf_addstr(sb, "\"/>\n");
 }
 
+/*
+ * Where each marker goes so that none hides another: a marker that
+ * would touch an earlier one at the same height moves right, by one
+ * marker's width; when that runs past the plot the markers shrink (to
+ * 1.5 px at least) and it is tried again. px[] gets the positions, the
+ * radius is returned. Points come in x order.
+ */
+static double
+svg_dodge(const struct svg_scale *s, const struct web_point *p, size_t nr,
+    double *px)
+{
+	double	r = 5.5, d, right = SVG_W - SVG_RIGHT + 8, y;
+	size_t	i, j;
+	int	moved;
+
+	for (;;) {
+		d = 2 * r + 1.5;
+		for (i = 0; i < nr; i++) {
+			px[i] = svg_x(s, p[i].x);
+			y = svg_y(s, p[i].mean);
+			do {
+				moved = 0;
+				for (j = 0; j < i; j++) {
+					if (fabs(px[j] - px[i]) < d &&
+					    fabs(svg_y(s, p[j].mean) - y) < d) {
+						px[i] = px[j] + d;
+						moved = 1;
+					}
+				}
+			} while (moved);
+		}
+		if (nr == 0 || px[nr - 1] <= right || r <= 1.5)
+			return r;
+		r = fmax(1.5, r * 0.75);
+	}
+}
+
+/*
+ * A series has a point at every tested commit of the branch, one step
+ * apart: its markers are sized to the step instead of moved.
+ */
+static double
+svg_series_radius(const struct svg_scale *s, const struct web_point *p,
+    size_t nr, double *px)
+{
+	double	step = svg_x(s, s->x0 + 1) - svg_x(s, s->x0);
+	size_t	i;
+
+	for (i = 0; i < nr; i++)
+		px[i] = svg_x(s, p[i].x);
+	return fmax(0.75, fmin(5.5, (step - 0.5) / 2));
+}
+
 static void
 svg_points(struct strbuf *sb, const struct svg_scale *s,
-    const struct web_point *p, size_t nr)
+    const struct web_plot *plot)
 {
-	const char	*fill, *verdict;
-	size_t		 i;
-	double		 x, sd;
+	const struct web_point	*p = plot->points;
+	const char		*fill, *verdict;
+	size_t			 i, nr = plot->nr;
+	double			 x, sd, r, *px = xcalloc(nr + 1, sizeof *px);
+	char			 mean[32], spread[16];
 
+	r = plot->x_label != NULL ? svg_series_radius(s, p, nr, px) :
+	    svg_dodge(s, p, nr, px);
 	strbuf_addstr(sb, "<polyline fill=\"none\" stroke=\"" SVG_LINE "\" "
 	    "stroke-width=\"3\" stroke-linejoin=\"round\" points=\"");
 	for (i = 0; i < nr; i++)
-		strbuf_addf(sb, "%.1f,%.1f ", svg_x(s, p[i].x),
-		    svg_y(s, p[i].mean));
+		strbuf_addf(sb, "%.1f,%.1f ", px[i], svg_y(s, p[i].mean));
 	strbuf_addstr(sb, "\"/>\n");
 	for (i = 0; i < nr; i++) {
-		x = svg_x(s, p[i].x);
+		x = px[i];
 		sd = svg_sd(&p[i]);
 		fill = p[i].verdict == 'g' ? SVG_GOOD : p[i].verdict == 'b' ?
 		    SVG_BAD : p[i].verdict == 't' ? SVG_TESTED : SVG_SKIP;
 		verdict = p[i].verdict == 'g' ? "good" : p[i].verdict == 'b' ?
 		    "bad" : p[i].verdict == 't' ? "tested" : "skip";
+		/* a marker moved off its commit says where it belongs */
+		if (x - svg_x(s, p[i].x) > 0.5)
+			strbuf_addf(sb, "<line class=\"nudge\" x1=\"%.1f\" "
+			    "y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\" "
+			    "stroke-width=\"1\"/>\n", svg_x(s, p[i].x),
+			    svg_y(s, p[i].mean), x, svg_y(s, p[i].mean));
 		if (sd > 0)
 			strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" "
 			    "x2=\"%.1f\" y2=\"%.1f\" stroke=\"" SVG_LINE "\" "
 			    "stroke-width=\"1.5\"/>\n", x,
 			    svg_y(s, p[i].mean + sd), x,
 			    svg_y(s, p[i].mean - sd));
-		strbuf_addf(sb, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\" "
-		    "fill=\"%s\" stroke=\"#fff\" stroke-width=\"1.5\"><title>",
-		    x, svg_y(s, p[i].mean), fill);
+		strbuf_addf(sb, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.2f\" "
+		    "fill=\"%s\" stroke=\"#fff\" stroke-width=\"%.2f\">"
+		    "<title>", x, svg_y(s, p[i].mean), r, fill, fmin(1.5,
+		    r / 2));
 		strbuf_addf(sb, "%.12s ", p[i].oid);
 		if (p[i].label != NULL)
 			web_escape(sb, p[i].label);
-		strbuf_addf(sb, ": %s, mean %.6g ± %.2g%% (n = %zu)</title>"
-		    "</circle>\n", verdict, p[i].mean, p[i].mean != 0 ?
-		    100 * sd / fabs(p[i].mean) : 0, p[i].n);
+		report_value(mean, sizeof mean, p[i].mean);
+		report_pct(spread, sizeof spread, p[i].mean != 0 ?
+		    100 * sd / fabs(p[i].mean) : NAN);
+		strbuf_addf(sb, ": %s, mean %s %s (n = %zu)</title></circle>\n",
+		    verdict, mean, spread, p[i].n);
 	}
+	free(px);
 }
 
 /* The culprit's dashed line, and the good and bad ends named. */
@@ -268,6 +335,7 @@ static void
 svg_revert(struct strbuf *sb, const struct svg_scale *s,
     const struct web_plot *plot)
 {
+	char			 mean[32], spread[16];
 	const struct web_point	*rv = plot->revert;
 	const struct web_point	*bad = NULL;
 	double			 x = svg_x(s, rv->x), y = svg_y(s, rv->mean);
@@ -288,13 +356,15 @@ svg_revert(struct strbuf *sb, const struct svg_scale *s,
 		    "y2=\"%.1f\" stroke=\"" SVG_REVERT "\" "
 		    "stroke-width=\"1.5\"/>\n", x, svg_y(s, rv->mean + sd), x,
 		    svg_y(s, rv->mean - sd));
+	report_value(mean, sizeof mean, rv->mean);
+	report_pct(spread, sizeof spread, rv->mean != 0 ?
+	    100 * sd / fabs(rv->mean) : NAN);
 	strbuf_addf(sb, "<path d=\"M%.1f %.1fl7 7l-7 7l-7 -7z\" fill=\""
 	    SVG_REVERT "\" stroke=\"#fff\" stroke-width=\"1.5\"><title>"
-	    "%.12s the culprit reverted on top of bad: mean %.6g ± %.2g%% "
+	    "%.12s the culprit reverted on top of bad: mean %s %s "
 	    "(n = %zu)</title></path>\n<text x=\"%.1f\" y=\"%d\" "
 	    "text-anchor=\"end\" font-size=\"12\" fill=\"" SVG_REVERT "\">"
-	    "revert</text>\n", x, y - 7, rv->oid, rv->mean,
-	    rv->mean != 0 ? 100 * sd / fabs(rv->mean) : 0, rv->n, x,
+	    "revert</text>\n", x, y - 7, rv->oid, mean, spread, rv->n, x,
 	    SVG_H - SVG_BOTTOM + 34);
 }
 
@@ -386,7 +456,7 @@ web_svg_plot(struct strbuf *sb, const struct web_plot *plot)
 		svg_series_marks(sb, &s, plot);
 	else
 		svg_marks(sb, &s, plot);
-	svg_points(sb, &s, plot->points, plot->nr);
+	svg_points(sb, &s, plot);
 	if (plot->revert != NULL && isfinite(plot->revert->mean))
 		svg_revert(sb, &s, plot);
 	if (plot->x_label != NULL)

@@ -412,6 +412,7 @@ web_summary(struct strbuf *sb, const struct web_report *w,
 static void
 web_revert(struct strbuf *sb, const struct web_report *w)
 {
+	char		 mean[32];
 	json_t		*rv = json_object_get(w->res, "revert");
 	const char	*oid = json_string_value(json_object_get(rv, "commit"));
 
@@ -425,17 +426,20 @@ web_revert(struct strbuf *sb, const struct web_report *w)
 		strbuf_addf(sb, "The culprit reverted on top of the bad end "
 		    "(<code>%.12s</code>) did not build: no check.",
 		    oid != NULL ? oid : "");
-	else
+	else {
+		report_value(mean, sizeof mean, json_number_value(
+		    json_object_get(rv, "mean")));
 		strbuf_addf(sb, "Reverting the culprit on top of the bad end "
 		    "(<code>%.12s</code>, kept under "
 		    "<code>refs/bisectd/revert/</code>) restores %.0f%% of the "
-		    "good&rarr;bad change: mean %.6g over %lld runs, %+.1f%% "
+		    "good&rarr;bad change: mean %s over %lld runs, %+.1f%% "
 		    "against the bad end (p = %.2g).", oid != NULL ? oid : "",
 		    json_number_value(json_object_get(rv, "restored_pct")),
-		    json_number_value(json_object_get(rv, "mean")),
+		    mean,
 		    (long long)json_integer_value(json_object_get(rv, "n")),
 		    json_number_value(json_object_get(rv, "change_pct")),
 		    json_number_value(json_object_get(rv, "p_value")));
+	}
 	strbuf_addstr(sb, "</p>\n");
 }
 
