@@ -30,6 +30,7 @@ static const struct testcase_adapter *const testcase_table[] = {
 	&testcase_stress_ng,
 	&testcase_hackbench,
 	&testcase_vmscale,
+	&testcase_fio,
 };
 
 const struct testcase_adapter *

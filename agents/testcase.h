@@ -63,6 +63,11 @@ extern const struct testcase_adapter testcase_dbench;
 extern const struct testcase_adapter testcase_stress_ng;
 extern const struct testcase_adapter testcase_hackbench;
 extern const struct testcase_adapter testcase_vmscale;
+extern const struct testcase_adapter testcase_fio;
+
+/* fio's JSON report as "name: number" lines (agents/testcase-fio.c). */
+int	 testcase_fio_parse_json(const char *buf, size_t len,
+	     struct strbuf *metrics, char **cause);
 
 void	 testcase_argv_add(struct testcase_argv *, const char *fmt, ...)
 	     __attribute__((format(printf, 2, 3)));
