@@ -27,9 +27,23 @@
 #define FIO_MAX_JOBS	4096
 #define FIO_MAX_METRICS	256
 
+struct fio_opts {
+	const char		*rw, *engine, *direct, *falloc, *invalidate;
+	const char		*service, *dist, *time_based, *pre_read;
+	unsigned long long	 test_size, bs;
+	unsigned		 tasks, iodepth, files;
+};
+
+static const char *const testcase_fio_params[] = {
+	"test_size", "bs", "nr_task", "iodepth", "nr_files", "rw", "ioengine",
+	"direct", "fallocate", "invalidate", "pre_read", "time_based",
+	"file_service_type", "random_distribution", "runtime", NULL
+};
+
+/* The job's parameters, each checked; at fault: *key. */
 static int
-testcase_fio_command(const struct testcase_ctx *ctx,
-    struct testcase_argv *argv, char **cause)
+testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
+    const char **key, char **cause)
 {
 	static const char *const rws[] = { "read", "write", "randread",
 	    "randwrite", "rw", "readwrite", "randrw", "trim", "randtrim",
@@ -42,49 +56,75 @@ testcase_fio_command(const struct testcase_ctx *ctx,
 	    "native", NULL };
 	static const char *const services[] = { "roundrobin", "sequential",
 	    "random", NULL };
-	const char		*rw, *engine, *direct, *falloc, *invalidate;
-	const char		*service, *dist, *time_based, *pre_read;
-	unsigned long long	 test_size, bs;
-	unsigned		 tasks, iodepth, files, runtime;
-	char			*dir = NULL, *json = NULL;
-	int			 r = -1;
+	const char	*d;
 
-	if (testcase_size(ctx, "test_size", 1ULL << 30, &test_size,
-	    cause) != 0 ||
-	    testcase_size(ctx, "bs", 4096, &bs, cause) != 0 ||
-	    testcase_count(ctx, "nr_task", "1", &tasks, cause) != 0 ||
-	    testcase_count(ctx, "iodepth", "32", &iodepth, cause) != 0 ||
-	    testcase_count(ctx, "nr_files", "1", &files, cause) != 0 ||
-	    testcase_word(ctx, "rw", rws, "write", &rw, cause) != 0 ||
-	    testcase_word(ctx, "ioengine", engines, "sync", &engine,
-	    cause) != 0 ||
-	    testcase_word(ctx, "direct", bools, "0", &direct, cause) != 0 ||
-	    testcase_word(ctx, "fallocate", fallocs, "posix", &falloc,
-	    cause) != 0 ||
-	    testcase_word(ctx, "invalidate", bools, "1", &invalidate,
-	    cause) != 0 ||
-	    testcase_word(ctx, "pre_read", bools, "0", &pre_read,
-	    cause) != 0 ||
-	    testcase_word(ctx, "time_based", bools, "0", &time_based,
-	    cause) != 0 ||
-	    testcase_word(ctx, "file_service_type", services, "roundrobin",
-	    &service, cause) != 0)
+	if ((*key = "test_size", testcase_size(ctx, *key, 1ULL << 30,
+	    &o->test_size, cause)) != 0 ||
+	    (*key = "bs", testcase_size(ctx, *key, 4096, &o->bs, cause)) != 0 ||
+	    (*key = "nr_task", testcase_count(ctx, *key, "1", &o->tasks,
+	    cause)) != 0 ||
+	    (*key = "iodepth", testcase_count(ctx, *key, "32", &o->iodepth,
+	    cause)) != 0 ||
+	    (*key = "nr_files", testcase_count(ctx, *key, "1", &o->files,
+	    cause)) != 0 ||
+	    (*key = "rw", testcase_word(ctx, *key, rws, "write", &o->rw,
+	    cause)) != 0 ||
+	    (*key = "ioengine", testcase_word(ctx, *key, engines, "sync",
+	    &o->engine, cause)) != 0 ||
+	    (*key = "direct", testcase_word(ctx, *key, bools, "0", &o->direct,
+	    cause)) != 0 ||
+	    (*key = "fallocate", testcase_word(ctx, *key, fallocs, "posix",
+	    &o->falloc, cause)) != 0 ||
+	    (*key = "invalidate", testcase_word(ctx, *key, bools, "1",
+	    &o->invalidate, cause)) != 0 ||
+	    (*key = "pre_read", testcase_word(ctx, *key, bools, "0",
+	    &o->pre_read, cause)) != 0 ||
+	    (*key = "time_based", testcase_word(ctx, *key, bools, "0",
+	    &o->time_based, cause)) != 0 ||
+	    (*key = "file_service_type", testcase_word(ctx, *key, services,
+	    "roundrobin", &o->service, cause)) != 0)
 		return -1;
-	if ((dist = job_param(ctx->job, "random_distribution")) == NULL)
-		dist = "random";
-	else if (strcmp(dist, "random") != 0 &&
-	    strncmp(dist, "zipf:", 5) != 0 &&
-	    strncmp(dist, "pareto:", 7) != 0 &&
-	    strncmp(dist, "normal:", 7) != 0 &&
-	    strncmp(dist, "zoned:", 6) != 0)
+	*key = "random_distribution";
+	if ((d = job_param(ctx->job, *key)) == NULL)
+		d = "random";
+	else if ((strcmp(d, "random") != 0 && strncmp(d, "zipf:", 5) != 0 &&
+	    strncmp(d, "pareto:", 7) != 0 && strncmp(d, "normal:", 7) != 0 &&
+	    strncmp(d, "zoned:", 6) != 0) || strpbrk(d, " \t\n") != NULL)
 		return error_set(cause, "'random_distribution' must be random, "
-		    "zipf:N, pareto:N, normal:N or zoned:..., not '%s'", dist);
-	if (strchr(dist, ' ') != NULL || strchr(dist, '\n') != NULL)
-		return error_set(cause, "'random_distribution' holds a blank");
-	if (test_size / tasks < bs)
+		    "zipf:N, pareto:N, normal:N or zoned:..., not '%s'", d);
+	o->dist = d;
+	*key = "test_size";
+	if (o->test_size / o->tasks < o->bs)
 		return error_set(cause, "'test_size' %llu is less than 'bs' "
-		    "%llu per task", test_size, bs);
-	runtime = ctx->job->runtime > 0 ? ctx->job->runtime : 300;
+		    "%llu per task", o->test_size, o->bs);
+	return 0;
+}
+
+static int
+testcase_fio_check(const struct job *job, const char **key, char **cause)
+{
+	struct testcase_ctx	ctx;
+	struct fio_opts		o;
+
+	memset(&ctx, 0, sizeof ctx);
+	ctx.job = job;
+	ctx.nr_cpu = 1;
+	return testcase_fio_opts(&ctx, &o, key, cause);
+}
+
+static int
+testcase_fio_command(const struct testcase_adapter *ad,
+    const struct testcase_ctx *ctx, struct testcase_argv *argv,
+    char **cause)
+{
+	struct fio_opts	 o;
+	const char	*key;
+	char		*dir = NULL, *json = NULL;
+	int		 r = -1;
+
+	(void)ad;
+	if (testcase_fio_opts(ctx, &o, &key, cause) != 0)
+		return -1;
 	dir = path_join(ctx->workdir, "fio");
 	if (dir_create(dir, cause) != 0)
 		goto out;
@@ -92,21 +132,22 @@ testcase_fio_command(const struct testcase_ctx *ctx,
 	testcase_argv_add(argv, "fio");
 	testcase_argv_add(argv, "--name=fio-basic");
 	testcase_argv_add(argv, "--directory=%s", dir);
-	testcase_argv_add(argv, "--numjobs=%u", tasks);
-	testcase_argv_add(argv, "--size=%llu", test_size / tasks);
-	testcase_argv_add(argv, "--bs=%llu", bs);
-	testcase_argv_add(argv, "--rw=%s", rw);
-	testcase_argv_add(argv, "--ioengine=%s", engine);
-	testcase_argv_add(argv, "--iodepth=%u", iodepth);
-	testcase_argv_add(argv, "--direct=%s", direct);
-	testcase_argv_add(argv, "--fallocate=%s", falloc);
-	testcase_argv_add(argv, "--invalidate=%s", invalidate);
-	testcase_argv_add(argv, "--pre_read=%s", pre_read);
-	testcase_argv_add(argv, "--nrfiles=%u", files);
-	testcase_argv_add(argv, "--file_service_type=%s", service);
-	testcase_argv_add(argv, "--random_distribution=%s", dist);
-	testcase_argv_add(argv, "--runtime=%u", runtime);
-	if (strcmp(time_based, "1") == 0)
+	testcase_argv_add(argv, "--numjobs=%u", o.tasks);
+	testcase_argv_add(argv, "--size=%llu", o.test_size / o.tasks);
+	testcase_argv_add(argv, "--bs=%llu", o.bs);
+	testcase_argv_add(argv, "--rw=%s", o.rw);
+	testcase_argv_add(argv, "--ioengine=%s", o.engine);
+	testcase_argv_add(argv, "--iodepth=%u", o.iodepth);
+	testcase_argv_add(argv, "--direct=%s", o.direct);
+	testcase_argv_add(argv, "--fallocate=%s", o.falloc);
+	testcase_argv_add(argv, "--invalidate=%s", o.invalidate);
+	testcase_argv_add(argv, "--pre_read=%s", o.pre_read);
+	testcase_argv_add(argv, "--nrfiles=%u", o.files);
+	testcase_argv_add(argv, "--file_service_type=%s", o.service);
+	testcase_argv_add(argv, "--random_distribution=%s", o.dist);
+	testcase_argv_add(argv, "--runtime=%u", ctx->job->runtime > 0 ?
+	    ctx->job->runtime : 300);
+	if (strcmp(o.time_based, "1") == 0)
 		testcase_argv_add(argv, "--time_based");
 	testcase_argv_add(argv, "--output-format=json");
 	testcase_argv_add(argv, "--output=%s", json);
@@ -351,13 +392,15 @@ out:
 }
 
 static int
-testcase_fio_parse(const struct testcase_ctx *ctx, const char *out,
-    size_t len, struct strbuf *metrics, char **cause)
+testcase_fio_parse(const struct testcase_adapter *ad,
+    const struct testcase_ctx *ctx, const char *out, size_t len,
+    struct strbuf *metrics, char **cause)
 {
 	char	*path = path_join(ctx->resultdir, FIO_JSON), *buf = NULL;
 	size_t	 n;
 	int	 r;
 
+	(void)ad;
 	(void)out;
 	(void)len;
 	if (file_read(path, &buf, &n, cause) != 0) {
@@ -372,8 +415,9 @@ testcase_fio_parse(const struct testcase_ctx *ctx, const char *out,
 
 const struct testcase_adapter testcase_fio = {
 	.name = "fio",
-	.program = "fio",
 	.package = "fio",
+	.params = testcase_fio_params,
+	.check = testcase_fio_check,
 	.command = testcase_fio_command,
 	.parse = testcase_fio_parse,
 };
