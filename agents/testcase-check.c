@@ -7,6 +7,7 @@
  * nearest known name, so a misspelling never becomes a silent parameter.
  */
 #include <ctype.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,9 +309,89 @@ fail:
 	return r;
 }
 
+/*
+ * A headline metric named after the testcase must be one it reports: a
+ * misspelt metric would give a bisection with no sample at all. Other
+ * names (a monitor's, time.elapsed_time...) are the caller's to know.
+ */
+static int
+testcase_check_metric(const struct job *job,
+    const struct testcase_adapter *ad, char **cause)
+{
+	struct testcase_check_near	 n;
+	struct strbuf			 sb = STRBUF_INIT;
+	const char			**globs = NULL;
+	size_t				 len = strlen(job->testcase), nr = 0, i;
+	int				 r = 0;
+
+	if (ad == NULL || job->metric == NULL ||
+	    strncmp(job->metric, job->testcase, len) != 0 ||
+	    job->metric[len] != '.')
+		return 0;
+	if (ad->data != NULL) {
+		globs = xcalloc(ad->data->nr_metrics + 1, sizeof *globs);
+		for (i = 0; i < ad->data->nr_metrics; i++)
+			globs[nr++] = ad->data->metrics[i].info.pattern;
+	} else if (ad->metrics != NULL) {
+		for (i = 0; ad->metrics[i] != NULL; i++)
+			;
+		globs = xcalloc(i + 1, sizeof *globs);
+		for (i = 0; ad->metrics[i] != NULL; i++)
+			globs[nr++] = ad->metrics[i];
+	} else
+		return 0;
+	for (i = 0; i < nr; i++) {
+		if (fnmatch(globs[i], job->metric, 0) == 0)
+			goto out;
+	}
+	memset(&n, 0, sizeof n);
+	n.key = job->metric;
+	n.distance = 64;
+	testcase_check_try(&n, globs);
+	strbuf_addf(&sb, "metric '%s' is not one testcase '%s' reports",
+	    job->metric, job->testcase);
+	for (i = 0; i < nr && n.distance > 4; i++) {
+		/* a name cut short: dbench.throughput for ...-MB/sec */
+		if (strncmp(globs[i], job->metric, strlen(job->metric)) == 0) {
+			n.best = globs[i];
+			n.distance = 0;
+		}
+	}
+	if (n.best != NULL && n.distance <= 4 && strchr(n.best, '*') == NULL &&
+	    strchr(n.best, '\\') == NULL)
+		strbuf_addf(&sb, ": did you mean '%s'?", n.best);
+	else {
+		strbuf_addstr(&sb, " (it reports ");
+		for (i = 0; i < nr; i++)
+			strbuf_addf(&sb, "%s%s", i ? ", " : "", globs[i]);
+		strbuf_addch(&sb, ')');
+	}
+	r = testcase_check_fail(cause, job, testcase_check_param(job,
+	    "metric"), sb.buf);
+out:
+	strbuf_release(&sb);
+	free(globs);
+	return r;
+}
+
+/* File order, so the first error reported is the first in the file. */
+static int
+testcase_check_cmp(const void *a, const void *b)
+{
+	const struct job_param	*x = *(const struct job_param *const *)a;
+	const struct job_param	*y = *(const struct job_param *const *)b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->column != y->column)
+		return x->column < y->column ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
 int
 testcase_validate(const struct job *job, char **cause)
 {
+	const struct job_param		**order = NULL;
 	const struct testcase_adapter	 *ad = NULL;
 	const struct job_param		 *p;
 	const char			**declared = NULL;
@@ -329,8 +410,12 @@ testcase_validate(const struct job *job, char **cause)
 		return -1;
 	}
 	declared = testcase_check_declared(ad);
+	order = xcalloc(job->nr_params + 1, sizeof *order);
+	for (i = 0; i < job->nr_params; i++)
+		order[i] = &job->params[i];
+	qsort(order, job->nr_params, sizeof *order, testcase_check_cmp);
 	for (i = 0; i < job->nr_params; i++) {
-		p = &job->params[i];
+		p = order[i];
 		if (testcase_check_in(testcase_check_bisectd, p->key) ||
 		    testcase_check_in(testcase_check_knobs, p->key))
 			continue;
@@ -368,8 +453,11 @@ testcase_validate(const struct job *job, char **cause)
 		goto out;
 	if (testcase_check_values(job, ad, cause) != 0)
 		goto out;
+	if (testcase_check_metric(job, ad, cause) != 0)
+		goto out;
 	r = 0;
 out:
+	free(order);
 	free(declared);
 	return r;
 }

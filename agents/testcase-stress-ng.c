@@ -237,10 +237,15 @@ static const char *const testcase_stress_ng_params[] = {
 	"test", "nr_threads", "runtime", NULL
 };
 
+static const char *const testcase_stress_ng_metrics[] = {
+	"stress-ng.*.ops_per_sec", "stress-ng.*.ops", NULL
+};
+
 const struct testcase_adapter testcase_stress_ng = {
 	.name = "stress-ng",
 	.package = "stress-ng",
 	.params = testcase_stress_ng_params,
+	.metrics = testcase_stress_ng_metrics,
 	.check = testcase_stress_ng_check,
 	.command = testcase_stress_ng_command,
 	.parse = testcase_stress_ng_parse,

@@ -149,8 +149,10 @@ testcase_vmscale_word(const struct job *job, const char *key,
 	if (v == NULL)
 		return 0;
 	for (i = 0; words[i] != NULL; i++) {
-		if (strcmp(words[i], v) == 0)
+		if (strcmp(words[i], v) == 0) {
+			strbuf_release(&sb);
 			return 0;
+		}
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", words[i]);
 	}
 	error_set(cause, "%s '%s' is not one %s (it does %s)",
@@ -193,10 +195,16 @@ static const char *const testcase_vmscale_params[] = {
 	"test", "nr_task", "size", "runtime", "thp", "pin", NULL
 };
 
+static const char *const testcase_vmscale_metrics[] = {
+	"vm-scalability.throughput", "vm-scalability.median",
+	"vm-scalability.stddev", "vm-scalability.workload", NULL
+};
+
 const struct testcase_adapter testcase_vmscale = {
 	.name = "vm-scalability",
 	.package = NULL,
 	.params = testcase_vmscale_params,
+	.metrics = testcase_vmscale_metrics,
 	.check = testcase_vmscale_check,
 	.command = testcase_vmscale_command,
 	.parse = testcase_vmscale_parse,

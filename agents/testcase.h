@@ -40,6 +40,7 @@ struct testcase_adapter {
 	const char	*package;	/* the Debian package holding it */
 	const struct program *data;	/* a program file's, or NULL */
 	const char *const *params;	/* C: the parameters it takes */
+	const char *const *metrics;	/* C: globs of the metrics it reports */
 	int		(*command)(const struct testcase_adapter *,
 			    const struct testcase_ctx *,
 			    struct testcase_argv *, char **cause);

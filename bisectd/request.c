@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agents/testcase.h"
 #include "bisectd/bisection.h"
 #include "bisectd/build.h"
 #include "bisectd/placement.h"
@@ -85,6 +86,11 @@ request_create(struct context *ctx, const struct request_spec *spec,
 	}
 	if (job_load(spec->job_file, &jobs, &nr_jobs, cause) != 0)
 		goto out;
+	/* every parameter applied or refused, before anything is written */
+	for (i = 0; i < nr_jobs; i++) {
+		if (testcase_validate(jobs[i], cause) != 0)
+			goto out;
+	}
 	if (strcmp(spec->kind, "bisect") == 0) {
 		if (nr_jobs != 1) {
 			error_set(cause, "'%s' expands to %zu jobs; a "

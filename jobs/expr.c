@@ -44,7 +44,6 @@ struct expr_parser {
 	const char	*text;
 	const char	*p;
 	int		 depth;
-	int		 in_agg;
 	char		**cause;
 };
 
@@ -133,7 +132,7 @@ expr_call(struct expr_parser *ep, char *name, struct expr **out)
 {
 	struct expr	*e, *a = NULL, *b = NULL;
 	size_t		 i;
-	int		 nr, agg, was = ep->in_agg;
+	int		 nr, agg;
 
 	for (i = 0; i < sizeof expr_fns / sizeof expr_fns[0]; i++) {
 		if (strcmp(expr_fns[i].name, name) == 0)
@@ -148,11 +147,8 @@ expr_call(struct expr_parser *ep, char *name, struct expr **out)
 	}
 	/* min and max: of two values, or over the records with one */
 	agg = i < sizeof expr_fns / sizeof expr_fns[0] ? expr_fns[i].agg : -1;
-	if (agg == 1 || agg == -1)
-		ep->in_agg++;
 	if (expr_args(ep, &a, &b, &nr) != 0)
 		goto fail;
-	ep->in_agg = was;
 	if (agg == -1) {
 		if (nr == 1) {
 			agg = 1;
@@ -168,9 +164,9 @@ expr_call(struct expr_parser *ep, char *name, struct expr **out)
 		    expr_fns[i].args == 1 ? "" : "s");
 		goto fail;
 	}
-	if (agg && ep->in_agg > 0) {
-		error_set(ep->cause, "expression '%s': '%s' inside an "
-		    "aggregate", ep->text, name);
+	if (agg && expr_has_aggregate(a)) {
+		error_set(ep->cause, "expression '%s': an aggregate inside "
+		    "'%s'", ep->text, name);
 		goto fail;
 	}
 	e = expr_new(agg ? EXPR_AGG : EXPR_CALL);
@@ -186,7 +182,6 @@ expr_call(struct expr_parser *ep, char *name, struct expr **out)
 	*out = e;
 	return 0;
 fail:
-	ep->in_agg = was;
 	expr_free(a);
 	expr_free(b);
 	free(name);
