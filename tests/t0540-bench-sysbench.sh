@@ -60,10 +60,10 @@ test_expect_success 'sysbench-memory: one instance per process, summed' '
 	log=$lkp_run_dir/output.log &&
 	test "$(grep -c "^Total operations:" "$log")" = 2 &&
 	test "$(lkp_count_instances sysbench-memory throughput_MB/s)" = 2 &&
-	want=$(awk "/ MiB transferred / { sub(/.*\\(/, \"\"); s += \$1 } END { print s }" "$log") &&
+	want=$(awk "/ MiB transferred / { sub(/.*\\(/, \"\"); s += \$1 } END { printf \"%.17g\", s }" "$log") &&
 	lkp_same "$(lkp_value sysbench-memory throughput_MB/s)" "$want" 1e-6 &&
 	lkp_same "$(lkp_sum_instances sysbench-memory throughput_MB/s)" "$want" 1e-6 &&
-	ops=$(awk "/^Total operations:/ { sub(/.*\\(/, \"\"); s += \$1 } END { print s }" "$log") &&
+	ops=$(awk "/^Total operations:/ { sub(/.*\\(/, \"\"); s += \$1 } END { printf \"%.17g\", s }" "$log") &&
 	lkp_same "$(lkp_value sysbench-memory throughput_ops/s)" "$ops" 1e-6
 '
 
@@ -99,7 +99,7 @@ test_expect_success 'sysbench-fileio: LKP names from sysbench 1.0 lines, files r
 	lkp_same "$(lkp_value sysbench-fileio write_operations/s)" "$(sb_field writes/s "$log")" &&
 	lkp_same "$(lkp_value sysbench-fileio read_bytes_MiB/s)" "$(sb_field "read, MiB/s" "$log")" &&
 	lkp_same "$(lkp_value sysbench-fileio read_bytes_MB/s)" \
-		"$(awk -v m="$(sb_field "read, MiB/s" "$log")" "BEGIN { print m * 1.048576 }")" 1e-6 &&
+		"$(awk -v m="$(sb_field "read, MiB/s" "$log")" "BEGIN { printf \"%.17g\", m * 1.048576 }")" 1e-6 &&
 	lkp_names sysbench-fileio fsync_operations/s latency_max_ms latency_95th_ms &&
 	! find state -name "test_file.*" | grep .
 '

@@ -43,7 +43,7 @@ test_expect_success 'futex hash: ops/s and one instance per thread' '
 		"$(awk "/^Averaged/ { s = \$5; sub(/%\\)/, \"\", s); print s }" "$log")" &&
 	test "$(lkp_count_instances perf-bench-futex ops/s)" = 2 &&
 	lkp_same "$(lkp_sum_instances perf-bench-futex ops/s)" \
-		"$(awk "/^\\[thread/ { s += \$(NF - 2) } END { print s }" "$log")"
+		"$(awk "/^\\[thread/ { s += \$(NF - 2) } END { printf \"%.17g\", s }" "$log")"
 '
 
 test_expect_success 'futex wake: wokeup_time_ms' '
