@@ -7,7 +7,9 @@
  * percentiles "99.000000") and by keys that are the metrics' own names
  * (the latency buckets latency_us."4"), which dotted paths cannot say.
  * Each fio job is an instance; LKP's stats/fio names, summed over the
- * jobs for bandwidth, IOPS and workload, else their mean.
+ * jobs for bandwidth, IOPS and workload, else their mean. The testcase is
+ * "fio" or, as LKP's job files name it, "fio-basic" (its metrics are then
+ * fio-basic.NAME where LKP writes fio.NAME).
  */
 #include <jansson.h>
 
@@ -415,6 +417,16 @@ testcase_fio_parse(const struct testcase_adapter *ad,
 
 const struct testcase_adapter testcase_fio = {
 	.name = "fio",
+	.package = "fio",
+	.params = testcase_fio_params,
+	.check = testcase_fio_check,
+	.command = testcase_fio_command,
+	.parse = testcase_fio_parse,
+};
+
+/* LKP's testcase name for the same program (jobs/fio-basic/). */
+const struct testcase_adapter testcase_fio_basic = {
+	.name = "fio-basic",
 	.package = "fio",
 	.params = testcase_fio_params,
 	.check = testcase_fio_check,

@@ -50,6 +50,13 @@ print(\"read_clat_mean_ns\", repr(sum(j[\"read\"][\"clat_ns\"][\"mean\"] for j i
 	lkp_same "$(lkp_sum_instances fio read_iops)" "$(lkp_value fio read_iops)" 1e-9
 '
 
+test_expect_success 'fio-basic, the name in LKP job files' '
+	printf "testcase: fio-basic\nrw: write\nbs: 64k\ntest_size: 4M\nruntime: 1s\nruns: 1\nmonitors: []\n" >fb.yaml &&
+	lkp_run fb.yaml &&
+	lkp_same "$(lkp_value fio-basic write_iops)" "$("$PYTHON3" -c "import json, sys
+print(repr(json.load(open(sys.argv[1]))[\"jobs\"][0][\"write\"][\"iops\"]))" "$lkp_run_dir/fio.json")"
+'
+
 test_expect_success 'fio: a bad parameter is an error of the run, naming it' '
 	printf "testcase: fio\nrw: sideways\nruntime: 1s\nruns: 1\nmonitors: []\n" >bad.yaml &&
 	# refused at queue time (exit 2), or else an error of the run
