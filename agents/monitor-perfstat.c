@@ -294,14 +294,20 @@ monitor_perfstat_start(void **state, const char *root, char **cause)
 	struct monitor_perfstat	*mp = xcalloc(1, sizeof *mp);
 	char *const argv[] = { "perf", "stat", "-a", "-A", "-x", ",",
 	    "--log-fd", "1", "-e", (char *)perfstat_events, NULL };
+	char *const probe[] = { "perf", "stat", "-a", "-x", ",", "-e",
+	    "task-clock", "--", "true", NULL };
 
+	mp->tool.pid = -1;
+	mp->tool.fd = -1;
 	strbuf_init(&mp->out);
 	if (root != NULL && strcmp(root, "/") != 0) {
 		free(mp);
 		return error_set(cause, "perf counts this machine's CPUs, "
 		    "not those of '%s'", root);
 	}
-	if (monitor_tool_start(&mp->tool, argv, cause) != 0) {
+	/* perf refuses -a without the rights (perf_event_paranoid): ask. */
+	if (monitor_tool_probe(probe, &mp->out, cause) != 0 ||
+	    monitor_tool_start(&mp->tool, argv, cause) != 0) {
 		if (strstr(*cause, "not installed") != NULL) {
 			free(*cause);
 			*cause = xstrdup("'perf' is not installed (Debian "

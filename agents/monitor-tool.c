@@ -143,6 +143,39 @@ monitor_tool_stop(struct monitor_tool *mt, struct strbuf *sb,
 	return 0;
 }
 
+int
+monitor_tool_probe(char *const argv[], struct strbuf *sb, char **cause)
+{
+	struct monitor_tool	mt;
+	char			buf[8192];
+	ssize_t			n;
+	off_t			off = 0;
+	int			status = 0, r = -1;
+
+	strbuf_reset(sb);
+	if (monitor_tool_start(&mt, argv, cause) != 0)
+		return -1;
+	if (monitor_tool_reap(&mt, &status) != 0) {
+		error_set(cause, "'%s' did not end within %ds", argv[0],
+		    MONITOR_TOOL_GRACE / 1000);
+		goto out;
+	}
+	while ((n = pread(mt.fd, buf, sizeof buf, off)) > 0 &&
+	    sb->len < MONITOR_TOOL_MAX) {
+		strbuf_add(sb, buf, (size_t)n);
+		off += n;
+	}
+	strbuf_rtrim(sb);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		error_set(cause, "'%s' failed here: %.300s", argv[0], sb->buf);
+		goto out;
+	}
+	r = 0;
+out:
+	monitor_tool_release(&mt);
+	return r;
+}
+
 void
 monitor_tool_release(struct monitor_tool *mt)
 {

@@ -32,6 +32,13 @@ int	 monitor_tool_start(struct monitor_tool *, char *const argv[],
  */
 int	 monitor_tool_stop(struct monitor_tool *, struct strbuf *sb,
 	     double *seconds, char **cause);
+/*
+ * Run argv to its end (SIGKILL after a few seconds), its output into sb:
+ * the probe a monitor makes at start. -1 with *cause, the output quoted,
+ * if it could not run or exited with a status other than 0.
+ */
+int	 monitor_tool_probe(char *const argv[], struct strbuf *sb,
+	     char **cause);
 /* Kill and reap it if it still runs; close the file. */
 void	 monitor_tool_release(struct monitor_tool *);
 

@@ -159,6 +159,8 @@ monitor_turbostat_start(void **state, const char *root, char **cause)
 	}
 	free(msr);
 	mt = xcalloc(1, sizeof *mt);
+	mt->tool.pid = -1;
+	mt->tool.fd = -1;
 	strbuf_init(&mt->out);
 	if (monitor_tool_start(&mt->tool, argv, cause) != 0) {
 		if (strstr(*cause, "not installed") != NULL) {
