@@ -79,4 +79,17 @@ test_expect_success 'without perf in PATH: perf-stat unavailable, the run still 
 	grep "^metric spin.loops 1$" "$r"
 '
 
+test_expect_success 'a perf that refuses (perf_event_paranoid): unavailable, saying why' '
+	mkdir refuse &&
+	printf "#!/bin/sh\necho \"Error: Access to performance monitoring and observability operations is limited.\" >&2\nexit 255\n" >refuse/perf &&
+	chmod +x refuse/perf &&
+	printf "testcase: spin\nrun: \"echo loops: 2\"\nruns: 1\nmonitors: [perf-stat]\n" >refused.yaml &&
+	PATH=$TRASH/refuse:$PATH bisectctl queue refused.yaml --commit HEAD --wait >out 2>err || { cat out err; false; } &&
+	r=$(lkp_last_run)/result &&
+	! grep "^error" "$r" && grep "^metric spin.loops 2$" "$r" &&
+	env_of monitor_unavailable.perf-stat "$r" |
+		grep "^.perf. failed here: Error: Access to performance monitoring" &&
+	env_of monitors_unavailable "$r" | grep -w perf-stat
+'
+
 test_done
