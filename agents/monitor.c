@@ -14,6 +14,7 @@
 #include "agents/result.h"
 #include "jobs/job.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 static const struct monitor_ops *const monitor_table[] = {
 	&monitor_time_ops,
@@ -25,6 +26,8 @@ static const struct monitor_ops *const monitor_table[] = {
 	&monitor_interrupts_ops,
 	&monitor_softirqs_ops,
 	&monitor_cpufreq_ops,
+	&monitor_perfstat_ops,
+	&monitor_turbostat_ops,
 };
 
 static const struct {
@@ -95,6 +98,16 @@ monitor_select(const struct job *job, struct result *r,
 	return nr;
 }
 
+/* Why a monitor is not there: env monitor_unavailable.NAME. */
+static void
+monitor_unavailable(struct result *r, const char *name, const char *cause)
+{
+	char	*key = xasprintf("monitor_unavailable.%s", name);
+
+	result_env_set(r, key, cause);
+	free(key);
+}
+
 void
 monitor_start_all(const char *root, struct result *r,
     const struct monitor_ops **ops, void **state, size_t *nr)
@@ -111,6 +124,7 @@ monitor_start_all(const char *root, struct result *r,
 			    "available: %s\n", ops[i]->name, cause);
 			strbuf_addf(&gone, "%s%s", gone.len ? " " : "",
 			    ops[i]->name);
+			monitor_unavailable(r, ops[i]->name, cause);
 			free(cause);
 			cause = NULL;
 			continue;

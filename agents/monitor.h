@@ -53,6 +53,8 @@ extern const struct monitor_ops monitor_proc_stat_ops;
 extern const struct monitor_ops monitor_interrupts_ops;
 extern const struct monitor_ops monitor_softirqs_ops;
 extern const struct monitor_ops monitor_cpufreq_ops;
+extern const struct monitor_ops monitor_perfstat_ops;
+extern const struct monitor_ops monitor_turbostat_ops;
 
 /* By name (or LKP alias: numa-numastat); NULL when no such monitor. */
 const struct monitor_ops *monitor_find(const char *name);
@@ -68,7 +70,8 @@ size_t	 monitor_select(const struct job *, struct result *,
 	     const struct monitor_ops **ops, size_t max);
 /*
  * Start them; one whose files this machine does not have is dropped
- * (env monitors_unavailable) and *nr shrinks. env monitors lists the
+ * (env monitors_unavailable, and monitor_unavailable.NAME saying why)
+ * and *nr shrinks. env monitors lists the
  * others.
  */
 void	 monitor_start_all(const char *root, struct result *,

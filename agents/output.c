@@ -39,25 +39,33 @@ struct output_group {
 };
 
 /*
- * NAME ':' BLANK+ NUMBER BLANK* '\r'?, where NAME starts with a letter or
- * '_' and holds no blank and no ':'. A unit after the number, a second
+ * NAME ':' BLANK+ NUMBER BLANK* '\r'?, where NAME starts with a letter, '_'
+ * or a digit (LKP's openssl-speed.16_size_block_Kbps), holds a letter or
+ * '_' somewhere, and no blank and no ':'. A unit after the number, a second
  * field or leading white space means it is not a metric line.
  */
 static int
 output_line_parse(const char *p, size_t len, struct output_line *ol)
 {
 	size_t	i, colon, dot, digits;
+	int	letter;
 
 	while (len > 0 && (p[len - 1] == '\r' || p[len - 1] == ' ' ||
 	    p[len - 1] == '\t'))
 		len--;
 	if (len == 0 || !((p[0] >= 'a' && p[0] <= 'z') ||
-	    (p[0] >= 'A' && p[0] <= 'Z') || p[0] == '_'))
+	    (p[0] >= 'A' && p[0] <= 'Z') || p[0] == '_' ||
+	    (p[0] >= '0' && p[0] <= '9')))
 		return -1;
-	for (i = 0; i < len && p[i] != ':'; i++) {
+	for (i = 0, letter = 0; i < len && p[i] != ':'; i++) {
 		if (p[i] <= ' ' || p[i] > '~' || i >= OUTPUT_MAX_NAME)
 			return -1;
+		if ((p[i] >= 'a' && p[i] <= 'z') ||
+		    (p[i] >= 'A' && p[i] <= 'Z') || p[i] == '_')
+			letter = 1;
 	}
+	if (!letter)
+		return -1;
 	if (i == len)
 		return -1;
 	colon = i++;

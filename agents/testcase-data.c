@@ -847,7 +847,7 @@ data_parse(const struct program *p, struct data_run *dr, const char *out,
 {
 	struct data_vars	 dv;
 	char			*path = NULL, *buf = NULL;
-	size_t			 blen;
+	size_t			 blen, start;
 	int			 r = -1;
 
 	data_vars_init(&dv, p);
@@ -865,7 +865,11 @@ data_parse(const struct program *p, struct data_run *dr, const char *out,
 			goto out;
 	} else
 		data_read_lines(&dv, out, len);
+	start = metrics->len;
 	r = data_metrics(&dv, metrics, cause);
+	/* Optional metrics or groups may each be absent, not all of them. */
+	if (r == 0 && metrics->len == start)
+		r = error_set(cause, "%s printed none of its metrics", p->name);
 out:
 	free(path);
 	free(buf);

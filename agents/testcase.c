@@ -31,6 +31,8 @@
 static const struct testcase_adapter *const testcase_table[] = {
 	&testcase_stress_ng,
 	&testcase_vmscale,
+	&testcase_fio,
+	&testcase_fio_basic,
 };
 
 static pthread_once_t			 testcase_once = PTHREAD_ONCE_INIT;

@@ -95,6 +95,12 @@ void	 testcase_metrics(const struct testcase_adapter *,
 
 extern const struct testcase_adapter testcase_stress_ng;
 extern const struct testcase_adapter testcase_vmscale;
+extern const struct testcase_adapter testcase_fio;
+extern const struct testcase_adapter testcase_fio_basic;
+
+/* fio's JSON report as "name: number" lines (agents/testcase-fio.c). */
+int	 testcase_fio_parse_json(const char *buf, size_t len,
+	     struct strbuf *metrics, char **cause);
 
 /* Program files (agents/testcase-data.c). */
 int	 testcase_data_command(const struct testcase_adapter *,

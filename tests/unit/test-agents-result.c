@@ -359,6 +359,8 @@ test_output(void)
 	    "dup.0: 3\n"
 	    "dup.1: 5\n"
 	    "v.1234567890: 5\n"				/* 10 digits: a name */
+	    "16_size_block_Kbps: 8\n"			/* LKP's openssl-speed */
+	    "12.5: 3\n"					/* no letter: no */
 	    "last: 9";					/* no final newline */
 	const struct result_metric	*m;
 	struct result			*r = result_new();
@@ -366,7 +368,7 @@ test_output(void)
 
 	result_metric(r, "micro.crlf")->value = -1;
 	n = result_parse_output(r, "micro", out, strlen(out));
-	is_int(n, 19, "metric lines taken");
+	is_int(n, 20, "metric lines taken");
 	is_close(value_of(r, "micro.ops_per_sec"), 1500.5, 1e-15,
 	    "plain line is the value");
 	is_int(instances_of(r, "micro.ops_per_sec"), 0,
@@ -410,6 +412,11 @@ test_output(void)
 	    m->instances[1] == 5, "a repeated instance number keeps the last");
 	ok(result_metric_find(r, "micro.v.1234567890") != NULL,
 	    "ten digits make a name, not an instance");
+	is_close(value_of(r, "micro.16_size_block_Kbps"), 8, 1e-15,
+	    "a name may start with a digit when it holds a letter");
+	ok(result_metric_find(r, "micro.12.5") == NULL &&
+	    result_metric_find(r, "micro.12") == NULL,
+	    "digits alone are not a name");
 	is_close(value_of(r, "micro.last"), 9, 1e-15,
 	    "last line without a newline");
 	ok(strcmp(r->metrics[0].name, "micro.crlf") == 0 &&

@@ -1,0 +1,94 @@
+# Sourced by the tests of LKP's benchmarks (t0540-t0559), after
+# test-lib.sh and lib-bisect.sh: a one-commit repository and a config
+# with the local agent, a job run end to end with `bisectctl queue
+# --commit HEAD --wait`, and readers of what it stored (values,
+# instances, the run's environment) and of the real tool's output.log,
+# which each test reads again by its own means (awk) to check the values.
+
+# lkp_setup: ./repo (one commit) and ./bisectd.yaml.
+lkp_setup() {
+	git init -q repo && echo x >repo/x && git -C repo add x &&
+	test_tick && git -C repo commit -q -m one &&
+	cat >bisectd.yaml <<-\EOF
+	repos:
+	  - name: r
+	    path: repo
+	EOF
+}
+
+# lkp_needs PROGRAM...: each is installed (tools/install-deps check).
+lkp_needs() {
+	for p in "$@"; do
+		command -v "$p" >/dev/null ||
+			{ echo "missing $p: sh tools/install-deps check"; return 1; }
+	done
+}
+
+# lkp_run JOB.yaml: queue it at HEAD and wait; its run must be done.
+lkp_run() {
+	bisectctl queue "$1" --commit HEAD --wait >"$1.out" 2>"$1.err" ||
+		{ cat "$1.out" "$1.err"; return 1; }
+	lkp_run_dir=$(lkp_last_run) &&
+	if grep "^error" "$lkp_run_dir/result"; then
+		tail -n 20 "$lkp_run_dir/output.log"; return 1
+	fi
+}
+
+# The result directory of the newest run.
+lkp_last_run() {
+	n=$(db_query "SELECT max(id) FROM runs") &&
+	test -f "state/runs/$n/result/result" ||
+		{ echo "no result for run '$n' under state/runs"; return 1; }
+	echo "state/runs/$n/result"
+}
+
+# lkp_value TESTCASE METRIC: the stored value of the newest sample.
+lkp_value() {
+	db_query "SELECT s.value FROM samples s JOIN runs r ON s.run = r.id
+		JOIN jobs j ON r.job = j.id WHERE j.testcase = '$1' AND
+		s.metric = '$1.$2' ORDER BY s.rowid DESC LIMIT 1"
+}
+
+# lkp_instances TESTCASE METRIC: its instances as JSON ("" if none).
+lkp_instances() {
+	db_query "SELECT s.instances FROM samples s JOIN runs r ON s.run = r.id
+		JOIN jobs j ON r.job = j.id WHERE j.testcase = '$1' AND
+		s.metric = '$1.$2' ORDER BY s.rowid DESC LIMIT 1"
+}
+
+# lkp_metrics TESTCASE: the names stored for its newest run, sorted.
+lkp_metrics() {
+	db_query "SELECT s.metric FROM samples s WHERE s.run = (SELECT max(r.id)
+		FROM runs r JOIN jobs j ON r.job = j.id WHERE j.testcase = '$1')
+		ORDER BY s.metric"
+}
+
+# lkp_same A B [TOLERANCE]: two numbers agree (relative, default 1e-9).
+lkp_same() {
+	awk -v a="$1" -v b="$2" -v t="${3:-1e-9}" 'BEGIN {
+		d = a - b; if (d < 0) d = -d; m = (a < 0 ? -a : a);
+		if (a == "" || b == "" || d > t * (m > 1 ? m : 1)) {
+			printf "# %s != %s\n", a, b; exit 1 } }'
+}
+
+# lkp_names TESTCASE NAME...: every NAME is stored as TESTCASE.NAME.
+lkp_names() {
+	t=$1; shift
+	lkp_metrics "$t" >names
+	for n in "$@"; do
+		grep -qxF "$t.$n" names || { echo "no $t.$n in:"; cat names; return 1; }
+	done
+}
+
+# lkp_count_instances TESTCASE METRIC: how many instances it has.
+lkp_count_instances() {
+	lkp_instances "$1" "$2" | "$PYTHON3" -c 'import json, sys
+t = sys.stdin.read().strip()
+print(len(json.loads(t)) if t else 0)'
+}
+
+# lkp_sum_instances TESTCASE METRIC
+lkp_sum_instances() {
+	lkp_instances "$1" "$2" | "$PYTHON3" -c 'import json, sys
+print(repr(sum(json.loads(sys.stdin.read()))))'
+}
