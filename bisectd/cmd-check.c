@@ -30,6 +30,7 @@ struct cmd_check {
 	json_t		 *array;
 	size_t		  nr_jobs;
 	size_t		  nr_unrunnable;
+	size_t		  nr_repeats;
 };
 
 /* What the agent runs: *kind is "adapter", "inline" or "none". */
@@ -192,14 +193,19 @@ cmd_check_file(struct cmd_check *c, const char *path)
 	struct testcase_argv	  argv = { NULL, 0 };
 	const char		 *kind;
 	char			 *cause = NULL, *why = NULL;
-	size_t			  nr = 0, i;
+	size_t			  nr = 0, repeats = 0, i;
 	int			  r = CMD_USAGE;
 
 	memset(&opts, 0, sizeof opts);
 	opts.include_dirs = c->dirs;
 	opts.nr_include_dirs = c->nr_dirs;
+	opts.nr_repeats = &repeats;
 	if (job_load_with(path, &opts, &jobs, &nr, &cause) != 0)
 		goto out;
+	if (repeats > 0)
+		fprintf(stderr, "note: %s: %zu jobs repeat an earlier job of "
+		    "the file and are listed once\n", path, repeats);
+	c->nr_repeats += repeats;
 	for (i = 0; i < nr; i++) {
 		if (knob_set_from_job(jobs[i], "/", &ks, &cause) != 0)
 			goto out;
@@ -311,8 +317,8 @@ cmd_check_exec(const char *config, int argc, char **argv)
 		printf("%s\n", s);
 		free(s);
 	} else
-		printf("%zu jobs, %zu not runnable here\n", c.nr_jobs,
-		    c.nr_unrunnable);
+		printf("%zu jobs, %zu not runnable here, %zu repeats "
+		    "dropped\n", c.nr_jobs, c.nr_unrunnable, c.nr_repeats);
 	r = CMD_OK;
 out:
 	json_decref(c.array);

@@ -57,15 +57,27 @@ job_doc_list_add(struct job_doc_list *l, struct yamlnode *n)
 	l->v[l->nr++] = n;
 }
 
-/* ERB is expanded by LKP before YAML sees the text: find it in the text. */
+/*
+ * ERB and "{{ }}" are expanded by LKP on the text, before YAML sees it
+ * (an unquoted "{{" is not even YAML): find them in the text, outside
+ * comments.
+ */
 static int
 job_doc_erb(const char *name, const char *buf, size_t len, char **cause)
 {
 	unsigned	line = 1, column = 1;
 	size_t		i;
-	int		bol = 1;
+	int		bol = 1, comment = 0;
 
 	for (i = 0; i < len; i++) {
+		if (buf[i] == '#' && (bol || buf[i - 1] == ' ' ||
+		    buf[i - 1] == '\t'))
+			comment = 1;
+		if (!comment && buf[i] == '{' && i + 1 < len &&
+		    buf[i + 1] == '{')
+			return error_set(cause, "%s:%u:%u: ruby expression "
+			    "'{{ }}' is not supported: write the values out",
+			    name, line, column);
 		if (bol && buf[i] == '%' && (len - i < 5 ||
 		    (strncmp(buf + i, "%YAML", 5) != 0 &&
 		    strncmp(buf + i, "%TAG ", 5) != 0)))
@@ -77,6 +89,8 @@ job_doc_erb(const char *name, const char *buf, size_t len, char **cause)
 			    "'<%% %%>' is not supported: write the values out",
 			    name, line, column);
 		bol = buf[i] == '\n';
+		if (bol)
+			comment = 0;
 		if (buf[i] == '\n') {
 			line++;
 			column = 1;
@@ -568,10 +582,52 @@ job_doc_combine(const char *file, const struct yamlnode *base,
 	return 0;
 }
 
-/* "{{ }}" anywhere, "if role" at the top: LKP's, not ours. */
+/*
+ * A list of maps under a key (pts: [{test: [...]}, {test: ...}]) is LKP's
+ * list of alternative option sets: one job hash per item, in which the
+ * item's own lists are axes again.
+ */
 static int
-job_doc_refuse(const char *file, const struct yamlnode *n, int top,
+job_doc_fanout(const char *file, struct yamlnode *job, struct job_doc_list *out,
     char **cause)
+{
+	struct yamlnode	*v, *copy;
+	size_t		 i, j;
+	int		 maps;
+
+	for (i = 0; i < job->nr; i += 2) {
+		v = job->items[i + 1];
+		if (v->type != YAMLNODE_SEQUENCE)
+			continue;
+		for (j = 0, maps = 0; j < v->nr; j++)
+			maps |= v->items[j]->type == YAMLNODE_MAPPING;
+		if (!maps)
+			continue;
+		for (j = 0; j < v->nr; j++) {
+			if (out->nr >= JOB_DOC_MAX_DOCS) {
+				yamlnode_error(cause, file, v, "more than %d "
+				    "option sets", JOB_DOC_MAX_DOCS);
+				goto fail;
+			}
+			copy = yamlnode_copy(job);
+			yamlnode_free(copy->items[i + 1]);
+			copy->items[i + 1] = yamlnode_copy(v->items[j]);
+			if (job_doc_fanout(file, copy, out, cause) != 0)
+				goto fail;
+		}
+		yamlnode_free(job);
+		return 0;
+	}
+	job_doc_list_add(out, job);
+	return 0;
+fail:
+	yamlnode_free(job);
+	return -1;
+}
+
+/* "{{ }}" left in a scalar (a quoted one): LKP's, not ours. */
+static int
+job_doc_refuse(const char *file, const struct yamlnode *n, char **cause)
 {
 	size_t	i;
 
@@ -582,13 +638,72 @@ job_doc_refuse(const char *file, const struct yamlnode *n, int top,
 		return 0;
 	}
 	for (i = 0; i < n->nr; i++) {
-		if (top && i % 2 == 0 && n->type == YAMLNODE_MAPPING &&
-		    strncmp(n->items[i]->value, "if ", 3) == 0)
-			return yamlnode_error(cause, file, n->items[i],
-			    "multi-host section '%s' is not supported: a job "
-			    "runs on one machine", n->items[i]->value);
-		if (job_doc_refuse(file, n->items[i], 0, cause) != 0)
+		if (job_doc_refuse(file, n->items[i], cause) != 0)
 			return -1;
+	}
+	return 0;
+}
+
+/*
+ * "if role server:" sections. With "cluster: cs-localhost" one machine
+ * has every role, so each section's keys join the job where it stands,
+ * as LKP runs them there; any other cluster is several machines, which
+ * a bisectd job is not.
+ */
+static int
+job_doc_roles(const char *file, struct yamlnode *job, char **cause)
+{
+	const struct yamlnode	*cluster = yamlnode_map_get(job, "cluster");
+	struct yamlnode		*key, *value, *merged;
+	size_t			 i, j;
+	int			 localhost;
+
+	localhost = cluster != NULL && cluster->type == YAMLNODE_SCALAR &&
+	    strcmp(cluster->value, "cs-localhost") == 0;
+
+	for (i = 0; i < job->nr; i += 2) {
+		key = job->items[i];
+		if (strncmp(key->value, "if ", 3) != 0)
+			continue;
+		if (!localhost)
+			return yamlnode_error(cause, file, key, "multi-host "
+			    "section '%s' is not supported: a job runs on one "
+			    "machine (only with 'cluster: cs-localhost', where "
+			    "it has every role)", key->value);
+		if (strncmp(key->value, "if role ", 8) != 0)
+			return yamlnode_error(cause, file, key, "condition "
+			    "'%s' is not supported: only 'if role NAME'",
+			    key->value);
+		value = job->items[i + 1];
+		if (value->type == YAMLNODE_SCALAR && value->null)
+			value = NULL;
+		else if (value->type != YAMLNODE_MAPPING)
+			return yamlnode_error(cause, file, value, "'%s' must be "
+			    "a map of keys, not %s", key->value,
+			    yamlnode_kind(value));
+		merged = job_doc_new_map(job);
+		for (j = 0; j < job->nr; j += 2) {
+			if (j == i) {
+				for (size_t m = 0; value != NULL &&
+				    m < value->nr; m += 2)
+					job_doc_put(merged, yamlnode_copy(
+					    value->items[m]), yamlnode_copy(
+					    value->items[m + 1]));
+				continue;
+			}
+			job_doc_put(merged, yamlnode_copy(job->items[j]),
+			    yamlnode_copy(job->items[j + 1]));
+		}
+		for (j = 0; j < job->nr; j++)
+			yamlnode_free(job->items[j]);
+		free(job->items);
+		job->items = merged->items;
+		job->nr = merged->nr;
+		job->alloc = merged->alloc;
+		merged->items = NULL;
+		merged->nr = 0;
+		yamlnode_free(merged);
+		i = (size_t)-2;
 	}
 	return 0;
 }
@@ -636,8 +751,12 @@ job_doc_split(struct job_doc *d, const char *name, const char *buf,
 		if (job_doc_combine(name, docs.v[0], i > 0 ? docs.v[i] : NULL,
 		    &job, cause) != 0)
 			goto out;
-		job_doc_list_add(&jobs, job);
-		if (job_doc_refuse(name, job, 1, cause) != 0)
+		if (job_doc_refuse(name, job, cause) != 0 ||
+		    job_doc_roles(name, job, cause) != 0) {
+			yamlnode_free(job);
+			goto out;
+		}
+		if (job_doc_fanout(name, job, &jobs, cause) != 0)
 			goto out;
 	}
 done:

@@ -138,12 +138,19 @@ job_spec_value(struct job_spec *spec, const struct job_param_key *k,
 			    "'%s' lists %s: matrix values must be scalars "
 			    "(no nested lists or maps)", key,
 			    yamlnode_kind(item));
+		/* LKP's empty item: one job without the key. */
 		if (item->null)
-			return yamlnode_error(cause, spec->file, item,
-			    "'%s' lists an empty value", key);
-		if (k->check(k, spec->file, key, item, &value, cause) != 0)
+			value = NULL;
+		else if (k->check(k, spec->file, key, item, &value,
+		    cause) != 0)
 			return -1;
 		for (j = 0; j < axis->nr; j++) {
+			if (axis->values[j] == NULL || value == NULL) {
+				if (axis->values[j] != value)
+					continue;
+				return yamlnode_error(cause, spec->file, item,
+				    "'%s' lists an empty value twice", key);
+			}
 			if (strcmp(axis->values[j], value) == 0) {
 				free(value);
 				return yamlnode_error(cause, spec->file, item,
@@ -378,6 +385,11 @@ job_spec_walk(struct job_spec *spec, const struct yamlnode *root,
 			continue;
 		}
 		k = job_param_key(key->value);
+		/* LKP's "runtime:" alone: the program's default. */
+		if ((strcmp(key->value, "runtime") == 0 ||
+		    strcmp(key->value, "timeout") == 0) &&
+		    value->type == YAMLNODE_SCALAR && value->null)
+			continue;
 		if (k->name == NULL && (value->type == YAMLNODE_MAPPING ||
 		    (value->type == YAMLNODE_SCALAR && value->null))) {
 			job_spec_program(spec, key);
@@ -503,13 +515,17 @@ job_spec_expand(const struct job_spec *spec, size_t idx)
 	}
 	job->nr_axes = spec->nr_axes;
 	job->axes = xcalloc(spec->nr_axes + 1, sizeof *job->axes);
+	job->nr_params = i;
 	for (a = spec->nr_axes; a-- > 0; ) {
 		nr = spec->axes[a].nr;
-		job->params[i + a].key = xstrdup(spec->axes[a].key);
-		job->params[i + a].value =
-		    xstrdup(spec->axes[a].values[idx % nr]);
+		v = spec->axes[a].values[idx % nr];
 		job->axes[a] = xstrdup(spec->axes[a].key);
 		idx /= nr;
+		if (v == NULL)
+			continue;
+		job->params[job->nr_params].key = xstrdup(spec->axes[a].key);
+		job->params[job->nr_params].value = xstrdup(v);
+		job->nr_params++;
 	}
 	qsort(job->params, job->nr_params, sizeof *job->params,
 	    job_cmp_param);
@@ -545,7 +561,8 @@ job_spec_expand(const struct job_spec *spec, size_t idx)
 /* The jobs of one LKP job hash, appended to *jobs. */
 static int
 job_parse_hash(const char *name, size_t len, const struct yamlnode *root,
-    struct job ***jobs, size_t *nr, size_t *alloc, char **cause)
+    struct job ***jobs, size_t *nr, size_t *alloc, size_t *repeats,
+    char **cause)
 {
 	struct job_spec	 spec;
 	size_t		 i, j;
@@ -572,13 +589,13 @@ job_parse_hash(const char *name, size_t len, const struct yamlnode *root,
 		ALLOC_GROW(*jobs, *nr, *alloc);
 		(*jobs)[*nr] = job_spec_expand(&spec, i);
 		for (j = 0; j < *nr; j++) {
-			if (strcmp((*jobs)[j]->id, (*jobs)[*nr]->id) != 0)
-				continue;
-			yamlnode_error(cause, name, root, "this document "
-			    "gives job %s again (the same parameters as "
-			    "job %zu of the file)", (*jobs)[j]->id, j + 1);
+			if (strcmp((*jobs)[j]->id, (*jobs)[*nr]->id) == 0)
+				break;
+		}
+		if (j < *nr) {
 			job_free((*jobs)[*nr]);
-			goto out;
+			(*repeats)++;
+			continue;
 		}
 		(*nr)++;
 	}
@@ -596,7 +613,7 @@ job_parse_with(const char *name, const char *buf, size_t len,
 	struct job_doc	  doc;
 	struct yamlnode	**roots = NULL;
 	struct job	**jobs = NULL;
-	size_t		  nr_roots = 0, nr_jobs = 0, alloc = 0, i;
+	size_t		  nr_roots = 0, nr_jobs = 0, alloc = 0, repeats = 0, i;
 	int		  r = -1;
 
 	memset(&doc, 0, sizeof doc);
@@ -608,9 +625,11 @@ job_parse_with(const char *name, const char *buf, size_t len,
 		goto out;
 	for (i = 0; i < nr_roots; i++) {
 		if (job_parse_hash(name, len, roots[i], &jobs, &nr_jobs,
-		    &alloc, cause) != 0)
+		    &alloc, &repeats, cause) != 0)
 			goto out;
 	}
+	if (opts != NULL && opts->nr_repeats != NULL)
+		*opts->nr_repeats = repeats;
 	*out = jobs;
 	*nr = nr_jobs;
 	jobs = NULL;

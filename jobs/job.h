@@ -68,6 +68,9 @@ struct job_options {
 	job_read_fn		  read;		/* NULL: the file system */
 	void			 *payload;
 	int			  no_include;	/* refuse every include */
+	/* Set to the jobs dropped as repeats of an earlier one (LKP's */
+	/* documents can give one job twice); NULL: not told. */
+	size_t			 *nr_repeats;
 };
 
 #define JOB_MAX_INCLUDE_DEPTH	8
