@@ -27,6 +27,8 @@
 
 struct job_axis {
 	char		 *key;
+	unsigned	  line;		/* of the key */
+	unsigned	  column;
 	char		**values;
 	size_t		  nr;
 };
@@ -85,18 +87,22 @@ job_spec_has(const struct job_spec *spec, const char *key)
 }
 
 static void
-job_spec_fixed(struct job_spec *spec, const char *key, char *value)
+job_spec_fixed(struct job_spec *spec, const char *key, char *value,
+    const struct yamlnode *at)
 {
 	ALLOC_GROW(spec->fixed, spec->nr_fixed, spec->alloc_fixed);
 	spec->fixed[spec->nr_fixed].key = xstrdup(key);
 	spec->fixed[spec->nr_fixed].value = value;
+	spec->fixed[spec->nr_fixed].line = at->line;
+	spec->fixed[spec->nr_fixed].column = at->column;
 	spec->nr_fixed++;
 }
 
 /* One value of key: a scalar is fixed, a list of scalars is an axis. */
 static int
 job_spec_value(struct job_spec *spec, const struct job_param_key *k,
-    const char *key, const struct yamlnode *n, char **cause)
+    const char *key, const struct yamlnode *at, const struct yamlnode *n,
+    char **cause)
 {
 	struct job_axis		*axis;
 	const struct yamlnode	*item;
@@ -113,7 +119,7 @@ job_spec_value(struct job_spec *spec, const struct job_param_key *k,
 			    "'%s' has no value", key);
 		if (k->check(k, spec->file, key, n, &value, cause) != 0)
 			return -1;
-		job_spec_fixed(spec, key, value);
+		job_spec_fixed(spec, key, value, at);
 		return 0;
 	}
 	if (n->type == YAMLNODE_MAPPING || !k->axis)
@@ -129,6 +135,8 @@ job_spec_value(struct job_spec *spec, const struct job_param_key *k,
 	ALLOC_GROW(spec->axes, spec->nr_axes, spec->alloc_axes);
 	axis = &spec->axes[spec->nr_axes++];
 	axis->key = xstrdup(key);
+	axis->line = at->line;
+	axis->column = at->column;
 	axis->values = xcalloc(n->nr, sizeof *axis->values);
 	axis->nr = 0;
 	for (i = 0; i < n->nr; i++) {
@@ -250,7 +258,8 @@ job_spec_names(struct job_spec *spec, const char *key,
 		}
 		strbuf_addf(&sb, "%s%s", i ? "," : "", names[i]->value);
 	}
-	job_spec_fixed(spec, key, strbuf_detach(&sb, NULL));
+	job_spec_fixed(spec, key, strbuf_detach(&sb, NULL),
+	    n != NULL ? n : more[0]);
 	r = 0;
 out:
 	strbuf_release(&sb);
@@ -277,7 +286,8 @@ job_spec_map(struct job_spec *spec, const char *map,
 		if (job_param_map_key(spec->file, map, key, &k, cause) != 0)
 			return -1;
 		dotted = xasprintf("%s.%s", map, key->value);
-		r = job_spec_value(spec, k, dotted, n->items[i + 1], cause);
+		r = job_spec_value(spec, k, dotted, key, n->items[i + 1],
+		    cause);
 		free(dotted);
 		if (r != 0)
 			return -1;
@@ -326,9 +336,9 @@ job_spec_program_map(struct job_spec *spec, const char *prefix,
 			empty = *value;
 			empty.value = (char *)"";
 			empty.null = 0;
-			r = job_spec_value(spec, k, name, &empty, cause);
+			r = job_spec_value(spec, k, name, key, &empty, cause);
 		} else
-			r = job_spec_value(spec, k, name, value, cause);
+			r = job_spec_value(spec, k, name, key, value, cause);
 		free(name);
 		if (r != 0)
 			return -1;
@@ -401,7 +411,8 @@ job_spec_walk(struct job_spec *spec, const struct yamlnode *root,
 				return -1;
 			continue;
 		}
-		if (job_spec_value(spec, k, key->value, value, cause) != 0)
+		if (job_spec_value(spec, k, key->value, key, value,
+		    cause) != 0)
 			return -1;
 		if (strcmp(key->value, "testcase") == 0)
 			have_testcase = 1;
@@ -512,6 +523,8 @@ job_spec_expand(const struct job_spec *spec, size_t idx)
 	for (i = 0; i < spec->nr_fixed; i++) {
 		job->params[i].key = xstrdup(spec->fixed[i].key);
 		job->params[i].value = xstrdup(spec->fixed[i].value);
+		job->params[i].line = spec->fixed[i].line;
+		job->params[i].column = spec->fixed[i].column;
 	}
 	job->nr_axes = spec->nr_axes;
 	job->axes = xcalloc(spec->nr_axes + 1, sizeof *job->axes);
@@ -525,6 +538,8 @@ job_spec_expand(const struct job_spec *spec, size_t idx)
 			continue;
 		job->params[job->nr_params].key = xstrdup(spec->axes[a].key);
 		job->params[job->nr_params].value = xstrdup(v);
+		job->params[job->nr_params].line = spec->axes[a].line;
+		job->params[job->nr_params].column = spec->axes[a].column;
 		job->nr_params++;
 	}
 	qsort(job->params, job->nr_params, sizeof *job->params,

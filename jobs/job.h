@@ -22,8 +22,10 @@ enum job_direction {
  * "requires.nr_node" = ">=2", "sysctl.vm.swappiness" = "10".
  */
 struct job_param {
-	char	*key;
-	char	*value;
+	char		*key;
+	char		*value;
+	unsigned	 line;		/* of its key in job->file; 0: unknown */
+	unsigned	 column;
 };
 
 struct job {
