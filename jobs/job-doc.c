@@ -599,8 +599,8 @@ job_doc_fanout(const char *file, struct yamlnode *job, struct job_doc_list *out,
 		v = job->items[i + 1];
 		if (v->type != YAMLNODE_SEQUENCE)
 			continue;
-		for (j = 0, maps = 0; j < v->nr; j++)
-			maps |= v->items[j]->type == YAMLNODE_MAPPING;
+		for (j = 0, maps = v->nr > 0; j < v->nr; j++)
+			maps &= v->items[j]->type == YAMLNODE_MAPPING;
 		if (!maps)
 			continue;
 		for (j = 0; j < v->nr; j++) {
