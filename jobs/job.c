@@ -225,7 +225,10 @@ job_spec_names(struct job_spec *spec, const char *key,
 			    yamlnode_kind(name));
 			goto out;
 		}
-		if (!isalnum((unsigned char)name->value[0]) ||
+		/* Program names are keys, which may start with '_'. */
+		if ((!isalnum((unsigned char)name->value[0]) &&
+		    (strcmp(key, "programs") != 0 ||
+		    name->value[0] != '_')) ||
 		    !job_param_is_name(name->value, "_.-")) {
 			yamlnode_error(cause, spec->file, name,
 			    "'%s' lists '%s': names are letters, digits, "
@@ -375,7 +378,8 @@ job_spec_walk(struct job_spec *spec, const struct yamlnode *root,
 		if (!isalnum((unsigned char)key->value[0]) &&
 		    key->value[0] != '_')
 			goto bad_key;
-		if (!job_param_is_name(key->value, "_-"))
+		if (!job_param_is_name(key->value, "_-") ||
+		    key->value[strlen(key->value) - 1] == '-')
 			goto bad_key;
 		if (strcmp(key->value, "monitors") == 0) {
 			if (job_spec_names(spec, "monitors", value, NULL, 0,
@@ -429,7 +433,7 @@ job_spec_walk(struct job_spec *spec, const struct yamlnode *root,
 bad_key:
 	return yamlnode_error(cause, spec->file, key,
 	    "invalid key '%s': parameter names are letters, digits, '_' and "
-	    "'-'", key->value);
+	    "'-' (not last)", key->value);
 }
 
 static int
