@@ -644,6 +644,19 @@ job_doc_refuse(const char *file, const struct yamlnode *n, char **cause)
 	return 0;
 }
 
+/* The index of the first "if ..." key of a map, or its nr. */
+static size_t
+job_doc_find_if(const struct yamlnode *job)
+{
+	size_t	i;
+
+	for (i = 0; i < job->nr; i += 2) {
+		if (strncmp(job->items[i]->value, "if ", 3) == 0)
+			break;
+	}
+	return i;
+}
+
 /*
  * "if role server:" sections. With "cluster: cs-localhost" one machine
  * has every role, so each section's keys join the job where it stands,
@@ -655,16 +668,13 @@ job_doc_roles(const char *file, struct yamlnode *job, char **cause)
 {
 	const struct yamlnode	*cluster = yamlnode_map_get(job, "cluster");
 	struct yamlnode		*key, *value, *merged;
-	size_t			 i, j;
+	size_t			 i, j, m;
 	int			 localhost;
 
 	localhost = cluster != NULL && cluster->type == YAMLNODE_SCALAR &&
 	    strcmp(cluster->value, "cs-localhost") == 0;
-
-	for (i = 0; i < job->nr; i += 2) {
+	while ((i = job_doc_find_if(job)) < job->nr) {
 		key = job->items[i];
-		if (strncmp(key->value, "if ", 3) != 0)
-			continue;
 		if (!localhost)
 			return yamlnode_error(cause, file, key, "multi-host "
 			    "section '%s' is not supported: a job runs on one "
@@ -681,21 +691,21 @@ job_doc_roles(const char *file, struct yamlnode *job, char **cause)
 			return yamlnode_error(cause, file, value, "'%s' must be "
 			    "a map of keys, not %s", key->value,
 			    yamlnode_kind(value));
+		/* The job again, the section's keys in the section's place. */
 		merged = job_doc_new_map(job);
 		for (j = 0; j < job->nr; j += 2) {
-			if (j == i) {
-				for (size_t m = 0; value != NULL &&
-				    m < value->nr; m += 2)
-					job_doc_put(merged, yamlnode_copy(
-					    value->items[m]), yamlnode_copy(
-					    value->items[m + 1]));
+			if (j != i) {
+				job_doc_put(merged, job->items[j],
+				    job->items[j + 1]);
 				continue;
 			}
-			job_doc_put(merged, yamlnode_copy(job->items[j]),
-			    yamlnode_copy(job->items[j + 1]));
-		}
-		for (j = 0; j < job->nr; j++)
+			for (m = 0; value != NULL && m < value->nr; m += 2)
+				job_doc_put(merged, yamlnode_copy(
+				    value->items[m]), yamlnode_copy(
+				    value->items[m + 1]));
 			yamlnode_free(job->items[j]);
+			yamlnode_free(job->items[j + 1]);
+		}
 		free(job->items);
 		job->items = merged->items;
 		job->nr = merged->nr;
@@ -703,7 +713,6 @@ job_doc_roles(const char *file, struct yamlnode *job, char **cause)
 		merged->items = NULL;
 		merged->nr = 0;
 		yamlnode_free(merged);
-		i = (size_t)-2;
 	}
 	return 0;
 }
