@@ -52,6 +52,7 @@ AGENTS_SRC	 = $(filter-out agents/bisect-agent.c,$(wildcard agents/*.c))
 BISECTD_SRC	 = $(filter-out bisectd/bisectd.c bisectd/bisectctl.c,\
 		   $(wildcard bisectd/*.c))
 MIGRATIONS	 = $(sort $(wildcard schema/migrations/*.sql))
+PROGRAM_FILES	 = $(sort $(wildcard jobs/library/programs/*.yaml))
 
 obj		 = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
@@ -97,6 +98,14 @@ $(BUILD)/schema/migrations.c: $(MIGRATIONS) tools/embed-sql.sh
 $(BUILD)/schema/migrations.o: $(BUILD)/schema/migrations.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# The adapter files, compiled in (docs/jobs.md, "Adapter files").
+$(BUILD)/jobs/programs.c: $(PROGRAM_FILES) tools/embed-programs.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed-programs.sh $(PROGRAM_FILES) > $@
+
+$(BUILD)/jobs/programs.o: $(BUILD)/jobs/programs.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
 # An archive is also rebuilt when its list of sources changes, so that a
 # removed file does not linger in it.
 define srclist
@@ -113,7 +122,8 @@ $(eval $(call srclist,bisectd,$(BISECTD_SRC)))
 
 $(LIB_UTIL): $(call obj,$(UTIL_SRC)) $(BUILD)/util.srcs
 $(LIB_STATS): $(call obj,$(STATS_SRC)) $(BUILD)/stats.srcs
-$(LIB_JOBS): $(call obj,$(JOBS_SRC)) $(BUILD)/jobs.srcs
+$(LIB_JOBS): $(call obj,$(JOBS_SRC)) $(BUILD)/jobs/programs.o \
+		$(BUILD)/jobs.srcs
 $(LIB_SCHEMA): $(call obj,$(SCHEMA_SRC)) $(BUILD)/schema/migrations.o \
 		$(BUILD)/schema.srcs
 $(LIB_AGENTS): $(call obj,$(AGENTS_SRC)) $(BUILD)/agents.srcs
@@ -189,11 +199,15 @@ FUZZ_SRC	 = $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_LIB_SRC	 = $(UTIL_SRC) $(STATS_SRC) $(JOBS_SRC) $(AGENTS_SRC)
 FUZZ_BIN	 = $(patsubst tests/fuzz/%.c,build-fuzz/%,$(FUZZ_SRC))
 
-build-fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC)
+build-fuzz/programs.c: $(PROGRAM_FILES) tools/embed-programs.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed-programs.sh $(PROGRAM_FILES) > $@
+
+build-fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC) build-fuzz/programs.c
 	@mkdir -p $(dir $@)
 	clang -std=gnu11 -I. -D_GNU_SOURCE -g -O1 \
 		-fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) \
-		-o $@ $< $(FUZZ_LIB_SRC) $(LIBS)
+		-o $@ $< $(FUZZ_LIB_SRC) build-fuzz/programs.c $(LIBS)
 
 fuzz: $(FUZZ_BIN)
 	@set -e; for f in $(FUZZ_BIN); do \
@@ -208,6 +222,8 @@ install: $(PROGRAMS)
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(wildcard jobs/library/*.yaml) \
 		$(DESTDIR)$(PREFIX)/share/bisectd/jobs/
+	install -d $(DESTDIR)$(PREFIX)/share/bisectd/programs
+	install -m 644 $(PROGRAM_FILES) $(DESTDIR)$(PREFIX)/share/bisectd/programs/
 
 clean:
 	rm -rf build build-san build-fuzz

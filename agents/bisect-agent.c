@@ -399,6 +399,10 @@ agent_env(const struct agent_run *ar, const struct knob_set *ks,
 	for (i = 0; ks != NULL && i < ks->nr; i++) {
 		if (strncmp(ks->knobs[i].name, "sysctl.", 7) == 0)
 			inventory_sysctl(*inv, ar->root, ks->knobs[i].name + 7);
+		/* cpufreq_governor is one knob per CPU: named once */
+		if (i > 0 && strcmp(ks->knobs[i - 1].name,
+		    ks->knobs[i].name) == 0)
+			continue;
 		strbuf_addf(&names, "%s%s", names.len ? " " : "",
 		    ks->knobs[i].name);
 	}

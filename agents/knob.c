@@ -7,8 +7,12 @@
  * by "4096 87380 6291456"). A value "sticks" when reading it back gives
  * what was written; the kernel may refuse a write (EINVAL) or ignore it,
  * and something may change it during the run: either is an error of the
- * run, never a silent difference (seed 000).
+ * run, never a silent difference (seed 000). cpufreq_governor is one
+ * knob per CPU (cpuN/cpufreq/scaling_governor), each checked against the
+ * governors the machine offers; a machine without cpufreq (most virtual
+ * machines) cannot apply it, and the run fails saying so.
  */
+#include <dirent.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -25,7 +29,11 @@
 #include "util/xalloc.h"
 
 #define KNOB_THP	"/sys/kernel/mm/transparent_hugepage/"
+#define KNOB_CPU	"/sys/devices/system/cpu"
 #define KNOB_MAX	65536
+
+static char *knob_read_text(const struct knob_set *, const char *path);
+static void knob_normalize(char *);
 
 static void
 knob_add(struct knob_set *ks, const char *name, const char *path,
@@ -60,6 +68,96 @@ knob_set_free(struct knob_set *ks)
 	free(ks);
 }
 
+static int
+knob_cpu_cmp(const void *a, const void *b)
+{
+	unsigned long	x = *(const unsigned long *)a;
+	unsigned long	y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One knob per CPU that has cpufreq; -1 naming what the machine lacks. */
+static int
+knob_cpufreq(struct knob_set *ks, const char *want, char **cause)
+{
+	struct dirent	 *de;
+	DIR		 *d;
+	unsigned long	 *cpus = NULL, n;
+	char		 *full, *path, *avail = NULL, *tok, *save, *end;
+	size_t		  nr = 0, alloc = 0, i;
+	int		  r = -1, found = 0;
+
+	full = inventory_path(ks->root, KNOB_CPU);
+	if ((d = opendir(full)) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			if (strncmp(de->d_name, "cpu", 3) != 0 ||
+			    de->d_name[3] < '0' || de->d_name[3] > '9')
+				continue;
+			n = strtoul(de->d_name + 3, &end, 10);
+			if (*end != '\0')
+				continue;
+			ALLOC_GROW(cpus, nr, alloc);
+			cpus[nr++] = n;
+		}
+		closedir(d);
+	}
+	qsort(cpus, nr, sizeof *cpus, knob_cpu_cmp);
+	for (i = 0; i < nr; i++) {
+		path = xasprintf(KNOB_CPU "/cpu%lu/cpufreq/scaling_governor",
+		    cpus[i]);
+		if ((avail = knob_read_text(ks, path)) == NULL) {
+			free(path);
+			continue;
+		}
+		free(avail);
+		avail = NULL;
+		knob_add(ks, "cpufreq_governor", path, want, 0);
+		free(path);
+		if (found++ > 0)
+			continue;
+		path = xasprintf(KNOB_CPU "/cpu%lu/cpufreq/"
+		    "scaling_available_governors", cpus[i]);
+		avail = knob_read_text(ks, path);
+		free(path);
+		if (avail == NULL)
+			continue;
+		for (tok = strtok_r(avail, " \t\n", &save); tok != NULL;
+		    tok = strtok_r(NULL, " \t\n", &save)) {
+			if (strcmp(tok, want) == 0)
+				break;
+		}
+		if (tok == NULL) {
+			free(avail);
+			path = xasprintf(KNOB_CPU "/cpu%lu/cpufreq/"
+			    "scaling_available_governors", cpus[i]);
+			avail = knob_read_text(ks, path);
+			free(path);
+			if (avail != NULL)
+				knob_normalize(avail);
+			error_set(cause, "knob 'cpufreq_governor': this machine "
+			    "offers the governors '%s', not '%s'",
+			    avail != NULL ? avail : "", want);
+			goto out;
+		}
+		free(avail);
+		avail = NULL;
+	}
+	if (found == 0) {
+		error_set(cause, "knob 'cpufreq_governor': this machine has "
+		    "no cpufreq interface ('%s/cpu0/cpufreq/scaling_governor' "
+		    "does not exist), so the governor '%s' cannot be set",
+		    full, want);
+		goto out;
+	}
+	r = 0;
+out:
+	free(avail);
+	free(cpus);
+	free(full);
+	return r;
+}
+
 int
 knob_set_from_job(const struct job *job, const char *root,
     struct knob_set **out, char **cause)
@@ -77,6 +175,11 @@ knob_set_from_job(const struct job *job, const char *root,
 	if ((v = job_param(job, "numa_balancing")) != NULL)
 		knob_add(ks, "numa_balancing", "/proc/sys/kernel/numa_balancing",
 		    v, 0);
+	if ((v = job_param(job, "cpufreq_governor")) != NULL &&
+	    knob_cpufreq(ks, v, cause) != 0) {
+		knob_set_free(ks);
+		return -1;
+	}
 	for (i = 0; i < job->nr_params; i++) {
 		key = job->params[i].key;
 		if (strncmp(key, "sysctl.", 7) != 0)

@@ -41,8 +41,9 @@ testcase_stress_ng_name(const char *s)
 }
 
 static int
-testcase_stress_ng_command(const struct testcase_ctx *ctx,
-    struct testcase_argv *argv, char **cause)
+testcase_stress_ng_command(const struct testcase_adapter *ad,
+    const struct testcase_ctx *ctx, struct testcase_argv *argv,
+    char **cause)
 {
 	const char	*test = job_param(ctx->job, "test");
 	char		*yaml;
@@ -194,8 +195,9 @@ testcase_stress_ng_text(const char *out, size_t len, struct strbuf *metrics)
 }
 
 static int
-testcase_stress_ng_parse(const struct testcase_ctx *ctx, const char *out,
-    size_t len, struct strbuf *metrics, char **cause)
+testcase_stress_ng_parse(const struct testcase_adapter *ad,
+    const struct testcase_ctx *ctx, const char *out, size_t len,
+    struct strbuf *metrics, char **cause)
 {
 	char	*path = path_join(ctx->resultdir, STRESS_NG_YAML), *buf = NULL;
 	size_t	 blen;
@@ -214,10 +216,32 @@ testcase_stress_ng_parse(const struct testcase_ctx *ctx, const char *out,
 	return 0;
 }
 
+static int
+testcase_stress_ng_check(const struct job *job, const char **key,
+    char **cause)
+{
+	const char	*test = job_param(job, "test");
+
+	*key = "test";
+	if (test == NULL)
+		return error_set(cause, "stress-ng needs 'test': the stressor "
+		    "to run (cpu, vm, fork, ...)");
+	if (!testcase_stress_ng_name(test))
+		return error_set(cause, "'test' must be a stress-ng stressor "
+		    "name, not '%s'", test);
+	*key = "nr_threads";
+	return testcase_check_count(job, "nr_threads", cause);
+}
+
+static const char *const testcase_stress_ng_params[] = {
+	"test", "nr_threads", "runtime", NULL
+};
+
 const struct testcase_adapter testcase_stress_ng = {
 	.name = "stress-ng",
-	.program = "stress-ng",
 	.package = "stress-ng",
+	.params = testcase_stress_ng_params,
+	.check = testcase_stress_ng_check,
 	.command = testcase_stress_ng_command,
 	.parse = testcase_stress_ng_parse,
 };

@@ -2,8 +2,13 @@
  * A vm-scalability-style anonymous memory test, written for the agent
  * (the real vm-scalability is not packaged): nr_task processes (default:
  * one per CPU) each map "size" bytes of anonymous memory (default 64M),
- * write every page, and unmap it, once -- or over and over for runtime
- * seconds when the job has one. They start together on a barrier. Each
+ * touch every page, and unmap it, once -- or over and over for runtime
+ * seconds when the job has one. "test" is the case, as vm-scalability
+ * names it: anon-w-seq (the default: write the pages in order),
+ * anon-w-rand (write them in a random order), anon-r-seq and
+ * anon-r-rand (read them, never written: the zero page); any other case
+ * (lru-file-*, mmap-*, ...) is refused by name before the job is queued,
+ * never run as another. They start together on a barrier. Each
  * reports its own rate as vm-scalability's usemem does,
  *
  *     24573771360 bytes / 13189705 usecs = 1819435 KB/s
@@ -43,27 +48,37 @@
 #define VMSCALE_DEFAULT_SIZE	(64ULL << 20)
 #define VMSCALE_MAX_TASKS	65536
 
+static const char *const testcase_vmscale_tests[] = {
+	"anon-r-rand", "anon-r-seq", "anon-w-rand", "anon-w-seq", NULL
+};
+static const char *const testcase_vmscale_thp[] = { "none", "madvise", NULL };
+static const char *const testcase_vmscale_pin[] = { "0", "1", NULL };
+
 static int
-testcase_vmscale_command(const struct testcase_ctx *ctx,
-    struct testcase_argv *argv, char **cause)
+testcase_vmscale_command(const struct testcase_adapter *ad,
+    const struct testcase_ctx *ctx, struct testcase_argv *argv,
+    char **cause)
 {
-	static const char *const thp[] = { "none", "madvise", NULL };
-	static const char *const pin[] = { "0", "1", NULL };
 	unsigned long long	 size;
-	const char		*t, *p;
+	const char		*t, *p, *test;
 	unsigned		 n;
 
-	if (testcase_count(ctx, "nr_task", "100%", &n, cause) != 0 ||
+	if (testcase_word(ctx, "test", testcase_vmscale_tests, "anon-w-seq",
+	    &test, cause) != 0 ||
+	    testcase_count(ctx, "nr_task", "100%", &n, cause) != 0 ||
 	    testcase_size(ctx, "size", VMSCALE_DEFAULT_SIZE, &size,
 	    cause) != 0 ||
-	    testcase_word(ctx, "thp", thp, "none", &t, cause) != 0 ||
-	    testcase_word(ctx, "pin", pin, "0", &p, cause) != 0)
+	    testcase_word(ctx, "thp", testcase_vmscale_thp, "none", &t,
+	    cause) != 0 ||
+	    testcase_word(ctx, "pin", testcase_vmscale_pin, "0", &p,
+	    cause) != 0)
 		return -1;
 	if (n > VMSCALE_MAX_TASKS)
 		return error_set(cause, "'nr_task' is at most %u",
 		    VMSCALE_MAX_TASKS);
 	testcase_argv_add(argv, "%s", ctx->self);
 	testcase_argv_add(argv, "vm-scalability");
+	testcase_argv_add(argv, "--test=%s", test);
 	testcase_argv_add(argv, "--nr-task=%u", n);
 	testcase_argv_add(argv, "--size=%llu", size);
 	testcase_argv_add(argv, "--runtime=%u", ctx->job->runtime);
@@ -83,8 +98,9 @@ testcase_vmscale_cmp(const void *a, const void *b)
 }
 
 static int
-testcase_vmscale_parse(const struct testcase_ctx *ctx, const char *out,
-    size_t len, struct strbuf *metrics, char **cause)
+testcase_vmscale_parse(const struct testcase_adapter *ad,
+    const struct testcase_ctx *ctx, const char *out, size_t len,
+    struct strbuf *metrics, char **cause)
 {
 	char			*copy = xstrndup(out, len), *save = NULL, *l;
 	unsigned long long	 bytes, usecs, kbs;
@@ -122,10 +138,68 @@ testcase_vmscale_parse(const struct testcase_ctx *ctx, const char *out,
 	return 0;
 }
 
+static int
+testcase_vmscale_word(const struct job *job, const char *key,
+    const char *const *words, const char *what, char **cause)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	const char	*v = job_param(job, key);
+	size_t		 i;
+
+	if (v == NULL)
+		return 0;
+	for (i = 0; words[i] != NULL; i++) {
+		if (strcmp(words[i], v) == 0) {
+			strbuf_release(&sb);
+			return 0;
+		}
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", words[i]);
+	}
+	error_set(cause, "%s '%s' is not one %s (it does %s)",
+	    key, v, what, sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
+static int
+testcase_vmscale_check(const struct job *job, const char **key,
+    char **cause)
+{
+	unsigned long long	 size;
+	struct testcase_ctx	 ctx;
+
+	memset(&ctx, 0, sizeof ctx);
+	ctx.job = job;
+	*key = "test";
+	if (testcase_vmscale_word(job, "test", testcase_vmscale_tests,
+	    "that bisect-agent's built-in vm-scalability worker does",
+	    cause) != 0)
+		return -1;
+	*key = "thp";
+	if (testcase_vmscale_word(job, "thp", testcase_vmscale_thp,
+	    "of the worker's", cause) != 0)
+		return -1;
+	*key = "pin";
+	if (testcase_vmscale_word(job, "pin", testcase_vmscale_pin,
+	    "of the worker's", cause) != 0)
+		return -1;
+	*key = "size";
+	if (testcase_size(&ctx, "size", VMSCALE_DEFAULT_SIZE, &size,
+	    cause) != 0)
+		return -1;
+	*key = "nr_task";
+	return testcase_check_count(job, "nr_task", cause);
+}
+
+static const char *const testcase_vmscale_params[] = {
+	"test", "nr_task", "size", "runtime", "thp", "pin", NULL
+};
+
 const struct testcase_adapter testcase_vmscale = {
 	.name = "vm-scalability",
-	.program = NULL,
 	.package = NULL,
+	.params = testcase_vmscale_params,
+	.check = testcase_vmscale_check,
 	.command = testcase_vmscale_command,
 	.parse = testcase_vmscale_parse,
 };
@@ -139,17 +213,67 @@ testcase_vmscale_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* One process: wait for the barrier, then map, write, unmap. */
+enum testcase_vmscale_case {
+	VMSCALE_W_SEQ,
+	VMSCALE_W_RAND,
+	VMSCALE_R_SEQ,
+	VMSCALE_R_RAND,
+};
+
+/*
+ * Page i of n in a random order without a table: a full-period LCG
+ * modulo the power of two above n (c odd, a = 1 mod 4), skipping the
+ * values from n up.
+ */
+static size_t
+testcase_vmscale_next(size_t *x, size_t n, size_t mask)
+{
+	do
+		*x = (*x * 1103515245u + 12345u) & mask;
+	while (*x >= n);
+	return *x;
+}
+
+/* Touch every page of m once, in the case's order; returns a checksum. */
+static unsigned long
+testcase_vmscale_touch(char *m, unsigned long long size, long page,
+    enum testcase_vmscale_case tc, unsigned idx)
+{
+	size_t			 npages = (size_t)((size + (unsigned long long)page -
+				     1) / (unsigned long long)page);
+	size_t			 mask = 1, i, p, x = idx, off, len, w;
+	volatile unsigned long	 sum = 0;
+	const unsigned long	*words;
+
+	while (mask < npages)
+		mask <<= 1;
+	mask--;
+	for (i = 0; i < npages; i++) {
+		p = tc == VMSCALE_W_RAND || tc == VMSCALE_R_RAND ?
+		    testcase_vmscale_next(&x, npages, mask) : i;
+		off = p * (size_t)page;
+		len = (size_t)page < size - off ? (size_t)page : size - off;
+		if (tc == VMSCALE_W_SEQ || tc == VMSCALE_W_RAND) {
+			memset(m + off, (int)(idx + 1), len);
+			continue;
+		}
+		words = (const unsigned long *)(m + off);
+		for (w = 0; w < len / sizeof *words; w++)
+			sum += words[w];
+	}
+	return sum;
+}
+
+/* One process: wait for the barrier, then map, touch, unmap. */
 static int
 testcase_vmscale_task(int barrier, unsigned idx, unsigned long long size,
-    unsigned runtime, int madv, int pin)
+    unsigned runtime, int madv, int pin, enum testcase_vmscale_case tc)
 {
 	unsigned long long	 bytes = 0, usecs;
 	long			 page = sysconf(_SC_PAGESIZE);
 	double			 start, now;
 	cpu_set_t		 set;
 	char			 c, line[128], *m;
-	size_t			 off;
 	int			 len;
 	long			 ncpu;
 
@@ -171,9 +295,11 @@ testcase_vmscale_task(int barrier, unsigned idx, unsigned long long size,
 		}
 		if (madv)
 			madvise(m, size, MADV_HUGEPAGE);
-		for (off = 0; off < size; off += (size_t)page)
-			memset(m + off, (int)(idx + 1), (size_t)page <
-			    size - off ? (size_t)page : size - off);
+		if (testcase_vmscale_touch(m, size, page, tc, idx) != 0) {
+			dprintf(2, "vm-scalability: task %u: memory never "
+			    "written does not read as zeroes\n", idx);
+			return 1;
+		}
 		munmap(m, size);
 		bytes += size;
 		now = testcase_vmscale_now();
@@ -196,8 +322,10 @@ testcase_vmscale_main(int argc, char **argv)
 		{ "runtime", required_argument, NULL, 't' },
 		{ "madvise-hugepage", no_argument, NULL, 'h' },
 		{ "pin", no_argument, NULL, 'p' },
+		{ "test", required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 }
 	};
+	enum testcase_vmscale_case tc = VMSCALE_W_SEQ;
 	unsigned long long	 size = VMSCALE_DEFAULT_SIZE;
 	unsigned long		 n = 1, runtime = 0, i, started = 0;
 	pid_t			*pids;
@@ -225,12 +353,25 @@ testcase_vmscale_main(int argc, char **argv)
 		case 'p':
 			pin = 1;
 			break;
+		case 'c':
+			if (strcmp(optarg, "anon-w-seq") == 0)
+				tc = VMSCALE_W_SEQ;
+			else if (strcmp(optarg, "anon-w-rand") == 0)
+				tc = VMSCALE_W_RAND;
+			else if (strcmp(optarg, "anon-r-seq") == 0)
+				tc = VMSCALE_R_SEQ;
+			else if (strcmp(optarg, "anon-r-rand") == 0)
+				tc = VMSCALE_R_RAND;
+			else
+				bad = 1;
+			break;
 		default:
 			bad = 1;
 		}
 	}
 	if (bad || optind != argc) {
 		fprintf(stderr, "usage: bisect-agent vm-scalability "
+		    "[--test=anon-w-seq|anon-w-rand|anon-r-seq|anon-r-rand] "
 		    "--nr-task=N --size=BYTES [--runtime=S] "
 		    "[--madvise-hugepage] [--pin]\n");
 		return 2;
@@ -248,7 +389,7 @@ testcase_vmscale_main(int argc, char **argv)
 		if (pids[i] == 0) {
 			close(fds[1]);
 			_exit(testcase_vmscale_task(fds[0], (unsigned)i, size,
-			    (unsigned)runtime, madv, pin));
+			    (unsigned)runtime, madv, pin, tc));
 		}
 		started++;
 	}

@@ -1,10 +1,12 @@
 /*
- * The table of testcase adapters and what they share: building an argv,
- * finding a program in PATH, and reading the LKP-style parameters
- * (nr_threads as a count or a percentage of the CPUs, sizes with units,
- * words from a list). A parameter that is out of range or misspelt is an
- * error of the run with the key named, never a silent default.
+ * The table of testcase adapters -- the C ones, then one for each
+ * program file -- and what they share: building an argv, finding a
+ * program in PATH, and reading the LKP-style parameters (nr_threads as
+ * a count or a percentage of the CPUs, sizes with units, words from a
+ * list). A parameter that is out of range or misspelt is an error of the
+ * run with the key named, never a silent default.
  */
+#include <pthread.h>
 #include <sys/stat.h>
 
 #include <ctype.h>
@@ -18,6 +20,7 @@
 #include "agents/result.h"
 #include "agents/testcase.h"
 #include "jobs/job.h"
+#include "jobs/program.h"
 #include "util/error.h"
 #include "util/file.h"
 #include "util/strbuf.h"
@@ -26,11 +29,33 @@
 #define TESTCASE_MAX_COUNT	1000000
 
 static const struct testcase_adapter *const testcase_table[] = {
-	&testcase_dbench,
 	&testcase_stress_ng,
-	&testcase_hackbench,
 	&testcase_vmscale,
 };
+
+static pthread_once_t			 testcase_once = PTHREAD_ONCE_INIT;
+static struct testcase_adapter		*testcase_data;
+static size_t				 testcase_nr_data;
+
+static void
+testcase_data_load(void)
+{
+	const struct program *const	*t;
+	struct testcase_adapter		*ad;
+	size_t				 nr, i;
+
+	if (program_table(&t, &nr, NULL) != 0)
+		nr = 0;
+	testcase_data = xcalloc(nr + 1, sizeof *testcase_data);
+	for (i = 0; i < nr; i++) {
+		ad = &testcase_data[testcase_nr_data++];
+		ad->name = t[i]->name;
+		ad->package = t[i]->package;
+		ad->data = t[i];
+		ad->command = testcase_data_command;
+		ad->parse = testcase_data_parse;
+	}
+}
 
 const struct testcase_adapter *
 testcase_find(const char *name)
@@ -42,7 +67,39 @@ testcase_find(const char *name)
 		if (strcmp(testcase_table[i]->name, name) == 0)
 			return testcase_table[i];
 	}
+	pthread_once(&testcase_once, testcase_data_load);
+	for (i = 0; i < testcase_nr_data; i++) {
+		if (strcmp(testcase_data[i].name, name) == 0)
+			return &testcase_data[i];
+	}
 	return NULL;
+}
+
+static int
+testcase_cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+char *
+testcase_names(void)
+{
+	struct strbuf	  sb = STRBUF_INIT;
+	const char	**v;
+	size_t		  nr = 0, i;
+
+	pthread_once(&testcase_once, testcase_data_load);
+	v = xcalloc(testcase_nr_data + sizeof testcase_table /
+	    sizeof testcase_table[0] + 1, sizeof *v);
+	for (i = 0; i < sizeof testcase_table / sizeof testcase_table[0]; i++)
+		v[nr++] = testcase_table[i]->name;
+	for (i = 0; i < testcase_nr_data; i++)
+		v[nr++] = testcase_data[i].name;
+	qsort(v, nr, sizeof *v, testcase_cmp_name);
+	for (i = 0; i < nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", v[i]);
+	free(v);
+	return strbuf_detach(&sb, NULL);
 }
 
 void
@@ -131,6 +188,21 @@ testcase_count(const struct testcase_ctx *ctx, const char *key,
 }
 
 int
+testcase_check_count(const struct job *job, const char *key, char **cause)
+{
+	struct program_param	 pp;
+	const char		*v = job_param(job, key);
+	double			 n;
+
+	if (v == NULL)
+		return 0;
+	memset(&pp, 0, sizeof pp);
+	pp.name = (char *)key;
+	pp.type = PROGRAM_COUNT;
+	return program_value(&pp, v, 0, &n, NULL, cause);
+}
+
+int
 testcase_size(const struct testcase_ctx *ctx, const char *key,
     unsigned long long dflt, unsigned long long *out, char **cause)
 {
@@ -200,7 +272,7 @@ testcase_prepare(const struct testcase_adapter *ad,
 {
 	char	*cause = NULL, *path;
 
-	if (ad->command(ctx, argv, &cause) != 0) {
+	if (ad->command(ad, ctx, argv, &cause) != 0) {
 		result_set_error(r, "testcase '%s': %s", ad->name, cause);
 		free(cause);
 		return -1;
@@ -214,6 +286,12 @@ testcase_prepare(const struct testcase_adapter *ad,
 	}
 	free(argv->v[0]);
 	argv->v[0] = path;
+	if (ad->data != NULL && testcase_data_repeat(ad, ctx, argv,
+	    &cause) != 0) {
+		result_set_error(r, "testcase '%s': %s", ad->name, cause);
+		free(cause);
+		return -1;
+	}
 	return 0;
 }
 
@@ -225,7 +303,7 @@ testcase_metrics(const struct testcase_adapter *ad,
 	struct strbuf	 metrics = STRBUF_INIT;
 	char		*cause = NULL, *path;
 
-	if (ad->parse(ctx, buf, len, &metrics, &cause) != 0) {
+	if (ad->parse(ad, ctx, buf, len, &metrics, &cause) != 0) {
 		result_set_error(r, "testcase '%s': %s", ad->name, cause);
 		free(cause);
 	}

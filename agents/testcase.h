@@ -1,11 +1,14 @@
 /*
  * Testcase adapters: how the agent runs a named benchmark that has no
- * inline "run:" (dbench, stress-ng, hackbench, vm-scalability), and how
- * it turns the benchmark's own output into metrics named as LKP names
- * them. An adapter builds an argv from the job's parameters -- never a
- * shell command line, so a job value cannot become shell syntax -- and
- * writes its metrics as "name: number" lines, which go through the same
- * output parser as an inline testcase's (instances included).
+ * inline "run:", and how it turns the benchmark's own output into
+ * metrics named as LKP names them. Most adapters are program files
+ * (jobs/program.h, run by agents/testcase-data.c); stress-ng and
+ * vm-scalability are C. An adapter builds an argv from the job's
+ * parameters -- never a shell command line, so a job value cannot become
+ * shell syntax -- and writes its metrics as "name: number" lines, which
+ * go through the same output parser as an inline testcase's. Each
+ * adapter declares the parameters it takes: testcase_validate refuses a
+ * job with any other.
  */
 #ifndef AGENTS_TESTCASE_H
 #define AGENTS_TESTCASE_H
@@ -14,6 +17,7 @@
 
 struct inventory;
 struct job;
+struct program;
 struct result;
 struct strbuf;
 
@@ -33,16 +37,36 @@ struct testcase_argv {
 
 struct testcase_adapter {
 	const char	*name;
-	const char	*program;	/* looked up in PATH; NULL: self */
 	const char	*package;	/* the Debian package holding it */
-	int		(*command)(const struct testcase_ctx *,
+	const struct program *data;	/* a program file's, or NULL */
+	const char *const *params;	/* C: the parameters it takes */
+	int		(*command)(const struct testcase_adapter *,
+			    const struct testcase_ctx *,
 			    struct testcase_argv *, char **cause);
 	/* The output as "name: number" lines; -1 if it has no result. */
-	int		(*parse)(const struct testcase_ctx *, const char *out,
+	int		(*parse)(const struct testcase_adapter *,
+			    const struct testcase_ctx *, const char *out,
 			    size_t len, struct strbuf *metrics, char **cause);
+	/*
+	 * C: the job's values checked before it is queued; -1 with *key
+	 * the parameter at fault. NULL: nothing to check.
+	 */
+	int		(*check)(const struct job *, const char **key,
+			    char **cause);
 };
 
+/* A C adapter or a program file's, or NULL. */
 const struct testcase_adapter *testcase_find(const char *name);
+/* "dbench, hackbench, ..." for messages; allocated. */
+char	*testcase_names(void);
+/*
+ * Every parameter of the job is applied or refused (docs/jobs.md): a
+ * bisectd key, a knob, a parameter its testcase declares (any name that
+ * can be an environment variable for an inline "run:"), with a value of
+ * its type. A testcase with neither "run:" nor an adapter is refused.
+ * -1 with *cause "FILE:LINE:COL: message" (with "did you mean ...?").
+ */
+int	 testcase_validate(const struct job *, char **cause);
 /*
  * The adapter's argv with its program's path found in PATH; else -1 and
  * an error of the run in r (bad parameters, program not installed).
@@ -59,10 +83,28 @@ void	 testcase_metrics(const struct testcase_adapter *,
 	     const struct testcase_ctx *, const char *out, size_t len,
 	     struct result *);
 
-extern const struct testcase_adapter testcase_dbench;
 extern const struct testcase_adapter testcase_stress_ng;
-extern const struct testcase_adapter testcase_hackbench;
 extern const struct testcase_adapter testcase_vmscale;
+
+/* Program files (agents/testcase-data.c). */
+int	 testcase_data_command(const struct testcase_adapter *,
+	     const struct testcase_ctx *, struct testcase_argv *,
+	     char **cause);
+/* argv with "repeat:": wrapped to run its count of times. */
+int	 testcase_data_repeat(const struct testcase_adapter *,
+	     const struct testcase_ctx *, struct testcase_argv *,
+	     char **cause);
+int	 testcase_data_parse(const struct testcase_adapter *,
+	     const struct testcase_ctx *, const char *out, size_t len,
+	     struct strbuf *metrics, char **cause);
+/*
+ * The metrics of a program's output, as testcase_data_parse; for the
+ * unit tests and the fuzz target, without a run (resultdir may be NULL
+ * when the output is the run's).
+ */
+int	 testcase_data_metrics(const struct program *, const char *resultdir,
+	     const char *out, size_t len, struct strbuf *metrics,
+	     char **cause);
 
 void	 testcase_argv_add(struct testcase_argv *, const char *fmt, ...)
 	     __attribute__((format(printf, 2, 3)));
@@ -78,6 +120,9 @@ int	 testcase_count(const struct testcase_ctx *, const char *key,
 /* A size parameter "64M" (K M G T, powers of 1024), or dflt. */
 int	 testcase_size(const struct testcase_ctx *, const char *key,
 	     unsigned long long dflt, unsigned long long *out, char **cause);
+/* Before a run: the job's key, when it has one, is a count (N, N%). */
+int	 testcase_check_count(const struct job *, const char *key,
+	     char **cause);
 /* A parameter from a fixed list of words, or dflt. */
 int	 testcase_word(const struct testcase_ctx *, const char *key,
 	     const char *const *words, const char *dflt, const char **out,

@@ -3,7 +3,9 @@
  * database and without queueing, like LKP's split-job. Each expanded job
  * is listed with its id, programs, parameters, what the agent will run
  * (an adapter's argv, or the inline command), the knobs it sets and the
- * headline metric; --json prints one array of objects. See docs/cli.md.
+ * headline metric; --json prints one array of objects. Every parameter
+ * is validated as queue validates it, unless --format-only. See
+ * docs/cli.md.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include <jansson.h>
 
 #include "agents/knob.h"
+#include "agents/result.h"
 #include "agents/testcase.h"
 #include "bisectd/cmd.h"
 #include "jobs/config.h"
@@ -25,6 +28,7 @@
 struct cmd_check {
 	int		  json;
 	int		  strict;	/* --runnable */
+	int		  format_only;	/* --format-only: no validation */
 	const char	**dirs;
 	size_t		  nr_dirs;
 	json_t		 *array;
@@ -33,17 +37,22 @@ struct cmd_check {
 	size_t		  nr_repeats;
 };
 
-/* What the agent runs: *kind is "adapter", "inline" or "none". */
+/*
+ * What the agent runs: *kind is "adapter", "inline" or "none"; for an
+ * adapter, argv as testcase_prepare builds it on this machine (its CPUs
+ * and memory, the program found in PATH). -1 with *why when it cannot.
+ */
 static int
 cmd_check_runs(const struct job *job, const char **kind,
     struct testcase_argv *argv, char **why)
 {
 	const struct testcase_adapter	*ad;
 	struct testcase_ctx		 ctx;
+	struct result			*res;
 	long				 cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	long				 pages = sysconf(_SC_PHYS_PAGES);
 	long				 psize = sysconf(_SC_PAGESIZE);
-	char				*path;
+	int				 r = 0;
 
 	*why = NULL;
 	if (job->run != NULL) {
@@ -65,17 +74,14 @@ cmd_check_runs(const struct job *job, const char **kind,
 	ctx.nr_cpu = cpus > 0 ? (unsigned)cpus : 1;
 	ctx.memory = pages > 0 && psize > 0 ?
 	    (unsigned long long)pages * (unsigned long long)psize : 0;
-	if (ad->command(&ctx, argv, why) != 0)
-		return -1;
-	if (ad->program != NULL) {
-		if ((path = testcase_which(ad->program)) == NULL) {
-			*why = xasprintf("'%s' is not installed here (Debian "
-			    "package %s)", ad->program, ad->package);
-			return -1;
-		}
-		free(path);
+	res = result_new();
+	if (testcase_prepare(ad, &ctx, argv, res) != 0) {
+		*why = xstrdup(res->error != NULL ? res->error :
+		    "the adapter cannot build its command");
+		r = -1;
 	}
-	return 0;
+	result_free(res);
+	return r;
 }
 
 static void
@@ -206,6 +212,11 @@ cmd_check_file(struct cmd_check *c, const char *path)
 		fprintf(stderr, "note: %s: %zu jobs repeat an earlier job of "
 		    "the file and are listed once\n", path, repeats);
 	c->nr_repeats += repeats;
+	/* What queue refuses, check refuses: every parameter is checked. */
+	for (i = 0; i < nr && !c->format_only; i++) {
+		if (testcase_validate(jobs[i], &cause) != 0)
+			goto out;
+	}
 	for (i = 0; i < nr; i++) {
 		if (knob_set_from_job(jobs[i], "/", &ks, &cause) != 0)
 			goto out;
@@ -247,6 +258,7 @@ cmd_check_exec(const char *config, int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "include", required_argument, NULL, 'I' },
 		{ "runnable", no_argument, NULL, 'R' },
+		{ "format-only", no_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cmd_check	 c;
@@ -265,6 +277,9 @@ cmd_check_exec(const char *config, int argc, char **argv)
 			break;
 		case 'R':
 			c.strict = 1;
+			break;
+		case 'F':
+			c.format_only = 1;
 			break;
 		case 'I':
 			c.dirs = xreallocarray(c.dirs, c.nr_dirs + 1,
@@ -332,7 +347,8 @@ out:
 
 const struct cmd_entry cmd_check_entry = {
 	.name = "check",
-	.usage = "[--json] [--runnable] [-I DIR]... JOB.yaml...",
+	.usage = "[--json] [--format-only] [--runnable] [-I DIR]... "
+	    "JOB.yaml...",
 	.summary = "validate and expand job files without queueing",
 	.exec = cmd_check_exec,
 };

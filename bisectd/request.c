@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agents/testcase.h"
 #include "bisectd/bisection.h"
 #include "bisectd/build.h"
 #include "bisectd/placement.h"
@@ -89,6 +90,11 @@ request_create(struct context *ctx, const struct request_spec *spec,
 	jopts.nr_include_dirs = ctx->config->nr_job_include;
 	if (job_load_with(spec->job_file, &jopts, &jobs, &nr_jobs, cause) != 0)
 		goto out;
+	/* every parameter applied or refused, before anything is written */
+	for (i = 0; i < nr_jobs; i++) {
+		if (testcase_validate(jobs[i], cause) != 0)
+			goto out;
+	}
 	if (strcmp(spec->kind, "bisect") == 0) {
 		if (nr_jobs != 1) {
 			error_set(cause, "'%s' expands to %zu jobs; a "

@@ -2,7 +2,8 @@
  * The table of known metrics, in the spirit of LKP's index-perf-all.yaml:
  * for each metric, which way is better, how the values of several
  * instances (processes, threads, nodes) make the run's value, and the
- * smallest change worth reporting. Names are looked up exactly first, then
+ * smallest change worth reporting. A program file's metrics (jobs/program.h)
+ * are looked up first. Names are looked up exactly next, then
  * against the glob patterns in the order they are listed, so a specific
  * pattern must come before a general one. Matching ignores case, so
  * "netperf.Throughput_Mbps" is a throughput like "ebizzy.throughput".
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "jobs/metric.h"
+#include "jobs/program.h"
 
 #define H	JOB_DIRECTION_HIGHER
 #define L	JOB_DIRECTION_LOWER
@@ -86,10 +88,14 @@ static const struct metric_info metric_default = { "*", U, MEAN, 1.0 };
 const struct metric_info *
 metric_lookup(const char *name)
 {
-	size_t	i;
+	const struct metric_info	*info;
+	size_t				 i;
 
 	if (name == NULL)
 		return &metric_default;
+	/* a program file's own metrics first: it is their definition */
+	if ((info = program_metric_info(name)) != NULL)
+		return info;
 	for (i = 0; i < sizeof metric_exact / sizeof metric_exact[0]; i++) {
 		if (strcmp(metric_exact[i].pattern, name) == 0)
 			return &metric_exact[i];

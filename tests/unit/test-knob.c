@@ -3,7 +3,9 @@
  * in the kernel's "always [madvise] never" format, /proc/sys files, a
  * multi-value sysctl; applying, checking after the run, restoring; and
  * the failures: a missing file, a write that does not stick, a value
- * changed during the run, a restore that cannot write, bad names.
+ * changed during the run, a restore that cannot write, bad names; and
+ * cpufreq_governor on every CPU, a governor the machine does not offer,
+ * a machine without cpufreq.
  */
 #include <sys/stat.h>
 
@@ -210,6 +212,66 @@ test_failures(void)
 }
 
 static void
+test_cpufreq(void)
+{
+	struct job	*j;
+	struct knob_set	*ks = NULL;
+	char		*cause = NULL, *v, *full;
+	int		 r;
+	unsigned	 cpu;
+
+	fixture();
+	for (cpu = 0; cpu < 3; cpu++) {
+		full = xasprintf("/sys/devices/system/cpu/cpu%u/cpufreq/"
+		    "scaling_governor", cpu);
+		put(full, "powersave\n");
+		free(full);
+		full = xasprintf("/sys/devices/system/cpu/cpu%u/cpufreq/"
+		    "scaling_available_governors", cpu);
+		put(full, "performance powersave\n");
+		free(full);
+	}
+	put("/sys/devices/system/cpu/online", "0-2\n");
+	j = job("testcase: t\nrun: 'true'\ncpufreq_governor: performance\n");
+	ok(knob_set_from_job(j, root, &ks, &cause) == 0, "cpufreq knobs: %s",
+	    cause ? cause : "");
+	is_int(ks != NULL ? ks->nr : 0, 3, "one per CPU");
+	ok(ks != NULL && knob_apply(ks, &cause) == 0, "applied: %s",
+	    cause ? cause : "");
+	v = get("/sys/devices/system/cpu/cpu2/cpufreq/scaling_governor");
+	is_str(v, "performance\n", "cpu2's governor written");
+	free(v);
+	ok(knob_check(ks, &cause) == 0, "and still set after the run");
+	ok(knob_restore(ks, &cause) == 0, "restored");
+	v = get("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+	is_str(v, "powersave\n", "cpu0 back to powersave");
+	free(v);
+	knob_set_free(ks);
+	ks = NULL;
+	job_free(j);
+
+	j = job("testcase: t\nrun: 'true'\ncpufreq_governor: ondemand\n");
+	r = knob_set_from_job(j, root, &ks, &cause);
+	ok(r == -1 && cause != NULL && strcmp(cause, "knob "
+	    "'cpufreq_governor': this machine offers the governors "
+	    "'performance powersave', not 'ondemand'") == 0,
+	    "a governor not offered: %s", cause ? cause : "");
+	job_free(j);
+
+	full = xasprintf("%s/sys/devices/system/cpu", root);
+	dir_remove_tree(full, NULL);
+	free(full);
+	put("/sys/devices/system/cpu/cpu0/topology/core_id", "0\n");
+	j = job("testcase: t\nrun: 'true'\ncpufreq_governor: performance\n");
+	r = knob_set_from_job(j, root, &ks, &cause);
+	ok(r == -1 && cause != NULL && strstr(cause, "no cpufreq "
+	    "interface") != NULL && strstr(cause, "'performance' cannot be "
+	    "set") != NULL, "no cpufreq: %s", cause ? cause : "");
+	job_free(j);
+	free(cause);
+}
+
+static void
 test_sysctl_path(void)
 {
 	char	*p;
@@ -236,6 +298,7 @@ main(void)
 	root = mkdtemp(tmpl);
 	test_apply_restore();
 	test_failures();
+	test_cpufreq();
 	test_sysctl_path();
 	dir_remove_tree(root, NULL);
 	return tap_done();

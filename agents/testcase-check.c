@@ -1,0 +1,425 @@
+/*
+ * Every parameter is applied or refused (docs/jobs.md): before a job is
+ * queued, each of its keys must be bisectd's own, a knob the agent
+ * applies, or a parameter its testcase declares -- any environment name
+ * for an inline "run:", which receives them all -- with a value of its
+ * type. Anything else is refused at its line and column with the
+ * nearest known name, so a misspelling never becomes a silent parameter.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agents/inventory.h"
+#include "agents/monitor.h"
+#include "agents/testcase.h"
+#include "jobs/job.h"
+#include "jobs/program.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* bisectd's own keys: what a job is and how it is sampled. */
+static const char *const testcase_check_bisectd[] = {
+	"testcase", "category", "suite", "run", "metric", "direction",
+	"runs", "timeout", "monitors", "programs", NULL
+};
+/* The knobs (agents/knob.c); sysctl.* too. */
+static const char *const testcase_check_knobs[] = {
+	"thp_enabled", "thp_defrag", "numa_balancing", "cpufreq_governor",
+	NULL
+};
+/* Set by the agent from the machine: a parameter cannot override them. */
+static const char *const testcase_check_agent[] = {
+	"nr_cpu", "nr_node", NULL
+};
+/* Maps whose keys bisectd checks itself (jobs/job-param.c). */
+static const char *const testcase_check_maps[] = {
+	"requires", "kconfig", "sysctl", NULL
+};
+
+static int
+testcase_check_in(const char *const *list, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; list != NULL && list[i] != NULL; i++) {
+		if (strcmp(list[i], key) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Optimal string alignment distance: a transposition counts one. */
+static size_t
+testcase_check_distance(const char *a, const char *b)
+{
+	size_t	la = strlen(a), lb = strlen(b), i, j, *d, r, v;
+
+	if (la > 64 || lb > 64)
+		return 64;
+	d = xcalloc((la + 1) * (lb + 1), sizeof *d);
+#define D(x, y)	d[(x) * (lb + 1) + (y)]
+	for (i = 0; i <= la; i++)
+		D(i, 0) = i;
+	for (j = 0; j <= lb; j++)
+		D(0, j) = j;
+	for (i = 1; i <= la; i++) {
+		for (j = 1; j <= lb; j++) {
+			v = D(i - 1, j - 1) + (a[i - 1] != b[j - 1]);
+			if (D(i - 1, j) + 1 < v)
+				v = D(i - 1, j) + 1;
+			if (D(i, j - 1) + 1 < v)
+				v = D(i, j - 1) + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && D(i - 2, j - 2) + 1 < v)
+				v = D(i - 2, j - 2) + 1;
+			D(i, j) = v;
+		}
+	}
+	r = D(la, lb);
+#undef D
+	free(d);
+	return r;
+}
+
+struct testcase_check_near {
+	const char	*key;
+	const char	*best;
+	size_t		 distance;
+};
+
+static void
+testcase_check_try(struct testcase_check_near *n, const char *const *list)
+{
+	size_t	i, d;
+
+	for (i = 0; list != NULL && list[i] != NULL; i++) {
+		d = testcase_check_distance(n->key, list[i]);
+		if (d < n->distance) {
+			n->distance = d;
+			n->best = list[i];
+		}
+	}
+}
+
+static const char **
+testcase_check_declared(const struct testcase_adapter *ad)
+{
+	const char	**v;
+	size_t		  i;
+
+	if (ad == NULL)
+		return xcalloc(1, sizeof *v);
+	if (ad->data == NULL) {
+		for (i = 0; ad->params != NULL && ad->params[i] != NULL; i++)
+			;
+		v = xcalloc(i + 1, sizeof *v);
+		memcpy(v, ad->params, i * sizeof *v);
+		return v;
+	}
+	v = xcalloc(ad->data->nr_params + 1, sizeof *v);
+	for (i = 0; i < ad->data->nr_params; i++)
+		v[i] = ad->data->params[i].name;
+	return v;
+}
+
+/* "FILE:LINE:COL: " of a parameter, or of the file. */
+static void
+testcase_check_at(struct strbuf *sb, const struct job *job,
+    const struct job_param *p)
+{
+	strbuf_addf(sb, "%s:", job->file != NULL ? job->file : "job");
+	if (p != NULL && p->line > 0)
+		strbuf_addf(sb, "%u:%u:", p->line, p->column);
+	strbuf_addch(sb, ' ');
+}
+
+static int
+testcase_check_fail(char **cause, const struct job *job,
+    const struct job_param *p, const char *msg)
+{
+	struct strbuf	sb = STRBUF_INIT;
+
+	testcase_check_at(&sb, job, p);
+	strbuf_addstr(&sb, msg);
+	error_set(cause, "%s", sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
+static const struct job_param *
+testcase_check_param(const struct job *job, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < job->nr_params; i++) {
+		if (strcmp(job->params[i].key, key) == 0)
+			return &job->params[i];
+	}
+	return NULL;
+}
+
+/* An inline testcase's parameter: a name its environment can carry. */
+static int
+testcase_check_env_name(const char *key)
+{
+	const char	*p;
+
+	if (*key < 'a' || *key > 'z')
+		return 0;
+	for (p = key; *p != '\0'; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		    *p == '_'))
+			return 0;
+	}
+	return 1;
+}
+
+static int
+testcase_check_unknown(const struct job *job, const struct job_param *p,
+    const struct testcase_adapter *ad, const char **declared, char **cause)
+{
+	struct testcase_check_near	 n = { p->key, NULL, 64 };
+	struct strbuf			 sb = STRBUF_INIT;
+	char				*head;
+	size_t				 i, limit;
+	int				 inline_run = job->run != NULL;
+
+	testcase_check_try(&n, testcase_check_bisectd);
+	testcase_check_try(&n, testcase_check_knobs);
+	testcase_check_try(&n, testcase_check_maps);
+	testcase_check_try(&n, declared);
+	limit = strlen(p->key) <= 4 ? 1 : 2;
+	if (inline_run) {
+		/* only what is surely a misspelling of a bisectd key */
+		if (n.distance > 1 || testcase_check_in(declared, n.best))
+			return 0;
+		limit = 1;
+	}
+	head = xasprintf("unknown parameter '%s' for testcase '%s'", p->key,
+	    job->testcase);
+	if (n.best != NULL && n.distance <= limit && n.distance > 0) {
+		strbuf_addf(&sb, "%s: did you mean '%s'?", head, n.best);
+		if (inline_run)
+			strbuf_addstr(&sb, " (an inline testcase receives its "
+			    "parameters as environment variables, but not "
+			    "one this close to a bisectd key)");
+	} else {
+		strbuf_addf(&sb, "%s (it takes ", head);
+		for (i = 0; declared[i] != NULL; i++)
+			strbuf_addf(&sb, "%s%s", i ? ", " : "", declared[i]);
+		if (i == 0)
+			strbuf_addstr(&sb, "no parameters");
+		strbuf_addstr(&sb, "; bisectd's keys and the knobs are in "
+		    "docs/jobs.md)");
+	}
+	(void)ad;
+	free(head);
+	testcase_check_fail(cause, job, p, sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
+static int
+testcase_check_monitors(const struct job *job, char **cause)
+{
+	struct testcase_check_near	 n;
+	const struct job_param		*p = testcase_check_param(job,
+					     "monitors");
+	struct strbuf			 sb = STRBUF_INIT;
+	size_t				 i;
+	int				 r = 0;
+
+	for (i = 0; i < job->nr_monitors && r == 0; i++) {
+		if (monitor_find(job->monitors[i]) != NULL)
+			continue;
+		memset(&n, 0, sizeof n);
+		n.key = job->monitors[i];
+		n.distance = 64;
+		testcase_check_try(&n, monitor_defaults);
+		strbuf_addf(&sb, "'monitors' lists '%s', which bisect-agent "
+		    "does not have", job->monitors[i]);
+		if (n.best != NULL && n.distance <= 2)
+			strbuf_addf(&sb, ": did you mean '%s'?", n.best);
+		r = testcase_check_fail(cause, job, p, sb.buf);
+	}
+	strbuf_release(&sb);
+	return r;
+}
+
+/*
+ * LKP's program keys (jobs/job.c): the testcase's own program is what
+ * runs; any other (a setup script, a monitor written LKP's way) bisectd
+ * would not run, so it is refused rather than ignored.
+ */
+static int
+testcase_check_programs(const struct job *job, char **cause)
+{
+	const struct job_param	*p = testcase_check_param(job, "programs");
+	char			*msg;
+	size_t			 i;
+	int			 r = 0;
+
+	for (i = 0; i < job->nr_programs && r == 0; i++) {
+		if (strcmp(job->programs[i], job->testcase) == 0)
+			continue;
+		if (monitor_find(job->programs[i]) != NULL)
+			msg = xasprintf("program '%s' is a monitor: list it "
+			    "under 'monitors:'", job->programs[i]);
+		else
+			msg = xasprintf("program '%s' is not one bisectd runs "
+			    "(only the testcase's own, '%s')",
+			    job->programs[i], job->testcase);
+		r = testcase_check_fail(cause, job, p, msg);
+		free(msg);
+	}
+	return r;
+}
+
+static int
+testcase_check_values(const struct job *job,
+    const struct testcase_adapter *ad, char **cause)
+{
+	const struct program_param	*pp;
+	const struct job_param		*p = NULL;
+	const char			*key = NULL, *v;
+	char				*why = NULL, *path;
+	double				 num;
+	size_t				 i;
+	int				 r = -1;
+
+	for (i = 0; i < job->nr_params; i++) {
+		p = &job->params[i];
+		if (strncmp(p->key, "sysctl.", 7) == 0) {
+			if ((path = inventory_sysctl_path(p->key + 7)) == NULL) {
+				error_set(&why, "'%s' is not a sysctl name "
+				    "that bisect-agent can set", p->key);
+				goto fail;
+			}
+			free(path);
+		}
+	}
+	if ((v = job_param(job, "cpufreq_governor")) != NULL) {
+		p = testcase_check_param(job, "cpufreq_governor");
+		if (*v == '\0' || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789"
+		    "_") != strlen(v)) {
+			error_set(&why, "'cpufreq_governor' must be a governor "
+			    "name (performance, powersave, ...), not '%s'", v);
+			goto fail;
+		}
+	}
+	if (ad == NULL)
+		return 0;
+	if (ad->data != NULL) {
+		for (i = 0; i < ad->data->nr_params; i++) {
+			pp = &ad->data->params[i];
+			if ((v = job_param(job, pp->name)) == NULL)
+				continue;
+			p = testcase_check_param(job, pp->name);
+			if (program_value(pp, v, 0, &num, NULL, &why) != 0)
+				goto fail;
+		}
+		return 0;
+	}
+	if (ad->check != NULL && ad->check(job, &key, &why) != 0) {
+		p = key != NULL ? testcase_check_param(job, key) : NULL;
+		if (p == NULL)
+			p = testcase_check_param(job, "testcase");
+		goto fail;
+	}
+	return 0;
+fail:
+	error_prefix(&why, "testcase '%s'", job->testcase);
+	testcase_check_fail(cause, job, p, why);
+	free(why);
+	return r;
+}
+
+/* File order, so the first error reported is the first in the file. */
+static int
+testcase_check_cmp(const void *a, const void *b)
+{
+	const struct job_param	*x = *(const struct job_param *const *)a;
+	const struct job_param	*y = *(const struct job_param *const *)b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->column != y->column)
+		return x->column < y->column ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+int
+testcase_validate(const struct job *job, char **cause)
+{
+	const struct job_param		**order = NULL;
+	const struct testcase_adapter	 *ad = NULL;
+	const struct job_param		 *p;
+	const char			**declared = NULL;
+	char				 *names, *msg, *dot;
+	size_t				  i;
+	int				  r = -1;
+
+	if (job->run == NULL && (ad = testcase_find(job->testcase)) == NULL) {
+		names = testcase_names();
+		msg = xasprintf("testcase '%s' has no 'run:' command and no "
+		    "adapter (known: %s)", job->testcase, names);
+		testcase_check_fail(cause, job, testcase_check_param(job,
+		    "testcase"), msg);
+		free(msg);
+		free(names);
+		return -1;
+	}
+	declared = testcase_check_declared(ad);
+	order = xcalloc(job->nr_params + 1, sizeof *order);
+	for (i = 0; i < job->nr_params; i++)
+		order[i] = &job->params[i];
+	qsort(order, job->nr_params, sizeof *order, testcase_check_cmp);
+	for (i = 0; i < job->nr_params; i++) {
+		p = order[i];
+		if (testcase_check_in(testcase_check_bisectd, p->key) ||
+		    testcase_check_in(testcase_check_knobs, p->key))
+			continue;
+		if ((dot = strchr(p->key, '.')) != NULL) {
+			msg = xstrndup(p->key, (size_t)(dot - p->key));
+			if (testcase_check_in(testcase_check_maps, msg)) {
+				free(msg);
+				continue;
+			}
+			free(msg);
+		}
+		if (testcase_check_in(testcase_check_agent, p->key)) {
+			msg = xasprintf("'%s' is the agent's (it is set from "
+			    "the machine): it cannot be a parameter", p->key);
+			testcase_check_fail(cause, job, p, msg);
+			free(msg);
+			goto out;
+		}
+		if (ad != NULL && testcase_check_in(declared, p->key))
+			continue;
+		if (ad == NULL && !testcase_check_env_name(p->key)) {
+			msg = xasprintf("parameter '%s' of inline testcase "
+			    "'%s' cannot reach its 'run:' command: names of "
+			    "environment variables are lowercase letters, "
+			    "digits and '_', starting with a letter", p->key,
+			    job->testcase);
+			testcase_check_fail(cause, job, p, msg);
+			free(msg);
+			goto out;
+		}
+		if (testcase_check_unknown(job, p, ad, declared, cause) != 0)
+			goto out;
+	}
+	if (testcase_check_monitors(job, cause) != 0 ||
+	    testcase_check_programs(job, cause) != 0)
+		goto out;
+	if (testcase_check_values(job, ad, cause) != 0)
+		goto out;
+	r = 0;
+out:
+	free(order);
+	free(declared);
+	return r;
+}

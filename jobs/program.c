@@ -1,0 +1,1066 @@
+/*
+ * Reading program files (docs/jobs.md, "Adapter files") into struct
+ * program, with every check that can be made without running anything:
+ * known keys only, typed parameters whose defaults have their type,
+ * templates and conditions that name declared parameters, patterns that
+ * compile, metrics whose expressions use captured variables. The
+ * built-in files are compiled in (build/jobs/programs.c) and parsed once.
+ */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobs/expr.h"
+#include "jobs/program.h"
+#include "jobs/yamlnode.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define PROGRAM_MAX_COUNT	1000000
+#define PROGRAM_MAX_DURATION	(30ULL * 24 * 3600)
+#define PROGRAM_MAX_STRING	4096
+
+struct program_source {
+	const char	*path;
+	const char	*text;
+};
+
+/* build/jobs/programs.c, written by tools/embed-programs.sh */
+extern const struct program_source program_sources[];
+extern const size_t nr_program_sources;
+
+static const char *const program_builtins[] = {
+	"workdir", "resultdir", "nr_cpu", "memory", "self", NULL
+};
+
+static const char *const program_type_names[] = {
+	[PROGRAM_COUNT] = "count",
+	[PROGRAM_SIZE] = "size",
+	[PROGRAM_DURATION] = "duration",
+	[PROGRAM_INTEGER] = "integer",
+	[PROGRAM_WORD] = "word",
+	[PROGRAM_STRING] = "string",
+	[PROGRAM_FILE] = "file",
+};
+
+/* What a file is parsed with: its name, for messages. */
+struct program_parser {
+	const char	*file;
+	struct program	*p;
+	char		**cause;
+};
+
+int
+program_is_builtin(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; program_builtins[i] != NULL; i++) {
+		if (strcmp(program_builtins[i], name) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+program_arg_release(struct program_arg *a)
+{
+	size_t	i;
+
+	free(a->text);
+	free(a->value);
+	for (i = 0; i < a->nr_then; i++)
+		program_arg_release(&a->then[i]);
+	free(a->then);
+	for (i = 0; i < a->nr_otherwise; i++)
+		program_arg_release(&a->otherwise[i]);
+	free(a->otherwise);
+}
+
+void
+program_free(struct program *p)
+{
+	size_t	i, j;
+
+	if (p == NULL)
+		return;
+	free(p->name);
+	free(p->package);
+	free(p->description);
+	for (i = 0; i < p->nr_params; i++) {
+		free(p->params[i].name);
+		free(p->params[i].dflt);
+		expr_free(p->params[i].dflt_expr);
+		for (j = 0; j < p->params[i].nr_choices; j++)
+			free(p->params[i].choices[j]);
+		free(p->params[i].choices);
+	}
+	free(p->params);
+	for (i = 0; i < p->nr_mkdir; i++)
+		free(p->mkdir[i]);
+	free(p->mkdir);
+	free(p->repeat);
+	for (i = 0; i < p->nr_argv; i++)
+		program_arg_release(&p->argv[i]);
+	free(p->argv);
+	free(p->from);
+	for (i = 0; i < p->nr_lines; i++)
+		program_line_release(&p->lines[i]);
+	free(p->lines);
+	free(p->json_records);
+	for (i = 0; i < p->nr_json_vars; i++) {
+		free(p->json_vars[i].name);
+		free(p->json_vars[i].path);
+	}
+	free(p->json_vars);
+	for (i = 0; i < p->nr_metrics; i++) {
+		free(p->metrics[i].name);
+		free(p->metrics[i].group);
+		expr_free(p->metrics[i].value);
+		expr_free(p->metrics[i].instances);
+		free((char *)p->metrics[i].info.pattern);
+	}
+	free(p->metrics);
+	free(p);
+}
+
+const struct program_param *
+program_param(const struct program *p, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < p->nr_params; i++) {
+		if (strcmp(p->params[i].name, name) == 0)
+			return &p->params[i];
+	}
+	return NULL;
+}
+
+/* Decimal digits only, at most max. */
+static int
+program_uint(const char *s, size_t len, unsigned long long max,
+    unsigned long long *out)
+{
+	unsigned long long	v = 0;
+	size_t			i;
+
+	if (len == 0)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+		v = v * 10 + (unsigned)(s[i] - '0');
+		if (v > max)
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int
+program_text_clean(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			return 0;
+	}
+	return 1;
+}
+
+int
+program_value(const struct program_param *pp, const char *v,
+    unsigned nr_cpu, double *number, char **text, char **cause)
+{
+	struct strbuf		 sb = STRBUF_INIT;
+	unsigned long long	 n, mult = 1;
+	size_t			 len = strlen(v), i;
+	long long		 sn;
+	int			 neg, shift = 0;
+
+	*number = NAN;
+	switch (pp->type) {
+	case PROGRAM_COUNT:
+		if (len > 0 && v[len - 1] == '%')
+			len--;
+		if (program_uint(v, len, PROGRAM_MAX_COUNT, &n) != 0 || n == 0)
+			return error_set(cause, "'%s' must be a count or a "
+			    "percentage of the CPUs (like 4 or 100%%), not "
+			    "'%s'", pp->name, v);
+		if (v[len] == '%' && nr_cpu > 0) {
+			n = n * nr_cpu / 100;
+			if (n == 0)
+				n = 1;
+			if (n > PROGRAM_MAX_COUNT)
+				return error_set(cause, "'%s' asks for %llu "
+				    "tasks, more than %d", pp->name, n,
+				    PROGRAM_MAX_COUNT);
+		}
+		if (v[len] == '%' && nr_cpu == 0)
+			break;
+		*number = (double)n;
+		break;
+	case PROGRAM_SIZE:
+		if (len > 0 && strchr("KMGTkmgt", v[len - 1]) != NULL) {
+			shift = 10 * (int)(strchr("KMGT",
+			    toupper((unsigned char)v[len - 1])) - "KMGT" + 1);
+			len--;
+		}
+		if (program_uint(v, len, (~0ULL >> shift) >> 1, &n) != 0 ||
+		    n == 0)
+			return error_set(cause, "'%s' must be a size like 64M "
+			    "or 1G, not '%s'", pp->name, v);
+		*number = (double)(n << shift);
+		break;
+	case PROGRAM_DURATION:
+		if (len > 0 && strchr("smhd", v[len - 1]) != NULL) {
+			mult = v[len - 1] == 'd' ? 86400 : v[len - 1] == 'h' ?
+			    3600 : v[len - 1] == 'm' ? 60 : 1;
+			len--;
+		}
+		if (program_uint(v, len, PROGRAM_MAX_DURATION, &n) != 0 ||
+		    n == 0 || n * mult > PROGRAM_MAX_DURATION)
+			return error_set(cause, "'%s' must be a duration like "
+			    "60s, 5m or 1h, not '%s'", pp->name, v);
+		*number = (double)(n * mult);
+		break;
+	case PROGRAM_INTEGER:
+		neg = v[0] == '-';
+		if (program_uint(v + neg, len - (size_t)neg, LLONG_MAX,
+		    &n) != 0)
+			return error_set(cause, "'%s' must be an integer, not "
+			    "'%s'", pp->name, v);
+		sn = neg ? -(long long)n : (long long)n;
+		if (sn < pp->min || sn > pp->max)
+			return error_set(cause, "'%s' must be an integer from "
+			    "%lld to %lld, not '%s'", pp->name, pp->min,
+			    pp->max, v);
+		*number = (double)sn;
+		break;
+	case PROGRAM_WORD:
+		for (i = 0; i < pp->nr_choices; i++) {
+			if (strcmp(pp->choices[i], v) == 0)
+				break;
+			strbuf_addf(&sb, "%s%s", i ? ", " : "",
+			    pp->choices[i]);
+		}
+		if (i == pp->nr_choices) {
+			error_set(cause, "'%s' must be one of %s, not '%s'",
+			    pp->name, sb.buf, v);
+			strbuf_release(&sb);
+			return -1;
+		}
+		break;
+	case PROGRAM_STRING:
+		if (len > PROGRAM_MAX_STRING || !program_text_clean(v))
+			return error_set(cause, "'%s' must be text without "
+			    "control characters, at most %d bytes", pp->name,
+			    PROGRAM_MAX_STRING);
+		break;
+	case PROGRAM_FILE:
+		if (v[0] != '/' || len > PROGRAM_MAX_STRING ||
+		    !program_text_clean(v))
+			return error_set(cause, "'%s' must be an absolute "
+			    "path, not '%s'", pp->name, v);
+		break;
+	}
+	strbuf_release(&sb);
+	if (text != NULL) {
+		if (!isnan(*number))
+			*text = xasprintf("%.0f", *number);
+		else
+			*text = xstrdup(v);
+	}
+	return 0;
+}
+
+/* The message at a node: "FILE:LINE:COL: ..." around a sub-message. */
+static int
+program_error_at(struct program_parser *pp, const struct yamlnode *n)
+{
+	char	*sub = *pp->cause;
+
+	*pp->cause = NULL;
+	yamlnode_error(pp->cause, pp->file, n, "%s", sub);
+	free(sub);
+	return -1;
+}
+
+static const struct yamlnode *
+program_get(const struct yamlnode *map, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; map != NULL && i < map->nr; i += 2) {
+		if (strcmp(map->items[i]->value, key) == 0)
+			return map->items[i + 1];
+	}
+	return NULL;
+}
+
+static int
+program_keys(struct program_parser *pp, const struct yamlnode *map,
+    const char *what, const char *const *known)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	size_t		i, j;
+
+	if (map->type != YAMLNODE_MAPPING)
+		return yamlnode_error(pp->cause, pp->file, map,
+		    "%s must be a map, not %s", what, yamlnode_kind(map));
+	for (i = 0; i < map->nr; i += 2) {
+		for (j = 0; known[j] != NULL; j++) {
+			if (strcmp(map->items[i]->value, known[j]) == 0)
+				break;
+		}
+		if (known[j] != NULL)
+			continue;
+		for (j = 0; known[j] != NULL; j++)
+			strbuf_addf(&sb, "%s%s", j ? ", " : "", known[j]);
+		yamlnode_error(pp->cause, pp->file, map->items[i],
+		    "unknown key '%s' in %s (known: %s)",
+		    map->items[i]->value, what, sb.buf);
+		strbuf_release(&sb);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+program_scalar(struct program_parser *pp, const struct yamlnode *n,
+    const char *what, char **out)
+{
+	if (n->type != YAMLNODE_SCALAR || n->null)
+		return yamlnode_error(pp->cause, pp->file, n,
+		    "'%s' must be a non-empty scalar, not %s", what,
+		    n->type == YAMLNODE_SCALAR ? "empty" : yamlnode_kind(n));
+	free(*out);
+	*out = xstrdup(n->value);
+	return 0;
+}
+
+static int
+program_name_ok(const char *s)
+{
+	if (!(islower((unsigned char)*s) || *s == '_'))
+		return 0;
+	for (; *s != '\0'; s++) {
+		if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) ||
+		    *s == '_'))
+			return 0;
+	}
+	return 1;
+}
+
+/* For expr_each_name over a default: names declared before, built-ins. */
+struct program_names {
+	const struct program	*p;
+	size_t			 before;	/* params usable */
+	const char		*bad;
+};
+
+static int
+program_names_param(void *payload, const char *name)
+{
+	struct program_names	*pn = payload;
+	size_t			 i;
+
+	if (program_is_builtin(name) && strcmp(name, "workdir") != 0 &&
+	    strcmp(name, "resultdir") != 0 && strcmp(name, "self") != 0)
+		return 0;
+	for (i = 0; i < pn->before; i++) {
+		if (strcmp(pn->p->params[i].name, name) == 0)
+			return 0;
+	}
+	pn->bad = name;
+	return 1;
+}
+
+static int
+program_expr(struct program_parser *pp, const struct yamlnode *n,
+    const char *text, size_t before, struct expr **out)
+{
+	struct program_names	pn = { pp->p, before, NULL };
+
+	if (expr_parse(text, out, pp->cause) != 0)
+		return program_error_at(pp, n);
+	if (expr_has_aggregate(*out)) {
+		error_set(pp->cause, "'%s': aggregates are for metrics", text);
+		return program_error_at(pp, n);
+	}
+	if (expr_each_name(*out, program_names_param, &pn) != 0) {
+		error_set(pp->cause, "'%s' uses '%s', which is not a number "
+		    "parameter declared before nor nr_cpu or memory", text,
+		    pn.bad);
+		return program_error_at(pp, n);
+	}
+	return 0;
+}
+
+/* {name} and {=expr} of a template name what exists. */
+static int
+program_template(struct program_parser *pp, const struct yamlnode *n,
+    const char *text)
+{
+	const char	*p, *close;
+	struct expr	*e = NULL;
+	char		*inner;
+	int		 r;
+
+	for (p = text; *p != '\0'; p++) {
+		if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' &&
+		    p[1] == '}')) {
+			p++;
+			continue;
+		}
+		if (*p == '}')
+			return yamlnode_error(pp->cause, pp->file, n,
+			    "template '%s': a '}' without '{' (write '}}')",
+			    text);
+		if (*p != '{')
+			continue;
+		if ((close = strchr(p, '}')) == NULL)
+			return yamlnode_error(pp->cause, pp->file, n,
+			    "template '%s': a '{' without '}' (write '{{')",
+			    text);
+		inner = xstrndup(p + 1, (size_t)(close - p - 1));
+		if (inner[0] == '=') {
+			r = program_expr(pp, n, inner + 1, pp->p->nr_params,
+			    &e);
+			expr_free(e);
+			e = NULL;
+		} else if (program_is_builtin(inner) ||
+		    program_param(pp->p, inner) != NULL)
+			r = 0;
+		else
+			r = yamlnode_error(pp->cause, pp->file, n,
+			    "template '%s' uses '{%s}', which is neither a "
+			    "parameter of '%s' nor a built-in", text, inner,
+			    pp->p->name);
+		free(inner);
+		if (r != 0)
+			return -1;
+		p = close;
+	}
+	return 0;
+}
+
+static int
+program_parse_param(struct program_parser *pp, const struct yamlnode *key,
+    const struct yamlnode *decl)
+{
+	static const char *const known[] = {
+		"type", "default", "choices", "min", "max", "description", NULL
+	};
+	struct program_param	*pa;
+	const struct yamlnode	*t, *v;
+	char			*text = NULL, *what;
+	double			 num;
+	size_t			 i;
+	unsigned long long	 u;
+	int			 neg;
+
+	if (!program_name_ok(key->value))
+		return yamlnode_error(pp->cause, pp->file, key,
+		    "parameter '%s': names are lowercase letters, digits and "
+		    "'_', starting with a letter or '_'", key->value);
+	if (program_is_builtin(key->value))
+		return yamlnode_error(pp->cause, pp->file, key,
+		    "parameter '%s' has the name of a built-in", key->value);
+	what = xasprintf("parameter '%s'", key->value);
+	i = program_keys(pp, decl, what, known);
+	free(what);
+	if (i != 0)
+		return -1;
+	pp->p->params = xreallocarray(pp->p->params, pp->p->nr_params + 1,
+	    sizeof *pp->p->params);
+	pa = &pp->p->params[pp->p->nr_params++];
+	memset(pa, 0, sizeof *pa);
+	pa->name = xstrdup(key->value);
+	pa->min = LLONG_MIN;
+	pa->max = LLONG_MAX;
+	if ((t = program_get(decl, "type")) == NULL)
+		return yamlnode_error(pp->cause, pp->file, decl,
+		    "parameter '%s' has no 'type'", key->value);
+	for (i = 0; i < sizeof program_type_names / sizeof
+	    program_type_names[0]; i++) {
+		if (t->type == YAMLNODE_SCALAR &&
+		    strcmp(t->value, program_type_names[i]) == 0)
+			break;
+	}
+	if (i == sizeof program_type_names / sizeof program_type_names[0])
+		return yamlnode_error(pp->cause, pp->file, t,
+		    "parameter '%s': 'type' must be count, size, duration, "
+		    "integer, word, string or file", key->value);
+	pa->type = (enum program_type)i;
+	if ((v = program_get(decl, "choices")) != NULL) {
+		if (pa->type != PROGRAM_WORD || v->type != YAMLNODE_SEQUENCE ||
+		    v->nr == 0)
+			return yamlnode_error(pp->cause, pp->file, v,
+			    "parameter '%s': 'choices' is a non-empty list, "
+			    "for a word", key->value);
+		pa->choices = xcalloc(v->nr, sizeof *pa->choices);
+		for (i = 0; i < v->nr; i++) {
+			if (v->items[i]->type != YAMLNODE_SCALAR ||
+			    v->items[i]->null)
+				return yamlnode_error(pp->cause, pp->file,
+				    v->items[i], "parameter '%s': a choice is "
+				    "a scalar", key->value);
+			pa->choices[pa->nr_choices++] =
+			    xstrdup(v->items[i]->value);
+		}
+	} else if (pa->type == PROGRAM_WORD)
+		return yamlnode_error(pp->cause, pp->file, decl,
+		    "parameter '%s' is a word without 'choices'", key->value);
+	for (i = 0; i < 2; i++) {
+		if ((v = program_get(decl, i ? "max" : "min")) == NULL)
+			continue;
+		neg = v->type == YAMLNODE_SCALAR && v->value[0] == '-';
+		if (pa->type != PROGRAM_INTEGER || v->type != YAMLNODE_SCALAR ||
+		    program_uint(v->value + neg, strlen(v->value + neg),
+		    LLONG_MAX, &u) != 0)
+			return yamlnode_error(pp->cause, pp->file, v,
+			    "parameter '%s': '%s' is an integer, for an "
+			    "integer", key->value, i ? "max" : "min");
+		if (i)
+			pa->max = neg ? -(long long)u : (long long)u;
+		else
+			pa->min = neg ? -(long long)u : (long long)u;
+	}
+	if ((v = program_get(decl, "default")) == NULL)
+		return 0;
+	if (program_scalar(pp, v, "default", &pa->dflt) != 0)
+		return -1;
+	if (pa->dflt[0] == '=') {
+		if (pa->type == PROGRAM_WORD || pa->type == PROGRAM_STRING ||
+		    pa->type == PROGRAM_FILE)
+			return yamlnode_error(pp->cause, pp->file, v,
+			    "parameter '%s': an expression default is for "
+			    "numbers", key->value);
+		return program_expr(pp, v, pa->dflt + 1, pp->p->nr_params - 1,
+		    &pa->dflt_expr);
+	}
+	if (program_value(pa, pa->dflt, 0, &num, &text, pp->cause) != 0)
+		return program_error_at(pp, v);
+	free(text);
+	return 0;
+}
+
+static int
+program_parse_args(struct program_parser *pp, const struct yamlnode *seq,
+    struct program_arg **out, size_t *nr);
+
+static int
+program_parse_arg(struct program_parser *pp, const struct yamlnode *n,
+    struct program_arg *a)
+{
+	static const char *const known[] = { "if", "then", "else", NULL };
+	const struct yamlnode	*c, *v;
+	const char		*eq;
+	int			 ne;
+
+	memset(a, 0, sizeof *a);
+	if (n->type == YAMLNODE_SCALAR) {
+		if (program_scalar(pp, n, "argv", &a->text) != 0)
+			return -1;
+		return program_template(pp, n, a->text);
+	}
+	if (n->type != YAMLNODE_MAPPING)
+		return yamlnode_error(pp->cause, pp->file, n,
+		    "an argv element is a template or {if, then, else}, not "
+		    "%s", yamlnode_kind(n));
+	if (program_keys(pp, n, "an argv condition", known) != 0)
+		return -1;
+	if ((c = program_get(n, "if")) == NULL ||
+	    program_get(n, "then") == NULL)
+		return yamlnode_error(pp->cause, pp->file, n,
+		    "an argv condition needs 'if' and 'then'");
+	if (program_scalar(pp, c, "if", &a->text) != 0)
+		return -1;
+	a->cond = PROGRAM_ARG_SET;
+	if ((eq = strchr(a->text, '=')) != NULL) {
+		ne = eq > a->text && eq[-1] == '!';
+		a->cond = ne ? PROGRAM_ARG_NE : PROGRAM_ARG_EQ;
+		a->value = xstrdup(eq + 1);
+		a->text[eq - a->text - ne] = '\0';
+	}
+	if (program_param(pp->p, a->text) == NULL)
+		return yamlnode_error(pp->cause, pp->file, c,
+		    "condition '%s': '%s' is not a parameter of '%s'",
+		    c->value, a->text, pp->p->name);
+	if (program_parse_args(pp, program_get(n, "then"), &a->then,
+	    &a->nr_then) != 0)
+		return -1;
+	if ((v = program_get(n, "else")) != NULL &&
+	    program_parse_args(pp, v, &a->otherwise, &a->nr_otherwise) != 0)
+		return -1;
+	return 0;
+}
+
+static int
+program_parse_args(struct program_parser *pp, const struct yamlnode *seq,
+    struct program_arg **out, size_t *nr)
+{
+	size_t	i;
+
+	if (seq->type != YAMLNODE_SEQUENCE)
+		return yamlnode_error(pp->cause, pp->file, seq,
+		    "argv must be a list, not %s", yamlnode_kind(seq));
+	*out = xcalloc(seq->nr + 1, sizeof **out);
+	for (i = 0; i < seq->nr; i++) {
+		if (program_parse_arg(pp, seq->items[i], &(*out)[i]) != 0) {
+			*nr = i + 1;
+			return -1;
+		}
+	}
+	*nr = seq->nr;
+	return 0;
+}
+
+static int
+program_parse_output(struct program_parser *pp, const struct yamlnode *n)
+{
+	static const char *const known[] = { "from", "lines", "json", NULL };
+	static const char *const jknown[] = { "records", "vars", NULL };
+	struct program		*p = pp->p;
+	const struct yamlnode	*v, *lines, *json, *item, *m;
+	size_t			 i;
+
+	if (program_keys(pp, n, "output", known) != 0)
+		return -1;
+	if ((v = program_get(n, "from")) != NULL) {
+		if (program_scalar(pp, v, "from", &p->from) != 0 ||
+		    program_template(pp, v, p->from) != 0)
+			return -1;
+		if (strcmp(p->from, "stdout") == 0) {
+			free(p->from);
+			p->from = NULL;
+		}
+	}
+	lines = program_get(n, "lines");
+	json = program_get(n, "json");
+	if ((lines == NULL) == (json == NULL))
+		return yamlnode_error(pp->cause, pp->file, n,
+		    "output needs 'lines' or 'json', not both");
+	if (lines != NULL) {
+		if (lines->type != YAMLNODE_SEQUENCE || lines->nr == 0)
+			return yamlnode_error(pp->cause, pp->file, lines,
+			    "'lines' is a non-empty list of patterns");
+		p->lines = xcalloc(lines->nr, sizeof *p->lines);
+		for (i = 0; i < lines->nr; i++) {
+			item = lines->items[i];
+			m = item;
+			if (item->type == YAMLNODE_MAPPING) {
+				static const char *const lk[] = {
+					"match", "record", NULL
+				};
+				if (program_keys(pp, item, "a line", lk) != 0)
+					return -1;
+				if ((m = program_get(item, "match")) == NULL)
+					return yamlnode_error(pp->cause,
+					    pp->file, item, "a line needs "
+					    "'match'");
+			}
+			if (m->type != YAMLNODE_SCALAR || m->null)
+				return yamlnode_error(pp->cause, pp->file, m,
+				    "a pattern is a scalar");
+			if (program_line_compile(m->value, &p->lines[i],
+			    pp->cause) != 0)
+				return program_error_at(pp, m);
+			p->nr_lines++;
+			if (m != item && (v = program_get(item, "record")) !=
+			    NULL) {
+				if (v->type != YAMLNODE_SCALAR ||
+				    (strcmp(v->value, "true") != 0 &&
+				    strcmp(v->value, "false") != 0))
+					return yamlnode_error(pp->cause,
+					    pp->file, v, "'record' is true or "
+					    "false");
+				p->lines[i].record =
+				    strcmp(v->value, "true") == 0;
+			}
+		}
+		return 0;
+	}
+	if (program_keys(pp, json, "json", jknown) != 0)
+		return -1;
+	if ((v = program_get(json, "records")) == NULL ||
+	    program_scalar(pp, v, "records", &p->json_records) != 0)
+		return yamlnode_error(pp->cause, pp->file, json,
+		    "json needs 'records', a path to an array");
+	if ((v = program_get(json, "vars")) == NULL ||
+	    v->type != YAMLNODE_MAPPING || v->nr == 0)
+		return yamlnode_error(pp->cause, pp->file, json,
+		    "json needs 'vars', a map of names to paths");
+	p->json_vars = xcalloc(v->nr / 2, sizeof *p->json_vars);
+	for (i = 0; i < v->nr; i += 2) {
+		if (!program_name_ok(v->items[i]->value))
+			return yamlnode_error(pp->cause, pp->file, v->items[i],
+			    "'%s' is not a variable name", v->items[i]->value);
+		p->json_vars[p->nr_json_vars].name =
+		    xstrdup(v->items[i]->value);
+		if (program_scalar(pp, v->items[i + 1], "a path",
+		    &p->json_vars[p->nr_json_vars].path) != 0)
+			return -1;
+		p->nr_json_vars++;
+	}
+	return 0;
+}
+
+/* Whether name is a variable of the output; *word if a word capture. */
+static int
+program_variable(const struct program *p, const char *name, int *word)
+{
+	size_t	i, j;
+
+	for (i = 0; i < p->nr_lines; i++) {
+		for (j = 0; j < p->lines[i].nr_names; j++) {
+			if (strcmp(p->lines[i].names[j], name) == 0) {
+				if (word != NULL)
+					*word = p->lines[i].is_word[j];
+				return 1;
+			}
+		}
+	}
+	for (i = 0; i < p->nr_json_vars; i++) {
+		if (strcmp(p->json_vars[i].name, name) == 0) {
+			if (word != NULL)
+				*word = 0;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int
+program_names_var(void *payload, const char *name)
+{
+	struct program_names	*pn = payload;
+	int			 word = 0;
+
+	if (program_variable(pn->p, name, &word) && !word)
+		return 0;
+	pn->bad = name;
+	return 1;
+}
+
+static int
+program_metric_expr(struct program_parser *pp, const struct yamlnode *n,
+    int agg_ok, struct expr **out)
+{
+	struct program_names	pn = { pp->p, 0, NULL };
+
+	if (n->type != YAMLNODE_SCALAR || n->null)
+		return yamlnode_error(pp->cause, pp->file, n,
+		    "a metric's expression is a scalar");
+	if (expr_parse(n->value, out, pp->cause) != 0)
+		return program_error_at(pp, n);
+	if (!agg_ok && expr_has_aggregate(*out))
+		return yamlnode_error(pp->cause, pp->file, n,
+		    "'instances' is one value per record: no aggregate in "
+		    "'%s'", n->value);
+	if (expr_each_name(*out, program_names_var, &pn) != 0)
+		return yamlnode_error(pp->cause, pp->file, n,
+		    "'%s' uses '%s', which no pattern captures as a number",
+		    n->value, pn.bad);
+	return 0;
+}
+
+static int
+program_parse_metric(struct program_parser *pp, const struct yamlnode *key,
+    const struct yamlnode *n)
+{
+	static const char *const known[] = {
+		"value", "instances", "direction", "aggregate", "min_effect",
+		"optional", NULL
+	};
+	struct program_metric	*m;
+	struct strbuf		 glob = STRBUF_INIT;
+	const struct yamlnode	*v;
+	const char		*s, *close;
+	char			*end;
+	int			 word;
+
+	pp->p->metrics = xreallocarray(pp->p->metrics, pp->p->nr_metrics + 1,
+	    sizeof *pp->p->metrics);
+	m = &pp->p->metrics[pp->p->nr_metrics++];
+	memset(m, 0, sizeof *m);
+	m->name = xstrdup(key->value);
+	m->info.aggregate = METRIC_AGGREGATE_MEAN;
+	m->info.min_effect_pct = 1.0;
+	strbuf_addf(&glob, "%s.", pp->p->name);
+	for (s = key->value; *s != '\0'; s++) {
+		if (*s == '{') {
+			close = strchr(s, '}');
+			if (m->group != NULL || close == NULL) {
+				strbuf_release(&glob);
+				return yamlnode_error(pp->cause, pp->file, key,
+				    "metric '%s': at most one {VAR}",
+				    key->value);
+			}
+			m->group = xstrndup(s + 1, (size_t)(close - s - 1));
+			strbuf_addch(&glob, '*');
+			s = close;
+			continue;
+		}
+		if ((unsigned char)*s <= ' ' || *s == ':' || *s == '}') {
+			strbuf_release(&glob);
+			return yamlnode_error(pp->cause, pp->file, key,
+			    "metric '%s': no white space, ':' or '}' in a "
+			    "name", key->value);
+		}
+		if (strchr("*?[\\", *s) != NULL)
+			strbuf_addch(&glob, '\\');
+		strbuf_addch(&glob, *s);
+	}
+	m->info.pattern = strbuf_detach(&glob, NULL);
+	if (m->group != NULL && (!program_variable(pp->p, m->group, &word) ||
+	    !word))
+		return yamlnode_error(pp->cause, pp->file, key,
+		    "metric '%s': '%s' is not a {NAME:word} capture",
+		    key->value, m->group);
+	if (n->type == YAMLNODE_SCALAR)
+		return program_metric_expr(pp, n, 1, &m->value);
+	if (program_keys(pp, n, "a metric", known) != 0)
+		return -1;
+	if ((v = program_get(n, "value")) != NULL &&
+	    program_metric_expr(pp, v, 1, &m->value) != 0)
+		return -1;
+	if ((v = program_get(n, "instances")) != NULL &&
+	    program_metric_expr(pp, v, 0, &m->instances) != 0)
+		return -1;
+	if (m->value == NULL && m->instances == NULL)
+		return yamlnode_error(pp->cause, pp->file, n,
+		    "metric '%s' needs 'value' or 'instances'", key->value);
+	if ((v = program_get(n, "direction")) != NULL) {
+		if (v->type == YAMLNODE_SCALAR && strcmp(v->value,
+		    "higher") == 0)
+			m->info.direction = JOB_DIRECTION_HIGHER;
+		else if (v->type == YAMLNODE_SCALAR && strcmp(v->value,
+		    "lower") == 0)
+			m->info.direction = JOB_DIRECTION_LOWER;
+		else
+			return yamlnode_error(pp->cause, pp->file, v,
+			    "'direction' is higher or lower");
+	}
+	if ((v = program_get(n, "aggregate")) != NULL) {
+		if (v->type == YAMLNODE_SCALAR && strcmp(v->value, "sum") == 0)
+			m->info.aggregate = METRIC_AGGREGATE_SUM;
+		else if (v->type != YAMLNODE_SCALAR ||
+		    strcmp(v->value, "mean") != 0)
+			return yamlnode_error(pp->cause, pp->file, v,
+			    "'aggregate' is sum or mean");
+	}
+	if ((v = program_get(n, "min_effect")) != NULL) {
+		m->info.min_effect_pct = v->type == YAMLNODE_SCALAR ?
+		    strtod(v->value, &end) : -1;
+		if (v->type != YAMLNODE_SCALAR || end == v->value ||
+		    strcmp(end, "%") != 0 || !(m->info.min_effect_pct >= 0) ||
+		    m->info.min_effect_pct > 1000)
+			return yamlnode_error(pp->cause, pp->file, v,
+			    "'min_effect' is a percentage like 1%%");
+	}
+	if ((v = program_get(n, "optional")) != NULL) {
+		if (v->type != YAMLNODE_SCALAR || (strcmp(v->value, "true") !=
+		    0 && strcmp(v->value, "false") != 0))
+			return yamlnode_error(pp->cause, pp->file, v,
+			    "'optional' is true or false");
+		m->optional = strcmp(v->value, "true") == 0;
+	}
+	return 0;
+}
+
+static int
+program_parse_root(struct program_parser *pp, const struct yamlnode *root)
+{
+	static const char *const known[] = {
+		"program", "package", "description", "params", "mkdir",
+		"repeat", "argv", "output", "metrics", NULL
+	};
+	struct program		*p = pp->p;
+	const struct yamlnode	*v, *n;
+	const char		*base, *dot;
+	size_t			 i;
+
+	if (root == NULL)
+		return error_set(pp->cause, "%s:1:1: an empty program file",
+		    pp->file);
+	if (program_keys(pp, root, "a program file", known) != 0)
+		return -1;
+	if ((v = program_get(root, "program")) == NULL)
+		return yamlnode_error(pp->cause, pp->file, root,
+		    "missing 'program'");
+	if (program_scalar(pp, v, "program", &p->name) != 0)
+		return -1;
+	base = strrchr(pp->file, '/');
+	base = base != NULL ? base + 1 : pp->file;
+	dot = strstr(base, ".yaml");
+	if (dot != NULL && dot[5] == '\0' && ((size_t)(dot - base) !=
+	    strlen(p->name) || strncmp(base, p->name, strlen(p->name)) != 0))
+		return yamlnode_error(pp->cause, pp->file, v,
+		    "program '%s' is in a file named '%s': they must agree",
+		    p->name, base);
+	if ((v = program_get(root, "package")) != NULL &&
+	    program_scalar(pp, v, "package", &p->package) != 0)
+		return -1;
+	if ((v = program_get(root, "description")) != NULL &&
+	    program_scalar(pp, v, "description", &p->description) != 0)
+		return -1;
+	if ((v = program_get(root, "params")) != NULL) {
+		if (v->type != YAMLNODE_MAPPING)
+			return yamlnode_error(pp->cause, pp->file, v,
+			    "'params' must be a map");
+		for (i = 0; i < v->nr; i += 2) {
+			if (program_parse_param(pp, v->items[i],
+			    v->items[i + 1]) != 0)
+				return -1;
+		}
+	}
+	if ((v = program_get(root, "mkdir")) != NULL) {
+		if (v->type != YAMLNODE_SEQUENCE)
+			return yamlnode_error(pp->cause, pp->file, v,
+			    "'mkdir' must be a list of templates");
+		p->mkdir = xcalloc(v->nr + 1, sizeof *p->mkdir);
+		for (i = 0; i < v->nr; i++) {
+			if (program_scalar(pp, v->items[i], "mkdir",
+			    &p->mkdir[i]) != 0)
+				return -1;
+			p->nr_mkdir++;
+			if (program_template(pp, v->items[i], p->mkdir[i]) != 0)
+				return -1;
+		}
+	}
+	if ((v = program_get(root, "repeat")) != NULL &&
+	    (program_scalar(pp, v, "repeat", &p->repeat) != 0 ||
+	    program_template(pp, v, p->repeat) != 0))
+		return -1;
+	if ((v = program_get(root, "argv")) == NULL)
+		return yamlnode_error(pp->cause, pp->file, root,
+		    "missing 'argv'");
+	if (program_parse_args(pp, v, &p->argv, &p->nr_argv) != 0)
+		return -1;
+	if (p->nr_argv == 0 || p->argv[0].cond != PROGRAM_ARG_PLAIN)
+		return yamlnode_error(pp->cause, pp->file, v,
+		    "argv starts with the program");
+	if ((v = program_get(root, "output")) == NULL)
+		return yamlnode_error(pp->cause, pp->file, root,
+		    "missing 'output'");
+	if (program_parse_output(pp, v) != 0)
+		return -1;
+	if ((n = program_get(root, "metrics")) == NULL ||
+	    n->type != YAMLNODE_MAPPING || n->nr == 0)
+		return yamlnode_error(pp->cause, pp->file, n != NULL ? n : root,
+		    "'metrics' must be a non-empty map");
+	for (i = 0; i < n->nr; i += 2) {
+		if (program_parse_metric(pp, n->items[i], n->items[i + 1]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+program_parse(const char *name, const char *buf, size_t len,
+    struct program **out, char **cause)
+{
+	struct program_parser	 pp;
+	struct yamlnode		*root = NULL;
+	int			 r = -1;
+
+	*out = NULL;
+	memset(&pp, 0, sizeof pp);
+	pp.file = name;
+	pp.cause = cause;
+	pp.p = xcalloc(1, sizeof *pp.p);
+	if (yamlnode_parse(name, buf, len, &root, cause) != 0)
+		goto out;
+	if (program_parse_root(&pp, root) != 0)
+		goto out;
+	*out = pp.p;
+	pp.p = NULL;
+	r = 0;
+out:
+	program_free(pp.p);
+	yamlnode_free(root);
+	return r;
+}
+
+static pthread_once_t	  program_once = PTHREAD_ONCE_INIT;
+static struct program	**program_list;
+static size_t		  program_nr;
+static char		 *program_cause;
+
+static void
+program_table_load(void)
+{
+	struct program	*p;
+	size_t		 i, j;
+
+	program_list = xcalloc(nr_program_sources + 1, sizeof *program_list);
+	for (i = 0; i < nr_program_sources; i++) {
+		if (program_parse(program_sources[i].path,
+		    program_sources[i].text, strlen(program_sources[i].text),
+		    &p, &program_cause) != 0)
+			return;
+		for (j = 0; j < program_nr; j++) {
+			if (strcmp(program_list[j]->name, p->name) == 0) {
+				error_set(&program_cause, "%s: a second "
+				    "program '%s'", program_sources[i].path,
+				    p->name);
+				program_free(p);
+				return;
+			}
+		}
+		program_list[program_nr++] = p;
+	}
+}
+
+int
+program_table(const struct program *const **out, size_t *nr, char **cause)
+{
+	pthread_once(&program_once, program_table_load);
+	*out = (const struct program *const *)program_list;
+	*nr = program_nr;
+	if (program_cause != NULL)
+		return error_set(cause, "%s", program_cause);
+	return 0;
+}
+
+const struct program *
+program_find(const char *name)
+{
+	const struct program *const	*t;
+	size_t				 nr, i;
+
+	program_table(&t, &nr, NULL);
+	for (i = 0; i < nr; i++) {
+		if (strcmp(t[i]->name, name) == 0)
+			return t[i];
+	}
+	return NULL;
+}
+
+const struct metric_info *
+program_metric_info(const char *metric)
+{
+	const struct program *const	*t;
+	size_t				 nr, i, j, len;
+
+	program_table(&t, &nr, NULL);
+	for (i = 0; i < nr; i++) {
+		len = strlen(t[i]->name);
+		if (strncmp(metric, t[i]->name, len) != 0 ||
+		    metric[len] != '.')
+			continue;
+		for (j = 0; j < t[i]->nr_metrics; j++) {
+			if (fnmatch(t[i]->metrics[j].info.pattern, metric,
+			    0) == 0)
+				return &t[i]->metrics[j].info;
+		}
+	}
+	return NULL;
+}

@@ -1,0 +1,158 @@
+#!/bin/sh
+# Every parameter is applied or refused (docs/jobs.md): misspelt keys,
+# an LKP-style monitor: axis, a testcase without an adapter or run:, and
+# a vm-scalability case the worker does not do are refused by queue,
+# bisect and compare with FILE:LINE:COL and exit 2, nothing written; an
+# inline run: sees its parameters in its environment; cpufreq_governor
+# is applied on a fixture tree and fails the run where there is none.
+. "$(dirname "$0")/test-lib.sh"
+. "$BISECTD_SRC/tests/lib-bisect.sh"
+
+AGENT=$BISECTD_BUILD/bin/bisect-agent
+MACHINE=$BISECTD_SRC/tests/fixture-machine.sh
+
+metric() {
+	awk -v k="metric $1 " 'index($0, k) == 1 { print substr($0, length(k) + 1) }' "$2"
+}
+env_of() {
+	awk -v k="env $1 " 'index($0, k) == 1 { print substr($0, length(k) + 1) }' "$2"
+}
+# Nothing queued: no database yet, or no request and no job in it.
+nothing_queued() {
+	test ! -e state/bisectd.db || {
+		test "$(db_query "SELECT count(*) FROM requests")" = 0 &&
+		test "$(db_query "SELECT count(*) FROM jobs")" = 0
+	}
+}
+# refused FILE MESSAGE: queue, bisect and compare exit 2 saying MESSAGE.
+refused() {
+	test_expect_code 2 bisectctl queue "$1" 2>err &&
+	grep -F -x "error: $2" err &&
+	test_expect_code 2 bisectctl bisect "$1" --good HEAD --bad HEAD \
+		--metric x.y 2>err &&
+	grep -F -x "error: $2" err &&
+	test_expect_code 2 bisectctl compare HEAD HEAD "$1" 2>err &&
+	grep -F -x "error: $2" err &&
+	nothing_queued
+}
+
+test_expect_success 'setup' '
+	git init -q repo && echo x >repo/x && git -C repo add x &&
+	test_tick && git -C repo commit -q -m one &&
+	cat >bisectd.yaml <<-\EOF
+	repos:
+	  - name: r
+	    path: repo
+	EOF
+'
+
+test_expect_success 'timout: 10s is refused, did you mean timeout' '
+	printf "testcase: dbench\nnr_threads: 2\ntimout: 10s\n" >timout.yaml &&
+	refused timout.yaml "timout.yaml:3:1: unknown parameter '"'"'timout'"'"' for testcase '"'"'dbench'"'"': did you mean '"'"'timeout'"'"'?"
+'
+
+test_expect_success 'rnus: 5 is refused, did you mean runs' '
+	printf "testcase: hackbench\n  # comment\nrnus: 5\n" >rnus.yaml &&
+	refused rnus.yaml "rnus.yaml:3:1: unknown parameter '"'"'rnus'"'"' for testcase '"'"'hackbench'"'"': did you mean '"'"'runs'"'"'?"
+'
+
+test_expect_success 'monitor: [time] is no matrix axis' '
+	printf "testcase: dbench\nmonitor: [time, meminfo]\n" >monitor.yaml &&
+	refused monitor.yaml "monitor.yaml:2:1: unknown parameter '"'"'monitor'"'"' for testcase '"'"'dbench'"'"': did you mean '"'"'monitors'"'"'?"
+'
+
+test_expect_success 'will-it-scale has no adapter and no run: refused at queue' '
+	printf "testcase: will-it-scale\nnr_task: 4\ntest: page_fault1\n" >wis.yaml &&
+	refused wis.yaml "wis.yaml:1:1: testcase '"'"'will-it-scale'"'"' has no '"'"'run:'"'"' command and no adapter (known: dbench, hackbench, stress-ng, vm-scalability)" &&
+	test_expect_code 2 bisectctl queue wis.yaml --wait 2>err &&
+	nothing_queued
+'
+
+test_expect_success 'vm-scalability: a case it does not do is refused by name' '
+	printf "testcase: vm-scalability\nnr_task: 1\ntest: [anon-r-rand, lru-file-mmap-read]\n" >vm.yaml &&
+	refused vm.yaml "vm.yaml:3:1: testcase '"'"'vm-scalability'"'"': test '"'"'lru-file-mmap-read'"'"' is not one that bisect-agent'"'"'s built-in vm-scalability worker does (it does anon-r-rand, anon-r-seq, anon-w-rand, anon-w-seq)"
+'
+
+test_expect_success 'a value of the wrong type, an unknown monitor' '
+	printf "testcase: hackbench\nmode: [process, turbo]\n" >mode.yaml &&
+	refused mode.yaml "mode.yaml:2:1: testcase '"'"'hackbench'"'"': '"'"'mode'"'"' must be one of process, threads, not '"'"'turbo'"'"'" &&
+	printf "testcase: dbench\nmonitors: [tme]\n" >mon.yaml &&
+	refused mon.yaml "mon.yaml:2:11: '"'"'monitors'"'"' lists '"'"'tme'"'"', which bisect-agent does not have: did you mean '"'"'time'"'"'?"
+'
+
+test_expect_success 'the vm-scalability cases it does run as themselves' '
+	for t in anon-r-rand anon-w-rand anon-r-seq; do
+		printf "testcase: vm-scalability\ntest: $t\nnr_task: 2\nsize: 4M\nmonitors: []\n" >v-$t.yaml &&
+		"$AGENT" run v-$t.yaml res-$t &&
+		! grep "^error" res-$t/result &&
+		test "$(grep -c "bytes / [0-9]* usecs" res-$t/output.log)" = 2 &&
+		test "$(metric vm-scalability.workload res-$t/result)" = 8388608 ||
+		return 1
+	done
+'
+
+test_expect_success 'inline: a misspelt key, a name no environment can carry' '
+	printf "testcase: t\nrun: \"true\"\ntimout: 10s\n" >it.yaml &&
+	test_expect_code 2 bisectctl queue it.yaml 2>err &&
+	grep -F "it.yaml:3:1: unknown parameter '"'"'timout'"'"' for testcase '"'"'t'"'"': did you mean '"'"'timeout'"'"'?" err &&
+	printf "testcase: t\nrun: \"true\"\nnr-threads: 2\n" >in.yaml &&
+	test_expect_code 2 bisectctl queue in.yaml 2>err &&
+	grep -F "in.yaml:3:1: parameter '"'"'nr-threads'"'"' of inline testcase '"'"'t'"'"' cannot reach its '"'"'run:'"'"' command" err &&
+	nothing_queued
+'
+
+test_expect_success 'cpufreq_governor: applied on every CPU, recorded, restored' '
+	sh "$MACHINE" ivb44 m &&
+	for f in m/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; do
+		echo powersave >$f &&
+		echo "performance powersave" >${f%/*}/scaling_available_governors ||
+		return 1
+	done &&
+	printf "testcase: g\nrun: cat \$BISECT_AGENT_ROOT/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor\ncpufreq_governor: performance\nmonitors: []\n" >gov.yaml &&
+	BISECT_AGENT_ROOT=$TRASH/m "$AGENT" run gov.yaml res-gov &&
+	! grep "^error" res-gov/result &&
+	test "$(cat res-gov/output.log)" = performance &&
+	test "$(env_of governor res-gov/result)" = performance &&
+	test "$(env_of knobs res-gov/result)" = cpufreq_governor &&
+	test "$(cat m/sys/devices/system/cpu/cpu3/cpufreq/scaling_governor)" = powersave
+'
+
+test_expect_success 'cpufreq_governor without cpufreq fails the run, saying why' '
+	rm -rf m/sys/devices/system/cpu/cpu*/cpufreq &&
+	BISECT_AGENT_ROOT=$TRASH/m "$AGENT" run gov.yaml res-nogov &&
+	grep "^error knob .cpufreq_governor.: this machine has no cpufreq interface" res-nogov/result &&
+	printf "testcase: g\nrun: \"true\"\ncpufreq_governor: ondemand\nmonitors: []\n" >od.yaml &&
+	sh "$MACHINE" ivb44 m2 &&
+	for f in m2/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; do
+		echo "performance powersave" >${f%/*}/scaling_available_governors || return 1
+	done &&
+	BISECT_AGENT_ROOT=$TRASH/m2 "$AGENT" run od.yaml res-od &&
+	grep "^error knob .cpufreq_governor.: this machine offers the governors .performance powersave., not .ondemand.$" res-od/result
+'
+
+test_expect_success 'an inline run: gets every parameter in its environment' '
+	cat >inline.yaml <<-\EOF &&
+	testcase: envcheck
+	run: |
+	  echo "threads: $nr_threads"
+	  echo "rt: $runtime"
+	  test "$fs" = xfs && echo "fs_is_xfs: 1"
+	  echo "size: $size_mb"
+	nr_threads: 8
+	runtime: 5m
+	fs: xfs
+	size_mb: 64
+	monitors: []
+	EOF
+	"$AGENT" run inline.yaml res-env &&
+	! grep "^error" res-env/result &&
+	test "$(metric envcheck.threads res-env/result)" = 8 &&
+	test "$(metric envcheck.rt res-env/result)" = 300 &&
+	test "$(metric envcheck.fs_is_xfs res-env/result)" = 1 &&
+	test "$(metric envcheck.size res-env/result)" = 64 &&
+	sed "s/^nr_threads: 8/nr_threads: [2, 8]/" inline.yaml >matrix.yaml &&
+	bisectctl queue matrix.yaml >q.out &&
+	test "$(grep -c "^job " q.out)" = 2
+'
+
+test_done
