@@ -130,7 +130,10 @@ static void
 testcase_check_at(struct strbuf *sb, const struct job *job,
     const struct job_param *p)
 {
-	strbuf_addf(sb, "%s:", job->file != NULL ? job->file : "job");
+	if (p != NULL && p->file != NULL)
+		strbuf_addf(sb, "%s:", p->file);
+	else
+		strbuf_addf(sb, "%s:", job->file != NULL ? job->file : "job");
 	if (p != NULL && p->line > 0)
 		strbuf_addf(sb, "%u:%u:", p->line, p->column);
 	strbuf_addch(sb, ' ');

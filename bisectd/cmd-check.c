@@ -1,11 +1,8 @@
 /*
- * bisectctl check: load and expand job files as queue would, without a
- * database and without queueing, like LKP's split-job. Each expanded job
- * is listed with its id, programs, parameters, what the agent will run
- * (an adapter's argv, or the inline command), the knobs it sets and the
- * headline metric; --json prints one array of objects. Every parameter
- * is validated as queue validates it, unless --format-only. See
- * docs/cli.md.
+ * bisectctl check: load, validate and expand job files as queue does, with
+ * no database and nothing queued, like LKP's split-job. Each job is listed
+ * with its id, programs, parameters, what the agent will run, the knobs it
+ * sets and the headline metric; --json prints one array (docs/cli.md).
  */
 #include <getopt.h>
 #include <stdio.h>

@@ -29,6 +29,7 @@ struct job_axis {
 	char		 *key;
 	unsigned	  line;		/* of the key */
 	unsigned	  column;
+	const char	 *at_file;	/* the key's, if not the job's */
 	char		**values;
 	size_t		  nr;
 };
@@ -54,6 +55,7 @@ job_spec_release(struct job_spec *spec)
 {
 	size_t	i, j;
 
+	/* fixed[i].file is borrowed from the tree. */
 	for (i = 0; i < spec->nr_fixed; i++) {
 		free(spec->fixed[i].key);
 		free(spec->fixed[i].value);
@@ -86,6 +88,15 @@ job_spec_has(const struct job_spec *spec, const char *key)
 	return 0;
 }
 
+/* The file of a node when an include brought it, else NULL. Borrowed. */
+static char *
+job_spec_at_file(const struct job_spec *spec, const struct yamlnode *at)
+{
+	if (at->file == NULL || strcmp(at->file, spec->file) == 0)
+		return NULL;
+	return (char *)at->file;
+}
+
 static void
 job_spec_fixed(struct job_spec *spec, const char *key, char *value,
     const struct yamlnode *at)
@@ -95,6 +106,7 @@ job_spec_fixed(struct job_spec *spec, const char *key, char *value,
 	spec->fixed[spec->nr_fixed].value = value;
 	spec->fixed[spec->nr_fixed].line = at->line;
 	spec->fixed[spec->nr_fixed].column = at->column;
+	spec->fixed[spec->nr_fixed].file = job_spec_at_file(spec, at);
 	spec->nr_fixed++;
 }
 
@@ -137,6 +149,7 @@ job_spec_value(struct job_spec *spec, const struct job_param_key *k,
 	axis->key = xstrdup(key);
 	axis->line = at->line;
 	axis->column = at->column;
+	axis->at_file = job_spec_at_file(spec, at);
 	axis->values = xcalloc(n->nr, sizeof *axis->values);
 	axis->nr = 0;
 	for (i = 0; i < n->nr; i++) {
@@ -529,6 +542,8 @@ job_spec_expand(const struct job_spec *spec, size_t idx)
 		job->params[i].value = xstrdup(spec->fixed[i].value);
 		job->params[i].line = spec->fixed[i].line;
 		job->params[i].column = spec->fixed[i].column;
+		if (spec->fixed[i].file != NULL)
+			job->params[i].file = xstrdup(spec->fixed[i].file);
 	}
 	job->nr_axes = spec->nr_axes;
 	job->axes = xcalloc(spec->nr_axes + 1, sizeof *job->axes);
@@ -544,6 +559,9 @@ job_spec_expand(const struct job_spec *spec, size_t idx)
 		job->params[job->nr_params].value = xstrdup(v);
 		job->params[job->nr_params].line = spec->axes[a].line;
 		job->params[job->nr_params].column = spec->axes[a].column;
+		if (spec->axes[a].at_file != NULL)
+			job->params[job->nr_params].file =
+			    xstrdup(spec->axes[a].at_file);
 		job->nr_params++;
 	}
 	qsort(job->params, job->nr_params, sizeof *job->params,
@@ -712,6 +730,7 @@ job_free(struct job *job)
 	for (i = 0; i < job->nr_params; i++) {
 		free(job->params[i].key);
 		free(job->params[i].value);
+		free(job->params[i].file);
 	}
 	free(job->params);
 	for (i = 0; i < job->nr_axes; i++)

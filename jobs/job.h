@@ -26,6 +26,8 @@ struct job_param {
 	char		*value;
 	unsigned	 line;		/* of its key in job->file; 0: unknown */
 	unsigned	 column;
+	char		*file;		/* the included file its key is in, */
+					/* or NULL: job->file */
 };
 
 struct job {

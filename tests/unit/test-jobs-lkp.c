@@ -210,9 +210,22 @@ out:
 	job_list_free(jobs, nr);
 }
 
+static const struct job_param *
+param(const struct job *job, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < job->nr_params; i++) {
+		if (strcmp(job->params[i].key, key) == 0)
+			return &job->params[i];
+	}
+	return NULL;
+}
+
 static void
 test_includes(void)
 {
+	const struct job_param	*p;
 	struct job	**jobs = NULL;
 	size_t		  nr = 0;
 	char		 *cause = NULL;
@@ -259,6 +272,14 @@ test_includes(void)
 		    "found in the include path");
 		is_str(job_param(jobs[0], "programs"), "cgroup2,dbench",
 		    "both files' programs");
+		p = param(jobs[0], "cgroup2.cpu.weight");
+		ok(p != NULL && p->file != NULL &&
+		    strcmp(p->file, "/inc/cgroup2.yaml") == 0 && p->line == 2 &&
+		    p->column == 3, "a parameter from an include keeps its "
+		    "file, line and column");
+		p = param(jobs[0], "nr_threads");
+		ok(p != NULL && p->file == NULL && p->line == 3,
+		    "one of the job's own file has no file of its own");
 	}
 	job_list_free(jobs, nr);
 	jobs = NULL;
