@@ -81,7 +81,7 @@ for f, status, rest, v in rows:
 pct = lambda x: "%d (%.1f%%)" % (x, 100.0 * x / total)
 print("| lkp-tests job files | %d |" % total)
 print("|---|---|")
-print("| format accepted by `bisectctl check` | %s |" % pct(ok))
+print("| format accepted (`bisectctl check --format-only`) | %s |" % pct(ok))
 print("| accepted with LKP's job count | %s |" % pct(same))
 print("| runnable here (every job has an adapter or `run:`) | %s |" % pct(runnable))
 print("| passes the parameter check as `queue` (every parameter applied) | %s |" % pct(valid))
