@@ -1,11 +1,10 @@
 /*
- * Job files (DESIGN §3.2, docs/jobs.md). The YAML tree is walked once in
- * file order: every value is checked and normalised by its key
- * (jobs/job-param.c), scalars become fixed parameters and lists become
- * matrix axes. Expansion then takes the cartesian product, last axis
- * fastest, and gives each job its sorted parameters, its canonical text
- * and an id hashed from that text without the "runs:" line, so asking for
- * more samples keeps the job's identity.
+ * Job files (DESIGN §3.2, docs/jobs.md). Each of LKP's job hashes
+ * (jobs/job-doc.c) is walked once in file order: every value is checked
+ * by its key (jobs/job-param.c), scalars become fixed parameters, lists
+ * matrix axes, LKP's program keys programs. The cartesian product, last
+ * axis fastest, gives each job its sorted parameters, its canonical text
+ * and an id hashed from that text without "runs:" (more samples, same job).
  */
 #include <ctype.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /*
- * Job files (DESIGN §3.2): an LKP-like YAML file that names a testcase and
- * its parameters. Loading parses it with libyaml, validates it, and expands
- * every list-valued parameter into a cartesian product of concrete jobs.
- * Each concrete job carries its canonical text (what travels to the agent
+ * Job files (DESIGN §3.2): bisectd's YAML or LKP's as written (documents,
+ * includes, program maps). Loading parses it with libyaml, validates it,
+ * and expands every list-valued parameter into a cartesian product of
+ * concrete jobs, each with its canonical text (what travels to the agent
  * and what its stable id is hashed from).
  */
 #ifndef JOBS_JOB_H
