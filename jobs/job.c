@@ -660,7 +660,8 @@ job_parse_with(const char *name, const char *buf, size_t len,
 	    cause) != 0)
 		goto out;
 	for (i = 0; i < nr_roots; i++) {
-		if (job_parse_hash(name, len, roots[i], &jobs, &nr_jobs,
+		/* Bounded by every byte read, the includes' too. */
+		if (job_parse_hash(name, doc.bytes, roots[i], &jobs, &nr_jobs,
 		    &alloc, &repeats, cause) != 0)
 			goto out;
 	}
