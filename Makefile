@@ -224,6 +224,18 @@ install: $(PROGRAMS)
 		$(DESTDIR)$(PREFIX)/share/bisectd/jobs/
 	install -d $(DESTDIR)$(PREFIX)/share/bisectd/programs
 	install -m 644 $(PROGRAM_FILES) $(DESTDIR)$(PREFIX)/share/bisectd/programs/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man5 \
+		$(DESTDIR)$(PREFIX)/share/man/man8 \
+		$(DESTDIR)$(PREFIX)/lib/systemd/system \
+		$(DESTDIR)$(PREFIX)/share/bisectd/examples
+	install -m 644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 docs/man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	install -m 644 docs/man/*.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+	sed 's|@BINDIR@|$(PREFIX)/bin|' dist/bisectd.service \
+		>$(DESTDIR)$(PREFIX)/lib/systemd/system/bisectd.service
+	install -m 644 dist/bisectd.yaml \
+		$(DESTDIR)$(PREFIX)/share/bisectd/examples/
 
 clean:
 	rm -rf build build-san build-fuzz

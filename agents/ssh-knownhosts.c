@@ -480,6 +480,53 @@ out:
 }
 
 int
+ssh_knownhosts_check_mode(const char *path, char **cause)
+{
+	struct stat	 st;
+	char		*dir = NULL, *slash;
+	int		 r = -1;
+
+	if (stat(path, &st) == 0) {
+		if (!S_ISREG(st.st_mode))
+			return error_set(cause, "'%s' is not a regular file",
+			    path);
+		if (st.st_uid != geteuid() && st.st_uid != 0)
+			return error_set(cause, "'%s' belongs to uid %u, not to "
+			    "us or root: refusing to trust its host keys",
+			    path, (unsigned)st.st_uid);
+		if ((st.st_mode & 022) != 0)
+			return error_set(cause, "'%s' may be written by others "
+			    "(mode %04o): refusing to trust its host keys; "
+			    "chmod go-w it", path,
+			    (unsigned)(st.st_mode & 07777));
+	} else if (errno != ENOENT)
+		return error_errno(cause, "'%s'", path);
+	/* whoever may write the directory may replace the file */
+	dir = xstrdup(path);
+	if ((slash = strrchr(dir, '/')) == NULL) {
+		free(dir);
+		dir = xstrdup(".");
+	} else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	if (stat(dir, &st) != 0) {
+		error_errno(cause, "the directory of '%s'", path);
+		goto out;
+	}
+	if ((st.st_mode & 022) != 0 && !(st.st_mode & S_ISVTX)) {
+		error_set(cause, "the directory '%s' of '%s' may be written by "
+		    "others (mode %04o): refusing to trust its host keys",
+		    dir, path, (unsigned)(st.st_mode & 07777));
+		goto out;
+	}
+	r = 0;
+out:
+	free(dir);
+	return r;
+}
+
+int
 ssh_knownhosts_verify(LIBSSH2_SESSION *ssh, const char *agent,
     const char *path, const char *host, int port, int tofu, char **cause)
 {
@@ -500,6 +547,11 @@ ssh_knownhosts_verify(LIBSSH2_SESSION *ssh, const char *agent,
 	}
 	c.blob = (const unsigned char *)key;
 	c.len = len;
+	if (ssh_knownhosts_check_mode(path, cause) != 0) {
+		error_prefix(cause, "agent '%s': known_hosts", agent);
+		r = SSH_SESSION_REFUSED;
+		goto out;
+	}
 	if (ssh_knownhosts_lookup(path, host, port, c.blob, c.len, &st,
 	    &missing, cause) != 0) {
 		error_prefix(cause, "agent '%s': known_hosts", agent);

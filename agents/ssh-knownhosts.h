@@ -42,6 +42,12 @@ int	 ssh_knownhosts_base64(const char *, size_t, unsigned char **out,
  * (SSH_SESSION_REFUSED) when it is unknown or changed, with a message
  * naming the agent, the host and the key's fingerprint; -1 on other errors.
  */
+/*
+ * OpenSSH's StrictModes for the file of trusted keys: it (when it exists)
+ * and its directory may not be written by group or others (a sticky
+ * directory excepted), and it belongs to us or root. -1 with *cause.
+ */
+int	 ssh_knownhosts_check_mode(const char *path, char **cause);
 int	 ssh_knownhosts_verify(LIBSSH2_SESSION *, const char *agent,
 	     const char *path, const char *host, int port, int tofu,
 	     char **cause);

@@ -8,6 +8,8 @@
 
 #include "bisectd/cmd.h"
 #include "util/log.h"
+#include "util/term.h"
+#include "util/version.h"
 
 static const struct cmd_entry *cmd_table[] = {
 	&cmd_queue_entry,
@@ -34,6 +36,34 @@ usage(FILE *f)
 	return CMD_USAGE;
 }
 
+/*
+ * Every command answers --help (or -h) wherever it stands among the
+ * command's arguments, before the command parses them: exit 0, stdout.
+ */
+static int
+help_wanted(int argc, char **argv)
+{
+	int	i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+help(const struct cmd_entry *entry)
+{
+	printf("usage: bisectctl [-c FILE] %s%s%s\n\n%s.\n\n"
+	    "See bisectctl(1) and docs/cli.md for the options, the output and "
+	    "the exit status.\n", entry->name, entry->usage[0] ? " " : "",
+	    entry->usage, entry->summary);
+	return CMD_OK;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -41,6 +71,7 @@ main(int argc, char **argv)
 	size_t		 i;
 	int		 arg = 1;
 
+	term_filter_std();
 	log_setup("bisectctl", 0, LOG_INFO);
 	while (arg < argc && argv[arg][0] == '-') {
 		if (strcmp(argv[arg], "-c") == 0 && arg + 1 < argc) {
@@ -50,15 +81,20 @@ main(int argc, char **argv)
 		    strcmp(argv[arg], "--help") == 0) {
 			usage(stdout);
 			return 0;
+		} else if (strcmp(argv[arg], "--version") == 0) {
+			printf("bisectctl %s\n", BISECTD_VERSION);
+			return 0;
 		} else
 			return usage(stderr);
 	}
 	if (arg >= argc)
 		return usage(stderr);
 	for (i = 0; cmd_table[i] != NULL; i++) {
-		if (strcmp(cmd_table[i]->name, argv[arg]) == 0)
-			return cmd_table[i]->exec(config, argc - arg,
-			    argv + arg);
+		if (strcmp(cmd_table[i]->name, argv[arg]) != 0)
+			continue;
+		if (help_wanted(argc - arg, argv + arg))
+			return help(cmd_table[i]);
+		return cmd_table[i]->exec(config, argc - arg, argv + arg);
 	}
 	fprintf(stderr, "error: unknown command '%s'\n", argv[arg]);
 	return usage(stderr);

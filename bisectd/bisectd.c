@@ -15,12 +15,15 @@
 #include "bisectd/scheduler.h"
 #include "util/file.h"
 #include "util/log.h"
+#include "util/term.h"
+#include "util/version.h"
 
 static int
-usage(void)
+usage(FILE *f)
 {
-	fprintf(stderr, "usage: bisectd [-c FILE] [--foreground]\n");
-	return 2;
+	fprintf(f, "usage: bisectd [-c FILE] [--foreground] | --version | "
+	    "--help\n");
+	return f == stdout ? 0 : 2;
 }
 
 static void
@@ -59,9 +62,16 @@ main(int argc, char **argv)
 		else if (strcmp(argv[i], "--foreground") == 0 ||
 		    strcmp(argv[i], "-f") == 0)
 			foreground = 1;
+		else if (strcmp(argv[i], "--version") == 0) {
+			printf("bisectd %s\n", BISECTD_VERSION);
+			return 0;
+		} else if (strcmp(argv[i], "--help") == 0 ||
+		    strcmp(argv[i], "-h") == 0)
+			return usage(stdout);
 		else
-			return usage();
+			return usage(stderr);
 	}
+	term_filter_std();
 	log_setup("bisectd", 1, LOG_INFO);
 	if (context_open(config, &ctx, &cause) != 0)
 		fatal("%s", cause);

@@ -471,6 +471,24 @@ bisection_culprit_change(struct scheduler *s, const struct store_bisection *b,
 	store_series_release(&sc);
 }
 
+/* The headline metric's instances, parent against culprit (seed 002). */
+static void
+bisection_fairness(struct scheduler *s, const struct store_bisection *b,
+    const struct repo_range *range, size_t culprit, json_t *o)
+{
+	struct report_fairness	 f;
+	json_t			*j;
+
+	if (range->commits[culprit].nr_parents == 0 ||
+	    report_fairness_load(s->ctx, b, range->oids[range->commits[
+	    culprit].parents[0]], range->oids[culprit], &f) != 0)
+		return;
+	j = report_fairness_json(&f, json_number_value(json_object_get(o,
+	    "change_pct")), b->direction);
+	if (j != NULL)
+		json_object_set_new(o, "fairness", j);
+}
+
 static char *
 bisection_json(struct scheduler *s, const struct bisection *bs,
     const struct store_bisection *b, const struct bisection_turn *t,
@@ -519,6 +537,7 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 		    &range->commits[culprit]));
 		json_object_set_new(o, "explained_pct", json_real(
 		    bisection_round(res->explained_pct, 1)));
+		bisection_fairness(s, b, range, culprit, o);
 	} else {
 		json_object_set_new(o, "change_pct", json_real(
 		    bisection_round(res->change_pct, 0.1)));

@@ -6,6 +6,7 @@
  * cache. Exits 1 when an agent asked now did not answer.
  */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,11 +70,41 @@ cmd_agents_print(const struct config_agent *a, const struct store_agent *row,
 	}
 }
 
+static json_t *
+cmd_agents_json(const struct config_agent *a, const struct store_agent *row,
+    int running)
+{
+	json_t	*o;
+
+	o = json_pack("{s:s, s:s, s:s, s:i, s:i}", "name", a->name,
+	    "transport", a->transport, "boot", a->boot, "slots", a->slots,
+	    "running", running);
+	if (strcmp(a->transport, "ssh") == 0) {
+		json_object_set_new(o, "host", json_string(a->host));
+		json_object_set_new(o, "port", json_integer(a->port));
+		json_object_set_new(o, "user", json_string(a->user));
+	}
+	if (row == NULL) {
+		json_object_set_new(o, "state", json_string("never probed"));
+		return o;
+	}
+	json_object_set_new(o, "state", json_string(row->state));
+	json_object_set_new(o, "since", json_integer(row->since));
+	json_object_set_new(o, "error", row->error != NULL &&
+	    strcmp(row->state, "up") != 0 ? json_string(row->error) :
+	    json_null());
+	json_object_set_new(o, "inventory", row->inventory != NULL ?
+	    json_string(row->inventory) : json_null());
+	json_object_set_new(o, "inventory_at", json_integer(row->inventory_at));
+	return o;
+}
+
 static int
 cmd_agents_exec(const char *config, int argc, char **argv)
 {
 	static const struct option	 longopts[] = {
 		{ "probe", no_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct context			*ctx = NULL;
@@ -82,7 +113,8 @@ cmd_agents_exec(const char *config, int argc, char **argv)
 	char				*cause = NULL;
 	size_t				 i;
 	int				 c, r, found, probe = 0, failed = 0;
-	int				 running;
+	int				 running, json = 0;
+	json_t				*ja = NULL;
 
 	memset(&row, 0, sizeof row);
 	optind = 1;
@@ -90,6 +122,9 @@ cmd_agents_exec(const char *config, int argc, char **argv)
 		switch (c) {
 		case 'p':
 			probe = 1;
+			break;
+		case 'j':
+			json = 1;
 			break;
 		default:
 			return cmd_usage(&cmd_agents_entry);
@@ -100,6 +135,7 @@ cmd_agents_exec(const char *config, int argc, char **argv)
 	if ((r = cmd_open(config, &ctx)) != CMD_OK)
 		return r;
 	r = CMD_FAILED;
+	ja = json_array();
 	for (i = 0; i < ctx->config->nr_agents; i++) {
 		a = &ctx->config->agents[i];
 		store_agent_release(&row);
@@ -121,13 +157,22 @@ cmd_agents_exec(const char *config, int argc, char **argv)
 		if (store_run_count_running(ctx->store, a->name, &running,
 		    &cause) != 0)
 			goto out;
-		cmd_agents_print(a, found ? &row : NULL, running);
+		if (json)
+			json_array_append_new(ja, cmd_agents_json(a, found ?
+			    &row : NULL, running));
+		else
+			cmd_agents_print(a, found ? &row : NULL, running);
+	}
+	if (json) {
+		json_dumpf(ja, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		putchar('\n');
 	}
 	r = failed ? CMD_FAILED : CMD_OK;
 out:
 	if (cause != NULL)
 		fprintf(stderr, "error: %s\n", cause);
 	free(cause);
+	json_decref(ja);
 	store_agent_release(&row);
 	context_free(ctx);
 	return r;
@@ -135,7 +180,7 @@ out:
 
 const struct cmd_entry cmd_agents_entry = {
 	.name = "agents",
-	.usage = "[--probe]",
+	.usage = "[--probe] [--json]",
 	.summary = "agents: in service or not, and their inventory",
 	.exec = cmd_agents_exec,
 };

@@ -150,8 +150,10 @@ cmd_bisect_exec(const char *config, int argc, char **argv)
 		r = CMD_OK;
 		goto out;
 	}
-	if (scheduler_wait(ctx, id, cmd_progress_tick, &progress,
-	    &cause) != 0) {
+	r = scheduler_wait(ctx, id, cmd_progress_tick, &progress, &cause);
+	cmd_progress_done(&progress);
+	if (r != 0) {
+		r = CMD_FAILED;
 		fprintf(stderr, "error: %s\n", cause);
 		goto out;
 	}
@@ -172,7 +174,7 @@ cmd_bisect_exec(const char *config, int argc, char **argv)
 out:
 	json_decref(res);
 	store_bisection_release(&b);
-	free(progress.last);
+	cmd_progress_done(&progress);
 	free(cause);
 	context_free(ctx);
 	return r;

@@ -1,7 +1,8 @@
 /*
  * bisectctl compare: run a job file's jobs at two commits and print the
- * LKP-style compare table for every metric, the headline metric first,
- * and the per-instance spread. When the runs did not run in the same
+ * LKP-style compare table, the headline metric first, then the metrics
+ * that changed significantly (all of them with --all), and the
+ * per-instance spread. When the runs did not run in the same
  * environment (bisectd/drift.h) it refuses and says where they differ;
  * --allow-drift prints the comparison with the difference at the top.
  */
@@ -17,14 +18,15 @@
 #include "util/strbuf.h"
 
 static int
-cmd_compare_print(struct context *ctx, int64_t id, int allow_drift)
+cmd_compare_print(struct context *ctx, int64_t id, int allow_drift, int all)
 {
 	struct strbuf	 out = STRBUF_INIT;
 	char		*cause = NULL;
+	size_t		 missing = 0;
 	int		 refused, r = CMD_FAILED;
 
-	if (report_compare_request(&out, ctx, id, 1, allow_drift, &refused,
-	    &cause) != 0) {
+	if (report_compare_request(&out, ctx, id, all, allow_drift, &refused,
+	    &missing, &cause) != 0) {
 		fprintf(stderr, "error: %s\n", cause);
 		goto out;
 	}
@@ -33,6 +35,12 @@ cmd_compare_print(struct context *ctx, int64_t id, int allow_drift)
 		goto out;
 	}
 	fputs(out.buf, stdout);
+	if (missing > 0) {
+		fprintf(stderr, "error: compare %lld has no samples at %zu of "
+		    "its commits: every run there failed\n", (long long)id,
+		    missing);
+		goto out;
+	}
 	r = CMD_OK;
 out:
 	free(cause);
@@ -47,16 +55,19 @@ cmd_compare_exec(const char *config, int argc, char **argv)
 		{ "repo", required_argument, NULL, 'r' },
 		{ "wait", no_argument, NULL, 'w' },
 		{ "allow-drift", no_argument, NULL, 'd' },
+		{ "all", no_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct context		*ctx = NULL;
 	struct request_spec	 spec;
+	struct cmd_progress	 progress;
 	const char		*revs[2];
 	int64_t			 id;
 	char			*cause = NULL;
-	int			 c, wait = 0, allow_drift = 0, resumed, r;
+	int			 c, wait = 0, allow_drift = 0, all = 0, resumed, r;
 
 	memset(&spec, 0, sizeof spec);
+	memset(&progress, 0, sizeof progress);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -68,6 +79,9 @@ cmd_compare_exec(const char *config, int argc, char **argv)
 			break;
 		case 'd':
 			allow_drift = 1;
+			break;
+		case 'a':
+			all = 1;
 			break;
 		default:
 			return cmd_usage(&cmd_compare_entry);
@@ -95,12 +109,14 @@ cmd_compare_exec(const char *config, int argc, char **argv)
 		r = CMD_OK;
 		goto out;
 	}
-	if (scheduler_wait(ctx, id, NULL, NULL, &cause) != 0) {
+	r = scheduler_wait(ctx, id, cmd_progress_tick, &progress, &cause);
+	cmd_progress_done(&progress);
+	if (r != 0) {
 		fprintf(stderr, "error: %s\n", cause);
 		r = CMD_FAILED;
 		goto out;
 	}
-	r = cmd_compare_print(ctx, id, allow_drift);
+	r = cmd_compare_print(ctx, id, allow_drift, all);
 out:
 	free(cause);
 	context_free(ctx);
@@ -109,7 +125,7 @@ out:
 
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
-	.usage = "REV_A REV_B JOB.yaml [--repo NAME] [--wait] [--allow-drift]",
+	.usage = "REV_A REV_B JOB.yaml [--repo NAME] [--wait] [--all] [--allow-drift]",
 	.summary = "the compare table of a job between two commits",
 	.exec = cmd_compare_exec,
 };

@@ -23,6 +23,7 @@ cmd_queue_exec(const char *config, int argc, char **argv)
 	};
 	struct context		 *ctx = NULL;
 	struct request_spec	  spec;
+	struct cmd_progress	  progress;
 	struct store_job	  job;
 	const char		**revs = NULL;
 	size_t			  nr_revs = 0, nr_jobs = 0, i;
@@ -76,8 +77,15 @@ cmd_queue_exec(const char *config, int argc, char **argv)
 		printf("job %s %s\n", job.job_id, job.description);
 	}
 	if (wait) {
-		if (scheduler_wait(ctx, id, NULL, NULL, &cause) != 0)
+		memset(&progress, 0, sizeof progress);
+		fflush(stdout);
+		r = scheduler_wait(ctx, id, cmd_progress_tick, &progress,
+		    &cause);
+		cmd_progress_done(&progress);
+		if (r != 0) {
+			r = CMD_FAILED;
 			goto out;
+		}
 		r = cmd_print_compare(ctx, id, 1);
 		goto out;
 	}

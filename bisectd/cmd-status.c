@@ -3,23 +3,26 @@
  * tracked branches of continuous mode, read from the database (whether or
  * not a daemon is running).
  */
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bisectd/cmd.h"
 #include "bisectd/lock.h"
+#include "util/xalloc.h"
 
 /* A tracked branch: its commits, and each job's regressions so far. */
 static int
 cmd_status_branch(struct store *st, const char *repo, const char *branch,
-    char **cause)
+    json_t *jout, char **cause)
 {
 	struct store_tracked	*t = NULL;
 	struct store_regression	*g = NULL;
 	int64_t			*jobs = NULL;
 	size_t			 nr_t = 0, nr_jobs = 0, nr_g = 0, i, j;
 	size_t			 queued = 0;
+	json_t			*jb, *jregs = NULL;
 	int			 r = -1;
 
 	if (store_tracked_list(st, repo, branch, &t, &nr_t, cause) != 0 ||
@@ -27,16 +30,38 @@ cmd_status_branch(struct store *st, const char *repo, const char *branch,
 		goto out;
 	for (i = 0; i < nr_t; i++)
 		queued += t[i].queued != 0;
-	printf("  %s %s: %zu commits seen, %zu queued", repo, branch, nr_t,
-	    queued);
-	if (nr_t > 0)
-		printf(", newest %.10s", t[nr_t - 1].commit_oid);
-	putchar('\n');
+	if (jout != NULL) {
+		jb = json_pack("{s:s, s:s, s:I, s:I, s:o, s:[]}", "repo", repo,
+		    "branch", branch, "seen", (json_int_t)nr_t, "queued",
+		    (json_int_t)queued, "newest", nr_t > 0 ?
+		    json_string(t[nr_t - 1].commit_oid) : json_null(),
+		    "regressions");
+		json_array_append_new(jout, jb);
+		jregs = json_object_get(jb, "regressions");
+	} else {
+		printf("  %s %s: %zu commits seen, %zu queued", repo, branch,
+		    nr_t, queued);
+		if (nr_t > 0)
+			printf(", newest %.10s", t[nr_t - 1].commit_oid);
+		putchar('\n');
+	}
 	for (i = 0; i < nr_jobs; i++) {
 		if (store_regression_list(st, repo, branch, jobs[i], &g, &nr_g,
 		    cause) != 0)
 			goto out;
 		for (j = 0; j < nr_g; j++) {
+			if (jregs != NULL) {
+				json_array_append_new(jregs, json_pack(
+				    "{s:f, s:s, s:s, s:s, s:I, s:s, s:o}",
+				    "change_pct", g[j].change_pct, "metric",
+				    g[j].metric, "good", g[j].good, "bad",
+				    g[j].bad, "bisection",
+				    (json_int_t)g[j].bisection, "status",
+				    g[j].status != NULL ? g[j].status :
+				    "pending", "culprit", g[j].culprit != NULL ?
+				    json_string(g[j].culprit) : json_null()));
+				continue;
+			}
 			printf("    %+.1f%% %s between %.10s and %.10s: "
 			    "bisection %lld %s", g[j].change_pct, g[j].metric,
 			    g[j].good, g[j].bad, (long long)g[j].bisection,
@@ -57,6 +82,52 @@ out:
 	return r;
 }
 
+/*
+ * A bisection's verdict and culprit from its result: "found 1a2b3c4d5e",
+ * "no_change", ...; the bare status while it runs. Allocated.
+ */
+static char *
+cmd_status_verdict(const struct store_bisection *b, json_t **culprit)
+{
+	json_t		*res;
+	const char	*c = NULL;
+	char		*out;
+
+	*culprit = NULL;
+	if (b->result == NULL || (res = json_loads(b->result, 0, NULL)) == NULL)
+		return xstrdup(b->status);
+	c = json_string_value(json_object_get(res, "culprit"));
+	if (c != NULL) {
+		*culprit = json_string(c);
+		out = xasprintf("%s, culprit %.10s", b->status, c);
+	} else
+		out = xstrdup(b->status);
+	json_decref(res);
+	return out;
+}
+
+static json_t *
+cmd_status_request_json(const struct store_request *rq,
+    const struct store_bisection *b)
+{
+	json_t	*o, *culprit;
+	char	*verdict;
+
+	o = json_pack("{s:I, s:s, s:s, s:s, s:o}", "id", (json_int_t)rq->id,
+	    "kind", rq->kind, "status", rq->status, "job_file", rq->job_file,
+	    "error", rq->error != NULL ? json_string(rq->error) : json_null());
+	if (b != NULL) {
+		verdict = cmd_status_verdict(b, &culprit);
+		json_object_set_new(o, "bisection", json_pack("{s:s, s:o, s:o}",
+		    "status", b->status, "culprit", culprit != NULL ? culprit :
+		    json_null(), "progress", b->progress != NULL &&
+		    strcmp(b->status, "running") == 0 ?
+		    json_string(b->progress) : json_null()));
+		free(verdict);
+	}
+	return o;
+}
+
 static int
 cmd_status_exec(const char *config, int argc, char **argv)
 {
@@ -65,11 +136,14 @@ cmd_status_exec(const char *config, int argc, char **argv)
 	struct store_request	*rq = NULL;
 	struct store_bisection	 b;
 	size_t			 nr = 0, nr_branches = 0, i;
-	char			*cause = NULL, *lock = NULL;
+	char			*cause = NULL, *lock = NULL, *verdict;
 	char			**repos = NULL, **branches = NULL;
-	int			 fd = -1, held, running, r;
+	json_t			*jo = NULL, *ja, *jr, *jt = NULL, *culprit;
+	int			 fd = -1, held, running, r, have_b, json = 0;
 
-	if (argc != 1)
+	if (argc == 2 && strcmp(argv[1], "--json") == 0)
+		json = 1;
+	else if (argc != 1)
 		return cmd_usage(&cmd_status_entry);
 	if ((r = cmd_open(config, &ctx)) != CMD_OK)
 		return r;
@@ -80,51 +154,104 @@ cmd_status_exec(const char *config, int argc, char **argv)
 	lock = context_lock_path(ctx);
 	held = lock_try(lock, &fd, NULL);
 	lock_release(fd);
-	printf("database: %s\n", ctx->config->db);
-	printf("scheduler: %s\n", held == 1 ? "running (a daemon or a "
-	    "waiting bisectctl holds the lock)" : "not running");
-	printf("requests: %d active\n", n.requests_active);
-	printf("builds: %d pending, %d running, %d ok, %d failed\n",
-	    n.builds_pending, n.builds_running, n.builds_ok, n.builds_failed);
-	printf("runs: %d pending, %d running, %d done, %d failed or "
-	    "skipped; %d samples\n", n.runs_pending, n.runs_running,
-	    n.runs_done, n.runs_failed, n.samples);
-	printf("agents:\n");
+	if (json) {
+		jo = json_pack("{s:s, s:b, s:i, s:{s:i, s:i, s:i, s:i}, "
+		    "s:{s:i, s:i, s:i, s:i}, s:i}", "database", ctx->config->db,
+		    "scheduler_running", held == 1, "requests_active",
+		    n.requests_active, "builds", "pending", n.builds_pending,
+		    "running", n.builds_running, "ok", n.builds_ok, "failed",
+		    n.builds_failed, "runs", "pending", n.runs_pending,
+		    "running", n.runs_running, "done", n.runs_done,
+		    "failed_or_skipped", n.runs_failed, "samples", n.samples);
+	} else {
+		printf("database: %s\n", ctx->config->db);
+		printf("scheduler: %s\n", held == 1 ? "running (a daemon or a "
+		    "waiting bisectctl holds the lock)" : "not running");
+		printf("requests: %d active\n", n.requests_active);
+		printf("builds: %d pending, %d running, %d ok, %d failed\n",
+		    n.builds_pending, n.builds_running, n.builds_ok,
+		    n.builds_failed);
+		printf("runs: %d pending, %d running, %d done, %d failed or "
+		    "skipped; %d samples\n", n.runs_pending, n.runs_running,
+		    n.runs_done, n.runs_failed, n.samples);
+		printf("agents:\n");
+	}
+	ja = json_array();
 	for (i = 0; i < ctx->config->nr_agents; i++) {
 		running = 0;
 		store_run_count_running(ctx->store, ctx->config->agents[i].name,
 		    &running, NULL);
-		printf("  %-16s %-6s %d/%d slots busy\n",
-		    ctx->config->agents[i].name,
-		    ctx->config->agents[i].transport, running,
-		    ctx->config->agents[i].slots);
+		if (json)
+			json_array_append_new(ja, json_pack("{s:s, s:s, s:i, "
+			    "s:i}", "name", ctx->config->agents[i].name,
+			    "transport", ctx->config->agents[i].transport,
+			    "busy", running, "slots",
+			    ctx->config->agents[i].slots));
+		else
+			printf("  %-16s %-6s %d/%d slots busy\n",
+			    ctx->config->agents[i].name,
+			    ctx->config->agents[i].transport, running,
+			    ctx->config->agents[i].slots);
 	}
-	printf("recent requests:\n");
+	if (json)
+		json_object_set_new(jo, "agents", ja);
+	else {
+		json_decref(ja);
+		printf("recent requests:\n");
+	}
+	jr = json_array();
 	for (i = 0; i < nr; i++) {
+		have_b = strcmp(rq[i].kind, "bisect") == 0 &&
+		    store_bisection_get(ctx->store, rq[i].id, &b, NULL) == 0;
+		if (json) {
+			json_array_append_new(jr, cmd_status_request_json(&rq[i],
+			    have_b ? &b : NULL));
+			if (have_b)
+				store_bisection_release(&b);
+			continue;
+		}
 		printf("  %-5lld %-8s %-8s %s%s%s\n", (long long)rq[i].id,
 		    rq[i].kind, rq[i].status, rq[i].job_file,
 		    rq[i].error ? ": " : "", rq[i].error ? rq[i].error : "");
-		if (strcmp(rq[i].kind, "bisect") != 0 ||
-		    store_bisection_get(ctx->store, rq[i].id, &b, NULL) != 0)
+		if (!have_b)
 			continue;
-		if (strcmp(b.status, "running") == 0 && b.progress != NULL)
-			printf("        %s\n", b.progress);
+		if (strcmp(b.status, "running") == 0) {
+			if (b.progress != NULL)
+				printf("        %s\n", b.progress);
+		} else {
+			verdict = cmd_status_verdict(&b, &culprit);
+			json_decref(culprit);
+			printf("        %s\n", verdict);
+			free(verdict);
+		}
 		store_bisection_release(&b);
 	}
+	if (json)
+		json_object_set_new(jo, "requests", jr);
+	else
+		json_decref(jr);
 	if (store_tracked_branches(ctx->store, &repos, &branches,
 	    &nr_branches, &cause) != 0)
 		goto out;
-	if (nr_branches > 0)
+	if (json) {
+		jt = json_array();
+		json_object_set_new(jo, "tracked", jt);
+	} else if (nr_branches > 0)
 		printf("tracked:\n");
 	for (i = 0; i < nr_branches; i++) {
-		if (cmd_status_branch(ctx->store, repos[i], branches[i],
+		if (cmd_status_branch(ctx->store, repos[i], branches[i], jt,
 		    &cause) != 0)
 			goto out;
+	}
+	if (json) {
+		json_dumpf(jo, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		putchar('\n');
 	}
 	r = CMD_OK;
 out:
 	if (cause != NULL)
 		fprintf(stderr, "error: %s\n", cause);
+	json_decref(jo);
 	for (i = 0; i < nr; i++)
 		store_request_release(&rq[i]);
 	free(rq);
@@ -142,7 +269,7 @@ out:
 
 const struct cmd_entry cmd_status_entry = {
 	.name = "status",
-	.usage = "",
+	.usage = "[--json]",
 	.summary = "queue, running work, agents, bisections, tracked branches",
 	.exec = cmd_status_exec,
 };

@@ -3,15 +3,19 @@
  * message, usage errors, progress lines, compare tables.
  */
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bisectd/cmd.h"
 #include "bisectd/report.h"
 #include "schema/store.h"
 #include "util/strbuf.h"
+#include "util/term.h"
 #include "util/xalloc.h"
 
 int
@@ -49,21 +53,155 @@ cmd_parse_id(const char *s, int64_t *id)
 	return 0;
 }
 
+static long long
+cmd_now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* "1m12s", "45s", "2h03m". */
+static void
+cmd_duration(struct strbuf *sb, double s)
+{
+	long	t = lround(s < 0 ? 0 : s);
+
+	if (t >= 3600)
+		strbuf_addf(sb, "%ldh%02ldm", t / 3600, t % 3600 / 60);
+	else if (t >= 60)
+		strbuf_addf(sb, "%ldm%02lds", t / 60, t % 60);
+	else
+		strbuf_addf(sb, "%lds", t);
+}
+
+static int
+cmd_progress_kind(struct context *ctx, int64_t request, struct cmd_progress *p)
+{
+	struct store_request	rq;
+
+	if (p->kind != 0)
+		return 0;
+	if (store_request_get(ctx->store, request, &rq, NULL) != 0)
+		return -1;
+	p->kind = strcmp(rq.kind, "bisect") == 0 ? 1 : 2;
+	store_request_release(&rq);
+	return 0;
+}
+
+/* The request's own state: a bisection's step, else what it waits for. */
+static char *
+cmd_progress_state(struct context *ctx, int64_t request,
+    const struct cmd_progress *p, const struct store_progress *n)
+{
+	struct store_bisection	b;
+	char			*s = NULL;
+
+	if (p->kind == 1) {
+		if (store_bisection_get(ctx->store, request, &b, NULL) != 0)
+			return NULL;
+		if (b.progress != NULL)
+			s = xstrdup(b.progress);
+		store_bisection_release(&b);
+		return s;
+	}
+	return xasprintf("request %lld: waiting for its %d run%s (%d done, "
+	    "%d failed)", (long long)request, n->pending + n->running +
+	    n->done + n->failed, n->pending + n->running + n->done +
+	    n->failed == 1 ? "" : "s", n->done, n->failed);
+}
+
 void
 cmd_progress_tick(struct context *ctx, int64_t request, void *payload)
 {
 	struct cmd_progress	*p = payload;
-	struct store_bisection	 b;
+	struct store_progress	 n;
+	struct strbuf		 line = STRBUF_INIT, esc = STRBUF_INIT;
+	char			*state;
+	long long		 now = cmd_now_ms();
+	double			 elapsed, left;
+	int			 wanted, changed;
+	ssize_t			 w;
 
-	if (store_bisection_get(ctx->store, request, &b, NULL) != 0)
-		return;
-	if (b.progress != NULL && (p->last == NULL ||
-	    strcmp(p->last, b.progress) != 0)) {
-		fprintf(stderr, "%s\n", b.progress);
-		free(p->last);
-		p->last = xstrdup(b.progress);
+	if (p->start_ms == 0) {
+		p->start_ms = now;
+		p->done0 = -1;
 	}
-	store_bisection_release(&b);
+	if (p->tty == 0 && p->last == NULL && !p->shown)
+		p->tty = isatty(STDERR_FILENO) ? 1 : -1;
+	if (cmd_progress_kind(ctx, request, p) != 0 ||
+	    store_progress_get(ctx->store, request, p->kind == 1, &n,
+	    NULL) != 0 || (state = cmd_progress_state(ctx, request, p,
+	    &n)) == NULL)
+		return;
+	if (p->done0 < 0)
+		p->done0 = n.done;
+	changed = p->last == NULL || strcmp(p->last, state) != 0;
+	if (p->tty < 0) {
+		if (changed)
+			fprintf(stderr, "%s\n", state);
+		goto out;
+	}
+	if (!changed && now - p->drawn_ms < 1000)
+		goto out;
+	p->drawn_ms = now;
+	elapsed = (double)(now - p->start_ms) / 1000;
+	wanted = n.pending + n.running;
+	strbuf_addstr(&line, state);
+	if (p->kind == 1) {
+		strbuf_addf(&line, " | runs: %d done, %d running, %d to go",
+		    n.done, n.running, n.pending);
+		if (n.failed > 0)
+			strbuf_addf(&line, ", %d failed", n.failed);
+	} else
+		strbuf_addf(&line, ", %d running", n.running);
+	strbuf_addstr(&line, " | ");
+	cmd_duration(&line, elapsed);
+	/* the pace of this wait, else what a run took before */
+	left = -1;
+	if (n.done > p->done0 && elapsed > 0)
+		left = elapsed * wanted / (n.done - p->done0);
+	else if (n.mean_run_s > 0)
+		left = n.mean_run_s * wanted / (n.running > 0 ? n.running : 1);
+	if (wanted > 0 && left >= 0) {
+		strbuf_addstr(&line, p->kind == 1 ? ", this step about " :
+		    ", about ");
+		cmd_duration(&line, left);
+		strbuf_addstr(&line, " left");
+	}
+	/* our own escape sequences only: the text itself is shown safe */
+	strbuf_addch(&esc, '\r');
+	term_escape(&esc, line.buf, line.len);
+	strbuf_addstr(&esc, "\033[K");
+	do
+		w = write(STDERR_FILENO, esc.buf, esc.len);
+	while (w < 0 && errno == EINTR);
+	p->shown = 1;
+out:
+	if (changed) {
+		free(p->last);
+		p->last = state;
+		state = NULL;
+	}
+	free(state);
+	strbuf_release(&line);
+	strbuf_release(&esc);
+}
+
+void
+cmd_progress_done(struct cmd_progress *p)
+{
+	ssize_t	w;
+
+	if (p->shown && p->tty > 0) {
+		do
+			w = write(STDERR_FILENO, "\n", 1);
+		while (w < 0 && errno == EINTR);
+	}
+	p->shown = 0;
+	free(p->last);
+	p->last = NULL;
 }
 
 /*
@@ -75,14 +213,30 @@ cmd_print_compare(struct context *ctx, int64_t request, int all)
 {
 	struct strbuf	 out = STRBUF_INIT;
 	char		*cause = NULL;
-	int		 refused = 0, r = CMD_OK;
+	struct store_request rq;
+	size_t		 missing = 0;
+	int		 refused = 0, r = CMD_OK, over = 0;
 
 	if (report_compare_request(&out, ctx, request, all, 1, &refused,
-	    &cause) != 0) {
+	    &missing, &cause) != 0) {
 		fprintf(stderr, "error: %s\n", cause);
 		r = CMD_FAILED;
-	} else
+	} else {
 		fputs(out.buf, stdout);
+		/* runs still to come are not missing (show of a queue) */
+		if (missing > 0 && store_request_get(ctx->store, request, &rq,
+		    NULL) == 0) {
+			over = strcmp(rq.status, "done") == 0 ||
+			    strcmp(rq.status, "failed") == 0;
+			store_request_release(&rq);
+		}
+		if (missing > 0 && over) {
+			fprintf(stderr, "error: request %lld has no samples at "
+			    "%zu of its commits: every run there failed\n",
+			    (long long)request, missing);
+			r = CMD_FAILED;
+		}
+	}
 	strbuf_release(&out);
 	free(cause);
 	return r;

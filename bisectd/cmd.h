@@ -35,11 +35,25 @@ extern const struct cmd_entry	cmd_check_entry;
 int	cmd_open(const char *config, struct context **out);
 int	cmd_usage(const struct cmd_entry *);
 int	cmd_parse_id(const char *s, int64_t *id);
-/* Print a bisection's progress line on stderr when it changes. */
+/*
+ * The progress of a --wait on stderr: the request's own state (a
+ * bisection's step, or what a queue or compare request waits for), its
+ * runs done, running and wanted, the time taken and an estimate of the
+ * time left. On a terminal one line rewrites itself (at most once a
+ * second); otherwise a plain line is printed whenever the state changes.
+ * Zero it before the first tick; cmd_progress_done ends the line.
+ */
 struct cmd_progress {
-	char	*last;
+	char		*last;		/* the last state printed */
+	int		 kind;		/* 0 unknown, 1 bisection, 2 other */
+	int		 tty;		/* -1 unknown */
+	int		 shown;		/* a terminal line is open */
+	long long	 start_ms;
+	long long	 drawn_ms;
+	int		 done0;		/* runs done at the first tick */
 };
 void	cmd_progress_tick(struct context *, int64_t request, void *payload);
+void	cmd_progress_done(struct cmd_progress *);
 /* Print the compare tables of a finished queue or compare request. */
 int	cmd_print_compare(struct context *, int64_t request, int all);
 

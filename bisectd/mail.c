@@ -483,7 +483,7 @@ int
 mail_line_fixed(const char *line, size_t len)
 {
 	static const char	*starts[] = {
-		"#", "git ", "- ", "* ", "> ", "$ ", "---", "==="
+		"#", "git ", "- ", "* ", "> ", "$ ", "| ", "---", "==="
 	};
 	size_t			 i, n;
 
@@ -698,7 +698,8 @@ mail_format(const struct mail_spec *spec, char **message, char **sender,
 	mail_header_addresses(&sb, "To", to.v, to.nr);
 	if (cc.nr > 0)
 		mail_header_addresses(&sb, "Cc", cc.v, cc.nr);
-	subject = mail_subject(spec->headline, spec->commit_subject);
+	subject = spec->subject != NULL ? xstrdup(spec->subject) :
+	    mail_subject(spec->headline, spec->commit_subject);
 	mail_header_text(&sb, "Subject", subject);
 	strbuf_addf(&sb, "Message-ID: <%s>\r\n", spec->message_id);
 	if (spec->in_reply_to != NULL)

@@ -28,6 +28,7 @@ struct mail_address {
 struct mail_spec {
 	const struct config_mail	*config;
 	const char			*headline;
+	const char			*subject;	/* NULL: from headline */
 	const char			*body;		/* the text report */
 	const char			*commit;	/* culprit, 40 hex */
 	const char			*commit_subject;

@@ -64,6 +64,8 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 	json_t				*res = NULL;
 	const char			*culprit;
 	char				*headline = NULL, *body = NULL;
+	char				*subject = NULL;
+	struct report_mail		 rm;
 	char				*identity = NULL, *domain = NULL;
 	char				*msgid = NULL, *thread = NULL, *root = NULL;
 	char				*message = NULL, *sender = NULL;
@@ -80,12 +82,12 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 		    ctx->config->path != NULL ? ctx->config->path : "");
 		goto out;
 	}
-	if (report_bisection(ctx, id, &headline, &body, cause) != 0 ||
-	    store_bisection_get(ctx->store, id, &b, cause) != 0 ||
+	if (store_bisection_get(ctx->store, id, &b, cause) != 0 ||
 	    store_job_get(ctx->store, b.job, &job, cause) != 0)
 		goto out;
-	if ((res = json_loads(b.result, 0, NULL)) == NULL || (culprit =
-	    json_string_value(json_object_get(res, "culprit"))) == NULL) {
+	if (b.result == NULL || (res = json_loads(b.result, 0, NULL)) == NULL ||
+	    (culprit = json_string_value(json_object_get(res, "culprit"))) ==
+	    NULL) {
 		error_set(cause, "bisection %lld has no culprit", (long long)id);
 		goto out;
 	}
@@ -103,6 +105,14 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 	domain = mail_domain(&ctx->config->mail);
 	msgid = mail_message_id(identity, culprit, domain);
 	thread = xasprintf("%s %s", b.repo, culprit);
+	memset(&rm, 0, sizeof rm);
+	rm.message_id = msgid;
+	rm.reported_by = ctx->config->mail.reported_by != NULL ?
+	    ctx->config->mail.reported_by : ctx->config->mail.from;
+	rm.closes = ctx->config->mail.closes;
+	if (report_bisection_mail(ctx, id, &rm, &headline, &subject, &body,
+	    cause) != 0)
+		goto out;
 
 	if (store_begin(ctx->store, cause) != 0)
 		goto out;
@@ -119,6 +129,7 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 	memset(&spec, 0, sizeof spec);
 	spec.config = &ctx->config->mail;
 	spec.headline = headline;
+	spec.subject = subject;
 	spec.body = body;
 	spec.commit = culprit;
 	spec.commit_subject = rc.subject;
@@ -144,6 +155,7 @@ out:
 	repo_commit_release(&rc);
 	repo_free(repo);
 	free(headline);
+	free(subject);
 	free(body);
 	free(identity);
 	free(domain);

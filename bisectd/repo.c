@@ -206,6 +206,23 @@ repo_name_cmp(const void *a, const void *b)
  * (refs/bisectd/track/), by their short names, sorted, each once.
  */
 int
+repo_is_ancestor(struct repo *r, const char *a, const char *b, char **cause)
+{
+	git_oid	ida, idb;
+	int	rc;
+
+	if (repo_oid(r, a, &ida, cause) != 0 || repo_oid(r, b, &idb, cause) != 0)
+		return -1;
+	if (git_oid_equal(&ida, &idb))
+		return 0;
+	rc = git_graph_descendant_of(r->git, &idb, &ida);
+	if (rc < 0)
+		return error_set(cause, "couldn't relate '%s' and '%s' in "
+		    "repository '%s': %s", a, b, r->name, repo_git_error());
+	return rc;
+}
+
+int
 repo_branches_containing(struct repo *r, const char *oid, char ***out,
     size_t *nr, char **cause)
 {

@@ -65,6 +65,12 @@ void	 repo_commit_release(struct repo_commit *);
 int	 repo_branches_containing(struct repo *, const char *oid,
 	     char ***out, size_t *nr, char **cause);
 /*
+ * Whether commit a is an ancestor of commit b (both oids or revisions):
+ * 1 yes, 0 no (also when a == b), -1 with *cause on error.
+ */
+int	 repo_is_ancestor(struct repo *, const char *a, const char *b,
+	     char **cause);
+/*
  * good must be an ancestor of bad; several good ends are allowed. Each is
  * any revision repo_resolve takes; good ends naming the same commit count
  * once.

@@ -19,6 +19,7 @@
 #include "jobs/job.h"
 #include "jobs/metric.h"
 #include "stats/compare.h"
+#include "stats/fdr.h"
 #include "stats/summary.h"
 #include "util/xalloc.h"
 
@@ -104,7 +105,23 @@ struct report_row {
 	struct comparison		 cmp;
 	int				 valid;
 	int				 headline;
+	int				 sig;	/* shown as a change */
+	double				 q;	/* BH-adjusted p */
 };
+
+/*
+ * Metrics that are themselves percentages (proc-stat.cpu.idle%,
+ * perf-profile.*): their change is in points, b - a, as LKP prints it,
+ * not a relative change of a percentage.
+ */
+int
+report_metric_is_pct(const char *metric)
+{
+	size_t	len = strlen(metric);
+
+	return (len > 0 && metric[len - 1] == '%') ||
+	    strncmp(metric, "perf-profile.", 13) == 0;
+}
 
 static int
 report_row_cmp(const void *x, const void *y)
@@ -114,8 +131,8 @@ report_row_cmp(const void *x, const void *y)
 
 	if (a->headline != b->headline)
 		return b->headline - a->headline;
-	if (a->cmp.significant != b->cmp.significant)
-		return b->cmp.significant - a->cmp.significant;
+	if (a->sig != b->sig)
+		return b->sig - a->sig;
 	da = isfinite(a->cmp.change_pct) ? fabs(a->cmp.change_pct) : 0;
 	db = isfinite(b->cmp.change_pct) ? fabs(b->cmp.change_pct) : 0;
 	if (da != db)
@@ -123,14 +140,45 @@ report_row_cmp(const void *x, const void *y)
 	return strcmp(a->a->metric, b->a->metric);
 }
 
-/* "± 3%", or "± ?%" where one sample leaves the spread unknown. */
+/*
+ * LKP's "±  3%", "± 13%", "±100%": five columns whatever the spread, so
+ * that the table holds its place; "±  ?%" where one sample leaves it
+ * unknown, "±>1k%" past 999%.
+ */
 static void
 report_pct(char *buf, size_t len, double x)
 {
-	if (isfinite(x))
-		snprintf(buf, len, "%2ld%%", lround(x));
+	if (!isfinite(x))
+		snprintf(buf, len, "±  ?%%");
+	else if (lround(x) > 999)
+		snprintf(buf, len, "±>1k%%");
 	else
-		snprintf(buf, len, " ?%%");
+		snprintf(buf, len, "±%3ld%%", lround(x));
+}
+
+/*
+ * The change column: "-3.0%", or "+1.2" in points for a percentage
+ * metric; in parentheses when it is not significant (shown only with
+ * all).
+ */
+static void
+report_change(char *buf, size_t len, const struct report_row *row)
+{
+	double	v = row->cmp.change_pct;
+	int	pts = report_metric_is_pct(row->a->metric);
+	char	num[32];
+
+	if (!isfinite(v)) {
+		buf[0] = '\0';
+		return;
+	}
+	if (pts)
+		v = v * fabs(row->cmp.mean_a) / 100;
+	snprintf(num, sizeof num, pts ? "%+.1f" : "%+.1f%%", v);
+	if (row->sig || row->headline)
+		snprintf(buf, len, "%s", num);
+	else
+		snprintf(buf, len, "(%s)", num);
 }
 
 void
@@ -140,9 +188,10 @@ report_compare_table(struct strbuf *sb, const char *label_a,
 {
 	struct report_row	*rows = xcalloc(nr_a + 1, sizeof *rows);
 	struct summary		 sa, sb_;
-	size_t			 i, j, n = 0;
+	size_t			 i, j, n = 0, tested = 0, shown = 0, hidden = 0;
 	unsigned		 blocks = 0;
-	char			 va[32], vb[32], change[32];
+	double			*p, *q;
+	char			 va[32], vb[32], change[48];
 	char			 pa[16], pb[16];
 
 	for (i = 0; i < nr_a; i++) {
@@ -160,28 +209,48 @@ report_compare_table(struct strbuf *sb, const char *label_a,
 		    &b[j]) == 0;
 		n++;
 	}
-	qsort(rows, n, sizeof *rows, report_row_cmp);
-	strbuf_addf(sb, "%16.15s %27.25s\n", label_a, label_b);
-	strbuf_addstr(sb, "---------------- ---------------------------\n");
+	/*
+	 * The headline is the one test the user asked for; every other row
+	 * is one of many, and shows as a change only when it survives
+	 * Benjamini-Hochberg at 5% over all of them (docs/methodology.md).
+	 */
+	p = xcalloc(n + 1, sizeof *p);
+	q = xcalloc(n + 1, sizeof *q);
 	for (i = 0; i < n; i++) {
-		if (!all && !rows[i].headline && !rows[i].cmp.significant)
+		p[i] = rows[i].valid && !rows[i].headline &&
+		    isfinite(rows[i].cmp.p_value) ? rows[i].cmp.p_value : NAN;
+		tested += !isnan(p[i]);
+	}
+	fdr_bh(q, p, n);
+	for (i = 0; i < n; i++) {
+		rows[i].q = q[i];
+		rows[i].sig = rows[i].valid && rows[i].cmp.significant &&
+		    (rows[i].headline || (!isnan(q[i]) && q[i] <=
+		    REPORT_FDR));
+	}
+	free(p);
+	free(q);
+	qsort(rows, n, sizeof *rows, report_row_cmp);
+	strbuf_addf(sb, "%16.16s %27.27s\n", label_a, label_b);
+	strbuf_addstr(sb, "---------------- ---------------------------\n");
+	strbuf_addstr(sb, "         %stddev     %change         %stddev\n");
+	strbuf_addstr(sb, "             \\          |                \\\n");
+	for (i = 0; i < n; i++) {
+		if (!all && !rows[i].headline && !rows[i].sig) {
+			hidden++;
 			continue;
+		}
+		shown++;
 		summary_compute(&sa, rows[i].a->values, rows[i].a->nr);
 		summary_compute(&sb_, rows[i].b->values, rows[i].b->nr);
 		report_value(va, sizeof va, sa.mean);
 		report_value(vb, sizeof vb, sb_.mean);
-		if (isfinite(rows[i].cmp.change_pct) &&
-		    (rows[i].cmp.significant || rows[i].headline || all))
-			snprintf(change, sizeof change, "%+.1f%%",
-			    rows[i].cmp.change_pct);
-		else
-			change[0] = '\0';
+		report_change(change, sizeof change, &rows[i]);
 		report_pct(pa, sizeof pa, sa.stddev_pct);
 		report_pct(pb, sizeof pb, sb_.stddev_pct);
-		strbuf_addf(sb, "%10s ± %s  %10s  %10s ± %s  %s%s\n",
-		    va, pa, change, vb, pb, rows[i].a->metric,
-		    rows[i].valid && rows[i].cmp.significant ? "" :
-		    (rows[i].valid ? "" : " (too few samples)"));
+		strbuf_addf(sb, "%10s %s %10s %10s %s  %s%s\n", va, pa, change,
+		    vb, pb, rows[i].a->metric, rows[i].valid ? "" :
+		    " (too few samples)");
 		if (rows[i].cmp.blocks > blocks)
 			blocks = rows[i].cmp.blocks;
 	}
@@ -189,6 +258,19 @@ report_compare_table(struct strbuf *sb, const char *label_a,
 	if (blocks > 1)
 		strbuf_addf(sb, "(the runs were spread over %u test machines: "
 		    "changes and tests are within each machine)\n", blocks);
+	/* prose, but each line short and the rest indented, as a table's */
+	if (tested > 0) {
+		strbuf_addf(sb, "(%zu other metric%s tested: a change is shown "
+		    "where it passes its own\n test, the metric's minimum "
+		    "effect and Benjamini-Hochberg at %g%% false\n "
+		    "discoveries", tested, tested == 1 ? "" : "s",
+		    100 * REPORT_FDR);
+		if (all)
+			strbuf_addstr(sb, "; (+x%) is not significant");
+		else if (hidden > 0)
+			strbuf_addstr(sb, "; the rest are left out, see --all");
+		strbuf_addstr(sb, ")\n");
+	}
 	free(rows);
 }
 
@@ -308,6 +390,62 @@ report_spread_row(struct strbuf *sb, const char *label,
 	report_value(mx, sizeof mx, sp->max);
 	strbuf_addf(sb, "    %-16.16s %12s %12s %7.1f%% %7.3f\n", label, mn, mx,
 	    sp->cv_mean, sp->jain_mean);
+}
+
+int
+report_fairness_of(const struct store_series *a, const struct store_series *b,
+    struct report_fairness *out)
+{
+	struct report_spread	sa, sb_;
+	struct comparison	cmp;
+	double			dj;
+	int			r = -1;
+
+	memset(out, 0, sizeof *out);
+	out->p_value = NAN;
+	memset(&sb_, 0, sizeof sb_);
+	if (report_spread_of(a, &sa) != 0 || report_spread_of(b, &sb_) != 0)
+		goto out;
+	out->known = 1;
+	out->instances = sb_.per;
+	out->jain_a = sa.jain_mean;
+	out->jain_b = sb_.jain_mean;
+	out->minmax_a = sa.max > 0 ? sa.min / sa.max : NAN;
+	out->minmax_b = sb_.max > 0 ? sb_.min / sb_.max : NAN;
+	out->min_a = sa.min;
+	out->min_b = sb_.min;
+	dj = sb_.jain_mean - sa.jain_mean;
+	if (sa.runs >= 2 && sb_.runs >= 2 && compare_samples(&cmp, sa.jain,
+	    sa.runs, sb_.jain, sb_.runs, NULL) == 0 &&
+	    isfinite(cmp.p_value)) {
+		out->tested = 1;
+		out->p_value = cmp.p_value;
+		if (cmp.p_value < 0.05 && fabs(dj) >= REPORT_FAIRNESS_MIN)
+			out->change = dj > 0 ? 1 : -1;
+	}
+	r = 0;
+out:
+	report_spread_release(&sa);
+	report_spread_release(&sb_);
+	return r;
+}
+
+int
+report_fairness_likely(const struct report_fairness *f, double change_pct,
+    const char *direction)
+{
+	return f->change > 0 && strcmp(report_kind(change_pct, direction),
+	    "regression") == 0 && f->jain_b - f->jain_a >=
+	    REPORT_FAIRNESS_MUCH && f->minmax_b > f->minmax_a;
+}
+
+void
+report_fairness_suffix(struct strbuf *sb, const struct report_fairness *f)
+{
+	if (!f->known || f->change == 0)
+		return;
+	strbuf_addf(sb, " (instances %s: Jain %.2f → %.2f)", f->change > 0 ?
+	    "fairer" : "less fair", f->jain_a, f->jain_b);
 }
 
 /* The change of the metric's aggregate, as the compare table has it. */

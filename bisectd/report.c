@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bisectd/build-kernel.h"
 #include "bisectd/drift.h"
 #include "bisectd/mail.h"
 #include "bisectd/repo.h"
@@ -38,6 +39,58 @@ report_headline(const char *oid, double change_pct, const char *metric,
 {
 	return xasprintf("commit %.10s: %+.1f%% %s %s", oid, change_pct,
 	    metric, report_kind(change_pct, direction));
+}
+
+int
+report_fairness_load(struct context *ctx, const struct store_bisection *b,
+    const char *parent, const char *culprit, struct report_fairness *f)
+{
+	struct store_series	sa, sc;
+	int			r = -1;
+
+	memset(f, 0, sizeof *f);
+	memset(&sa, 0, sizeof sa);
+	memset(&sc, 0, sizeof sc);
+	if (parent == NULL || store_series_get(ctx->store, b->job, b->repo,
+	    parent, b->metric, &sa, NULL) != 0 || store_series_get(ctx->store,
+	    b->job, b->repo, culprit, b->metric, &sc, NULL) != 0)
+		goto out;
+	r = report_fairness_of(&sa, &sc, f);
+out:
+	store_series_release(&sa);
+	store_series_release(&sc);
+	return r;
+}
+
+json_t *
+report_fairness_json(const struct report_fairness *f, double change_pct,
+    const char *direction)
+{
+	if (!f->known)
+		return NULL;
+	return json_pack("{s:s, s:I, s:f, s:f, s:f, s:f, s:o, s:b}", "verdict",
+	    f->change > 0 ? "fairer" : f->change < 0 ? "less_fair" :
+	    "unchanged", "instances", (json_int_t)f->instances, "jain_parent",
+	    f->jain_a,
+	    "jain_culprit", f->jain_b, "min_max_parent", isfinite(f->minmax_a) ?
+	    f->minmax_a : 0.0, "min_max_culprit", isfinite(f->minmax_b) ?
+	    f->minmax_b : 0.0, "p_value", f->tested ? json_real(f->p_value) :
+	    json_null(), "likely_fairness_improvement",
+	    report_fairness_likely(f, change_pct, direction));
+}
+
+char *
+report_headline_fair(const char *oid, double change_pct, const char *metric,
+    const char *direction, const struct report_fairness *f)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	char		*h = report_headline(oid, change_pct, metric, direction);
+
+	strbuf_addstr(&sb, h);
+	free(h);
+	if (f != NULL)
+		report_fairness_suffix(&sb, f);
+	return strbuf_detach(&sb, NULL);
 }
 
 int
@@ -393,9 +446,34 @@ report_drift_banner(struct strbuf *sb, const struct drift *d,
  * of its runs over the request's commits, then for each pair of
  * consecutive commits the compare table and the spread of instances.
  */
+/*
+ * A commit with no sample: every run, or its build, failed. Said in the
+ * output and counted, so that the command does not exit 0 on an empty
+ * table.
+ */
+static int
+report_compare_missing(struct strbuf *sb, struct context *ctx, int64_t job,
+    const char *repo, const char *oid, size_t nr_series, size_t *missing,
+    char **cause)
+{
+	int	done, failed;
+
+	if (nr_series > 0)
+		return 0;
+	if (store_run_totals(ctx->store, job, repo, oid, &done, &failed,
+	    cause) != 0)
+		return -1;
+	(*missing)++;
+	strbuf_addf(sb, "no samples at %.12s: %d run%s failed, %d done "
+	    "(`bisectctl status` and `bisectctl show --run RUN` say why)\n",
+	    oid, failed, failed == 1 ? "" : "s", done);
+	return 0;
+}
+
 int
 report_compare_request(struct strbuf *out, struct context *ctx,
-    int64_t request, int all, int allow_drift, int *refused, char **cause)
+    int64_t request, int all, int allow_drift, int *refused, size_t *missing,
+    char **cause)
 {
 	struct store_job	  job;
 	struct store_series	 *sa = NULL, *sb = NULL;
@@ -410,6 +488,7 @@ report_compare_request(struct strbuf *out, struct context *ctx,
 	int			  r = -1;
 
 	*refused = 0;
+	*missing = 0;
 	memset(&job, 0, sizeof job);
 	memset(&rq, 0, sizeof rq);
 	memset(&d, 0, sizeof d);
@@ -477,6 +556,13 @@ report_compare_request(struct strbuf *out, struct context *ctx,
 				goto out;
 			strbuf_addf(&body, "%s%s (job %s)\n\n", body.len ? "\n" :
 			    "", job.description, job.job_id);
+			if (report_compare_missing(&body, ctx, jobs[i], rq.repo,
+			    a, na, missing, cause) != 0 ||
+			    (a != b && report_compare_missing(&body, ctx,
+			    jobs[i], rq.repo, b, nb, missing, cause) != 0))
+				goto out;
+			if (na == 0 || nb == 0)
+				continue;
 			report_compare_table(&body, a, b, sa, na, sb, nb,
 			    job.metric, all);
 			if (a != b) {
@@ -616,8 +702,154 @@ report_revert(struct strbuf *sb, json_t *rv)
 	    "undoes most of" : "undoes little of", restored);
 }
 
+/* The branch a subject names: a tracked one first, else any that has it. */
+static char *
+report_subject_branch(struct repo *repo, const struct config_repo *cr,
+    const char *oid)
+{
+	char	**names = NULL, *out = NULL;
+	size_t	  nr = 0, i, t;
+
+	if (repo_branches_containing(repo, oid, &names, &nr, NULL) != 0)
+		return NULL;
+	for (t = 0; t < cr->nr_track && out == NULL; t++) {
+		for (i = 0; i < nr; i++) {
+			if (strcmp(names[i], cr->track[t]) == 0) {
+				out = xstrdup(names[i]);
+				break;
+			}
+		}
+	}
+	if (out == NULL && nr > 0)
+		out = xstrdup(names[0]);
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	return out;
+}
+
+char *
+report_subject(const char *tree, const char *branch, const char *commit_subject,
+    const char *oid, double change_pct, const char *metric,
+    const char *direction, const struct report_fairness *f)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	const char	*colon;
+	size_t		 len;
+
+	strbuf_addf(&sb, "[%s%s%s]", tree, branch != NULL ? ":" : "",
+	    branch != NULL ? branch : "");
+	if (commit_subject != NULL &&
+	    (colon = strstr(commit_subject, ": ")) != NULL &&
+	    (len = (size_t)(colon - commit_subject)) > 0 &&
+	    len <= REPORT_MAX_SUBSYS &&
+	    memchr(commit_subject, '"', len) == NULL &&
+	    strncmp(commit_subject, "Revert", 6) != 0 &&
+	    strncmp(commit_subject, "Merge", 5) != 0)
+		strbuf_addf(&sb, " [%.*s]", (int)len, commit_subject);
+	strbuf_addf(&sb, " %.10s: %s %+.1f%% %s", oid, metric, change_pct,
+	    report_kind(change_pct, direction));
+	if (f != NULL)
+		report_fairness_suffix(&sb, f);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * A short compiler name for the axes line, as the robot writes it:
+ * "gcc (Debian 12.2.0-14) 12.2.0" is gcc-12, "clang version 14.0.6" is
+ * clang-14; anything else is kept, its spaces made dashes.
+ */
+static char *
+report_compiler_short(const char *full)
+{
+	const char	*name, *v, *p;
+	char		*out;
+
+	if (full == NULL || *full == '\0' || strcmp(full, "none") == 0)
+		return xstrdup("none");
+	name = strncmp(full, "gcc", 3) == 0 ? "gcc" :
+	    strstr(full, "clang") != NULL ? "clang" : NULL;
+	v = strrchr(full, ' ');
+	v = v != NULL ? v + 1 : full;
+	if (strncmp(full, "clang", 5) == 0 || strstr(full, "clang version")) {
+		v = strstr(full, "version ");
+		v = v != NULL ? v + 8 : full;
+	}
+	if (name != NULL && *v >= '0' && *v <= '9') {
+		for (p = v; *p >= '0' && *p <= '9'; p++)
+			;
+		return xasprintf("%s-%.*s", name, (int)(p - v), v);
+	}
+	out = xstrdup(full);
+	for (p = out; *p != '\0'; p++) {
+		if (*p == ' ' || *p == '/')
+			out[p - out] = '-';
+	}
+	return out;
+}
+
+/*
+ * The robot's axes line over the report: "compiler/kconfig/PARAM.../
+ * tbox_group/testcase:" and their values, the testcase's own parameters
+ * in the job's order.
+ */
+static void
+report_axes(struct strbuf *sb, const char *compiler, const char *kconfig,
+    const char *canonical, const char *machine, const char *testcase)
+{
+	struct job	**jobs = NULL;
+	struct strbuf	  keys = STRBUF_INIT, vals = STRBUF_INIT;
+	size_t		  nr = 0, i;
+	char		 *cc = report_compiler_short(compiler);
+
+	strbuf_addstr(&keys, "compiler/kconfig");
+	strbuf_addf(&vals, "%s/%s", cc, kconfig);
+	if (canonical != NULL && job_parse("job", canonical, strlen(canonical),
+	    &jobs, &nr, NULL) == 0 && nr == 1) {
+		for (i = 0; i < jobs[0]->nr_params; i++) {
+			if (!job_param_is_testcase(jobs[0]->params[i].key))
+				continue;
+			strbuf_addf(&keys, "/%s", jobs[0]->params[i].key);
+			strbuf_addf(&vals, "/%s", jobs[0]->params[i].value);
+		}
+	}
+	strbuf_addf(&keys, "/tbox_group/testcase");
+	strbuf_addf(&vals, "/%s/%s", machine != NULL ? machine : "unknown",
+	    testcase);
+	strbuf_addstr(sb, "================================================="
+	    "========================================\n");
+	strbuf_addf(sb, "%s:\n  %s\n\n", keys.buf, vals.buf);
+	strbuf_release(&keys);
+	strbuf_release(&vals);
+	job_list_free(jobs, nr);
+	free(cc);
+}
+
+/* The kconfig the axes line names: the recipe's base config, or none. */
+static char *
+report_kconfig_name(const struct config_repo *cr)
+{
+	const char	*base;
+
+	if (cr->kconfig == NULL)
+		return xstrdup(cr->build_command != NULL &&
+		    strstr(cr->build_command, "defconfig") != NULL ?
+		    "defconfig" : "none");
+	base = strrchr(cr->kconfig, '/');
+	return xstrdup(base != NULL ? base + 1 : cr->kconfig);
+}
+
 int
 report_bisection(struct context *ctx, int64_t id, char **headline,
+    char **body, char **cause)
+{
+	return report_bisection_mail(ctx, id, NULL, headline, NULL, body,
+	    cause);
+}
+
+int
+report_bisection_mail(struct context *ctx, int64_t id,
+    const struct report_mail *mail, char **headline, char **subject,
     char **body, char **cause)
 {
 	struct store_bisection		 b;
@@ -633,10 +865,17 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	const char			*culprit, *parent_oid = NULL;
 	struct drift			 drift;
 	struct report_side		 penv, cenv;
+	struct report_fairness		 fair;
+	const char			*compiler, *machine;
 	double				 change;
 	char				 share[32];
+	char				*branch = NULL, *kconfig = NULL;
 	int				 r = -1;
 
+	*headline = NULL;
+	if (subject != NULL)
+		*subject = NULL;
+	memset(&fair, 0, sizeof fair);
 	memset(&drift, 0, sizeof drift);
 	memset(&penv, 0, sizeof penv);
 	memset(&cenv, 0, sizeof cenv);
@@ -672,8 +911,16 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 		    repo_commit_read(repo, oid, &pc, NULL) == 0)
 			parent_oid = pc.oid;
 	}
-	*headline = report_headline(culprit, change, b.metric, b.direction);
-	strbuf_addf(&sb, "%s\n\n", *headline);
+	report_fairness_load(ctx, &b, parent_oid, culprit, &fair);
+	*headline = report_headline_fair(culprit, change, b.metric,
+	    b.direction, &fair);
+	branch = report_subject_branch(repo, cr, culprit);
+	if (subject != NULL)
+		*subject = report_subject(cr->tree != NULL ? cr->tree :
+		    cr->name, branch, rc.subject, culprit, change, b.metric,
+		    b.direction, &fair);
+	if (mail == NULL)
+		strbuf_addf(&sb, "%s\n\n", *headline);
 	{
 		const char	*oids[4], *labels[4];
 		char		 l[4][32];
@@ -702,9 +949,14 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 			goto out;
 		report_drift_banner(&sb, &drift, "The runs of this bisection");
 	}
-	strbuf_addf(&sb, "FYI, we noticed a %+.1f%% %s of %s due to commit:\n\n",
+	if (mail != NULL)
+		strbuf_addstr(&sb, "Hello,\n\n");
+	strbuf_addf(&sb, "bisectd noticed a %+.1f%% %s of %s on:\n\n",
 	    change, report_kind(change, b.direction), b.metric);
 	strbuf_addf(&sb, "commit: %s (\"%s\")\n", culprit, rc.subject);
+	if (cr->url != NULL)
+		strbuf_addf(&sb, "%s%s%s\n", cr->url, branch != NULL ? " " : "",
+		    branch != NULL ? branch : "");
 	strbuf_addf(&sb, "author: %s\n", rc.author);
 	strbuf_addf(&sb, "repository: %s\n", b.repo);
 	report_branches(&sb, repo, culprit);
@@ -713,6 +965,12 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	report_side_load(&cenv, ctx, b.job, b.repo, culprit);
 	report_testcase(&sb, job.testcase, job.description, job.canonical,
 	    &cenv.run);
+	compiler = report_env_value(&cenv.run, "compiler_built");
+	if (compiler == NULL && cr->build_command != NULL)
+		compiler = build_kernel_compiler();
+	kconfig = report_kconfig_name(cr);
+	strbuf_addf(&sb, "compiler: %s\nkconfig: %s\n\n", compiler != NULL ?
+	    compiler : "none", kconfig);
 	report_para(&sb, "The culprit explains %s the change between "
 	    "good %.12s and bad %.12s (95%% CI of its own change: [%+.1f%%, "
 	    "%+.1f%%], p = %.2g; %lld builds, %lld runs).",
@@ -740,7 +998,31 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 			    json_array_get(json_object_get(res, "culprits"), k)));
 		strbuf_addch(&sb, '\n');
 	}
+	if (fair.known && fair.change != 0)
+		report_para(&sb, "The %zu instances of %s became %s (Jain's "
+		    "fairness index %.3f -> %.3f, p = %.2g; slowest over fastest "
+		    "%.2f -> %.2f)%s", fair.instances, b.metric, fair.change > 0 ?
+		    "fairer" : "less fair", fair.jain_a, fair.jain_b,
+		    fair.p_value, fair.minmax_a, fair.minmax_b,
+		    report_fairness_likely(&fair, change, b.direction) ?
+		    ": this is likely a fairness improvement rather than a "
+		    "plain regression. The slowest instance did no worse; what "
+		    "the total lost, the instances that had more gave up." :
+		    ".");
 	report_revert(&sb, json_object_get(res, "revert"));
+	if (mail != NULL && mail->reported_by != NULL) {
+		report_para(&sb, "If you fix the issue in a separate "
+		    "patch/commit (i.e. not just a new version of the same "
+		    "patch/commit), kindly add following tags");
+		strbuf_addf(&sb, "| Reported-by: %s\n", mail->reported_by);
+		if (mail->closes != NULL && mail->message_id != NULL)
+			strbuf_addf(&sb, "| Closes: %s%s\n", mail->closes,
+			    mail->message_id);
+		strbuf_addch(&sb, '\n');
+	}
+	strbuf_addstr(&sb, "Details are as below:\n");
+	strbuf_addstr(&sb, "--------------------------------------------------"
+	    "------------------------------------------------>\n\n");
 	if (parent_oid != NULL) {
 		if (store_series_all(ctx->store, b.job, b.repo, parent_oid, &sa,
 		    &na, cause) != 0 ||
@@ -748,6 +1030,12 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 		    &nc, cause) != 0)
 			goto out;
 		report_env(&sb, ctx, id, b.job, b.repo, &penv, &cenv);
+		machine = report_env_value(&cenv.run, "hostname");
+		report_axes(&sb, compiler, kconfig, job.canonical, machine,
+		    job.testcase);
+		strbuf_addf(&sb, "commit:\n  %.10s (\"%s\")\n  %.10s (\"%s\")"
+		    "\n\n", parent_oid, pc.subject != NULL ? pc.subject : "",
+		    culprit, rc.subject);
 		report_compare_table(&sb, parent_oid, culprit, sa, na, sc, nc,
 		    b.metric, 0);
 		strbuf_addch(&sb, '\n');
@@ -768,6 +1056,12 @@ out:
 		free(*headline);
 		*headline = NULL;
 	}
+	if (r != 0 && subject != NULL) {
+		free(*subject);
+		*subject = NULL;
+	}
+	free(branch);
+	free(kconfig);
 	json_decref(res);
 	drift_release(&drift);
 	report_side_release(&penv);

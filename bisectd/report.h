@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "bisectd/context.h"
 #include "bisectd/drift.h"
 #include "schema/store.h"
@@ -33,11 +35,17 @@ char	*report_headline(const char *oid, double change_pct,
  */
 int	 report_compare(struct comparison *, const struct store_series *a,
 	    const struct store_series *b);
+/* The false discovery rate the "other metrics that moved" are held to. */
+#define REPORT_FDR	0.05
 /*
  * The LKP compare table between two commits' series: the headline metric
- * first, then every other metric that changed significantly, largest
- * change first; with all set, the unchanged ones follow.
+ * first, then every other metric that changed significantly (its own test
+ * and the metric's minimum effect, and Benjamini-Hochberg at REPORT_FDR
+ * over all the other metrics), largest change first; with all set, the
+ * rest follow, their change in parentheses. Percentage metrics change in
+ * points.
  */
+int	 report_metric_is_pct(const char *metric);
 void	 report_compare_table(struct strbuf *, const char *label_a,
 	    const char *label_b, const struct store_series *a, size_t nr_a,
 	    const struct store_series *b, size_t nr_b, const char *headline,
@@ -52,17 +60,63 @@ void	 report_compare_table(struct strbuf *, const char *label_a,
 void	 report_spread_compare(struct strbuf *, const char *label_a,
 	    const char *label_b, const struct store_series *a, size_t nr_a,
 	    const struct store_series *b, size_t nr_b);
+/*
+ * Whether a metric's instances became fairer between two sides: the mean
+ * per-run Jain's index of each, compared by Welch's t over the runs (two
+ * runs a side at least); a change when p < 0.05 and the index moved by
+ * REPORT_FAIRNESS_MIN or more. -1 when either side has no instances.
+ */
+#define REPORT_FAIRNESS_MIN	0.02
+struct report_fairness {
+	int	known;		/* both sides have instances */
+	int	tested;		/* and runs enough to test */
+	int	change;		/* +1 fairer, -1 less fair, 0 neither */
+	size_t	instances;	/* per run */
+	double	jain_a, jain_b;
+	double	minmax_a, minmax_b;	/* min/max over the runs */
+	double	min_a, min_b;	/* the worst-off instance */
+	double	p_value;
+};
+int	 report_fairness_of(const struct store_series *a,
+	     const struct store_series *b, struct report_fairness *);
+/*
+ * "likely a fairness improvement": the aggregate regressed while the
+ * instances became significantly and much fairer (Jain's index up by
+ * REPORT_FAIRNESS_MUCH or more, and the slowest instance closer to the
+ * fastest): the commit changed how the machine is shared out, which a
+ * reader judges before calling it a regression (seed 002).
+ */
+#define REPORT_FAIRNESS_MUCH	0.1
+int	 report_fairness_likely(const struct report_fairness *,
+	     double change_pct, const char *direction);
+/* " (instances fairer: Jain 0.29 → 0.99)", nothing when unchanged. */
+void	 report_fairness_suffix(struct strbuf *, const struct report_fairness *);
+/*
+ * The fairness of the headline metric's instances, parent against
+ * culprit, from the database; f->known is 0 without instances.
+ */
+int	 report_fairness_load(struct context *, const struct store_bisection *,
+	     const char *parent, const char *culprit, struct report_fairness *);
+/* The JSON's "fairness" object, NULL without instances. */
+json_t	*report_fairness_json(const struct report_fairness *,
+	     double change_pct, const char *direction);
+/* The headline with the fairness suffix (DESIGN §3.4). */
+char	*report_headline_fair(const char *oid, double change_pct,
+	     const char *metric, const char *direction,
+	     const struct report_fairness *);
 /* The same, its sides labelled "before" and "after". */
 void	 report_spread_table(struct strbuf *, const struct store_series *a,
 	    size_t nr_a, const struct store_series *b, size_t nr_b);
 /*
  * The compare output of a queue or compare request into out. When the
  * runs drifted in a key that matters it refuses (*refused = 1, out says
- * why) unless allow_drift, which flags the drift at the very top.
+ * why) unless allow_drift, which flags the drift at the very top. A
+ * commit without a single sample (every run or its build failed) is said
+ * in out instead of a table and counted in *missing.
  */
 int	 report_compare_request(struct strbuf *out, struct context *,
 	    int64_t request, int all, int allow_drift, int *refused,
-	    char **cause);
+	    size_t *missing, char **cause);
 /*
  * "in testcase: T", "on test machine: 48 threads Ivytown with 64G memory,
  * 2 nodes" from the culprit's recorded environment (env, may be NULL),
@@ -90,5 +144,28 @@ int	 report_log(struct strbuf *, struct context *, int64_t id,
 /* The whole report of a concluded bisection. */
 int	 report_bisection(struct context *, int64_t id, char **headline,
 	    char **body, char **cause);
+/*
+ * The same as a mail: "Hello," first, the Reported-by: and Closes: tags
+ * (when reported_by is set; Closes: the prefix and the Message-ID), and
+ * *subject in the robot's form (report_subject) when subject is not NULL.
+ */
+struct report_mail {
+	const char	*message_id;	/* without brackets */
+	const char	*reported_by;	/* NULL: no tags */
+	const char	*closes;	/* URL prefix; NULL: no Closes: */
+};
+int	 report_bisection_mail(struct context *, int64_t id,
+	    const struct report_mail *, char **headline, char **subject,
+	    char **body, char **cause);
+/*
+ * The robot's subject: "[tree:branch] [subsys] 1a2b3c4d5e: METRIC -3.0%
+ * regression", the subsystem from the commit subject's "subsys: " when it
+ * has one (not for reverts and merges), the fairness suffix when f says.
+ */
+#define REPORT_MAX_SUBSYS	40
+char	*report_subject(const char *tree, const char *branch,
+	    const char *commit_subject, const char *oid, double change_pct,
+	    const char *metric, const char *direction,
+	    const struct report_fairness *f);
 
 #endif

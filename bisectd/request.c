@@ -55,6 +55,37 @@ request_dedup_key(const struct request_spec *spec, const char *repo,
 	return xstrdup(hex);
 }
 
+/*
+ * A bisection's ends, before anything is written: two commits, good an
+ * ancestor of bad. Swapped ends are said as such.
+ */
+static int
+request_check_ends(struct repo *repo, const char *const *revs,
+    const char (*oids)[41], char **cause)
+{
+	int	a;
+
+	if (strcmp(oids[0], oids[1]) == 0) {
+		error_set(cause, "good '%s' and bad '%s' are the same commit "
+		    "%.12s: nothing to bisect", revs[0], revs[1], oids[0]);
+		return REQUEST_BAD_INPUT;
+	}
+	if ((a = repo_is_ancestor(repo, oids[0], oids[1], cause)) < 0)
+		return -1;
+	if (a == 1)
+		return 0;
+	if ((a = repo_is_ancestor(repo, oids[1], oids[0], cause)) < 0)
+		return -1;
+	if (a == 1)
+		error_set(cause, "good '%s' descends from bad '%s': the ends "
+		    "are swapped (--good takes the older commit)", revs[0],
+		    revs[1]);
+	else
+		error_set(cause, "good '%s' is not an ancestor of bad '%s'",
+		    revs[0], revs[1]);
+	return REQUEST_BAD_INPUT;
+}
+
 int
 request_create(struct context *ctx, const struct request_spec *spec,
     int64_t *id, int *resumed, char **cause)
@@ -134,6 +165,10 @@ request_create(struct context *ctx, const struct request_spec *spec,
 		if (repo_resolve(repo, revs[i], oids[i], cause) != 0)
 			goto out;
 	}
+	if (strcmp(spec->kind, "bisect") == 0 && nr_revs == 2 &&
+	    (r = request_check_ends(repo, revs, oids, cause)) != 0)
+		goto out;
+	r = REQUEST_BAD_INPUT;
 	key = request_dedup_key(spec, cr->name,
 	    (const struct job *const *)jobs, nr_jobs, oids, metric);
 	r = -1;

@@ -156,6 +156,7 @@ web_report_load(struct context *ctx, int64_t id, struct web_report *w,
     char **cause)
 {
 	const struct config_repo	*cr;
+	struct report_fairness		 fair;
 	char				 rev[64];
 
 	memset(w, 0, sizeof *w);
@@ -178,8 +179,10 @@ web_report_load(struct context *ctx, int64_t id, struct web_report *w,
 		return -1;
 	snprintf(rev, sizeof rev, "%s^", w->culprit);
 	w->has_parent = repo_resolve(w->repo, rev, w->parent, NULL) == 0;
-	w->headline = report_headline(w->culprit, w->change, w->b.metric,
-	    w->b.direction);
+	report_fairness_load(ctx, &w->b, w->has_parent ? w->parent : NULL,
+	    w->culprit, &fair);
+	w->headline = report_headline_fair(w->culprit, w->change, w->b.metric,
+	    w->b.direction, &fair);
 	if (w->has_parent && store_env_get(ctx->store, w->b.job, w->b.repo,
 	    w->parent, &w->env_k[0], &w->env_v[0], &w->env_n[0], cause) != 0)
 		return -1;
@@ -352,10 +355,10 @@ web_summary(struct strbuf *sb, const struct web_report *w,
 
 	strbuf_addf(sb, "<h1 class=\"%s\">", kind);
 	web_escape(sb, w->headline);
-	strbuf_addf(sb, "</h1>\n<p>FYI, we noticed a %+.1f%% %s of <code>",
+	strbuf_addf(sb, "</h1>\n<p>bisectd noticed a %+.1f%% %s of <code>",
 	    w->change, kind);
 	web_escape(sb, w->b.metric);
-	strbuf_addstr(sb, "</code> due to commit:</p>\n<table class=\"kv\">\n"
+	strbuf_addstr(sb, "</code> on:</p>\n<table class=\"kv\">\n"
 	    "<tr><th>commit</th><td><code>");
 	web_escape(sb, w->culprit);
 	strbuf_addstr(sb, "</code> (&ldquo;");

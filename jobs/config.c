@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <errno.h>
 #include <unistd.h>
 
 #include "jobs/config.h"
@@ -26,7 +29,70 @@
 struct config_ctx {
 	const char	*file;
 	const char	*dir;		/* absolute */
+	int		 check;	/* config_load: the files must be there */
+	const struct yamlnode *db;	/* for the check after the walk */
+	const struct yamlnode *workdir;
 };
+
+enum config_need {
+	CONFIG_NEED_DIR,	/* an existing directory */
+	CONFIG_NEED_FILE,	/* a readable regular file */
+	CONFIG_NEED_PARENT,	/* a directory that holds it exists */
+	CONFIG_NEED_DIR_OR_NEW,	/* a directory, or nothing yet */
+};
+
+/*
+ * What config_load checks that config_parse cannot: that every file and
+ * directory the config names is there, so that a daemon never starts on
+ * a config it would fail on later, and nothing is created for a config
+ * that is wrong (no database in a directory made up by a typo).
+ */
+static int
+config_check_path(const struct config_ctx *ctx, const char *key,
+    const struct yamlnode *n, const char *path, enum config_need need,
+    char **cause)
+{
+	struct stat	 st;
+	char		*dir;
+	int		 r = 0;
+
+	if (!ctx->check)
+		return 0;
+	switch (need) {
+	case CONFIG_NEED_DIR:
+		if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+			r = yamlnode_error(cause, ctx->file, n, "'%s' names "
+			    "'%s', which is not a directory%s", key, path,
+			    errno == ENOENT ? " (it does not exist)" : "");
+		break;
+	case CONFIG_NEED_FILE:
+		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+		    access(path, R_OK) != 0)
+			r = yamlnode_error(cause, ctx->file, n, "'%s' names "
+			    "'%s', which is not a readable file%s", key, path,
+			    errno == ENOENT ? " (it does not exist)" : "");
+		break;
+	case CONFIG_NEED_PARENT:
+		dir = path_dirname(path);
+		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+			r = yamlnode_error(cause, ctx->file, n, "'%s' is in "
+			    "'%s', which is not a directory: bisectd creates "
+			    "no directory but its workdir", key, dir);
+		free(dir);
+		break;
+	case CONFIG_NEED_DIR_OR_NEW:
+		if (lstat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+			r = yamlnode_error(cause, ctx->file, n, "'%s' names "
+			    "'%s', which exists and is not a directory", key,
+			    path);
+		else if (lstat(path, &st) != 0)
+			r = config_check_path(ctx, key, n, path,
+			    CONFIG_NEED_PARENT, cause);
+		break;
+	}
+	return r;
+}
+
 
 static int
 config_is_name(const char *s)
@@ -220,17 +286,102 @@ config_build(const struct config_ctx *ctx, const char *where,
 		if (strcmp(key->value, "command") == 0)
 			r = config_string(ctx, "command", value,
 			    &repo->build_command, cause);
-		else if (strcmp(key->value, "kconfig") == 0)
+		else if (strcmp(key->value, "kconfig") == 0) {
 			r = config_path(ctx, "kconfig", value, &repo->kconfig,
 			    cause);
-		else if (strcmp(key->value, "artifacts") == 0)
+			if (r == 0)
+				r = config_check_path(ctx, "kconfig", value,
+				    repo->kconfig, CONFIG_NEED_FILE, cause);
+		} else if (strcmp(key->value, "artifacts") == 0) {
 			r = config_list(ctx, "artifacts", value,
 			    &repo->artifacts, &repo->nr_artifacts, cause);
+			for (size_t j = 0; r == 0 && j < repo->nr_artifacts;
+			    j++) {
+				if (repo->artifacts[j][0] == '/' ||
+				    strncmp(repo->artifacts[j], "../", 3) == 0 ||
+				    strstr(repo->artifacts[j], "/../") != NULL)
+					r = yamlnode_error(cause, ctx->file,
+					    value->type == YAMLNODE_SEQUENCE ?
+					    value->items[j] : value,
+					    "artifact '%s' must be a path inside "
+					    "the build directory, not outside it",
+					    repo->artifacts[j]);
+			}
+		}
 		else
 			r = config_unknown(ctx, where, key,
 			    "command, kconfig, artifacts", cause);
 	}
 	return r;
+}
+
+/* smtp://HOST[:PORT] or smtps://..., as libcurl will be given it. */
+static int
+config_smtp_url(const struct config_ctx *ctx, const struct yamlnode *n,
+    char **out, char **cause)
+{
+	const char	*host, *p;
+
+	if (config_string(ctx, "smtp", n, out, cause) != 0)
+		return -1;
+	if (strncmp(*out, "smtp://", 7) == 0)
+		host = *out + 7;
+	else if (strncmp(*out, "smtps://", 8) == 0)
+		host = *out + 8;
+	else
+		return yamlnode_error(cause, ctx->file, n, "'smtp' must be an "
+		    "smtp:// or smtps:// URL, not '%s'", *out);
+	if (*host == '\0' || *host == ':' || *host == '/')
+		return yamlnode_error(cause, ctx->file, n, "'smtp' URL '%s' "
+		    "names no host", *out);
+	for (p = host; *p != '\0'; p++) {
+		if ((unsigned char)*p <= ' ' || (unsigned char)*p >= 0x7f)
+			return yamlnode_error(cause, ctx->file, n, "'smtp' URL "
+			    "must not hold spaces or control characters");
+	}
+	return 0;
+}
+
+/* A tree's name as mail subjects show it, "[linux-next:master]". */
+static int
+config_tree(const struct config_ctx *ctx, const struct yamlnode *n,
+    char **out, char **cause)
+{
+	const char	*p;
+
+	if (config_string(ctx, "tree", n, out, cause) != 0)
+		return -1;
+	for (p = *out; *p != '\0'; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("_.-/", *p) != NULL))
+			return yamlnode_error(cause, ctx->file, n,
+			    "'tree' must be made of letters, digits, '_', '.', "
+			    "'/' and '-', not '%s'", *out);
+	}
+	return 0;
+}
+
+/* An http(s) URL with nothing a header or a terminal would act on. */
+static int
+config_url(const struct config_ctx *ctx, const char *key,
+    const struct yamlnode *n, char **out, char **cause)
+{
+	const char	*p;
+
+	if (config_string(ctx, key, n, out, cause) != 0)
+		return -1;
+	if (strncmp(*out, "https://", 8) != 0 &&
+	    strncmp(*out, "http://", 7) != 0)
+		return yamlnode_error(cause, ctx->file, n,
+		    "'%s' must be an http:// or https:// URL, not '%s'", key,
+		    *out);
+	for (p = *out; *p != '\0'; p++) {
+		if ((unsigned char)*p <= ' ' || (unsigned char)*p >= 0x7f)
+			return yamlnode_error(cause, ctx->file, n,
+			    "'%s' must not hold spaces or control characters",
+			    key);
+	}
+	return 0;
 }
 
 static int
@@ -255,19 +406,27 @@ config_repo(const struct config_ctx *ctx, const struct yamlnode *n,
 			r = config_string(ctx, "name", value, &repo->name,
 			    cause);
 			names[idx] = value;
-		} else if (strcmp(key->value, "path") == 0)
+		} else if (strcmp(key->value, "path") == 0) {
 			r = config_path(ctx, "path", value, &repo->path, cause);
+			if (r == 0)
+				r = config_check_path(ctx, "path", value,
+				    repo->path, CONFIG_NEED_DIR, cause);
+		}
 		else if (strcmp(key->value, "fetch") == 0)
 			r = config_string(ctx, "fetch", value, &repo->fetch,
 			    cause);
 		else if (strcmp(key->value, "track") == 0)
 			r = config_list(ctx, "track", value, &repo->track,
 			    &repo->nr_track, cause);
+		else if (strcmp(key->value, "tree") == 0)
+			r = config_tree(ctx, value, &repo->tree, cause);
+		else if (strcmp(key->value, "url") == 0)
+			r = config_url(ctx, "url", value, &repo->url, cause);
 		else if (strcmp(key->value, "build") == 0)
 			r = config_build(ctx, build, value, repo, cause);
 		else
 			r = config_unknown(ctx, where, key,
-			    "name, path, fetch, track, build", cause);
+			    "name, path, fetch, track, tree, url, build", cause);
 	}
 	if (r != 0)
 		return -1;
@@ -505,8 +664,7 @@ config_mail(const struct config_ctx *ctx, const struct yamlnode *n,
 		key = n->items[i];
 		value = n->items[i + 1];
 		if (strcmp(key->value, "smtp") == 0)
-			r = config_string(ctx, "smtp", value, &mail->smtp,
-			    cause);
+			r = config_smtp_url(ctx, value, &mail->smtp, cause);
 		else if (strcmp(key->value, "from") == 0)
 			r = config_string(ctx, "from", value, &mail->from,
 			    cause);
@@ -519,9 +677,16 @@ config_mail(const struct config_ctx *ctx, const struct yamlnode *n,
 		else if (strcmp(key->value, "author") == 0)
 			r = config_bool(ctx, "author", value, &mail->author,
 			    cause);
+		else if (strcmp(key->value, "reported_by") == 0)
+			r = config_string(ctx, "reported_by", value,
+			    &mail->reported_by, cause);
+		else if (strcmp(key->value, "closes") == 0)
+			r = config_url(ctx, "closes", value, &mail->closes,
+			    cause);
 		else
 			r = config_unknown(ctx, "mail", key,
-			    "smtp, from, to, cc, author", cause);
+			    "smtp, from, to, cc, author, reported_by, closes",
+			    cause);
 	}
 	if (r != 0)
 		return -1;
@@ -580,6 +745,10 @@ config_continuous(const struct config_ctx *ctx, const struct yamlnode *n,
 
 				free(c->jobs[j]);
 				c->jobs[j] = abs;
+				r = config_check_path(ctx, "jobs",
+				    value->type == YAMLNODE_SEQUENCE ?
+				    value->items[j] : value, abs,
+				    CONFIG_NEED_FILE, cause);
 			}
 		} else if (strcmp(key->value, "interval") == 0)
 			r = config_int(ctx, "interval", value, 1, 86400 * 7,
@@ -604,7 +773,7 @@ config_continuous(const struct config_ctx *ctx, const struct yamlnode *n,
 }
 
 static int
-config_walk(const struct config_ctx *ctx, const struct yamlnode *root,
+config_walk(struct config_ctx *ctx, const struct yamlnode *root,
     struct config *cfg, char **cause)
 {
 	const struct yamlnode	*key, *value;
@@ -620,11 +789,14 @@ config_walk(const struct config_ctx *ctx, const struct yamlnode *root,
 	for (i = 0; r == 0 && i < root->nr; i += 2) {
 		key = root->items[i];
 		value = root->items[i + 1];
-		if (strcmp(key->value, "db") == 0)
+		if (strcmp(key->value, "db") == 0) {
 			r = config_path(ctx, "db", value, &cfg->db, cause);
-		else if (strcmp(key->value, "workdir") == 0)
+			ctx->db = value;
+		} else if (strcmp(key->value, "workdir") == 0) {
 			r = config_path(ctx, "workdir", value, &cfg->workdir,
 			    cause);
+			ctx->workdir = value;
+		}
 		else if (strcmp(key->value, "repos") == 0 ||
 		    strcmp(key->value, "agents") == 0)
 			r = config_list_of_maps(ctx, key->value, value, cfg,
@@ -636,9 +808,12 @@ config_walk(const struct config_ctx *ctx, const struct yamlnode *root,
 		else if (strcmp(key->value, "continuous") == 0)
 			r = config_continuous(ctx, value, &cfg->continuous,
 			    cause);
-		else if (strcmp(key->value, "web") == 0)
+		else if (strcmp(key->value, "web") == 0) {
 			r = config_path(ctx, "web", value, &cfg->web, cause);
-		else if (strcmp(key->value, "job_include") == 0) {
+			if (r == 0)
+				r = config_check_path(ctx, "web", value,
+				    cfg->web, CONFIG_NEED_DIR_OR_NEW, cause);
+		} else if (strcmp(key->value, "job_include") == 0) {
 			r = config_list(ctx, "job_include", value,
 			    &cfg->job_include, &cfg->nr_job_include, cause);
 			for (size_t j = 0; r == 0 &&
@@ -673,9 +848,31 @@ config_absolute_dir(const char *dir)
 	return path_join(cwd, dir);
 }
 
-int
-config_parse(const char *name, const char *dir, const char *buf, size_t len,
-    struct config **out, char **cause)
+/* The database and the workdir, once both are known (config_load only). */
+static int
+config_check_state(const struct config_ctx *ctx, const struct config *cfg,
+    const struct yamlnode *root, char **cause)
+{
+	char	*dir;
+	int	 r;
+
+	if (!ctx->check)
+		return 0;
+	if (config_check_path(ctx, "workdir", ctx->workdir != NULL ?
+	    ctx->workdir : root, cfg->workdir, CONFIG_NEED_DIR_OR_NEW,
+	    cause) != 0)
+		return -1;
+	dir = path_dirname(cfg->db);
+	r = strcmp(dir, cfg->workdir) == 0 ? 0 : config_check_path(ctx, "db",
+	    ctx->db != NULL ? ctx->db : root, cfg->db, CONFIG_NEED_PARENT,
+	    cause);
+	free(dir);
+	return r;
+}
+
+static int
+config_parse_checked(const char *name, const char *dir, const char *buf,
+    size_t len, int check, struct config **out, char **cause)
 {
 	struct config		*cfg = xcalloc(1, sizeof *cfg);
 	struct config_ctx	 ctx;
@@ -683,6 +880,8 @@ config_parse(const char *name, const char *dir, const char *buf, size_t len,
 	int			 r = -1;
 
 	*out = NULL;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.check = check;
 	cfg->dir = config_absolute_dir(dir);
 	cfg->max_attempts = 3;
 	cfg->continuous.interval = 300;
@@ -698,6 +897,8 @@ config_parse(const char *name, const char *dir, const char *buf, size_t len,
 		cfg->workdir = path_join(cfg->dir, "state");
 	if (cfg->db == NULL)
 		cfg->db = path_join(cfg->workdir, "bisectd.db");
+	if (config_check_state(&ctx, cfg, root, cause) != 0)
+		goto out;
 	if (cfg->nr_agents == 0) {
 		free(cfg->agents);
 		cfg->agents = xcalloc(1, sizeof *cfg->agents);
@@ -717,6 +918,13 @@ out:
 }
 
 int
+config_parse(const char *name, const char *dir, const char *buf, size_t len,
+    struct config **out, char **cause)
+{
+	return config_parse_checked(name, dir, buf, len, 0, out, cause);
+}
+
+int
 config_load(const char *path, struct config **out, char **cause)
 {
 	char	*buf = NULL, *dir = NULL;
@@ -727,7 +935,7 @@ config_load(const char *path, struct config **out, char **cause)
 	if (file_read(path, &buf, &len, cause) != 0)
 		goto out;
 	dir = path_dirname(path);
-	if (config_parse(path, dir, buf, len, out, cause) != 0)
+	if (config_parse_checked(path, dir, buf, len, 1, out, cause) != 0)
 		goto out;
 	(*out)->path = path_absolute(path, NULL);
 	r = 0;
@@ -801,6 +1009,8 @@ config_free(struct config *cfg)
 		free(repo->name);
 		free(repo->path);
 		free(repo->fetch);
+		free(repo->tree);
+		free(repo->url);
 		config_strv_free(repo->track, repo->nr_track);
 		free(repo->build_command);
 		free(repo->kconfig);
@@ -821,6 +1031,8 @@ config_free(struct config *cfg)
 	free(cfg->agents);
 	free(cfg->mail.smtp);
 	free(cfg->mail.from);
+	free(cfg->mail.reported_by);
+	free(cfg->mail.closes);
 	config_strv_free(cfg->mail.to, cfg->mail.nr_to);
 	config_strv_free(cfg->mail.cc, cfg->mail.nr_cc);
 	config_strv_free(cfg->continuous.jobs, cfg->continuous.nr_jobs);

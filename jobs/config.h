@@ -13,6 +13,8 @@ struct config_repo {
 	char	 *name;
 	char	 *path;			/* absolute */
 	char	 *fetch;		/* remote name or URL; NULL */
+	char	 *tree;			/* in mail subjects; NULL: name */
+	char	 *url;			/* the tree's URL in reports; NULL */
 	char	**track;
 	size_t	  nr_track;
 	char	 *build_command;	/* NULL: nothing to build */
@@ -54,6 +56,8 @@ struct config_mail {
 	char	**cc;
 	size_t	  nr_cc;
 	int	  author;		/* also mail the commit's author: 0 */
+	char	 *reported_by;		/* the Reported-by: tag; NULL: from */
+	char	 *closes;		/* Closes: prefix of the Message-ID */
 };
 
 /*

@@ -448,4 +448,15 @@ int	 store_report_list(struct store *, struct store_report_entry **out,
 void	 store_report_list_free(struct store_report_entry *, size_t);
 /* ---- end of mail outbox and report listing ---- */
 
+/* progress (schema/store-progress.c) */
+struct store_progress {
+	int	pending;
+	int	running;
+	int	done;
+	int	failed;		/* failed or skipped */
+	double	mean_run_s;	/* of the done runs that say; 0 unknown */
+};
+int	 store_progress_get(struct store *, int64_t request, int bisection,
+	     struct store_progress *, char **cause);
+
 #endif

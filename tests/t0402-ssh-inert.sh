@@ -91,7 +91,9 @@ test_expect_success 'an artifact that is a symbolic link is not uploaded' '
 		bisectd.yaml >linked.yaml &&
 	grep -q "artifacts: \[bench.sh, evil\]" linked.yaml &&
 	sed "s/^runs: 3/runs: 1/" job.yaml >one.yaml &&
-	bisectctl -c linked.yaml queue one.yaml --wait >out 2>err &&
+	test_expect_code 1 bisectctl -c linked.yaml queue one.yaml --wait \
+		>out 2>err &&
+	grep -q "has no samples at 1 of its commits" err &&
 	run=$(db_query "SELECT max(id) FROM runs") &&
 	test "$(db_query "SELECT status FROM runs WHERE id = $run")" = failed &&
 	run_failures $run >failures &&

@@ -58,8 +58,9 @@ test_expect_success 'a truncated result: failed with the reason, retried, done' 
 test_expect_success 'always garbage: failed at the cap, nothing recorded is lost' '
 	samples=$(db_query "SELECT count(*) FROM samples") &&
 	echo garbage >faults/a1.always &&
-	bisectctl -c one.yaml queue job.yaml --commit master~3 --wait \
-		>out 2>err &&
+	test_expect_code 1 bisectctl -c one.yaml queue job.yaml \
+		--commit master~3 --wait >out 2>err &&
+	grep -q "has no samples at 1 of its commits" err &&
 	test "$(db_query "SELECT count(*) FROM runs WHERE status = '\''failed'\''
 		AND attempts = 3 AND error LIKE '\''%without a usable result%'\''")" = 3 &&
 	test "$(db_query "SELECT count(*) FROM run_failures rf JOIN runs r ON

@@ -47,7 +47,9 @@ test_expect_success 'a hung testcase: the agent records the timeout, up to the c
 	runs: 1
 	metric: microbench.score
 	EOF
-	bisectctl queue hang.yaml --commit master --wait >out 2>err &&
+	test_expect_code 1 bisectctl queue hang.yaml --commit master --wait \
+		>out 2>err &&
+	grep -q "has no samples at 1 of its commits" err &&
 	run=$(db_query "SELECT max(id) FROM runs") &&
 	test "$(db_query "SELECT status, attempts FROM runs WHERE id = $run")" = "failed|3" &&
 	test "$(db_query "SELECT count(*) FROM run_failures WHERE run = $run

@@ -91,6 +91,23 @@ test_expect_success 'and the spread section says the instances became much faire
 	! grep "^  interrupts\|^  proc-stat" spread
 '
 
+test_expect_success 'the bisection headline says the instances became fairer' '
+	bisectctl bisect job.yaml --good master~1 --bad master --wait --json \
+		>bisect.json 2>bisect.err &&
+	test "$(json_get bisect.json "d[\"status\"]")" = found &&
+	id=$(json_get bisect.json "d[\"id\"]") &&
+	bisectctl report "$id" >report.txt &&
+	head -n 1 report.txt >headline &&
+	cat headline &&
+	grep -q "^commit $(git -C repo rev-parse --short=10 master): -[0-9.]*% vm-scalability.throughput regression (instances fairer: Jain 0\.[0-9][0-9] → 0\.9[0-9])$" headline &&
+	grep -q "likely a fairness improvement" report.txt &&
+	test "$(json_get bisect.json "d[\"fairness\"][\"verdict\"]")" = fairer &&
+	test "$(json_get bisect.json "d[\"fairness\"][\"instances\"]")" = 32 &&
+	test "$(json_get bisect.json "d[\"fairness\"][\"likely_fairness_improvement\"]")" = True &&
+	json_get bisect.json "1 if d[\"fairness\"][\"jain_culprit\"] > 0.9 > 0.4 > d[\"fairness\"][\"jain_parent\"] else 0" | grep -qx 1 &&
+	json_get bisect.json "1 if d[\"fairness\"][\"p_value\"] < 0.05 else 0" | grep -qx 1
+'
+
 test_expect_success 'a change that leaves fairness alone says so' '
 	sed -i "s/^monitors: \[\]$/monitors: []\nvariant: same/" job.yaml &&
 	git -C repo checkout -q master~1 &&

@@ -56,8 +56,13 @@ check(("J\u00f6rg R\u00f6del", "joro@example.com") in cc and
 check(sorted(env["rcpt_tos"]) == ["author@example.com", "joro@example.com",
       "perf-reports@example.org"], "envelope: %s" % env["rcpt_tos"])
 check(env["mail_from"] == "bisectd@example.org", "envelope sender")
-check(str(msg["Subject"]) == "[bisectd] [mm/sl\u00fcb Bcc] " + headline,
-      "Subject %r vs headline %r" % (str(msg["Subject"]), headline))
+hm = re.fullmatch(r"commit ([0-9a-f]{10}): ([-+][0-9.]+%) (\S+) "
+                  r"(regression|improvement)(.*)", headline)
+check(hm is not None, "headline %r" % headline)
+want = "[linux-next:master] [mm/sl\u00fcb Bcc] %s: %s %s %s%s" % (
+    hm.group(1), hm.group(3), hm.group(2), hm.group(4), hm.group(5))
+check(str(msg["Subject"]) == want,
+      "Subject %r, the robot's form %r" % (str(msg["Subject"]), want))
 mid = str(msg["Message-ID"])
 check(re.fullmatch(r"<bisectd-[0-9a-f]{12}-[0-9a-f]{20}@example\.org>", mid),
       "Message-ID %s" % mid)
@@ -76,12 +81,26 @@ body = msg.get_content()
 check("\r" not in body.replace("\r\n", "\n"), "no bare CR in the body")
 body = body.replace("\r\n", "\n")
 lines = body.split("\n")
-check(lines[0] == headline, "the body starts with the headline")
+check(lines[0] == "Hello,", "the body starts as the robot's does")
+check("Details are as below:" in lines, "Details are as below")
+check("https://git.example.org/linux.git master" in lines, "the tree's URL")
+check(any(l.startswith("compiler: ") for l in lines) and
+      "kconfig: none" in lines, "compiler and kconfig in the header")
+ax = lines.index("compiler/kconfig/nr_threads/tbox_group/testcase:")
+check(re.fullmatch(r"  [a-z]+-[0-9]+/none/2/[^/]+/microbench", lines[ax + 1]),
+      "the axes line: %r" % lines[ax + 1])
+check(lines[ax - 1].startswith("=====") and lines[ax + 3] == "commit:" and
+      re.fullmatch(r"  [0-9a-f]{10} \(\"commit 26\"\)", lines[ax + 4]),
+      "the parent's commit line: %r" % lines[ax + 4])
+tags = [l for l in lines if l.startswith("| ")]
+check(tags == ["| Reported-by: bisectd <bisectd@example.org>",
+               "| Closes: https://lore.example.org/perf-reports/" +
+               str(msg["Message-ID"]).strip("<>")], "the tags: %s" % tags)
 
 
 def fixed(line):
-    return (line == "" or line[0] in " \t#" or "\t" in line or
-            "  " in line or line.startswith(("git ", "- ", "---")) or
+    return (line == "" or line[0] in " \t#|" or "\t" in line or
+            "  " in line or line.startswith(("git ", "- ", "---", "===")) or
             re.match(r"[A-Za-z0-9_.-]+:( |$)", line) is not None)
 
 
@@ -92,7 +111,13 @@ check(table and all(l in lines for l in table),
       "the compare table is there, untouched")
 check(any(l.startswith("git bisect bad ") for l in lines), "the log")
 norm = lambda s: " ".join(s.replace("\r", " ").split())
-check(norm(body) == norm(report), "the body is the report, rewrapped only")
+mailonly = body.split("\n", 2)[2]
+cut = mailonly.index("If you fix the issue")
+end = mailonly.index("| Closes: ")
+mailonly = mailonly[:cut] + mailonly[mailonly.index("\n", end) + 1:]
+check(norm(mailonly) == norm(report.split("\n", 1)[1]),
+      "the body is the report without its headline, with Hello and the "
+      "tags, rewrapped only")
 print(mid)
 EOF
 
@@ -106,7 +131,11 @@ test_expect_success 'setup: a hostile culprit subject, an SMTP server' '
 	  to: [perf-reports@example.org]
 	  cc: ["Jörg Rödel <joro@example.com>"]
 	  author: true
+	  closes: https://lore.example.org/perf-reports/
 	EOF
+	sed -i "s|^  - name: bench$|&\n    tree: linux-next\n    url: https://git.example.org/linux.git|" \
+		bisectd.yaml &&
+	grep -q "^    tree: linux-next$" bisectd.yaml &&
 	git -C repo log -1 --format=%B "$(culprit_oid)" | grep -q "Bcc: victim" &&
 	echo "nr_threads: 2" >>job.yaml
 '

@@ -83,7 +83,7 @@ test_expect_success 'a regression pushed upstream is mailed once, with its page'
 	test "$(mails)" = 1 &&
 	culprit=$(git -C source log --grep="(culprit)" --format=%H) &&
 	short=$(echo "$culprit" | cut -c1-10) &&
-	grep -q "^Subject: .*commit $short: -[0-9.]*% microbench.score regression" mails/0001.eml &&
+	grep -q "^Subject: \[bench:master\] $short: microbench.score -[0-9.]*% regression" mails/0001.eml &&
 	tr -d "\r" <mails/0001.eml | grep -q "  microbench.score$" &&
 	id=$(db_query "SELECT id FROM bisections WHERE status = \"found\"") &&
 	test -s "pages/report-$id.html" &&

@@ -6,6 +6,7 @@
  * "FILE:LINE:COL: " prefix and the key they name.
  */
 #include <limits.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -300,7 +301,7 @@ static const struct bad bad[] = {
 	  "c.yaml:2:5: ", "'known_hosts'" },
 	{ "mail without smtp", "mail:\n  from: a\n  to: [b]\n",
 	  "c.yaml:2:3: ", "'smtp'" },
-	{ "mail unknown key", "mail:\n  smtp: s\n  bcc: x\n",
+	{ "mail unknown key", "mail:\n  smtp: smtp://h\n  bcc: x\n",
 	  "c.yaml:3:3: ", "unknown key 'bcc' in 'mail'" },
 	{ "mail a list", "mail: [a]\n",
 	  "c.yaml:1:7: ", "'mail'" },
@@ -381,6 +382,16 @@ test_load_find(void)
 	path = xasprintf("%s/bisectd.yaml", dir);
 	ok(file_write_atomic(path, text, strlen(text), &cause) == 0,
 	    "write a config");
+	want = xasprintf("%s/src", dir);
+	ok(config_load(path, &cfg, &cause) == -1 && cause != NULL &&
+	    strstr(cause, "bisectd.yaml:3:21: 'path' names") != NULL &&
+	    strstr(cause, "does not exist") != NULL,
+	    "config_load refuses a repository path that is not there: %s",
+	    cause != NULL ? cause : "");
+	free(cause);
+	cause = NULL;
+	ok(mkdir(want, 0755) == 0, "make it");
+	free(want);
 	ok(config_load(path, &cfg, &cause) == 0, "config_load");
 	if (cfg != NULL) {
 		is_str(cfg->path, path, "path recorded");

@@ -6,6 +6,10 @@
  * methods offered for a host, base64 with and without padding, and
  * fingerprints that agree with ssh-keygen -l.
  */
+#include <sys/stat.h>
+
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,6 +241,51 @@ test_lookup(void)
 	free(text);
 }
 
+/* StrictModes: who may write the file or its directory decides the keys. */
+static void
+test_mode(void)
+{
+	char	 dir[] = "/tmp/test-knownhosts-mode.XXXXXX", *file, *cause = NULL;
+	int	 fd;
+
+	if (!ok(mkdtemp(dir) != NULL, "a directory"))
+		return;
+	chmod(dir, 0700);
+	file = xasprintf("%s/known_hosts", dir);
+	ok(ssh_knownhosts_check_mode(file, &cause) == 0,
+	    "a file not yet there, in a private directory: fine");
+	fd = open(file, O_WRONLY | O_CREAT, 0644);
+	close(fd);
+	chmod(file, 0644);
+	ok(ssh_knownhosts_check_mode(file, &cause) == 0, "mode 0644: fine");
+	chmod(file, 0666);
+	ok(ssh_knownhosts_check_mode(file, &cause) == -1 && cause != NULL &&
+	    strstr(cause, "may be written by others (mode 0666)") != NULL,
+	    "mode 0666: refused");
+	free(cause);
+	cause = NULL;
+	chmod(file, 0620);
+	ok(ssh_knownhosts_check_mode(file, &cause) == -1,
+	    "group-writable: refused");
+	free(cause);
+	cause = NULL;
+	chmod(file, 0644);
+	chmod(dir, 0777);
+	ok(ssh_knownhosts_check_mode(file, &cause) == -1 && cause != NULL &&
+	    strstr(cause, "the directory") != NULL,
+	    "a directory anyone may write: refused");
+	free(cause);
+	cause = NULL;
+	chmod(dir, 01777);
+	ok(ssh_knownhosts_check_mode(file, &cause) == 0,
+	    "a sticky directory (like /tmp): fine");
+	chmod(dir, 0700);
+	unlink(file);
+	rmdir(dir);
+	free(file);
+	free(cause);
+}
+
 int
 main(void)
 {
@@ -256,5 +305,6 @@ main(void)
 	if (system(cmd) != 0)
 		diag("couldn't remove %s", tmp);
 	free(cmd);
+	test_mode();
 	return tap_done();
 }
