@@ -24,7 +24,7 @@
 /* bisectd's own keys: what a job is and how it is sampled. */
 static const char *const testcase_check_bisectd[] = {
 	"testcase", "category", "suite", "run", "metric", "direction",
-	"runs", "timeout", "monitors", NULL
+	"runs", "timeout", "monitors", "programs", NULL
 };
 /* The knobs (agents/knob.c); sysctl.* too. */
 static const char *const testcase_check_knobs[] = {
@@ -131,7 +131,10 @@ static void
 testcase_check_at(struct strbuf *sb, const struct job *job,
     const struct job_param *p)
 {
-	strbuf_addf(sb, "%s:", job->file != NULL ? job->file : "job");
+	if (p != NULL && p->file != NULL)
+		strbuf_addf(sb, "%s:", p->file);
+	else
+		strbuf_addf(sb, "%s:", job->file != NULL ? job->file : "job");
 	if (p != NULL && p->line > 0)
 		strbuf_addf(sb, "%u:%u:", p->line, p->column);
 	strbuf_addch(sb, ' ');
@@ -247,6 +250,35 @@ testcase_check_monitors(const struct job *job, char **cause)
 		r = testcase_check_fail(cause, job, p, sb.buf);
 	}
 	strbuf_release(&sb);
+	return r;
+}
+
+/*
+ * LKP's program keys (jobs/job.c): the testcase's own program is what
+ * runs; any other (a setup script, a monitor written LKP's way) bisectd
+ * would not run, so it is refused rather than ignored.
+ */
+static int
+testcase_check_programs(const struct job *job, char **cause)
+{
+	const struct job_param	*p = testcase_check_param(job, "programs");
+	char			*msg;
+	size_t			 i;
+	int			 r = 0;
+
+	for (i = 0; i < job->nr_programs && r == 0; i++) {
+		if (strcmp(job->programs[i], job->testcase) == 0)
+			continue;
+		if (monitor_find(job->programs[i]) != NULL)
+			msg = xasprintf("program '%s' is a monitor: list it "
+			    "under 'monitors:'", job->programs[i]);
+		else
+			msg = xasprintf("program '%s' is not one bisectd runs "
+			    "(only the testcase's own, '%s')",
+			    job->programs[i], job->testcase);
+		r = testcase_check_fail(cause, job, p, msg);
+		free(msg);
+	}
 	return r;
 }
 
@@ -460,7 +492,8 @@ testcase_validate(const struct job *job, char **cause)
 		if (testcase_check_unknown(job, p, ad, declared, cause) != 0)
 			goto out;
 	}
-	if (testcase_check_monitors(job, cause) != 0)
+	if (testcase_check_monitors(job, cause) != 0 ||
+	    testcase_check_programs(job, cause) != 0)
 		goto out;
 	if (testcase_check_values(job, ad, cause) != 0)
 		goto out;

@@ -31,6 +31,7 @@ extern const struct cmd_entry	cmd_show_entry;
 extern const struct cmd_entry	cmd_report_entry;
 extern const struct cmd_entry	cmd_agents_entry;
 extern const struct cmd_entry	cmd_log_entry;
+extern const struct cmd_entry	cmd_check_entry;
 
 /* Helpers shared by the commands (bisectd/cmd.c). */
 int	cmd_open(const char *config, struct context **out);

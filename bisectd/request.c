@@ -91,6 +91,7 @@ request_create(struct context *ctx, const struct request_spec *spec,
     int64_t *id, int *resumed, char **cause)
 {
 	const struct config_repo	 *cr;
+	struct job_options		  jopts;
 	struct repo			 *repo = NULL;
 	struct job			**jobs = NULL;
 	size_t				  nr_jobs = 0, i, nr_revs;
@@ -115,7 +116,10 @@ request_create(struct context *ctx, const struct request_spec *spec,
 			    ctx->config->nr_repos);
 		goto out;
 	}
-	if (job_load(spec->job_file, &jobs, &nr_jobs, cause) != 0)
+	memset(&jopts, 0, sizeof jopts);
+	jopts.include_dirs = (const char *const *)ctx->config->job_include;
+	jopts.nr_include_dirs = ctx->config->nr_job_include;
+	if (job_load_with(spec->job_file, &jopts, &jobs, &nr_jobs, cause) != 0)
 		goto out;
 	/* every parameter applied or refused, before anything is written */
 	for (i = 0; i < nr_jobs; i++) {

@@ -835,11 +835,21 @@ config_walk(struct config_ctx *ctx, const struct yamlnode *root,
 			if (r == 0)
 				r = config_check_path(ctx, "web", value,
 				    cfg->web, CONFIG_NEED_DIR_OR_NEW, cause);
-		}
-		else
+		} else if (strcmp(key->value, "job_include") == 0) {
+			r = config_list(ctx, "job_include", value,
+			    &cfg->job_include, &cfg->nr_job_include, cause);
+			for (size_t j = 0; r == 0 &&
+			    j < cfg->nr_job_include; j++) {
+				char	*abs = path_absolute(
+					    cfg->job_include[j], ctx->dir);
+
+				free(cfg->job_include[j]);
+				cfg->job_include[j] = abs;
+			}
+		} else
 			r = config_unknown(ctx, NULL, key,
 			    "db, workdir, repos, agents, mail, scheduler, "
-			    "continuous, web", cause);
+			    "continuous, web, job_include", cause);
 	}
 	return r;
 }
@@ -1048,6 +1058,7 @@ config_free(struct config *cfg)
 	config_strv_free(cfg->mail.to, cfg->mail.nr_to);
 	config_strv_free(cfg->mail.cc, cfg->mail.nr_cc);
 	config_strv_free(cfg->continuous.jobs, cfg->continuous.nr_jobs);
+	config_strv_free(cfg->job_include, cfg->nr_job_include);
 	free(cfg->web);
 	config_strv_free(cfg->continuous.base, cfg->continuous.nr_base);
 	free(cfg->path);

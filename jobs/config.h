@@ -88,6 +88,8 @@ struct config {
 	int			 max_attempts; /* scheduler:; 3 */
 	struct config_continuous continuous;
 	char			*web;	/* reports' pages written here; NULL */
+	char			**job_include;	/* absolute: where job files' */
+	size_t			  nr_job_include; /* "<< :" includes are found */
 };
 
 /*

@@ -143,7 +143,7 @@ job_param_check_runs(const struct job_param_key *k, const char *file,
 	return 0;
 }
 
-/* "60s", "5m", "1h" or plain seconds, normalised to plain seconds. */
+/* "60s", "5m", "1h", "1d" or plain seconds, normalised to plain seconds. */
 static int
 job_param_check_duration(const struct job_param_key *k, const char *file,
     const char *key, const struct yamlnode *n, char **out, char **cause)
@@ -152,15 +152,16 @@ job_param_check_duration(const struct job_param_key *k, const char *file,
 	size_t			 len = strlen(s);
 	unsigned long long	 v, mult = 1;
 
-	if (len > 0 && strchr("smh", s[len - 1]) != NULL) {
-		mult = s[len - 1] == 'h' ? 3600 : s[len - 1] == 'm' ? 60 : 1;
+	if (len > 0 && strchr("smhd", s[len - 1]) != NULL) {
+		mult = s[len - 1] == 'd' ? 86400 : s[len - 1] == 'h' ? 3600 :
+		    s[len - 1] == 'm' ? 60 : 1;
 		len--;
 	}
 	if (job_param_uint(s, len, JOB_MAX_DURATION, &v) != 0 || v == 0 ||
 	    v * mult > JOB_MAX_DURATION)
 		return yamlnode_error(cause, file, n,
-		    "'%s' must be a duration like 60s, 5m or 1h (at most 30 "
-		    "days), not '%s'", key, s);
+		    "'%s' must be a duration like 60s, 5m, 1h or 1d (at most "
+		    "30 days), not '%s'", key, s);
 	*out = xasprintf("%llu", v * mult);
 	return 0;
 }
@@ -246,6 +247,7 @@ static const struct job_param_key job_param_keys[] = {
 	{ "run", job_param_check_run, NULL, 0 },
 	{ "runs", job_param_check_runs, NULL, 0 },
 	{ "runtime", job_param_check_duration, NULL, 1 },
+	{ "suite", job_param_check_name, NULL, 0 },
 	{ "testcase", job_param_check_name, NULL, 0 },
 	{ "thp_defrag", job_param_check_choice, job_param_thp_defrag, 1 },
 	{ "thp_enabled", job_param_check_choice, job_param_thp_enabled, 1 },
@@ -339,7 +341,7 @@ job_param_is_testcase(const char *key)
 {
 	static const char *const bookkeeping[] = {
 		"testcase", "category", "run", "metric", "direction", "runs",
-		"timeout", "monitors"
+		"timeout", "monitors", "programs", "suite"
 	};
 	size_t	i;
 

@@ -1,17 +1,17 @@
 /*
- * Job files (DESIGN §3.2, docs/jobs.md). The YAML tree is walked once in
- * file order: every value is checked and normalised by its key
- * (jobs/job-param.c), scalars become fixed parameters and lists become
- * matrix axes. Expansion then takes the cartesian product, last axis
- * fastest, and gives each job its sorted parameters, its canonical text
- * and an id hashed from that text without the "runs:" line, so asking for
- * more samples keeps the job's identity.
+ * Job files (DESIGN §3.2, docs/jobs.md). Each of LKP's job hashes
+ * (jobs/job-doc.c) is walked once in file order: every value is checked
+ * by its key (jobs/job-param.c), scalars become fixed parameters, lists
+ * matrix axes, LKP's program keys programs. The cartesian product, last
+ * axis fastest, gives each job its sorted parameters, its canonical text
+ * and an id hashed from that text without "runs:" (more samples, same job).
  */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobs/job-doc.h"
 #include "jobs/job-param.h"
 #include "jobs/job.h"
 #include "jobs/yamlnode.h"
@@ -28,6 +28,7 @@ struct job_axis {
 	char		 *key;
 	unsigned	  line;		/* of the key */
 	unsigned	  column;
+	const char	 *at_file;	/* the key's, if not the job's */
 	char		**values;
 	size_t		  nr;
 };
@@ -42,6 +43,10 @@ struct job_spec {
 	size_t			 nr_axes;
 	size_t			 alloc_axes;
 	size_t			 nr_jobs;
+	const char		*testcase;	/* the root's, or NULL */
+	const struct yamlnode	**programs;	/* LKP's program keys */
+	size_t			 nr_programs;
+	size_t			 alloc_programs;
 };
 
 static void
@@ -49,6 +54,7 @@ job_spec_release(struct job_spec *spec)
 {
 	size_t	i, j;
 
+	/* fixed[i].file is borrowed from the tree. */
 	for (i = 0; i < spec->nr_fixed; i++) {
 		free(spec->fixed[i].key);
 		free(spec->fixed[i].value);
@@ -61,6 +67,33 @@ job_spec_release(struct job_spec *spec)
 		free(spec->axes[i].values);
 	}
 	free(spec->axes);
+	free(spec->programs);
+}
+
+/* Where key is already set, or NULL: a key may be set once. */
+static int
+job_spec_has(const struct job_spec *spec, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < spec->nr_fixed; i++) {
+		if (strcmp(spec->fixed[i].key, key) == 0)
+			return 1;
+	}
+	for (i = 0; i < spec->nr_axes; i++) {
+		if (strcmp(spec->axes[i].key, key) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The file of a node when an include brought it, else NULL. Borrowed. */
+static char *
+job_spec_at_file(const struct job_spec *spec, const struct yamlnode *at)
+{
+	if (at->file == NULL || strcmp(at->file, spec->file) == 0)
+		return NULL;
+	return (char *)at->file;
 }
 
 static void
@@ -72,6 +105,7 @@ job_spec_fixed(struct job_spec *spec, const char *key, char *value,
 	spec->fixed[spec->nr_fixed].value = value;
 	spec->fixed[spec->nr_fixed].line = at->line;
 	spec->fixed[spec->nr_fixed].column = at->column;
+	spec->fixed[spec->nr_fixed].file = job_spec_at_file(spec, at);
 	spec->nr_fixed++;
 }
 
@@ -86,6 +120,10 @@ job_spec_value(struct job_spec *spec, const struct job_param_key *k,
 	char			*value = NULL;
 	size_t			 i, j;
 
+	if (job_spec_has(spec, key))
+		return yamlnode_error(cause, spec->file, n,
+		    "'%s' is set twice (a program's option and a key of the "
+		    "same name)", key);
 	if (n->type == YAMLNODE_SCALAR) {
 		if (n->null)
 			return yamlnode_error(cause, spec->file, n,
@@ -110,6 +148,7 @@ job_spec_value(struct job_spec *spec, const struct job_param_key *k,
 	axis->key = xstrdup(key);
 	axis->line = at->line;
 	axis->column = at->column;
+	axis->at_file = job_spec_at_file(spec, at);
 	axis->values = xcalloc(n->nr, sizeof *axis->values);
 	axis->nr = 0;
 	for (i = 0; i < n->nr; i++) {
@@ -119,12 +158,19 @@ job_spec_value(struct job_spec *spec, const struct job_param_key *k,
 			    "'%s' lists %s: matrix values must be scalars "
 			    "(no nested lists or maps)", key,
 			    yamlnode_kind(item));
+		/* LKP's empty item: one job without the key. */
 		if (item->null)
-			return yamlnode_error(cause, spec->file, item,
-			    "'%s' lists an empty value", key);
-		if (k->check(k, spec->file, key, item, &value, cause) != 0)
+			value = NULL;
+		else if (k->check(k, spec->file, key, item, &value,
+		    cause) != 0)
 			return -1;
 		for (j = 0; j < axis->nr; j++) {
+			if (axis->values[j] == NULL || value == NULL) {
+				if (axis->values[j] != value)
+					continue;
+				return yamlnode_error(cause, spec->file, item,
+				    "'%s' lists an empty value twice", key);
+			}
 			if (strcmp(axis->values[j], value) == 0) {
 				free(value);
 				return yamlnode_error(cause, spec->file, item,
@@ -152,9 +198,21 @@ job_cmp_node(const void *a, const void *b)
 	return x->column < y->column ? -1 : x->column > y->column;
 }
 
-/* A list of names, or an LKP-style map whose keys are the names. */
+static void
+job_spec_program(struct job_spec *spec, const struct yamlnode *name)
+{
+	ALLOC_GROW(spec->programs, spec->nr_programs, spec->alloc_programs);
+	spec->programs[spec->nr_programs++] = name;
+}
+
+/*
+ * The sorted names of a list, or of an LKP-style map whose keys are the
+ * names, joined with commas as parameter key ("monitors", "programs").
+ * more: names found elsewhere (program keys), nr_more of them.
+ */
 static int
-job_spec_monitors(struct job_spec *spec, const struct yamlnode *n,
+job_spec_names(struct job_spec *spec, const char *key,
+    const struct yamlnode *n, const struct yamlnode **more, size_t nr_more,
     char **cause)
 {
 	const struct yamlnode	 *name, *opts, **names = NULL;
@@ -162,25 +220,31 @@ job_spec_monitors(struct job_spec *spec, const struct yamlnode *n,
 	size_t			  nr = 0, i, step;
 	int			  r = -1;
 
-	if (n->type == YAMLNODE_SCALAR)
+	if (n != NULL && n->type == YAMLNODE_SCALAR)
 		return yamlnode_error(cause, spec->file, n,
-		    "'monitors' must be a list or a map of monitor names, "
-		    "not %s", yamlnode_kind(n));
-	step = n->type == YAMLNODE_MAPPING ? 2 : 1;
-	names = xcalloc(n->nr / step + 1, sizeof *names);
-	for (i = 0; i < n->nr; i += step) {
+		    "'%s' must be a list or a map of names, not %s", key,
+		    yamlnode_kind(n));
+	step = n != NULL && n->type == YAMLNODE_MAPPING ? 2 : 1;
+	names = xcalloc((n != NULL ? n->nr / step : 0) + nr_more + 1,
+	    sizeof *names);
+	for (i = 0; i < nr_more; i++)
+		names[nr++] = more[i];
+	for (i = 0; n != NULL && i < n->nr; i += step) {
 		name = n->items[i];
 		if (name->type != YAMLNODE_SCALAR || name->null) {
 			yamlnode_error(cause, spec->file, name,
-			    "'monitors' lists %s: monitor names are scalars",
+			    "'%s' lists %s: names are scalars", key,
 			    yamlnode_kind(name));
 			goto out;
 		}
-		if (!isalnum((unsigned char)name->value[0]) ||
+		/* Program names are keys, which may start with '_'. */
+		if ((!isalnum((unsigned char)name->value[0]) &&
+		    (strcmp(key, "programs") != 0 ||
+		    name->value[0] != '_')) ||
 		    !job_param_is_name(name->value, "_.-")) {
 			yamlnode_error(cause, spec->file, name,
-			    "'monitors' lists '%s': names are letters, digits, "
-			    "'_', '.' and '-'", name->value);
+			    "'%s' lists '%s': names are letters, digits, "
+			    "'_', '.' and '-'", key, name->value);
 			goto out;
 		}
 		if (step == 2) {
@@ -189,8 +253,8 @@ job_spec_monitors(struct job_spec *spec, const struct yamlnode *n,
 			    !(opts->type == YAMLNODE_MAPPING &&
 			    opts->nr == 0)) {
 				yamlnode_error(cause, spec->file, opts,
-				    "'monitors.%s': monitor options are not "
-				    "supported", name->value);
+				    "'%s.%s': options are not supported here",
+				    key, name->value);
 				goto out;
 			}
 		}
@@ -200,13 +264,17 @@ job_spec_monitors(struct job_spec *spec, const struct yamlnode *n,
 	for (i = 0; i < nr; i++) {
 		if (i > 0 &&
 		    strcmp(names[i - 1]->value, names[i]->value) == 0) {
+			/* A program is both a key and in "programs:". */
+			if (nr_more > 0)
+				continue;
 			yamlnode_error(cause, spec->file, names[i],
-			    "'monitors' lists '%s' twice", names[i]->value);
+			    "'%s' lists '%s' twice", key, names[i]->value);
 			goto out;
 		}
 		strbuf_addf(&sb, "%s%s", i ? "," : "", names[i]->value);
 	}
-	job_spec_fixed(spec, "monitors", strbuf_detach(&sb, NULL), n);
+	job_spec_fixed(spec, key, strbuf_detach(&sb, NULL),
+	    n != NULL ? n : more[0]);
 	r = 0;
 out:
 	strbuf_release(&sb);
@@ -242,12 +310,63 @@ job_spec_map(struct job_spec *spec, const char *map,
 	return 0;
 }
 
+/*
+ * An LKP program map (docs/jobs.md "Programs"): the testcase's own
+ * program gives plain parameters, as LKP hands its options to the
+ * program; any other program's options are dotted under its name
+ * (perf-profile.delay), nested maps further dotted. An option without a
+ * value is the empty string, as LKP exports it.
+ */
+static int
+job_spec_program_map(struct job_spec *spec, const char *prefix,
+    const struct yamlnode *n, int own, char **cause)
+{
+	const struct job_param_key	*k = job_param_key("");
+	const struct yamlnode		*key, *value;
+	struct yamlnode			 empty;
+	char				*name;
+	size_t				 i;
+	int				 r;
+
+	for (i = 0; i < n->nr; i += 2) {
+		key = n->items[i];
+		value = n->items[i + 1];
+		if (!isalnum((unsigned char)key->value[0]) ||
+		    !job_param_is_name(key->value, own ? "_-" : "_.-"))
+			return yamlnode_error(cause, spec->file, key,
+			    "invalid option '%s.%s': option names are letters, "
+			    "digits, '_'%s and '-'", prefix, key->value,
+			    own ? "" : ", '.'");
+		name = own ? xstrdup(key->value) :
+		    xasprintf("%s.%s", prefix, key->value);
+		if (value->type == YAMLNODE_MAPPING) {
+			if (own) {
+				free(name);
+				return yamlnode_error(cause, spec->file, value,
+				    "'%s.%s' is a map: the testcase's options "
+				    "are scalars or lists", prefix, key->value);
+			}
+			r = job_spec_program_map(spec, name, value, 0, cause);
+		} else if (value->type == YAMLNODE_SCALAR && value->null) {
+			empty = *value;
+			empty.value = (char *)"";
+			empty.null = 0;
+			r = job_spec_value(spec, k, name, key, &empty, cause);
+		} else
+			r = job_spec_value(spec, k, name, key, value, cause);
+		free(name);
+		if (r != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int
 job_spec_walk(struct job_spec *spec, const struct yamlnode *root,
     char **cause)
 {
 	const struct job_param_key	*k;
-	const struct yamlnode		*key, *value;
+	const struct yamlnode		*key, *value, *tc, *programs = NULL;
 	size_t				 i;
 	int				 have_testcase = 0;
 
@@ -262,17 +381,26 @@ job_spec_walk(struct job_spec *spec, const struct yamlnode *root,
 		return yamlnode_error(cause, spec->file, root,
 		    "a job file is a map of keys such as 'testcase', not %s",
 		    yamlnode_kind(root));
+	tc = yamlnode_map_get(root, "testcase");
+	if (tc != NULL && tc->type == YAMLNODE_SCALAR && !tc->null)
+		spec->testcase = tc->value;
 	for (i = 0; i < root->nr; i += 2) {
 		key = root->items[i];
 		value = root->items[i + 1];
 		if (!isalnum((unsigned char)key->value[0]) &&
 		    key->value[0] != '_')
 			goto bad_key;
-		if (!job_param_is_name(key->value, "_-"))
+		if (!job_param_is_name(key->value, "_-") ||
+		    key->value[strlen(key->value) - 1] == '-')
 			goto bad_key;
 		if (strcmp(key->value, "monitors") == 0) {
-			if (job_spec_monitors(spec, value, cause) != 0)
+			if (job_spec_names(spec, "monitors", value, NULL, 0,
+			    cause) != 0)
 				return -1;
+			continue;
+		}
+		if (strcmp(key->value, "programs") == 0) {
+			programs = value;
 			continue;
 		}
 		if (strcmp(key->value, "requires") == 0 ||
@@ -283,10 +411,22 @@ job_spec_walk(struct job_spec *spec, const struct yamlnode *root,
 			continue;
 		}
 		k = job_param_key(key->value);
-		if (value->type == YAMLNODE_MAPPING && k->name == NULL)
-			return yamlnode_error(cause, spec->file, value,
-			    "'%s' is a map: only 'requires', 'sysctl' and "
-			    "'kconfig' take maps", key->value);
+		/* LKP's "runtime:" alone: the program's default. */
+		if ((strcmp(key->value, "runtime") == 0 ||
+		    strcmp(key->value, "timeout") == 0) &&
+		    value->type == YAMLNODE_SCALAR && value->null)
+			continue;
+		if (k->name == NULL && (value->type == YAMLNODE_MAPPING ||
+		    (value->type == YAMLNODE_SCALAR && value->null))) {
+			job_spec_program(spec, key);
+			if (value->type == YAMLNODE_MAPPING &&
+			    job_spec_program_map(spec, key->value, value,
+			    spec->testcase != NULL &&
+			    strcmp(spec->testcase, key->value) == 0,
+			    cause) != 0)
+				return -1;
+			continue;
+		}
 		if (job_spec_value(spec, k, key->value, key, value,
 		    cause) != 0)
 			return -1;
@@ -296,12 +436,16 @@ job_spec_walk(struct job_spec *spec, const struct yamlnode *root,
 	if (!have_testcase)
 		return yamlnode_error(cause, spec->file, root,
 		    "missing 'testcase'");
+	if ((programs != NULL || spec->nr_programs > 0) &&
+	    job_spec_names(spec, "programs", programs, spec->programs,
+	    spec->nr_programs, cause) != 0)
+		return -1;
 	return 0;
 
 bad_key:
 	return yamlnode_error(cause, spec->file, key,
 	    "invalid key '%s': parameter names are letters, digits, '_' and "
-	    "'-'", key->value);
+	    "'-' (not last)", key->value);
 }
 
 static int
@@ -339,7 +483,8 @@ job_canonical(const struct job_param *params, size_t nr, char **canonical,
 			group = NULL;
 		yamlnode_quote(&line, name);
 		strbuf_addstr(&line, ": ");
-		if (strcmp(params[i].key, "monitors") == 0) {
+		if (strcmp(params[i].key, "monitors") == 0 ||
+		    strcmp(params[i].key, "programs") == 0) {
 			strbuf_addch(&line, '[');
 			copy = xstrdup(params[i].value);
 			for (tok = strtok_r(copy, ",", &save); tok != NULL;
@@ -396,18 +541,27 @@ job_spec_expand(const struct job_spec *spec, size_t idx)
 		job->params[i].value = xstrdup(spec->fixed[i].value);
 		job->params[i].line = spec->fixed[i].line;
 		job->params[i].column = spec->fixed[i].column;
+		if (spec->fixed[i].file != NULL)
+			job->params[i].file = xstrdup(spec->fixed[i].file);
 	}
 	job->nr_axes = spec->nr_axes;
 	job->axes = xcalloc(spec->nr_axes + 1, sizeof *job->axes);
+	job->nr_params = i;
 	for (a = spec->nr_axes; a-- > 0; ) {
 		nr = spec->axes[a].nr;
-		job->params[i + a].key = xstrdup(spec->axes[a].key);
-		job->params[i + a].value =
-		    xstrdup(spec->axes[a].values[idx % nr]);
-		job->params[i + a].line = spec->axes[a].line;
-		job->params[i + a].column = spec->axes[a].column;
+		v = spec->axes[a].values[idx % nr];
 		job->axes[a] = xstrdup(spec->axes[a].key);
 		idx /= nr;
+		if (v == NULL)
+			continue;
+		job->params[job->nr_params].key = xstrdup(spec->axes[a].key);
+		job->params[job->nr_params].value = xstrdup(v);
+		job->params[job->nr_params].line = spec->axes[a].line;
+		job->params[job->nr_params].column = spec->axes[a].column;
+		if (spec->axes[a].at_file != NULL)
+			job->params[job->nr_params].file =
+			    xstrdup(spec->axes[a].at_file);
+		job->nr_params++;
 	}
 	qsort(job->params, job->nr_params, sizeof *job->params,
 	    job_cmp_param);
@@ -430,6 +584,8 @@ job_spec_expand(const struct job_spec *spec, size_t idx)
 		job->timeout = (unsigned)strtoul(v, NULL, 10);
 	if ((v = job_param(job, "monitors")) != NULL)
 		job->monitors = job_split_monitors(v, &job->nr_monitors);
+	if ((v = job_param(job, "programs")) != NULL)
+		job->programs = job_split_monitors(v, &job->nr_programs);
 
 	job_canonical(job->params, job->nr_params, &job->canonical, &idtext);
 	hash_sha256_hex(idtext, strlen(idtext), hex);
@@ -438,44 +594,100 @@ job_spec_expand(const struct job_spec *spec, size_t idx)
 	return job;
 }
 
-int
-job_parse(const char *name, const char *buf, size_t len, struct job ***out,
-    size_t *nr, char **cause)
+/* The jobs of one LKP job hash, appended to *jobs. */
+static int
+job_parse_hash(const char *name, size_t len, const struct yamlnode *root,
+    struct job ***jobs, size_t *nr, size_t *alloc, size_t *repeats,
+    char **cause)
 {
-	struct job_spec	  spec;
-	struct yamlnode	 *root = NULL;
-	struct job	**jobs = NULL;
-	size_t		  i;
-	int		  r = -1;
+	struct job_spec	 spec;
+	size_t		 i, j;
+	int		 r = -1;
 
 	memset(&spec, 0, sizeof spec);
 	spec.file = name;
 	spec.nr_jobs = 1;
-	*out = NULL;
-	*nr = 0;
-	if (yamlnode_parse(name, buf, len, &root, cause) != 0)
-		goto out;
 	if (job_spec_walk(&spec, root, cause) != 0)
 		goto out;
-	if (spec.nr_jobs > 1 && spec.nr_jobs * len > JOB_MAX_TEXT) {
-		yamlnode_error(cause, name, root, "the matrix of %zu jobs is "
-		    "too large for a file of %zu bytes", spec.nr_jobs, len);
+	if (*nr + spec.nr_jobs > JOB_MAX_JOBS) {
+		yamlnode_error(cause, name, root, "the documents expand to "
+		    "more than %d jobs", JOB_MAX_JOBS);
 		goto out;
 	}
-	jobs = xcalloc(spec.nr_jobs, sizeof *jobs);
-	for (i = 0; i < spec.nr_jobs; i++)
-		jobs[i] = job_spec_expand(&spec, i);
-	*out = jobs;
-	*nr = spec.nr_jobs;
+	if ((*nr + spec.nr_jobs > 1) &&
+	    (*nr + spec.nr_jobs) * len > JOB_MAX_TEXT) {
+		yamlnode_error(cause, name, root, "the matrix of %zu jobs is "
+		    "too large for a file of %zu bytes", *nr + spec.nr_jobs,
+		    len);
+		goto out;
+	}
+	for (i = 0; i < spec.nr_jobs; i++) {
+		ALLOC_GROW(*jobs, *nr, *alloc);
+		(*jobs)[*nr] = job_spec_expand(&spec, i);
+		for (j = 0; j < *nr; j++) {
+			if (strcmp((*jobs)[j]->id, (*jobs)[*nr]->id) == 0)
+				break;
+		}
+		if (j < *nr) {
+			job_free((*jobs)[*nr]);
+			(*repeats)++;
+			continue;
+		}
+		(*nr)++;
+	}
 	r = 0;
 out:
-	yamlnode_free(root);
 	job_spec_release(&spec);
 	return r;
 }
 
 int
-job_load(const char *path, struct job ***out, size_t *nr, char **cause)
+job_parse_with(const char *name, const char *buf, size_t len,
+    const struct job_options *opts, struct job ***out, size_t *nr,
+    char **cause)
+{
+	struct job_doc	  doc;
+	struct yamlnode	**roots = NULL;
+	struct job	**jobs = NULL;
+	size_t		  nr_roots = 0, nr_jobs = 0, alloc = 0, repeats = 0, i;
+	int		  r = -1;
+
+	memset(&doc, 0, sizeof doc);
+	doc.opts = opts;
+	*out = NULL;
+	*nr = 0;
+	if (job_doc_split(&doc, name, buf, len, &roots, &nr_roots,
+	    cause) != 0)
+		goto out;
+	for (i = 0; i < nr_roots; i++) {
+		/* Bounded by every byte read, the includes' too. */
+		if (job_parse_hash(name, doc.bytes, roots[i], &jobs, &nr_jobs,
+		    &alloc, &repeats, cause) != 0)
+			goto out;
+	}
+	if (opts != NULL && opts->nr_repeats != NULL)
+		*opts->nr_repeats = repeats;
+	*out = jobs;
+	*nr = nr_jobs;
+	jobs = NULL;
+	r = 0;
+out:
+	job_list_free(jobs, nr_jobs);
+	yamlnode_list_free(roots, nr_roots);
+	job_doc_release(&doc);
+	return r;
+}
+
+int
+job_parse(const char *name, const char *buf, size_t len, struct job ***out,
+    size_t *nr, char **cause)
+{
+	return job_parse_with(name, buf, len, NULL, out, nr, cause);
+}
+
+int
+job_load_with(const char *path, const struct job_options *opts,
+    struct job ***out, size_t *nr, char **cause)
 {
 	char	*buf = NULL;
 	size_t	 len;
@@ -485,9 +697,15 @@ job_load(const char *path, struct job ***out, size_t *nr, char **cause)
 	*nr = 0;
 	if (file_read(path, &buf, &len, cause) != 0)
 		return -1;
-	r = job_parse(path, buf, len, out, nr, cause);
+	r = job_parse_with(path, buf, len, opts, out, nr, cause);
 	free(buf);
 	return r;
+}
+
+int
+job_load(const char *path, struct job ***out, size_t *nr, char **cause)
+{
+	return job_load_with(path, NULL, out, nr, cause);
 }
 
 void
@@ -506,9 +724,13 @@ job_free(struct job *job)
 	for (i = 0; i < job->nr_monitors; i++)
 		free(job->monitors[i]);
 	free(job->monitors);
+	for (i = 0; i < job->nr_programs; i++)
+		free(job->programs[i]);
+	free(job->programs);
 	for (i = 0; i < job->nr_params; i++) {
 		free(job->params[i].key);
 		free(job->params[i].value);
+		free(job->params[i].file);
 	}
 	free(job->params);
 	for (i = 0; i < job->nr_axes; i++)

@@ -1,8 +1,8 @@
 /*
- * Job files (DESIGN §3.2): an LKP-like YAML file that names a testcase and
- * its parameters. Loading parses it with libyaml, validates it, and expands
- * every list-valued parameter into a cartesian product of concrete jobs.
- * Each concrete job carries its canonical text (what travels to the agent
+ * Job files (DESIGN §3.2): bisectd's YAML or LKP's as written (documents,
+ * includes, program maps). Loading parses it with libyaml, validates it,
+ * and expands every list-valued parameter into a cartesian product of
+ * concrete jobs, each with its canonical text (what travels to the agent
  * and what its stable id is hashed from).
  */
 #ifndef JOBS_JOB_H
@@ -26,6 +26,8 @@ struct job_param {
 	char		*value;
 	unsigned	 line;		/* of its key in job->file; 0: unknown */
 	unsigned	 column;
+	char		*file;		/* the included file its key is in, */
+					/* or NULL: job->file */
 };
 
 struct job {
@@ -41,6 +43,8 @@ struct job {
 	unsigned		 timeout;	/* seconds; 0 when absent */
 	char			**monitors;
 	size_t			 nr_monitors;
+	char			**programs;	/* LKP's program keys, sorted */
+	size_t			 nr_programs;
 	struct job_param	*params;	/* every parameter, sorted by key */
 	size_t			 nr_params;
 	char			*canonical;	/* canonical YAML of this job */
@@ -52,12 +56,42 @@ struct job {
 #define JOB_MAX_RUNS	1000
 
 /*
+ * Reads an included file: 0 with *buf (allocated, NUL-terminated) and
+ * *len, 1 when there is no such file, -1 with *cause on any other error.
+ */
+typedef int (*job_read_fn)(const char *path, char **buf, size_t *len,
+    void *payload, char **cause);
+
+/*
+ * Where "<< : FILE" includes are found: FILE itself when absolute, else
+ * the including file's folder, then each of include_dirs in order.
+ */
+struct job_options {
+	const char *const	 *include_dirs;
+	size_t			  nr_include_dirs;
+	job_read_fn		  read;		/* NULL: the file system */
+	void			 *payload;
+	int			  no_include;	/* refuse every include */
+	/* Set to the jobs dropped as repeats of an earlier one (LKP's */
+	/* documents can give one job twice); NULL: not told. */
+	size_t			 *nr_repeats;
+};
+
+#define JOB_MAX_INCLUDE_DEPTH	8
+
+/*
  * Parse, validate and expand. On error returns -1 with *cause set to
- * "FILE:LINE:COL: message naming the key" and nothing in *out.
+ * "FILE:LINE:COL: message naming the key" and nothing in *out. Without
+ * options (NULL), includes are found in the file's folder only.
  */
 int	 job_load(const char *path, struct job ***out, size_t *nr, char **cause);
 int	 job_parse(const char *name, const char *buf, size_t len,
 	     struct job ***out, size_t *nr, char **cause);
+int	 job_load_with(const char *path, const struct job_options *,
+	     struct job ***out, size_t *nr, char **cause);
+int	 job_parse_with(const char *name, const char *buf, size_t len,
+	     const struct job_options *, struct job ***out, size_t *nr,
+	     char **cause);
 void	 job_free(struct job *);
 void	 job_list_free(struct job **, size_t);
 /* The value of a parameter (dotted key), or NULL. Borrowed. */

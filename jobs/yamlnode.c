@@ -54,6 +54,8 @@ yamlnode_error(char **cause, const char *name, const struct yamlnode *n,
 
 	if (cause == NULL)
 		return -1;
+	if (n->file != NULL)
+		name = n->file;
 	strbuf_addf(&sb, "%s:%u:%u: ", name, n->line, n->column);
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
@@ -89,6 +91,65 @@ yamlnode_free(struct yamlnode *n)
 	free(n->items);
 	free(n->value);
 	free(n);
+}
+
+void
+yamlnode_list_free(struct yamlnode **v, size_t nr)
+{
+	size_t	i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; i < nr; i++)
+		yamlnode_free(v[i]);
+	free(v);
+}
+
+struct yamlnode *
+yamlnode_copy(const struct yamlnode *n)
+{
+	struct yamlnode	*c = xcalloc(1, sizeof *c);
+	size_t		 i;
+
+	c->type = n->type;
+	c->line = n->line;
+	c->column = n->column;
+	c->null = n->null;
+	c->file = n->file;
+	if (n->value != NULL)
+		c->value = xstrdup(n->value);
+	if (n->nr > 0) {
+		c->items = xcalloc(n->nr, sizeof *c->items);
+		c->alloc = n->nr;
+		for (i = 0; i < n->nr; i++)
+			c->items[i] = yamlnode_copy(n->items[i]);
+		c->nr = n->nr;
+	}
+	return c;
+}
+
+void
+yamlnode_set_file(struct yamlnode *n, const char *file)
+{
+	size_t	i;
+
+	n->file = file;
+	for (i = 0; i < n->nr; i++)
+		yamlnode_set_file(n->items[i], file);
+}
+
+struct yamlnode *
+yamlnode_map_get(const struct yamlnode *n, const char *key)
+{
+	size_t	i;
+
+	if (n == NULL || n->type != YAMLNODE_MAPPING)
+		return NULL;
+	for (i = 0; i < n->nr; i += 2) {
+		if (strcmp(n->items[i]->value, key) == 0)
+			return n->items[i + 1];
+	}
+	return NULL;
 }
 
 /*
@@ -186,7 +247,7 @@ yamlnode_check_props(char **cause, const char *name, const yaml_event_t *ev,
 /* Hang n under the open collection on top of the stack (or make it root). */
 static int
 yamlnode_attach(char **cause, const char *name, struct yamlnode **stack,
-    size_t depth, struct yamlnode **root, struct yamlnode *n)
+    size_t depth, struct yamlnode **root, struct yamlnode *n, int merges)
 {
 	struct yamlnode	*parent;
 	size_t		 i;
@@ -208,6 +269,8 @@ yamlnode_attach(char **cause, const char *name, struct yamlnode **stack,
 			return yamlnode_error(cause, name, n,
 			    "more than %d keys in one map", YAMLNODE_MAX_KEYS);
 		for (i = 0; i < parent->nr; i += 2) {
+			if (merges && strcmp(n->value, "<<") == 0)
+				break;
 			if (strcmp(parent->items[i]->value, n->value) == 0)
 				return yamlnode_error(cause, name, n,
 				    "duplicate key '%s' (first at %u:%u)",
@@ -220,15 +283,19 @@ yamlnode_attach(char **cause, const char *name, struct yamlnode **stack,
 	return 0;
 }
 
-int
-yamlnode_parse(const char *name, const char *buf, size_t len,
-    struct yamlnode **out, char **cause)
+/*
+ * The documents of a stream into *docs; with !stream a second document is
+ * an error. An empty stream gives no document at all.
+ */
+static int
+yamlnode_parse_docs(const char *name, const char *buf, size_t len,
+    int stream, struct yamlnode ***docs, size_t *nr_docs, char **cause)
 {
 	yaml_parser_t	 parser;
 	yaml_event_t	 ev;
 	struct yamlnode	*stack[YAMLNODE_MAX_DEPTH];
-	struct yamlnode	*root = NULL, *n = NULL;
-	size_t		 depth = 0;
+	struct yamlnode	*root = NULL, *n = NULL, **v = NULL;
+	size_t		 depth = 0, nr = 0, alloc = 0;
 	unsigned	 ndocs = 0;
 	int		 have_event = 0, done = 0, r = -1;
 
@@ -245,8 +312,19 @@ yamlnode_parse(const char *name, const char *buf, size_t len,
 		case YAML_STREAM_END_EVENT:
 			done = 1;
 			break;
+		case YAML_DOCUMENT_END_EVENT:
+			if (root == NULL) {
+				root = yamlnode_new(YAMLNODE_SCALAR,
+				    &ev.start_mark);
+				root->value = xstrdup("");
+				root->null = 1;
+			}
+			ALLOC_GROW(v, nr, alloc);
+			v[nr++] = root;
+			root = NULL;
+			break;
 		case YAML_DOCUMENT_START_EVENT:
-			if (ndocs++ > 0) {
+			if (ndocs++ > 0 && !stream) {
 				yamlnode_error_at(cause, name,
 				    (unsigned)ev.start_mark.line + 1,
 				    (unsigned)ev.start_mark.column + 1,
@@ -280,7 +358,7 @@ yamlnode_parse(const char *name, const char *buf, size_t len,
 			    yamlnode_is_null_word(n->value,
 			    ev.data.scalar.length);
 			if (yamlnode_attach(cause, name, stack, depth, &root,
-			    n) != 0)
+			    n, stream) != 0)
 				goto out;
 			n = NULL;
 			break;
@@ -310,7 +388,7 @@ yamlnode_parse(const char *name, const char *buf, size_t len,
 				goto out;
 			}
 			if (yamlnode_attach(cause, name, stack, depth, &root,
-			    n) != 0)
+			    n, stream) != 0)
 				goto out;
 			stack[depth++] = n;
 			n = NULL;
@@ -326,8 +404,9 @@ yamlnode_parse(const char *name, const char *buf, size_t len,
 		yaml_event_delete(&ev);
 		have_event = 0;
 	}
-	*out = root;
-	root = NULL;
+	*docs = v;
+	*nr_docs = nr;
+	v = NULL;
 	r = 0;
 out:
 	if (have_event)
@@ -335,7 +414,35 @@ out:
 	yaml_parser_delete(&parser);
 	yamlnode_free(n);
 	yamlnode_free(root);
+	yamlnode_list_free(v, nr);
 	return r;
+}
+
+int
+yamlnode_parse(const char *name, const char *buf, size_t len,
+    struct yamlnode **out, char **cause)
+{
+	struct yamlnode	**docs = NULL;
+	size_t		  nr = 0;
+
+	*out = NULL;
+	if (yamlnode_parse_docs(name, buf, len, 0, &docs, &nr, cause) != 0)
+		return -1;
+	if (nr > 0) {
+		*out = docs[0];
+		docs[0] = NULL;
+	}
+	yamlnode_list_free(docs, nr);
+	return 0;
+}
+
+int
+yamlnode_parse_stream(const char *name, const char *buf, size_t len,
+    struct yamlnode ***out, size_t *nr, char **cause)
+{
+	*out = NULL;
+	*nr = 0;
+	return yamlnode_parse_docs(name, buf, len, 1, out, nr, cause);
 }
 
 /*

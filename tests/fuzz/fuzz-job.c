@@ -3,6 +3,8 @@
  * crash or leak, every error must carry the "NAME:LINE:COL: " prefix, and
  * every job it accepts must re-parse from its canonical text to the same
  * single job (checked on the first and last few jobs of a large matrix).
+ * LKP includes are served from memory, never from the file system: two
+ * fixed files and "self.yaml", the input itself.
  */
 #include <ctype.h>
 #include <stdint.h>
@@ -10,15 +12,56 @@
 #include <string.h>
 
 #include "jobs/job.h"
+#include "util/xalloc.h"
+
+static const char *const fuzz_files[][2] = {
+	{ "./a.yaml", "testcase: t\nfs: [a, b]\nt:\n  x: 1\n---\nfs: c\n" },
+	{ "/inc/b.yaml", "perf-profile:\n  delay: 1\nruns: 2\n" },
+};
+
+struct fuzz_input {
+	const uint8_t	*data;
+	size_t		 size;
+};
+
+static int
+fuzz_read(const char *path, char **buf, size_t *len, void *payload,
+    char **cause)
+{
+	const struct fuzz_input	*in = payload;
+	size_t			 i;
+
+	(void)cause;
+	if (strcmp(path, "./self.yaml") == 0) {
+		*buf = xstrndup((const char *)in->data, in->size);
+		*len = in->size;
+		return 0;
+	}
+	for (i = 0; i < sizeof fuzz_files / sizeof fuzz_files[0]; i++) {
+		if (strcmp(path, fuzz_files[i][0]) == 0) {
+			*buf = xstrdup(fuzz_files[i][1]);
+			*len = strlen(*buf);
+			return 0;
+		}
+	}
+	return 1;
+}
 
 static int
 fuzz_located(const char *cause)
 {
-	const char	*p;
+	static const char *const names[] = {
+		"fuzz:", "./self.yaml:", "./a.yaml:", "/inc/b.yaml:"
+	};
+	const char	*p = NULL;
+	size_t		 i;
 
-	if (strncmp(cause, "fuzz:", 5) != 0)
+	for (i = 0; i < sizeof names / sizeof names[0] && p == NULL; i++) {
+		if (strncmp(cause, names[i], strlen(names[i])) == 0)
+			p = cause + strlen(names[i]);
+	}
+	if (p == NULL)
 		return 0;
-	p = cause + 5;
 	if (!isdigit((unsigned char)*p))
 		return 0;
 	while (isdigit((unsigned char)*p))
@@ -56,11 +99,19 @@ fuzz_roundtrip(const struct job *job)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct job	**jobs = NULL;
-	size_t		  nr = 0, i;
-	char		 *cause = NULL, *d;
+	static const char *const dirs[] = { "/inc" };
+	struct fuzz_input	  in = { data, size };
+	struct job_options	  opts;
+	struct job		**jobs = NULL;
+	size_t			  nr = 0, i;
+	char			 *cause = NULL, *d;
 
-	if (job_parse("fuzz", (const char *)data, size, &jobs, &nr,
+	memset(&opts, 0, sizeof opts);
+	opts.read = fuzz_read;
+	opts.payload = &in;
+	opts.include_dirs = dirs;
+	opts.nr_include_dirs = 1;
+	if (job_parse_with("fuzz", (const char *)data, size, &opts, &jobs, &nr,
 	    &cause) != 0) {
 		if (cause == NULL || jobs != NULL || nr != 0 ||
 		    !fuzz_located(cause))

@@ -1,0 +1,108 @@
+#!/bin/sh
+# The figure of docs/jobs.md "LKP job files": bisectctl check on every job
+# file under an lkp-tests checkout's jobs/, against the job counts LKP's
+# rules give (tools/lkp-job-count.py), as markdown tables.
+#
+#   tools/lkp-jobs-figure.sh BISECTCTL LKP_SRC
+set -e
+B=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+TOOLS=$(cd "$(dirname "$0")" && pwd)
+cd "$2"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+find jobs -name '*.yaml' | LC_ALL=C sort >"$tmp/files"
+python3 "$TOOLS/lkp-job-count.py" . $(cat "$tmp/files") >"$tmp/lkp"
+while read -r f; do
+	if BISECTD_CONFIG=/nonexistent "$B" check --format-only -I jobs "$f" \
+	    >"$tmp/out" 2>"$tmp/err"; then
+		if BISECTD_CONFIG=/nonexistent "$B" check -I jobs "$f" \
+		    >/dev/null 2>"$tmp/err"; then
+			v=valid
+		else
+			v=$(grep '^error: ' "$tmp/err" | head -n 1 |
+			    sed -e "s/.*: unknown parameter '\([^']*\)'.*/unknown parameter/" \
+			    -e "s/.*: program '[^']*' is a monitor.*/a monitor written as a program/" \
+			    -e "s/.*: program '[^']*' is not one.*/a program bisectd does not run/" \
+			    -e "s/.*has no 'run:' command and no adapter.*/no adapter and no run:/" \
+			    -e "s/^error: [^ ]* //")
+		fi
+		echo "$f|ok|$(tail -n 1 "$tmp/out")|$v"
+	else
+		echo "$f|refused|$(grep '^error: ' "$tmp/err" | head -n 1)"
+	fi
+done <"$tmp/files" >"$tmp/ours"
+python3 - "$tmp/ours" "$tmp/lkp" <<'EOF'
+import re, sys
+lkp = {}
+for l in open(sys.argv[2]):
+    f, n = l.split()[0], l.split()[1]
+    lkp[f] = int(n) if n.isdigit() else None
+rows = [(l.rstrip("\n") + "|").split("|")[:4] for l in open(sys.argv[1])]
+total = len(rows)
+reasons = {}
+ok = same = runnable = jobs = lkp_jobs = repeats = 0
+diff = []
+runnable_files = []
+valid = 0
+invalid = {}
+for f, status, rest, v in rows:
+    if status == "refused":
+        m = rest
+        for name, pat in (("ruby expression `{{ }}`", "ruby expression"),
+                          ("ERB template", "ERB"),
+                          ("multi-host `if role` (not cs-localhost)",
+                           "multi-host"),
+                          ("no `testcase` (an include fragment)",
+                           "missing 'testcase'"),
+                          ("a value listed twice in an axis", "twice")):
+            if pat in m:
+                reasons.setdefault(name, []).append((f, m))
+                break
+        else:
+            reasons.setdefault("other", []).append((f, m))
+        continue
+    ok += 1
+    if v == "valid":
+        valid += 1
+    else:
+        invalid[v] = invalid.get(v, 0) + 1
+    n, unrun, rep = map(int, re.findall(r"(\d+)", rest)[:3])
+    jobs += n
+    repeats += rep
+    if unrun == 0:
+        runnable += 1
+        runnable_files.append(f)
+    if lkp.get(f) is not None:
+        lkp_jobs += lkp[f]
+        if lkp[f] == n + rep:
+            same += 1
+        else:
+            diff.append((f, lkp[f], n, rep))
+pct = lambda x: "%d (%.1f%%)" % (x, 100.0 * x / total)
+print("| lkp-tests job files | %d |" % total)
+print("|---|---|")
+print("| format accepted (`bisectctl check --format-only`) | %s |" % pct(ok))
+print("| accepted with LKP's job count | %s |" % pct(same))
+print("| runnable here (every job has an adapter or `run:`) | %s |" % pct(runnable))
+print("| passes the parameter check as `queue` (every parameter applied) | %s |" % pct(valid))
+print("| jobs of the accepted files: bisectd (+ repeats dropped) / LKP | "
+      "%d (+ %d) / %d |" % (jobs, repeats, lkp_jobs))
+print()
+print("| refused because | files | first file, first error |")
+print("|---|---|---|")
+for name, fs in sorted(reasons.items(), key=lambda x: -len(x[1])):
+    f, m = fs[0]
+    print("| %s | %d | `%s` |" % (name, len(fs), m.replace("error: ", "")))
+print()
+print("| accepted, but the parameter check refuses it (first error) | files |")
+print("|---|---|")
+for k, n in sorted(invalid.items(), key=lambda x: -x[1]):
+    print("| %s | %d |" % (k, n))
+print()
+print("Runnable here: " + ", ".join("`%s`" % f[5:] for f in runnable_files))
+print()
+print("| accepted, count differs | LKP | bisectd | repeats dropped |")
+print("|---|---|---|---|")
+for f, l, n, r in diff:
+    print("| %s | %d | %d | %d |" % (f, l, n, r))
+EOF
