@@ -585,6 +585,29 @@ report_share(char *buf, size_t len, double explained_pct)
 }
 
 /* The revert check's verdict, in words. */
+/* How many runs other load disturbed, set aside and repeated, and why. */
+static int
+report_disturbed(struct strbuf *sb, struct context *ctx, int64_t job,
+    const char *repo, char **cause)
+{
+	char	*why = NULL;
+	int	 set_aside, kept;
+
+	if (store_run_disturbed_totals(ctx->store, job, repo, &set_aside,
+	    &kept, &why, cause) != 0)
+		return -1;
+	if (set_aside == 0 && kept == 0)
+		report_para(sb, "Runs set aside as disturbed by other load: "
+		    "none.");
+	else
+		report_para(sb, "Runs set aside as disturbed by other load "
+		    "and repeated: %d%s%s%s; counted although disturbed: %d.",
+		    set_aside, why != NULL ? " (the last: " : "",
+		    why != NULL ? why : "", why != NULL ? ")" : "", kept);
+	free(why);
+	return 0;
+}
+
 static void
 report_revert(struct strbuf *sb, json_t *rv)
 {
@@ -741,6 +764,8 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 		strbuf_addch(&sb, '\n');
 	}
 	report_revert(&sb, json_object_get(res, "revert"));
+	if (report_disturbed(&sb, ctx, b.job, b.repo, cause) != 0)
+		goto out;
 	if (parent_oid != NULL) {
 		if (store_series_all(ctx->store, b.job, b.repo, parent_oid, &sa,
 		    &na, cause) != 0 ||

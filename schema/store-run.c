@@ -334,7 +334,7 @@ store_run_finish_at(struct store *st, int64_t id, int64_t token,
 	}
 	if (t == NULL)
 		t = &none;
-	if (store_stmt(st, &stmt, cause, sql_run_done, "iiddddddtti",
+	if (store_stmt(st, &stmt, cause, sql_run_done, "iidddddtti",
 	    (int64_t)exit_status, store_now(), store_run_clock(),
 	    t->has_times ? t->started_wall : NAN,
 	    t->has_times ? t->started_mono : NAN,
