@@ -34,7 +34,8 @@ static const char sql_run_pending[] =
 static const char sql_run_get[] =
     "SELECT id, job, repo, commit_oid, seq, recipe, status, agent, token, "
     "attempts, run_dir, error, started_wall, started_mono, ended_wall, "
-    "ended_mono, boot_id, set_aside, disturbed FROM runs WHERE id = ?";
+    "ended_mono, boot_id, set_aside, disturbed, coalesce(dispatch_key, -1) "
+    "FROM runs WHERE id = ?";
 static const char sql_run_start[] =
     "UPDATE runs SET status = 'running', agent = ?, run_dir = ?, "
     "attempts = attempts + 1, token = abs(random()), started = ?, "
@@ -191,6 +192,7 @@ store_run_get(struct store *st, int64_t id, struct store_run *out,
 		out->boot_id = store_column_text(stmt, 16);
 		out->set_aside = sqlite3_column_int(stmt, 17);
 		out->disturbed = store_column_text(stmt, 18);
+		out->dispatch_key = sqlite3_column_int64(stmt, 19);
 	}
 	sqlite3_reset(stmt);
 	if (r == 0)

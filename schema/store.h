@@ -70,6 +70,7 @@ struct store_run {
 	char	*boot_id;
 	int	 set_aside;	/* attempts set aside as disturbed */
 	char	*disturbed;	/* counted though disturbed: why, or NULL */
+	int64_t	 dispatch_key;	/* its place in the dispatch order, or -1 */
 };
 
 /* What store_run_finish_at records besides samples and environment. */
