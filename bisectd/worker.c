@@ -189,7 +189,7 @@ worker_set_aside(struct store *st, const struct store_run *run,
 		log_warn("run %lld was requeued meanwhile; its result is "
 		    "dropped", (long long)run->id);
 	else
-		log_info("run %lld of '%.12s' set aside as disturbed (%d of "
+		log_debug("run %lld of '%.12s' set aside as disturbed (%d of "
 		    "%d): %s", (long long)run->id, run->commit_oid,
 		    run->set_aside + 1, WORKER_MAX_SET_ASIDE, res->disturbed);
 	return 1;

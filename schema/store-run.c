@@ -740,7 +740,7 @@ store_run_set_aside(struct store *st, int64_t id, int64_t token,
 		return 1;
 	}
 	error = xasprintf("set aside as disturbed: %s", sa->why);
-	if (store_stmt(st, &stmt, cause, sql_set_aside_add, "tddddtdti",
+	if (store_stmt(st, &stmt, cause, sql_set_aside_add, "tdddddtii",
 	    sa->why, sa->other_cpu, sa->runqueue, sa->steal, sa->value,
 	    sa->started_wall, sa->boot_id, store_now(), id) != 0 ||
 	    store_exec_stmt(st, stmt, cause) != 0)
