@@ -32,6 +32,15 @@ test_at_exit hog_stop
 metric() {
 	sed -n "s/^metric $1 //p" "$2"
 }
+# Attempts of the bisection's job set aside so far; at least N of them.
+set_aside_count() {
+	db_query "SELECT count(*) FROM run_set_aside a JOIN runs r
+		ON a.run = r.id JOIN jobs j ON r.job = j.id
+		WHERE j.testcase = 'microbench'"
+}
+set_aside_at_least() {
+	test "$(set_aside_count)" -ge "$1"
+}
 # above LOW VALUE, as numbers
 above() {
 	awk -v l="$1" -v v="$2" 'BEGIN { exit !(v > l) }'
@@ -169,9 +178,7 @@ test_expect_success 'a bisection under a busy loop: set aside, repeated, reporte
 	{ bisectctl bisect job.yaml --good "$good" --bad master --wait --json \
 		>bisect.json 2>progress & } &&
 	pid=$! &&
-	test_wait_for 600 test "$(db_query "SELECT count(*) FROM run_set_aside a
-		JOIN runs r ON a.run = r.id JOIN jobs j ON r.job = j.id
-		WHERE j.testcase = '\''microbench'\''")" -ge 2 &&
+	test_wait_for 600 set_aside_at_least 2 &&
 	hog_stop &&
 	wait $pid &&
 	test "$(json_get bisect.json "d[\"status\"]")" = found &&
@@ -180,9 +187,7 @@ test_expect_success 'a bisection under a busy loop: set aside, repeated, reporte
 	bisectctl report "$id" | tr "\n" " " >report &&
 	n=$(sed -n "s/.*Runs set aside as disturbed by other load and repeated: \([0-9]*\) (the last: other processes took .*/\1/p" report) &&
 	test "$n" -ge 2 &&
-	test "$n" = "$(db_query "SELECT count(*) FROM run_set_aside a
-		JOIN runs r ON a.run = r.id JOIN jobs j ON r.job = j.id
-		WHERE j.testcase = '\''microbench'\''")"
+	test "$n" = "$(set_aside_count)"
 '
 
 test_expect_success 'set-aside attempts give the driver no samples' '
