@@ -79,6 +79,9 @@ interference_disturbed(const struct interference *x, char **why)
 	return 0;
 }
 
+/* Above the kernel's PID_MAX_LIMIT (4M): such a pid is not read. */
+#define MONITOR_INTERFERENCE_MAX_PID	(4L << 20)
+
 struct monitor_interference {
 	char			*root;
 	struct strbuf		 buf;
@@ -86,6 +89,9 @@ struct monitor_interference {
 	struct rusage		 self_before;
 	pid_t			 self;
 	int			 pgid;		/* 0 until attached */
+	unsigned char		*known;		/* by pid: 0 unread, 1 other,
+						   2 the testcase's */
+	size_t			 nr_known;
 	char			*error;		/* of a failed sample */
 };
 
@@ -194,7 +200,9 @@ monitor_interference_threads(struct monitor_interference *mi, long pid)
 /*
  * The testcase's runnable threads (its process group) and the agent's.
  * A process of the group that is not running may have running threads,
- * so every member's threads are counted.
+ * so every member's threads are counted. Whether a process is a member is
+ * read once per pid (mi->known): a reading then costs a readdir of /proc
+ * and the members' own files, not a file of every process.
  */
 static void
 monitor_interference_count(struct monitor_interference *mi, int pgid,
@@ -205,6 +213,7 @@ monitor_interference_count(struct monitor_interference *mi, int pgid,
 	DIR		*d;
 	char		 state;
 	long		 pid, pgrp;
+	size_t		 n;
 
 	*job = 0;
 	*agent = monitor_interference_threads(mi, (long)mi->self);
@@ -219,11 +228,23 @@ monitor_interference_count(struct monitor_interference *mi, int pgid,
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		pid = strtol(de->d_name, NULL, 10);
-		if (pid == (long)mi->self)
+		if (pid <= 0 || pid == (long)mi->self ||
+		    pid >= MONITOR_INTERFERENCE_MAX_PID)
 			continue;
-		snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-		if (monitor_interference_task(mi, path, &state, &pgrp) == 0 &&
-		    pgrp == pgid)
+		if ((size_t)pid >= mi->nr_known) {
+			n = mi->nr_known;
+			mi->nr_known = (size_t)pid * 2 + 1024;
+			mi->known = xreallocarray(mi->known, mi->nr_known, 1);
+			memset(mi->known + n, 0, mi->nr_known - n);
+		}
+		if (mi->known[pid] == 0) {
+			snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+			if (monitor_interference_task(mi, path, &state,
+			    &pgrp) != 0)
+				continue;
+			mi->known[pid] = pgrp == pgid ? 2 : 1;
+		}
+		if (mi->known[pid] == 2)
 			*job += monitor_interference_threads(mi, pid);
 	}
 	closedir(d);
@@ -333,6 +354,7 @@ monitor_interference_free(void *state)
 	strbuf_release(&mi->buf);
 	free(mi->root);
 	free(mi->error);
+	free(mi->known);
 	free(mi);
 }
 
