@@ -2,7 +2,8 @@
  * The scheduler loop. Each turn it reaps finished children, plans every
  * active request (which may add runs and builds), starts pending builds
  * (one per repository at a time: they share its worktree) and pending runs
- * whose build is done, each on the agent its job's position names when
+ * whose build is done, in the interleaved dispatch order of
+ * bisectd/dispatch.c, each on the agent its job's position names when
  * that agent has a free slot (bisectd/placement.c), then sleeps until a
  * child exits, a signal arrives, or half a second passes (so that a daemon
  * sees new requests). Besides builds and runs, its children are the

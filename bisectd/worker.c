@@ -5,7 +5,8 @@
  * that outlived its parent could not count a sample twice. A run that
  * fails in the transport (the agent did not answer, hung, or sent back no
  * usable result) also takes its agent out of service: the scheduler probes
- * it and puts it back when it answers.
+ * it and puts it back when it answers. A run the agent found disturbed by
+ * other load is set aside and pending again (docs/monitors.md).
  */
 #include <sys/prctl.h>
 #include <sys/stat.h>
