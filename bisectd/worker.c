@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agents/result.h"
@@ -43,6 +44,15 @@
  * a run forever (docs/monitors.md, "Interference").
  */
 #define WORKER_MAX_SET_ASIDE	3
+/*
+ * A machine whose runs have all been disturbed for this long, at least
+ * WORKER_BUSY_ATTEMPTS of them and none clean, is busy for good: its
+ * disturbed runs count (flagged) instead of being repeated into the same
+ * load. Bursts of load leave clean runs between them and are still set
+ * aside.
+ */
+#define WORKER_BUSY_WINDOW	30
+#define WORKER_BUSY_ATTEMPTS	5
 
 static void
 worker_child_setup(pid_t parent)
@@ -158,7 +168,7 @@ worker_set_aside(struct store *st, const struct store_run *run,
 {
 	struct store_set_aside	 sa;
 	const char		*v;
-	int			 r;
+	int			 r, clean = 0, disturbed = 0;
 
 	*kept = NULL;
 	if (res->disturbed == NULL)
@@ -172,7 +182,19 @@ worker_set_aside(struct store *st, const struct store_run *run,
 	if (run->set_aside >= WORKER_MAX_SET_ASIDE) {
 		*kept = xasprintf("counted: set aside %d times already, as "
 		    "often as allowed: %s", run->set_aside, res->disturbed);
-		log_warn("run %lld of '%.12s': %s", (long long)run->id,
+		log_debug("run %lld of '%.12s': %s", (long long)run->id,
+		    run->commit_oid, *kept);
+		return 0;
+	}
+	if (run->agent != NULL && store_agent_disturbance(st, run->agent,
+	    (double)time(NULL) - WORKER_BUSY_WINDOW, &clean, &disturbed,
+	    cause) != 0)
+		return -1;
+	if (clean == 0 && disturbed >= WORKER_BUSY_ATTEMPTS) {
+		*kept = xasprintf("counted: agent '%s' has had no undisturbed "
+		    "run for %d s (%d disturbed): %s", run->agent,
+		    WORKER_BUSY_WINDOW, disturbed, res->disturbed);
+		log_debug("run %lld of '%.12s': %s", (long long)run->id,
 		    run->commit_oid, *kept);
 		return 0;
 	}

@@ -843,3 +843,29 @@ store_run_order_free(struct store_run_order *v, size_t n)
 	}
 	free(v);
 }
+
+static const char sql_agent_disturbance[] =
+    "SELECT (SELECT count(*) FROM runs WHERE agent = ? AND status = 'done' "
+    "AND disturbed IS NULL AND returned_at > ?), (SELECT count(*) FROM "
+    "run_set_aside WHERE agent = ? AND at > ?) + (SELECT count(*) FROM runs "
+    "WHERE agent = ? AND status = 'done' AND disturbed IS NOT NULL AND "
+    "returned_at > ?)";
+
+int
+store_agent_disturbance(struct store *st, const char *agent, double since,
+    int *clean, int *disturbed, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r;
+
+	*clean = *disturbed = 0;
+	if (store_stmt(st, &stmt, cause, sql_agent_disturbance, "tdtdtd",
+	    agent, since, agent, since, agent, since) != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1) {
+		*clean = sqlite3_column_int(stmt, 0);
+		*disturbed = sqlite3_column_int(stmt, 1);
+	}
+	sqlite3_reset(stmt);
+	return r < 0 ? -1 : 0;
+}

@@ -251,6 +251,12 @@ int	 store_run_set_aside(struct store *, int64_t id, int64_t token,
 int	 store_run_disturbed_totals(struct store *, int64_t job,
 	     const char *repo, int *set_aside, int *kept, char **why,
 	     char **cause);
+/*
+ * An agent's runs finished since Unix time since: undisturbed ones
+ * (*clean), and attempts disturbed (set aside, or counted disturbed).
+ */
+int	 store_agent_disturbance(struct store *, const char *agent,
+	     double since, int *clean, int *disturbed, char **cause);
 /* Pending runs without a dispatch_key, by id; and the largest key. */
 int	 store_run_unordered(struct store *, struct store_run_order **out,
 	     size_t *nr, int64_t *max_key, char **cause);
