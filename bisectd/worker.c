@@ -45,11 +45,11 @@
  */
 #define WORKER_MAX_SET_ASIDE	3
 /*
- * A machine whose runs have all been disturbed for this long, at least
- * WORKER_BUSY_ATTEMPTS of them and none clean, is busy for good: its
- * disturbed runs count (flagged) instead of being repeated into the same
- * load. Bursts of load leave clean runs between them and are still set
- * aside.
+ * A machine that has had no undisturbed run for this long, and at least
+ * WORKER_BUSY_ATTEMPTS disturbed attempts in the last as long, is busy
+ * for good: its disturbed runs count (flagged) instead of being repeated
+ * into the same load. Bursts of load leave undisturbed runs between them
+ * and are still set aside.
  */
 #define WORKER_BUSY_WINDOW	30
 #define WORKER_BUSY_ATTEMPTS	5
@@ -155,6 +155,13 @@ worker_metric(const struct result *res, const char *name)
 	return m->value;
 }
 
+int
+worker_busy_for_good(int disturbed, double busy_since, double now)
+{
+	return disturbed >= WORKER_BUSY_ATTEMPTS && busy_since > 0 &&
+	    now - busy_since >= WORKER_BUSY_WINDOW;
+}
+
 /*
  * A disturbed run is set aside and repeated, unless the job keeps
  * disturbed runs or this run was set aside WORKER_MAX_SET_ASIDE times
@@ -168,7 +175,8 @@ worker_set_aside(struct store *st, const struct store_run *run,
 {
 	struct store_set_aside	 sa;
 	const char		*v;
-	int			 r, clean = 0, disturbed = 0;
+	double			 now, busy_since = 0;
+	int			 r, disturbed = 0;
 
 	*kept = NULL;
 	if (res->disturbed == NULL)
@@ -186,14 +194,15 @@ worker_set_aside(struct store *st, const struct store_run *run,
 		    run->commit_oid, *kept);
 		return 0;
 	}
+	now = (double)time(NULL);
 	if (run->agent != NULL && store_agent_disturbance(st, run->agent,
-	    (double)time(NULL) - WORKER_BUSY_WINDOW, &clean, &disturbed,
-	    cause) != 0)
+	    now - WORKER_BUSY_WINDOW, &disturbed, &busy_since, cause) != 0)
 		return -1;
-	if (clean == 0 && disturbed >= WORKER_BUSY_ATTEMPTS) {
+	if (worker_busy_for_good(disturbed, busy_since, now)) {
 		*kept = xasprintf("counted: agent '%s' has had no undisturbed "
-		    "run for %d s (%d disturbed): %s", run->agent,
-		    WORKER_BUSY_WINDOW, disturbed, res->disturbed);
+		    "run for %.0f s (%d disturbed in the last %d s): %s",
+		    run->agent, now - busy_since, disturbed,
+		    WORKER_BUSY_WINDOW, res->disturbed);
 		log_debug("run %lld of '%.12s': %s", (long long)run->id,
 		    run->commit_oid, *kept);
 		return 0;

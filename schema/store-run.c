@@ -845,26 +845,31 @@ store_run_order_free(struct store_run_order *v, size_t n)
 }
 
 static const char sql_agent_disturbance[] =
-    "SELECT (SELECT count(*) FROM runs WHERE agent = ? AND status = 'done' "
-    "AND disturbed IS NULL AND returned_at > ?), (SELECT count(*) FROM "
-    "run_set_aside WHERE agent = ? AND at > ?) + (SELECT count(*) FROM runs "
-    "WHERE agent = ? AND status = 'done' AND disturbed IS NOT NULL AND "
-    "returned_at > ?)";
+    "WITH c AS (SELECT coalesce(max(returned_at), 0) AS t FROM runs WHERE "
+    "agent = ? AND status = 'done' AND disturbed IS NULL) "
+    "SELECT (SELECT count(*) FROM run_set_aside WHERE agent = ? AND at > ?) "
+    "+ (SELECT count(*) FROM runs WHERE agent = ? AND status = 'done' AND "
+    "disturbed IS NOT NULL AND returned_at > ?), (SELECT min(x) FROM "
+    "(SELECT min(a.at) AS x FROM run_set_aside a, c WHERE a.agent = ? AND "
+    "a.at > c.t UNION ALL SELECT min(r.returned_at) FROM runs r, c WHERE "
+    "r.agent = ? AND r.status = 'done' AND r.disturbed IS NOT NULL AND "
+    "r.returned_at > c.t))";
 
 int
 store_agent_disturbance(struct store *st, const char *agent, double since,
-    int *clean, int *disturbed, char **cause)
+    int *disturbed, double *busy_since, char **cause)
 {
 	sqlite3_stmt	*stmt;
 	int		 r;
 
-	*clean = *disturbed = 0;
-	if (store_stmt(st, &stmt, cause, sql_agent_disturbance, "tdtdtd",
-	    agent, since, agent, since, agent, since) != 0)
+	*disturbed = 0;
+	*busy_since = 0;
+	if (store_stmt(st, &stmt, cause, sql_agent_disturbance, "ttdtdtt",
+	    agent, agent, since, agent, since, agent, agent) != 0)
 		return -1;
 	if ((r = store_step(st, stmt, cause)) == 1) {
-		*clean = sqlite3_column_int(stmt, 0);
-		*disturbed = sqlite3_column_int(stmt, 1);
+		*disturbed = sqlite3_column_int(stmt, 0);
+		*busy_since = sqlite3_column_double(stmt, 1);
 	}
 	sqlite3_reset(stmt);
 	return r < 0 ? -1 : 0;

@@ -252,11 +252,12 @@ int	 store_run_disturbed_totals(struct store *, int64_t job,
 	     const char *repo, int *set_aside, int *kept, char **why,
 	     char **cause);
 /*
- * An agent's runs finished since Unix time since: undisturbed ones
- * (*clean), and attempts disturbed (set aside, or counted disturbed).
+ * An agent's disturbed attempts (set aside, or counted disturbed) since
+ * Unix time since (*disturbed), and when the first one after its last
+ * undisturbed run came (*busy_since; 0 when none did).
  */
 int	 store_agent_disturbance(struct store *, const char *agent,
-	     double since, int *clean, int *disturbed, char **cause);
+	     double since, int *disturbed, double *busy_since, char **cause);
 /* Pending runs without a dispatch_key, by id; and the largest key. */
 int	 store_run_unordered(struct store *, struct store_run_order **out,
 	     size_t *nr, int64_t *max_key, char **cause);

@@ -2,8 +2,7 @@
 # Interference and the time of runs (issue 11): a run during which a busy
 # loop takes a CPU is flagged by the agent, set aside by the scheduler and
 # repeated, at most three times, then counted with its flag; a job that
-# says "disturbed: keep" counts it at once, and so does a machine that has
-# had nothing but disturbed runs for 30 s; a misspelt value is refused; a
+# says "disturbed: keep" counts it at once; a misspelt value is refused; a
 # bisection under a busy loop says in its report how many runs it set
 # aside and why. Every run records its start and end (wall clock and
 # monotonic) and its boot, read through the agent's root (a fixture here,
@@ -148,19 +147,6 @@ test_expect_success 'a job that says disturbed: keep counts it at once' '
 	test "$(db_query "SELECT set_aside FROM runs WHERE id = $run")" = 0 &&
 	db_query "SELECT disturbed FROM runs WHERE id = $run" |
 		grep "^kept (the job says .disturbed: keep.): other processes took"
-'
-
-test_expect_success 'a machine busy for good: its disturbed runs count at once' '
-	sed "s/testcase: slow/testcase: busy/" slow.yaml >busy.yaml &&
-	hog_start &&
-	bisectctl queue busy.yaml --commit master --wait >out 2>err &&
-	hog_stop &&
-	q="SELECT r.id FROM runs r JOIN jobs j ON r.job = j.id
-		WHERE j.testcase = '\''busy'\''" &&
-	test "$(db_query "SELECT status || '\'' '\'' || set_aside FROM runs
-		WHERE id IN ($q)")" = "done 0" &&
-	db_query "SELECT disturbed FROM runs WHERE id IN ($q)" |
-		grep "^counted: agent .local. has had no undisturbed run for 30 s"
 '
 
 test_expect_success 'a misspelt disturbed: is refused' '
