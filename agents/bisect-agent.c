@@ -61,6 +61,13 @@ struct agent_testcase {
 	int			 timed_out;
 	int			 interrupted;	/* the signal that stopped us */
 	struct monitor_exit	 exit;
+	/* told the testcase's process group once it is forked */
+	const struct monitor_ops **mons;
+	void			**states;
+	size_t			 nr_mons;
+	/* when it ran: wall clock and monotonic, at fork and at reap */
+	struct timespec		 start_wall, start_mono;
+	struct timespec		 end_wall, end_mono;
 };
 
 static void
@@ -258,6 +265,7 @@ agent_testcase_run(struct agent_testcase *tc, char **cause)
 	siginfo_t	 info;
 	double		 deadline, left;
 	pid_t		 parent = getpid(), pid, w;
+	size_t		 i;
 	int		 phase = 0, sig, r = -1;
 
 	sigemptyset(&block);
@@ -266,6 +274,7 @@ agent_testcase_run(struct agent_testcase *tc, char **cause)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
+	clock_gettime(CLOCK_REALTIME, &tc->start_wall);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	if ((pid = fork()) == -1) {
 		error_errno(cause, "couldn't fork");
@@ -274,6 +283,10 @@ agent_testcase_run(struct agent_testcase *tc, char **cause)
 	if (pid == 0)
 		agent_exec(tc, parent);
 	setpgid(pid, pid);
+	for (i = 0; i < tc->nr_mons; i++) {
+		if (tc->mons[i]->attach != NULL)
+			tc->mons[i]->attach(tc->states[i], (int)pid);
+	}
 
 	deadline = agent_now() + tc->timeout;
 	for (;;) {
@@ -311,6 +324,9 @@ agent_testcase_run(struct agent_testcase *tc, char **cause)
 		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &end);
+	clock_gettime(CLOCK_REALTIME, &tc->end_wall);
+	tc->start_mono = start;
+	tc->end_mono = end;
 	killpg(pid, SIGKILL);
 	tc->exit.elapsed.tv_sec = end.tv_sec - start.tv_sec;
 	tc->exit.elapsed.tv_nsec = end.tv_nsec - start.tv_nsec;
@@ -325,10 +341,37 @@ out:
 	return r;
 }
 
+static double
+agent_seconds(const struct timespec *ts)
+{
+	return (double)ts->tv_sec + (double)ts->tv_nsec / 1e9;
+}
+
+/* The boot the run is in: ROOT/proc/sys/kernel/random/boot_id. */
+static void
+agent_record_boot(struct result *r, const char *root)
+{
+	struct strbuf	sb = STRBUF_INIT;
+
+	if (monitor_read(root, "/proc/sys/kernel/random/boot_id", &sb,
+	    NULL) == 0) {
+		strbuf_rtrim(&sb);
+		if (sb.len > 0 && sb.len <= 64 && result_name_valid(sb.buf))
+			r->boot_id = strbuf_detach(&sb, NULL);
+	}
+	strbuf_release(&sb);
+}
+
 static void
 agent_record_exit(struct result *r, const struct agent_testcase *tc)
 {
 	int	sig;
+
+	r->has_times = 1;
+	r->start_wall = agent_seconds(&tc->start_wall);
+	r->start_mono = agent_seconds(&tc->start_mono);
+	r->end_wall = agent_seconds(&tc->end_wall);
+	r->end_mono = agent_seconds(&tc->end_mono);
 
 	if (tc->timed_out)
 		result_set_error(r, "timed out after %us", tc->timeout);
@@ -445,6 +488,7 @@ agent_run_job(const struct agent_run *ar, struct result *r,
 		knobs_ok = 1;
 	if (agent_env(ar, ks, &inv, r, cause) != 0)
 		goto out;
+	agent_record_boot(r, ar->root);
 	logpath = path_join(ar->resultdir, "output.log");
 	tc.outfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 	    0644);
@@ -481,6 +525,9 @@ agent_run_job(const struct agent_run *ar, struct result *r,
 	    cause) != 0)
 		goto out;
 
+	tc.mons = mons;
+	tc.states = state;
+	tc.nr_mons = nr_mons;
 	tc.command = job->run;
 	tc.argv = argv.v;
 	tc.workdir = ar->workdir;

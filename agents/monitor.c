@@ -28,6 +28,7 @@ static const struct monitor_ops *const monitor_table[] = {
 	&monitor_cpufreq_ops,
 	&monitor_perfstat_ops,
 	&monitor_turbostat_ops,
+	&monitor_interference_ops,
 };
 
 static const struct {
@@ -71,6 +72,7 @@ monitor_select(const struct job *job, struct result *r,
 	size_t			  i, j, nr = 0, nr_names;
 
 	ops[nr++] = &monitor_time_ops;
+	ops[nr++] = &monitor_interference_ops;
 	if (job_param(job, "monitors") == NULL) {
 		names = monitor_defaults;
 		for (nr_names = 0; names[nr_names] != NULL; nr_names++)

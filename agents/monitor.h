@@ -39,6 +39,12 @@ struct monitor_ops {
 	int		(*start)(void **state, const char *root, char **cause);
 	/* Called every interval from the sampler thread; NULL: no sampling. */
 	void		(*sample)(void *state);
+	/*
+	 * The testcase's process group, once it is forked (NULL: not
+	 * wanted). Called from the agent's main thread while the sampler
+	 * runs.
+	 */
+	void		(*attach)(void *state, int pgid);
 	int		(*stop)(void *state, const struct monitor_exit *,
 			    struct result *, char **cause);
 	void		(*free)(void *state);
@@ -55,13 +61,15 @@ extern const struct monitor_ops monitor_softirqs_ops;
 extern const struct monitor_ops monitor_cpufreq_ops;
 extern const struct monitor_ops monitor_perfstat_ops;
 extern const struct monitor_ops monitor_turbostat_ops;
+extern const struct monitor_ops monitor_interference_ops;
 
 /* By name (or LKP alias: numa-numastat); NULL when no such monitor. */
 const struct monitor_ops *monitor_find(const char *name);
 /* The monitors of a job without "monitors:", NULL-terminated. */
 extern const char *const monitor_defaults[];
 /*
- * A run's monitors into ops (at most max): "time" always, then the
+ * A run's monitors into ops (at most max): "time" and "interference"
+ * always, then the
  * job's by name, or the default set when the job has no "monitors:"
  * ("monitors: []" means time alone). Unknown names are recorded in the
  * result's env monitors_skipped. Returns how many.

@@ -30,6 +30,10 @@ struct result_parser {
 	int			 seen_exit;
 	int			 seen_error;
 	int			 seen_untestable;
+	int			 seen_disturbed;
+	int			 seen_start;
+	int			 seen_end;
+	int			 seen_boot_id;
 	char			**cause;
 };
 
@@ -318,6 +322,23 @@ out:
 	return r;
 }
 
+/* "start WALL MONO" or "end WALL MONO": two finite decimals. */
+static int
+result_parse_times(struct result_parser *rp, const char *what,
+    struct result_span rest, double *wall, double *mono)
+{
+	struct result_span	word;
+
+	if (result_word(&rest, &word) != 0 || rest.len == 0 ||
+	    memchr(rest.p, ' ', rest.len) != NULL)
+		return result_parser_error(rp, "expected '%s WALL MONO'",
+		    what);
+	if (result_parse_value(rp, what, word, wall) != 0 ||
+	    result_parse_value(rp, what, rest, mono) != 0)
+		return -1;
+	return 0;
+}
+
 static int
 result_parse_line(struct result_parser *rp, struct result_span line)
 {
@@ -378,6 +399,34 @@ result_parse_line(struct result_parser *rp, struct result_span line)
 			return result_parser_error(rp, "empty 'untestable'");
 		return result_unescape(rp, line, &rp->r->untestable);
 	}
+	if (result_span_is(keyword, "disturbed")) {
+		if (rp->seen_disturbed++)
+			return result_parser_error(rp, "'disturbed' given "
+			    "twice");
+		if (line.len == 0)
+			return result_parser_error(rp, "empty 'disturbed'");
+		return result_unescape(rp, line, &rp->r->disturbed);
+	}
+	if (result_span_is(keyword, "start")) {
+		if (rp->seen_start++)
+			return result_parser_error(rp, "'start' given twice");
+		return result_parse_times(rp, "start", line,
+		    &rp->r->start_wall, &rp->r->start_mono);
+	}
+	if (result_span_is(keyword, "end")) {
+		if (rp->seen_end++)
+			return result_parser_error(rp, "'end' given twice");
+		return result_parse_times(rp, "end", line, &rp->r->end_wall,
+		    &rp->r->end_mono);
+	}
+	if (result_span_is(keyword, "boot_id")) {
+		if (rp->seen_boot_id++)
+			return result_parser_error(rp, "'boot_id' given "
+			    "twice");
+		if (line.len == 0)
+			return result_parser_error(rp, "empty 'boot_id'");
+		return result_unescape(rp, line, &rp->r->boot_id);
+	}
 	return result_parser_error(rp, "unknown keyword '%.*s'",
 	    (int)(keyword.len > 32 ? 32 : keyword.len), keyword.p);
 }
@@ -428,6 +477,11 @@ result_parse(const char *name, const char *buf, size_t len,
 		result_parser_error(&rp, "no 'exit_status' line");
 		goto out;
 	}
+	if (rp.seen_start != rp.seen_end) {
+		result_parser_error(&rp, "'start' and 'end' come together");
+		goto out;
+	}
+	rp.r->has_times = rp.seen_start;
 	*out = rp.r;
 	rp.r = NULL;
 	r = 0;

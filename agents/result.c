@@ -51,6 +51,8 @@ result_free(struct result *r)
 	free(r->env);
 	free(r->error);
 	free(r->untestable);
+	free(r->disturbed);
+	free(r->boot_id);
 	free(r);
 }
 
@@ -171,6 +173,22 @@ result_set_untestable(struct result *r, const char *fmt, ...)
 		r->untestable = xstrdup("untestable");
 	}
 	result_set_error(r, "%s", r->untestable);
+}
+
+void
+result_set_disturbed(struct result *r, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (r->disturbed != NULL)
+		return;
+	va_start(ap, fmt);
+	r->disturbed = result_text(fmt, ap);
+	va_end(ap);
+	if (r->disturbed[0] == '\0') {
+		free(r->disturbed);
+		r->disturbed = xstrdup("disturbed");
+	}
 }
 
 int
@@ -311,6 +329,43 @@ result_format(const struct result *r, char **out, size_t *len, char **cause)
 		    "untestable");
 		if (sb.len - start > RESULT_MAX_LINE) {
 			error_set(cause, "untestable text too long");
+			goto out;
+		}
+		strbuf_addch(&sb, '\n');
+	}
+	if (r->disturbed != NULL) {
+		start = sb.len;
+		strbuf_addstr(&sb, "disturbed ");
+		result_escape(&sb, r->disturbed[0] != '\0' ? r->disturbed :
+		    "disturbed");
+		if (sb.len - start > RESULT_MAX_LINE) {
+			error_set(cause, "disturbed text too long");
+			goto out;
+		}
+		strbuf_addch(&sb, '\n');
+	}
+	if (r->has_times) {
+		if (!isfinite(r->start_wall) || !isfinite(r->start_mono) ||
+		    !isfinite(r->end_wall) || !isfinite(r->end_mono)) {
+			error_set(cause, "the run's times are not finite");
+			goto out;
+		}
+		strbuf_addstr(&sb, "start ");
+		result_number_format(&sb, r->start_wall);
+		strbuf_addch(&sb, ' ');
+		result_number_format(&sb, r->start_mono);
+		strbuf_addstr(&sb, "\nend ");
+		result_number_format(&sb, r->end_wall);
+		strbuf_addch(&sb, ' ');
+		result_number_format(&sb, r->end_mono);
+		strbuf_addch(&sb, '\n');
+	}
+	if (r->boot_id != NULL && r->boot_id[0] != '\0') {
+		start = sb.len;
+		strbuf_addstr(&sb, "boot_id ");
+		result_escape(&sb, r->boot_id);
+		if (sb.len - start > RESULT_MAX_LINE) {
+			error_set(cause, "boot_id too long");
 			goto out;
 		}
 		strbuf_addch(&sb, '\n');

@@ -46,6 +46,19 @@ struct result {
 	char			*untestable;	/* why the commit cannot be
 						   tested at all (its kernel
 						   did not boot), or NULL */
+	char			*disturbed;	/* what else took the machine
+						   during the run, or NULL */
+	/*
+	 * When the testcase ran: wall clock (Unix seconds) and monotonic
+	 * seconds at its start and end (has_times: they are known), and
+	 * the boot it ran in (boot_id), or NULL.
+	 */
+	int			 has_times;
+	double			 start_wall;
+	double			 start_mono;
+	double			 end_wall;
+	double			 end_mono;
+	char			*boot_id;
 };
 
 struct result	*result_new(void);
@@ -64,6 +77,9 @@ void		 result_set_error(struct result *, const char *fmt, ...)
  * panics or hangs at boot). Sets the error too, when there is none yet.
  */
 void		 result_set_untestable(struct result *, const char *fmt, ...)
+		     __attribute__((format(printf, 2, 3)));
+/* Something else took the machine during the run (the first cause wins). */
+void		 result_set_disturbed(struct result *, const char *fmt, ...)
 		     __attribute__((format(printf, 2, 3)));
 void		 result_env_set(struct result *, const char *key,
 		     const char *value);

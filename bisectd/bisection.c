@@ -186,6 +186,8 @@ bisection_gather(struct scheduler *s, struct bisection *bs,
 		c->samples = NULL;
 		c->nr_samples = 0;
 		c->machines = NULL;
+		c->times = NULL;
+		c->boots = NULL;
 	}
 	if (store_run_commits(st, b->job, b->repo, &oids, &nr, cause) != 0)
 		return -1;
@@ -220,6 +222,10 @@ bisection_gather(struct scheduler *s, struct bisection *bs,
 		 */
 		c->machines = (const char *const *)
 		    t->series[t->nr_touched].agents;
+		/* when and in which boot each ran (NAN, NULL: unknown) */
+		c->times = t->series[t->nr_touched].starts;
+		c->boots = (const char *const *)
+		    t->series[t->nr_touched].boots;
 		t->done[t->nr_touched] = done;
 		t->nr_runs += (size_t)done;
 		t->touched[t->nr_touched++] = idx;

@@ -42,6 +42,19 @@ cmd_show_run(struct context *ctx, int64_t id)
 		printf("run directory: %s\n", run.run_dir);
 	if (run.error != NULL)
 		printf("error: %s\n", run.error);
+	if (run.has_times) {
+		printf("started: %.6f (monotonic %.6f)\n", run.started_wall,
+		    run.started_mono);
+		printf("ended: %.6f (monotonic %.6f)\n", run.ended_wall,
+		    run.ended_mono);
+	}
+	if (run.boot_id != NULL)
+		printf("boot: %s\n", run.boot_id);
+	if (run.set_aside > 0)
+		printf("set aside as disturbed: %d attempt%s\n", run.set_aside,
+		    run.set_aside == 1 ? "" : "s");
+	if (run.disturbed != NULL)
+		printf("disturbed: %s\n", run.disturbed);
 	printf("\nenvironment (%zu keys):\n", nr_env);
 	for (i = 0; i < nr_env; i++)
 		printf("\t%s: %s\n", keys[i], values[i]);

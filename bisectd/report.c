@@ -695,6 +695,29 @@ report_share(char *buf, size_t len, double explained_pct)
 }
 
 /* The revert check's verdict, in words. */
+/* How many runs other load disturbed, set aside and repeated, and why. */
+static int
+report_disturbed(struct strbuf *sb, struct context *ctx, int64_t job,
+    const char *repo, char **cause)
+{
+	char	*why = NULL;
+	int	 set_aside, kept;
+
+	if (store_run_disturbed_totals(ctx->store, job, repo, &set_aside,
+	    &kept, &why, cause) != 0)
+		return -1;
+	if (set_aside == 0 && kept == 0)
+		report_para(sb, "Runs set aside as disturbed by other load: "
+		    "none.");
+	else
+		report_para(sb, "Runs set aside as disturbed by other load "
+		    "and repeated: %d%s%s%s; counted although disturbed: %d.",
+		    set_aside, why != NULL ? " (the last: " : "",
+		    why != NULL ? why : "", why != NULL ? ")" : "", kept);
+	free(why);
+	return 0;
+}
+
 static void
 report_revert(struct strbuf *sb, json_t *rv)
 {
@@ -1030,10 +1053,12 @@ report_bisection_mail(struct context *ctx, int64_t id,
 		    fair.p_value, fair.minmax_a, fair.minmax_b,
 		    report_fairness_likely(&fair, change, b.direction) ?
 		    ": this is likely a fairness improvement rather than a "
-		    "plain regression. The slowest instance did no worse; what "
-		    "the total lost, the instances that had more gave up." :
-		    ".");
+		    "plain regression. The instances now proceed at more similar "
+		    "speeds, and the total fell with it; judge whether the job's "
+		    "total is what matters before blaming the commit." : ".");
 	report_revert(&sb, json_object_get(res, "revert"));
+	if (report_disturbed(&sb, ctx, b.job, b.repo, cause) != 0)
+		goto out;
 	if (mail != NULL && mail->reported_by != NULL) {
 		report_para(&sb, "If you fix the issue in a separate "
 		    "patch/commit (i.e. not just a new version of the same "

@@ -2,7 +2,8 @@
  * The scheduler loop. Each turn it reaps finished children, plans every
  * active request (which may add runs and builds), starts pending builds
  * (one per repository at a time: they share its worktree) and pending runs
- * whose build is done, each on the agent its job's position names when
+ * whose build is done, in the interleaved dispatch order of
+ * bisectd/dispatch.c, each on the agent its job's position names when
  * that agent has a free slot (bisectd/placement.c), then sleeps until a
  * child exits, a signal arrives, or half a second passes (so that a daemon
  * sees new requests). Besides builds and runs, its children are the
@@ -26,6 +27,7 @@
 
 #include "agents/transport.h"
 #include "bisectd/bisection.h"
+#include "bisectd/dispatch.h"
 #include "bisectd/lock.h"
 #include "bisectd/outbox.h"
 #include "bisectd/placement.h"
@@ -387,14 +389,145 @@ scheduler_agents_turn(struct scheduler *s)
 	}
 }
 
+/*
+ * Give the runs added since the last turn their place in the dispatch
+ * order: each job's new runs are one batch, numbered after every batch
+ * before it, in the interleaved order of bisectd/dispatch.c.
+ */
+static int
+scheduler_order_runs(struct scheduler *s, char **cause)
+{
+	struct store_run_order	*v = NULL;
+	struct dispatch_run	*runs = NULL;
+	size_t			*group = NULL, *rank = NULL, nr = 0, n, i, j;
+	size_t			 nr_pos = 0;
+	char			**pos = NULL;
+	int64_t			 max_key = -1, batch;
+	int			 r = -1, *done = NULL;
+
+	if (store_run_unordered(s->ctx->store, &v, &nr, &max_key, cause) != 0)
+		return -1;
+	if (nr == 0)
+		return 0;
+	batch = (max_key >> DISPATCH_BATCH_SHIFT) + 1;
+	runs = xcalloc(nr, sizeof *runs);
+	group = xcalloc(nr, sizeof *group);
+	rank = xcalloc(nr, sizeof *rank);
+	done = xcalloc(nr, sizeof *done);
+	if (store_begin(s->ctx->store, cause) != 0)
+		goto out;
+	for (i = 0; i < nr; i++) {
+		if (done[i])
+			continue;
+		for (n = 0, j = i; j < nr && n < DISPATCH_MAX_BATCH; j++) {
+			if (done[j] || v[j].job != v[i].job ||
+			    strcmp(v[j].repo, v[i].repo) != 0)
+				continue;
+			runs[n].id = v[j].id;
+			runs[n].commit = v[j].commit_oid;
+			runs[n].seq = v[j].seq;
+			group[n++] = j;
+			done[j] = 1;
+		}
+		if (store_job_agents_get(s->ctx->store, v[i].job, &pos, &nr_pos,
+		    cause) != 0)
+			goto fail;
+		dispatch_order(runs, n, (unsigned)nr_pos, rank);
+		while (nr_pos > 0)
+			free(pos[--nr_pos]);
+		free(pos);
+		pos = NULL;
+		for (j = 0; j < n; j++) {
+			if (store_run_set_order(s->ctx->store, v[group[j]].id,
+			    (batch << DISPATCH_BATCH_SHIFT) | (int64_t)rank[j],
+			    cause) != 0)
+				goto fail;
+		}
+		batch++;
+	}
+	if (store_commit(s->ctx->store, cause) != 0)
+		goto fail;
+	r = 0;
+	goto out;
+fail:
+	store_rollback(s->ctx->store);
+out:
+	store_run_order_free(v, nr);
+	free(runs);
+	free(group);
+	free(rank);
+	free(done);
+	return r;
+}
+
+/*
+ * A batch waits until the builds of all its commits are done (or failed:
+ * their runs are skipped), so that its first commit's runs do not all go
+ * ahead of the others'. The batches that must wait, from the pending runs.
+ */
+static int
+scheduler_held_batches(struct scheduler *s, const int64_t *ids, size_t nr,
+    int64_t **held, size_t *nr_held, char **cause)
+{
+	struct store_run	 run;
+	struct store_build	 b;
+	size_t			 i, k, alloc = 0;
+	int64_t			 batch;
+	int			 found, r = -1;
+
+	*held = NULL;
+	*nr_held = 0;
+	memset(&run, 0, sizeof run);
+	memset(&b, 0, sizeof b);
+	for (i = 0; i < nr; i++) {
+		store_run_release(&run);
+		store_build_release(&b);
+		if (store_run_get(s->ctx->store, ids[i], &run, cause) != 0)
+			goto out;
+		if (run.dispatch_key < 0)
+			continue;
+		found = store_build_find(s->ctx->store, run.repo,
+		    run.commit_oid, run.recipe, &b, cause);
+		if (found < 0)
+			goto out;
+		if (found && (strcmp(b.status, "ok") == 0 ||
+		    strcmp(b.status, "failed") == 0))
+			continue;
+		batch = run.dispatch_key >> DISPATCH_BATCH_SHIFT;
+		for (k = 0; k < *nr_held && (*held)[k] != batch; k++)
+			;
+		if (k == *nr_held) {
+			ALLOC_GROW(*held, *nr_held + 1, alloc);
+			(*held)[(*nr_held)++] = batch;
+		}
+	}
+	r = 0;
+out:
+	store_run_release(&run);
+	store_build_release(&b);
+	return r;
+}
+
+static int
+scheduler_held(const int64_t *held, size_t nr_held, int64_t key)
+{
+	size_t	k;
+
+	for (k = 0; key >= 0 && k < nr_held; k++) {
+		if (held[k] == key >> DISPATCH_BATCH_SHIFT)
+			return 1;
+	}
+	return 0;
+}
+
 static int
 scheduler_start_runs(struct scheduler *s, char **cause)
 {
 	const struct config_agent	 *agent;
 	struct store_run		  run;
 	struct store_build		  b;
-	int64_t				 *ids = NULL, token;
-	size_t				  nr = 0, i;
+	int64_t				 *ids = NULL, *held = NULL, token;
+	size_t				  nr = 0, nr_held = 0, i;
 	char				 *dir = NULL, *why = NULL;
 	pid_t				  pid;
 	int				  found, impossible, k, r = -1;
@@ -404,8 +537,12 @@ scheduler_start_runs(struct scheduler *s, char **cause)
 	if (scheduler_agents_load(s, cause) != 0)
 		return -1;
 	scheduler_agents_turn(s);
-	if (store_run_pending(s->ctx->store, &ids, &nr, cause) != 0)
+	if (scheduler_order_runs(s, cause) != 0 ||
+	    store_run_pending(s->ctx->store, &ids, &nr, cause) != 0 ||
+	    scheduler_held_batches(s, ids, nr, &held, &nr_held, cause) != 0) {
+		free(ids);
 		return -1;
+	}
 	for (i = 0; i < nr; i++) {
 		store_run_release(&run);
 		store_build_release(&b);
@@ -422,7 +559,8 @@ scheduler_start_runs(struct scheduler *s, char **cause)
 				goto out;
 			continue;
 		}
-		if (!found || strcmp(b.status, "ok") != 0)
+		if (!found || strcmp(b.status, "ok") != 0 ||
+		    scheduler_held(held, nr_held, run.dispatch_key))
 			continue;
 		if ((impossible = placement_find(s, &run, &k, &why,
 		    cause)) < 0)
@@ -461,6 +599,7 @@ out:
 	store_run_release(&run);
 	store_build_release(&b);
 	free(ids);
+	free(held);
 	free(dir);
 	free(why);
 	return r;

@@ -5,17 +5,20 @@
  * that outlived its parent could not count a sample twice. A run that
  * fails in the transport (the agent did not answer, hung, or sent back no
  * usable result) also takes its agent out of service: the scheduler probes
- * it and puts it back when it answers.
+ * it and puts it back when it answers. A run the agent found disturbed by
+ * other load is set aside and pending again (docs/monitors.md).
  */
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agents/result.h"
@@ -35,6 +38,21 @@
 
 /* Seconds a fetch may go without progress. */
 #define WORKER_FETCH_STALL	120
+/*
+ * Disturbed attempts of one run set aside before a disturbed one is
+ * counted (with its flag): a machine that is always busy must not repeat
+ * a run forever (docs/monitors.md, "Interference").
+ */
+#define WORKER_MAX_SET_ASIDE	3
+/*
+ * A machine that has had no undisturbed run for this long, and at least
+ * WORKER_BUSY_ATTEMPTS disturbed attempts in the last as long, is busy
+ * for good: its disturbed runs count (flagged) instead of being repeated
+ * into the same load. Bursts of load leave undisturbed runs between them
+ * and are still set aside.
+ */
+#define WORKER_BUSY_WINDOW	30
+#define WORKER_BUSY_ATTEMPTS	5
 
 static void
 worker_child_setup(pid_t parent)
@@ -116,30 +134,110 @@ out:
  * agent that boots, and the agent's margin.
  */
 static unsigned
-worker_timeout(const char *canonical, const struct config_agent *agent)
+worker_timeout(const struct job *job, const struct config_agent *agent)
 {
-	struct job	**jobs = NULL;
-	size_t		  nr = 0;
-	unsigned	  t = 3600;
+	unsigned	t = 3600;
 
-	if (job_parse("job", canonical, strlen(canonical), &jobs, &nr,
-	    NULL) == 0 && nr == 1)
-		t = transport_testcase_timeout(jobs[0]) +
-		    transport_boot_timeout(agent, jobs[0]);
-	job_list_free(jobs, nr);
+	if (job != NULL)
+		t = transport_testcase_timeout(job) +
+		    transport_boot_timeout(agent, job);
 	return t + (agent->run_margin > 0 ? (unsigned)agent->run_margin :
 	    120);
+}
+
+static double
+worker_metric(const struct result *res, const char *name)
+{
+	const struct result_metric	*m;
+
+	if (name == NULL || (m = result_metric_find(res, name)) == NULL)
+		return NAN;
+	return m->value;
+}
+
+int
+worker_busy_for_good(int disturbed, double busy_since, double now)
+{
+	return disturbed >= WORKER_BUSY_ATTEMPTS && busy_since > 0 &&
+	    now - busy_since >= WORKER_BUSY_WINDOW;
+}
+
+/*
+ * A disturbed run is set aside and repeated, unless the job keeps
+ * disturbed runs or this run was set aside WORKER_MAX_SET_ASIDE times
+ * already; then it counts, and says why in runs.disturbed (*kept).
+ * 1 when it was set aside.
+ */
+static int
+worker_set_aside(struct store *st, const struct store_run *run,
+    int64_t token, const struct result *res, const struct job *job,
+    char **kept, char **cause)
+{
+	struct store_set_aside	 sa;
+	const char		*v;
+	double			 now, busy_since = 0;
+	int			 r, disturbed = 0;
+
+	*kept = NULL;
+	if (res->disturbed == NULL)
+		return 0;
+	v = job != NULL ? job_param(job, "disturbed") : NULL;
+	if (v != NULL && strcmp(v, "keep") == 0) {
+		*kept = xasprintf("kept (the job says 'disturbed: keep'): %s",
+		    res->disturbed);
+		return 0;
+	}
+	if (run->set_aside >= WORKER_MAX_SET_ASIDE) {
+		*kept = xasprintf("counted: set aside %d times already, as "
+		    "often as allowed: %s", run->set_aside, res->disturbed);
+		log_debug("run %lld of '%.12s': %s", (long long)run->id,
+		    run->commit_oid, *kept);
+		return 0;
+	}
+	now = (double)time(NULL);
+	if (run->agent != NULL && store_agent_disturbance(st, run->agent,
+	    now - WORKER_BUSY_WINDOW, &disturbed, &busy_since, cause) != 0)
+		return -1;
+	if (worker_busy_for_good(disturbed, busy_since, now)) {
+		*kept = xasprintf("counted: agent '%s' has had no undisturbed "
+		    "run for %.0f s (%d disturbed in the last %d s): %s",
+		    run->agent, now - busy_since, disturbed,
+		    WORKER_BUSY_WINDOW, res->disturbed);
+		log_debug("run %lld of '%.12s': %s", (long long)run->id,
+		    run->commit_oid, *kept);
+		return 0;
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.why = res->disturbed;
+	sa.other_cpu = worker_metric(res, "interference.other_cpu%");
+	sa.runqueue = worker_metric(res, "interference.runqueue");
+	sa.steal = worker_metric(res, "interference.steal%");
+	sa.value = worker_metric(res, job != NULL ? job->metric : NULL);
+	sa.started_wall = res->has_times ? res->start_wall : NAN;
+	sa.boot_id = res->boot_id;
+	if ((r = store_run_set_aside(st, run->id, token, &sa, cause)) < 0)
+		return -1;
+	if (r == 1)
+		log_warn("run %lld was requeued meanwhile; its result is "
+		    "dropped", (long long)run->id);
+	else
+		log_debug("run %lld of '%.12s' set aside as disturbed (%d of "
+		    "%d): %s", (long long)run->id, run->commit_oid,
+		    run->set_aside + 1, WORKER_MAX_SET_ASIDE, res->disturbed);
+	return 1;
 }
 
 /* Turn an agent's result into rows; -1 when it reports a failed run. */
 static int
 worker_record(struct store *st, const struct store_run *run, int64_t token,
-    const struct result *res, int max_attempts, char **cause)
+    const struct result *res, const struct job *job, int max_attempts,
+    char **cause)
 {
 	int64_t			 id = run->id;
 	struct store_sample	*samples = NULL;
 	struct store_env	*env = NULL;
-	char			*why = NULL;
+	struct store_run_times	 times;
+	char			*why = NULL, *kept = NULL;
 	size_t			 i;
 	int			 r = -1;
 
@@ -167,6 +265,19 @@ worker_record(struct store *st, const struct store_run *run, int64_t token,
 		r = store_run_retry(st, id, token, why, max_attempts, cause);
 		goto out;
 	}
+	if ((r = worker_set_aside(st, run, token, res, job, &kept,
+	    cause)) != 0) {
+		r = r < 0 ? -1 : 0;
+		goto out;
+	}
+	memset(&times, 0, sizeof times);
+	times.has_times = res->has_times;
+	times.started_wall = res->start_wall;
+	times.started_mono = res->start_mono;
+	times.ended_wall = res->end_wall;
+	times.ended_mono = res->end_mono;
+	times.boot_id = res->boot_id;
+	times.disturbed = kept;
 	samples = xcalloc(res->nr_metrics + 1, sizeof *samples);
 	for (i = 0; i < res->nr_metrics; i++) {
 		samples[i].metric = res->metrics[i].name;
@@ -179,8 +290,8 @@ worker_record(struct store *st, const struct store_run *run, int64_t token,
 		env[i].key = res->env[i].key;
 		env[i].value = res->env[i].value;
 	}
-	r = store_run_finish(st, id, token, res->exit_status, samples,
-	    res->nr_metrics, env, res->nr_env, cause);
+	r = store_run_finish_at(st, id, token, res->exit_status, samples,
+	    res->nr_metrics, env, res->nr_env, &times, cause);
 	if (r == 1)
 		log_warn("run %lld was requeued meanwhile; its result is "
 		    "dropped", (long long)id);
@@ -189,6 +300,7 @@ out:
 	free(samples);
 	free(env);
 	free(why);
+	free(kept);
 	return r;
 }
 
@@ -204,7 +316,9 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	struct transport		*tr = NULL;
 	struct transport_job		 tj;
 	struct result			*res = NULL;
+	struct job			**jobs = NULL;
 	char				*cause = NULL, *resdir = NULL;
+	size_t				 nr_jobs = 0;
 	int				 r = 1, rt;
 
 	memset(&run, 0, sizeof run);
@@ -214,6 +328,12 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	    store_run_get(st, id, &run, &cause) != 0 ||
 	    store_job_get(st, run.job, &job, &cause) != 0)
 		goto out;
+	if (job_parse("job", job.canonical, strlen(job.canonical), &jobs,
+	    &nr_jobs, NULL) != 0 || nr_jobs != 1) {
+		job_list_free(jobs, nr_jobs);
+		jobs = NULL;
+		nr_jobs = 0;
+	}
 	if (store_build_find(st, run.repo, run.commit_oid, run.recipe, &b,
 	    &cause) != 1 || strcmp(b.status, "ok") != 0) {
 		error_set(&cause, "no finished build of '%.12s'",
@@ -236,7 +356,7 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	tj.run_dir = run.run_dir;
 	tj.job_text = job.canonical;
 	tj.artifact_dir = b.artifact_dir;
-	tj.timeout = worker_timeout(job.canonical, agent);
+	tj.timeout = worker_timeout(nr_jobs == 1 ? jobs[0] : NULL, agent);
 	if ((rt = transport_run(tr, &tj, &cause)) != 0) {
 		worker_agent_failed(st, agent, rt, cause);
 		goto out;
@@ -244,8 +364,8 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	resdir = path_join(run.run_dir, "result");
 	if (result_load(resdir, &res, &cause) != 0)
 		goto out;
-	if (worker_record(st, &run, token, res, parent->config->max_attempts,
-	    &cause) != 0)
+	if (worker_record(st, &run, token, res, nr_jobs == 1 ? jobs[0] : NULL,
+	    parent->config->max_attempts, &cause) != 0)
 		goto out;
 	r = 0;
 out:
@@ -259,6 +379,7 @@ out:
 			    parent->config->max_attempts, NULL);
 	}
 	result_free(res);
+	job_list_free(jobs, nr_jobs);
 	transport_close(tr);
 	store_run_release(&run);
 	store_job_release(&job);

@@ -50,4 +50,12 @@ char	*worker_agent_stamp(const struct config_agent *);
 void	worker_inventory_parse(const char *, unsigned *nr_node,
 	    unsigned *nr_cpu, unsigned long long *memory);
 
+/*
+ * Is an agent busy for good, so that its disturbed runs count rather than
+ * being set aside? disturbed: its disturbed attempts in the last 30 s;
+ * busy_since: the first disturbed attempt after its last undisturbed run
+ * (0: none); now: Unix seconds. (docs/monitors.md, "Interference")
+ */
+int	 worker_busy_for_good(int disturbed, double busy_since, double now);
+
 #endif

@@ -28,6 +28,8 @@ static const char *const job_param_thp_defrag[] = {
 	"always", "defer", "defer+madvise", "madvise", "never", NULL
 };
 static const char *const job_param_zero_one[] = { "0", "1", NULL };
+/* What becomes of a run disturbed by other load (docs/monitors.md). */
+static const char *const job_param_disturbed[] = { "repeat", "keep", NULL };
 
 int
 job_param_is_name(const char *s, const char *extra)
@@ -242,6 +244,7 @@ job_param_check_any(const struct job_param_key *k, const char *file,
 static const struct job_param_key job_param_keys[] = {
 	{ "category", job_param_check_name, NULL, 0 },
 	{ "direction", job_param_check_choice, job_param_directions, 0 },
+	{ "disturbed", job_param_check_choice, job_param_disturbed, 0 },
 	{ "metric", job_param_check_metric, NULL, 0 },
 	{ "numa_balancing", job_param_check_choice, job_param_zero_one, 1 },
 	{ "run", job_param_check_run, NULL, 0 },
@@ -341,7 +344,7 @@ job_param_is_testcase(const char *key)
 {
 	static const char *const bookkeeping[] = {
 		"testcase", "category", "run", "metric", "direction", "runs",
-		"timeout", "monitors", "programs", "suite"
+		"timeout", "monitors", "programs", "suite", "disturbed"
 	};
 	size_t	i;
 

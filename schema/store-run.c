@@ -29,10 +29,13 @@ static const char sql_run_add[] =
     "INSERT INTO runs (job, repo, commit_oid, seq, recipe, created) "
     "VALUES (?, ?, ?, ?, ?, ?)";
 static const char sql_run_pending[] =
-    "SELECT id FROM runs WHERE status = 'pending' ORDER BY id";
+    "SELECT id FROM runs WHERE status = 'pending' ORDER BY dispatch_key IS "
+    "NULL, dispatch_key, id";
 static const char sql_run_get[] =
     "SELECT id, job, repo, commit_oid, seq, recipe, status, agent, token, "
-    "attempts, run_dir, error FROM runs WHERE id = ?";
+    "attempts, run_dir, error, started_wall, started_mono, ended_wall, "
+    "ended_mono, boot_id, set_aside, disturbed, coalesce(dispatch_key, -1) "
+    "FROM runs WHERE id = ?";
 static const char sql_run_start[] =
     "UPDATE runs SET status = 'running', agent = ?, run_dir = ?, "
     "attempts = attempts + 1, token = abs(random()), started = ?, "
@@ -42,13 +45,15 @@ static const char sql_run_owner[] =
     "SELECT status, token FROM runs WHERE id = ?";
 static const char sql_run_done[] =
     "UPDATE runs SET status = 'done', exit_status = ?, finished = ?, "
-    "returned_at = ? WHERE id = ?";
+    "returned_at = ?, started_wall = ?, started_mono = ?, ended_wall = ?, "
+    "ended_mono = ?, boot_id = ?, disturbed = ? WHERE id = ?";
 static const char sql_sample_add[] =
     "INSERT INTO samples (run, metric, value, instances) VALUES (?, ?, ?, ?)";
 static const char sql_env_add[] =
     "INSERT OR REPLACE INTO run_env (run, key, value) VALUES (?, ?, ?)";
 static const char sql_run_retry[] =
-    "UPDATE runs SET status = CASE WHEN attempts >= ? THEN 'failed' ELSE "
+    "UPDATE runs SET status = CASE WHEN attempts - set_aside >= ? THEN "
+    "'failed' ELSE "
     "'pending' END, error = ?, finished = ?, returned_at = ? WHERE id = ? "
     "AND token = ? AND status = 'running'";
 static const char sql_run_failure_add[] =
@@ -64,12 +69,14 @@ static const char sql_run_busy[] =
 static const char sql_run_running_agent[] =
     "SELECT count(*) FROM runs WHERE status = 'running' AND agent = ?";
 static const char sql_series_get[] =
-    "SELECT s.value, s.instances, r.agent FROM samples s JOIN runs r ON "
+    "SELECT s.value, s.instances, r.agent, r.started_wall, r.boot_id FROM "
+    "samples s JOIN runs r ON "
     "s.run = r.id "
     "WHERE r.job = ? AND r.repo = ? AND r.commit_oid = ? AND "
     "r.status = 'done' AND s.metric = ? ORDER BY r.seq";
 static const char sql_series_all[] =
-    "SELECT s.metric, s.value, s.instances, r.agent FROM samples s JOIN "
+    "SELECT s.metric, s.value, s.instances, r.agent, r.started_wall, "
+    "r.boot_id FROM samples s JOIN "
     "runs r ON "
     "s.run = r.id WHERE r.job = ? AND r.repo = ? AND r.commit_oid = ? AND "
     "r.status = 'done' ORDER BY s.metric, r.seq";
@@ -177,6 +184,15 @@ store_run_get(struct store *st, int64_t id, struct store_run *out,
 		out->attempts = sqlite3_column_int(stmt, 9);
 		out->run_dir = store_column_text(stmt, 10);
 		out->error = store_column_text(stmt, 11);
+		out->has_times = sqlite3_column_type(stmt, 12) != SQLITE_NULL;
+		out->started_wall = sqlite3_column_double(stmt, 12);
+		out->started_mono = sqlite3_column_double(stmt, 13);
+		out->ended_wall = sqlite3_column_double(stmt, 14);
+		out->ended_mono = sqlite3_column_double(stmt, 15);
+		out->boot_id = store_column_text(stmt, 16);
+		out->set_aside = sqlite3_column_int(stmt, 17);
+		out->disturbed = store_column_text(stmt, 18);
+		out->dispatch_key = sqlite3_column_int64(stmt, 19);
 	}
 	sqlite3_reset(stmt);
 	if (r == 0)
@@ -243,6 +259,38 @@ store_run_finish(struct store *st, int64_t id, int64_t token,
     int exit_status, const struct store_sample *samples, size_t nr_samples,
     const struct store_env *env, size_t nr_env, char **cause)
 {
+	return store_run_finish_at(st, id, token, exit_status, samples,
+	    nr_samples, env, nr_env, NULL, cause);
+}
+
+/* Is the run still this attempt's (running, with this token)? */
+static int
+store_run_mine(struct store *st, int64_t id, int64_t token, int *mine,
+    char **cause)
+{
+	sqlite3_stmt	*stmt;
+	const char	*status;
+	int		 r;
+
+	*mine = 0;
+	if (store_stmt(st, &stmt, cause, sql_run_owner, "i", id) != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1) {
+		status = (const char *)sqlite3_column_text(stmt, 0);
+		*mine = status != NULL && strcmp(status, "running") == 0 &&
+		    sqlite3_column_int64(stmt, 1) == token;
+	}
+	sqlite3_reset(stmt);
+	return r < 0 ? -1 : 0;
+}
+
+int
+store_run_finish_at(struct store *st, int64_t id, int64_t token,
+    int exit_status, const struct store_sample *samples, size_t nr_samples,
+    const struct store_env *env, size_t nr_env,
+    const struct store_run_times *t, char **cause)
+{
+	static const struct store_run_times none;
 	sqlite3_stmt	*stmt;
 	char		*status = NULL, *inst = NULL;
 	size_t		 i;
@@ -286,8 +334,15 @@ store_run_finish(struct store *st, int64_t id, int64_t token,
 		    store_exec_stmt(st, stmt, cause) != 0)
 			goto out;
 	}
-	if (store_stmt(st, &stmt, cause, sql_run_done, "iidi",
-	    (int64_t)exit_status, store_now(), store_run_clock(), id) != 0 ||
+	if (t == NULL)
+		t = &none;
+	if (store_stmt(st, &stmt, cause, sql_run_done, "iidddddtti",
+	    (int64_t)exit_status, store_now(), store_run_clock(),
+	    t->has_times ? t->started_wall : NAN,
+	    t->has_times ? t->started_mono : NAN,
+	    t->has_times ? t->ended_wall : NAN,
+	    t->has_times ? t->ended_mono : NAN, t->boot_id, t->disturbed,
+	    id) != 0 ||
 	    store_exec_stmt(st, stmt, cause) != 0)
 		goto out;
 	if (store_commit(st, cause) != 0)
@@ -376,12 +431,14 @@ store_run_release(struct store_run *run)
 	free(run->agent);
 	free(run->run_dir);
 	free(run->error);
+	free(run->boot_id);
+	free(run->disturbed);
 	memset(run, 0, sizeof *run);
 }
 
 /*
- * One run's sample: its value in column col, its instances next, and the
- * agent that ran it after them.
+ * One run's sample: its value in column col, its instances next, then the
+ * agent that ran it, its start and its boot.
  */
 static void
 store_series_add(struct store_series *s, sqlite3_stmt *stmt, int col,
@@ -391,8 +448,14 @@ store_series_add(struct store_series *s, sqlite3_stmt *stmt, int col,
 		ALLOC_GROW(s->values, s->nr, *alloc);
 		s->agents = xreallocarray(s->agents, *alloc,
 		    sizeof *s->agents);
+		s->starts = xreallocarray(s->starts, *alloc,
+		    sizeof *s->starts);
+		s->boots = xreallocarray(s->boots, *alloc, sizeof *s->boots);
 	}
 	s->agents[s->nr] = store_column_text(stmt, col + 2);
+	s->starts[s->nr] = sqlite3_column_type(stmt, col + 3) == SQLITE_NULL ?
+	    NAN : sqlite3_column_double(stmt, col + 3);
+	s->boots[s->nr] = store_column_text(stmt, col + 4);
 	s->values[s->nr++] = sqlite3_column_double(stmt, col);
 	if (sqlite3_column_type(stmt, col + 1) == SQLITE_TEXT) {
 		store_instances_parse((const char *)sqlite3_column_text(stmt,
@@ -465,6 +528,10 @@ store_series_release(struct store_series *s)
 	for (i = 0; s->agents != NULL && i < s->nr; i++)
 		free(s->agents[i]);
 	free(s->agents);
+	for (i = 0; s->boots != NULL && i < s->nr; i++)
+		free(s->boots[i]);
+	free(s->boots);
+	free(s->starts);
 	free(s->metric);
 	free(s->values);
 	free(s->instances);
@@ -631,4 +698,179 @@ store_run_samples(struct store *st, int64_t run, char ***metrics,
 	*values = v;
 	*nr = n;
 	return 0;
+}
+
+static const char sql_set_aside_add[] =
+    "INSERT INTO run_set_aside (run, nth, attempt, agent, why, other_cpu, "
+    "runqueue, steal, value, started_wall, boot_id, at) SELECT id, "
+    "set_aside + 1, attempts, agent, ?, ?, ?, ?, ?, ?, ?, ? FROM runs "
+    "WHERE id = ?";
+static const char sql_set_aside_run[] =
+    "UPDATE runs SET status = 'pending', set_aside = set_aside + 1, "
+    "dispatch_key = NULL, error = ?, returned_at = ? WHERE id = ?";
+static const char sql_disturbed_totals[] =
+    "SELECT (SELECT count(*) FROM run_set_aside a JOIN runs r ON "
+    "a.run = r.id WHERE r.job = ? AND r.repo = ?), (SELECT count(*) "
+    "FROM runs WHERE job = ? AND repo = ? AND status = 'done' AND "
+    "disturbed IS NOT NULL), (SELECT a.why FROM run_set_aside a JOIN runs "
+    "r ON a.run = r.id WHERE r.job = ? AND r.repo = ? ORDER BY a.at "
+    "DESC, a.run DESC LIMIT 1)";
+static const char sql_run_unordered[] =
+    "SELECT id, job, repo, commit_oid, seq FROM runs WHERE status = "
+    "'pending' AND dispatch_key IS NULL ORDER BY id";
+static const char sql_run_order_max[] =
+    "SELECT coalesce(max(dispatch_key), -1) FROM runs";
+static const char sql_run_set_order[] =
+    "UPDATE runs SET dispatch_key = ? WHERE id = ?";
+
+int
+store_run_set_aside(struct store *st, int64_t id, int64_t token,
+    const struct store_set_aside *sa, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	char		*error = NULL;
+	int		 mine, r = -1;
+
+	if (store_begin(st, cause) != 0)
+		return -1;
+	if (store_run_mine(st, id, token, &mine, cause) != 0)
+		goto out;
+	if (!mine) {
+		store_rollback(st);
+		return 1;
+	}
+	error = xasprintf("set aside as disturbed: %s", sa->why);
+	if (store_stmt(st, &stmt, cause, sql_set_aside_add, "tdddddtii",
+	    sa->why, sa->other_cpu, sa->runqueue, sa->steal, sa->value,
+	    sa->started_wall, sa->boot_id, store_now(), id) != 0 ||
+	    store_exec_stmt(st, stmt, cause) != 0)
+		goto out;
+	if (store_stmt(st, &stmt, cause, sql_set_aside_run, "tdi", error,
+	    store_run_clock(), id) != 0 ||
+	    store_exec_stmt(st, stmt, cause) != 0)
+		goto out;
+	if (store_commit(st, cause) != 0)
+		goto out;
+	r = 0;
+out:
+	if (r != 0)
+		store_rollback(st);
+	free(error);
+	return r;
+}
+
+int
+store_run_disturbed_totals(struct store *st, int64_t job, const char *repo,
+    int *set_aside, int *kept, char **why, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r;
+
+	*set_aside = *kept = 0;
+	if (why != NULL)
+		*why = NULL;
+	if (store_stmt(st, &stmt, cause, sql_disturbed_totals, "ititit", job,
+	    repo, job, repo, job, repo) != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1) {
+		*set_aside = sqlite3_column_int(stmt, 0);
+		*kept = sqlite3_column_int(stmt, 1);
+		if (why != NULL)
+			*why = store_column_text(stmt, 2);
+	}
+	sqlite3_reset(stmt);
+	return r < 0 ? -1 : 0;
+}
+
+int
+store_run_unordered(struct store *st, struct store_run_order **out,
+    size_t *nr, int64_t *max_key, char **cause)
+{
+	sqlite3_stmt		*stmt;
+	struct store_run_order	*v = NULL;
+	size_t			 n = 0, alloc = 0;
+	int			 r;
+
+	*out = NULL;
+	*nr = 0;
+	if (store_stmt(st, &stmt, cause, sql_run_order_max, "") != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1)
+		*max_key = sqlite3_column_int64(stmt, 0);
+	sqlite3_reset(stmt);
+	if (r < 0)
+		return -1;
+	if (store_stmt(st, &stmt, cause, sql_run_unordered, "") != 0)
+		return -1;
+	while ((r = store_step(st, stmt, cause)) == 1) {
+		ALLOC_GROW(v, n, alloc);
+		v[n].id = sqlite3_column_int64(stmt, 0);
+		v[n].job = sqlite3_column_int64(stmt, 1);
+		v[n].repo = store_column_text(stmt, 2);
+		v[n].commit_oid = store_column_text(stmt, 3);
+		v[n].seq = sqlite3_column_int(stmt, 4);
+		n++;
+	}
+	sqlite3_reset(stmt);
+	if (r < 0) {
+		store_run_order_free(v, n);
+		return -1;
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+int
+store_run_set_order(struct store *st, int64_t id, int64_t key, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_run_set_order, "ii", key,
+	    id) != 0)
+		return -1;
+	return store_exec_stmt(st, stmt, cause);
+}
+
+void
+store_run_order_free(struct store_run_order *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].repo);
+		free(v[i].commit_oid);
+	}
+	free(v);
+}
+
+static const char sql_agent_disturbance[] =
+    "WITH c AS (SELECT coalesce(max(returned_at), 0) AS t FROM runs WHERE "
+    "agent = ? AND status = 'done' AND disturbed IS NULL) "
+    "SELECT (SELECT count(*) FROM run_set_aside WHERE agent = ? AND at > ?) "
+    "+ (SELECT count(*) FROM runs WHERE agent = ? AND status = 'done' AND "
+    "disturbed IS NOT NULL AND returned_at > ?), (SELECT min(x) FROM "
+    "(SELECT min(a.at) AS x FROM run_set_aside a, c WHERE a.agent = ? AND "
+    "a.at > c.t UNION ALL SELECT min(r.returned_at) FROM runs r, c WHERE "
+    "r.agent = ? AND r.status = 'done' AND r.disturbed IS NOT NULL AND "
+    "r.returned_at > c.t))";
+
+int
+store_agent_disturbance(struct store *st, const char *agent, double since,
+    int *disturbed, double *busy_since, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r;
+
+	*disturbed = 0;
+	*busy_since = 0;
+	if (store_stmt(st, &stmt, cause, sql_agent_disturbance, "ttdtdtt",
+	    agent, agent, since, agent, since, agent, agent) != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1) {
+		*disturbed = sqlite3_column_int(stmt, 0);
+		*busy_since = sqlite3_column_double(stmt, 1);
+	}
+	sqlite3_reset(stmt);
+	return r < 0 ? -1 : 0;
 }

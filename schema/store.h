@@ -61,6 +61,47 @@ struct store_run {
 	int	 attempts;
 	char	*run_dir;
 	char	*error;
+	/* 0006-timing.sql: when and in which boot it ran, once done */
+	int	 has_times;
+	double	 started_wall;	/* Unix seconds */
+	double	 started_mono;	/* the agent's CLOCK_MONOTONIC */
+	double	 ended_wall;
+	double	 ended_mono;
+	char	*boot_id;
+	int	 set_aside;	/* attempts set aside as disturbed */
+	char	*disturbed;	/* counted though disturbed: why, or NULL */
+	int64_t	 dispatch_key;	/* its place in the dispatch order, or -1 */
+};
+
+/* What store_run_finish_at records besides samples and environment. */
+struct store_run_times {
+	int		 has_times;
+	double		 started_wall;
+	double		 started_mono;
+	double		 ended_wall;
+	double		 ended_mono;
+	const char	*boot_id;	/* or NULL */
+	const char	*disturbed;	/* counted though disturbed, or NULL */
+};
+
+/* A disturbed attempt that is set aside (run_set_aside). */
+struct store_set_aside {
+	const char	*why;
+	double		 other_cpu;	/* NAN when unknown */
+	double		 runqueue;
+	double		 steal;
+	double		 value;		/* the headline metric, or NAN */
+	double		 started_wall;	/* NAN when unknown */
+	const char	*boot_id;
+};
+
+/* A pending run not yet given its place in the dispatch order. */
+struct store_run_order {
+	int64_t	 id;
+	int64_t	 job;
+	char	*repo;
+	char	*commit_oid;
+	int	 seq;
 };
 
 struct store_bisection {
@@ -88,6 +129,9 @@ struct store_series {
 	char	*metric;
 	double	*values;
 	char	**agents;	/* per value, the agent that ran it, or NULL */
+	double	*starts;	/* per value, its run's wall-clock start
+				   (Unix seconds), NAN when unknown */
+	char	**boots;	/* per value, its run's boot_id, or NULL */
 	size_t	 nr;
 	/* per-instance values of the most recent runs, flattened */
 	double	*instances;
@@ -176,7 +220,7 @@ int	 store_run_count(struct store *, int64_t job, const char *repo,
 	     const char *oid, int *live, int *next_seq, char **cause);
 int	 store_run_add(struct store *, int64_t job, const char *repo,
 	     const char *oid, int seq, const char *recipe, char **cause);
-/* Pending runs in creation order. */
+/* Pending runs in dispatch order (then creation order). */
 int	 store_run_pending(struct store *, int64_t **ids, size_t *nr,
 	     char **cause);
 int	 store_run_get(struct store *, int64_t id, struct store_run *out,
@@ -191,6 +235,35 @@ int	 store_run_start(struct store *, int64_t id, const char *agent,
 int	 store_run_finish(struct store *, int64_t id, int64_t token,
 	     int exit_status, const struct store_sample *, size_t nr_samples,
 	     const struct store_env *, size_t nr_env, char **cause);
+/* The same, with when it ran (times may be NULL). */
+int	 store_run_finish_at(struct store *, int64_t id, int64_t token,
+	     int exit_status, const struct store_sample *, size_t nr_samples,
+	     const struct store_env *, size_t nr_env,
+	     const struct store_run_times *, char **cause);
+/*
+ * A disturbed attempt: recorded in run_set_aside, the run pending again
+ * (at the end of the dispatch order), nothing of it counted. 1 when the
+ * run is no longer ours, as store_run_finish.
+ */
+int	 store_run_set_aside(struct store *, int64_t id, int64_t token,
+	     const struct store_set_aside *, char **cause);
+/* A job's attempts set aside, and its runs counted though disturbed. */
+int	 store_run_disturbed_totals(struct store *, int64_t job,
+	     const char *repo, int *set_aside, int *kept, char **why,
+	     char **cause);
+/*
+ * An agent's disturbed attempts (set aside, or counted disturbed) since
+ * Unix time since (*disturbed), and when the first one after its last
+ * undisturbed run came (*busy_since; 0 when none did).
+ */
+int	 store_agent_disturbance(struct store *, const char *agent,
+	     double since, int *disturbed, double *busy_since, char **cause);
+/* Pending runs without a dispatch_key, by id; and the largest key. */
+int	 store_run_unordered(struct store *, struct store_run_order **out,
+	     size_t *nr, int64_t *max_key, char **cause);
+int	 store_run_set_order(struct store *, int64_t id, int64_t key,
+	     char **cause);
+void	 store_run_order_free(struct store_run_order *, size_t);
 int	 store_run_retry(struct store *, int64_t id, int64_t token,
 	     const char *error, int max_attempts, char **cause);
 int	 store_run_skip_build(struct store *, const char *repo, const char *oid,

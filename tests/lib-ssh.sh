@@ -130,7 +130,11 @@ ssh_fixture() {
 	echo 1 >"$fx_root/proc/sys/kernel/numa_balancing" &&
 	echo 6.1.0-test >"$fx_root/proc/sys/kernel/osrelease" &&
 	echo "testbox" >"$fx_root/proc/sys/kernel/hostname" &&
-	echo "BOOT_IMAGE=/vmlinuz-6.1.0-test ro" >"$fx_root/proc/cmdline"
+	echo "BOOT_IMAGE=/vmlinuz-6.1.0-test ro" >"$fx_root/proc/cmdline" &&
+	mkdir -p "$fx_root/proc/sys/kernel/random" &&
+	printf '%08x-0000-4000-8000-000000000000\n' \
+		"$(printf %s "$fx_root" | cksum | cut -d" " -f1)" \
+		>"$fx_root/proc/sys/kernel/random/boot_id"
 }
 
 # Is something listening on ADDR port 22 (readiness of sshd)?

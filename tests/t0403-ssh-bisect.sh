@@ -61,6 +61,27 @@ test_expect_success 'commits with the same number of samples have the same share
 	test "$(db_query "SELECT count(*) FROM ($per_commit)")" -ge 5
 '
 
+test_expect_success 'every run recorded its machine'\''s boot and its times' '
+	test "$(db_query "SELECT count(*) FROM runs WHERE status = '\''done'\''
+		AND (boot_id IS NULL OR started_wall IS NULL OR
+		ended_wall < started_wall)")" = 0 &&
+	test "$(db_query "SELECT count(DISTINCT boot_id) FROM runs
+		WHERE status = '\''done'\''")" = 3 &&
+	test "$(db_query "SELECT count(*) FROM (SELECT agent FROM runs
+		WHERE status = '\''done'\'' GROUP BY agent
+		HAVING count(DISTINCT boot_id) = 1)")" = 3
+'
+
+test_expect_success 'the ends ran as interleaved pairs, each on one machine' '
+	first="SELECT * FROM runs WHERE dispatch_key >> 20 =
+		(SELECT min(dispatch_key >> 20) FROM runs)" &&
+	test "$(db_query "SELECT count(DISTINCT commit_oid) FROM ($first)")" = 2 &&
+	test "$(db_query "SELECT count(*) FROM (SELECT (dispatch_key & 1048575) / 2
+		FROM ($first) GROUP BY (dispatch_key & 1048575) / 2
+		HAVING count(DISTINCT commit_oid) != 2 OR
+		count(DISTINCT agent) != 1)")" = 0
+'
+
 test_expect_success 'the culprit is compared with its parent within each machine' '
 	culprit=$(culprit_oid) &&
 	parent=$(git -C repo rev-parse "$culprit^") &&
