@@ -15,11 +15,13 @@ import sys
 
 BENCH = r'''#!/bin/sh
 # A benchmark whose score depends on the commit: `speed` with Gaussian
-# noise of NOISE percent (Box-Muller), seeded from /dev/urandom.
+# noise of NOISE percent (Box-Muller). The two uniforms come straight from
+# /dev/urandom, not from awk's srand: mawk takes every seed >= 2^31-1 as
+# the same seed, which made half of all runs print one value.
 speed=$(cat speed)
-seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
-awk -v s="$speed" -v seed="$seed" -v noise="$(cat noise)" 'BEGIN {
-	srand(seed); u1 = rand(); u2 = rand(); if (u1 < 1e-12) u1 = 1e-12;
+set -- $(od -An -N8 -tu4 /dev/urandom)
+awk -v s="$speed" -v a="$1" -v b="$2" -v noise="$(cat noise)" 'BEGIN {
+	u1 = (a + 0.5) / 4294967296; u2 = (b + 0.5) / 4294967296;
 	z = sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
 	printf "score: %.4f\n", s * (1 + noise / 100 * z);
 	printf "other: %.4f\n", 100 * (1 + noise / 100 * z);
