@@ -12,7 +12,8 @@
 #   -n  hogs (default 1)        -d  seconds in all (default 600)
 #   -u  on, in whole seconds (default 2-10)
 #   -f  off (default 1-6)
-#   -l  append "TIME hog N on|off SECONDS" lines to LOG
+#   -l  append "TIME hog N on SECONDS pid PID" and "TIME hog N off
+#       SECONDS" lines to LOG
 #   -r  write the script's pid to READY once every hog runs
 #
 # The random durations come from /dev/urandom; a hog that would outlive
@@ -63,7 +64,7 @@ pick() {
 # sleeps run in the background so that a signal is handled at once.
 hog() {
 	busy= nap=
-	trap 'kill $busy $nap 2>/dev/null; exit 0' TERM INT HUP
+	trap 'kill $busy $nap 2>/dev/null; wait; exit 0' TERM INT HUP
 	state=on
 	while :; do
 		now=$(date +%s)
@@ -71,10 +72,12 @@ hog() {
 		[ "$left" -gt 0 ] || break
 		if [ $state = on ]; then t=$(pick "$on"); else t=$(pick "$off"); fi
 		[ "$t" -le "$left" ] || t=$left
-		echo "$now hog $1 $state $t" >>"$log"
 		if [ $state = on ]; then
 			sh -c 'while :; do :; done' &
 			busy=$!
+			echo "$now hog $1 on $t pid $busy" >>"$log"
+		else
+			echo "$now hog $1 off $t" >>"$log"
 		fi
 		sleep "$t" &
 		nap=$!
