@@ -4,8 +4,10 @@
 # the planted commit "bench: validate the accumulator on every round")
 # with no load of ours, then K under bench/disturb.sh (CPU hogs that come
 # and go). Per run it prints the verdict, whether it named the planted
-# commit, runs, builds and wall time; per side a summary: found right,
-# wrong found, unconfirmed, other, and the median runs and wall time.
+# commit, runs, builds, the wall time of the bisection (as the demo times
+# `bisect --wait`) and of the whole demo, and the load average at its
+# start; per side a summary: found right, wrong found, unconfirmed,
+# other, and the median runs and bisection wall time.
 #
 #   bench/demo-disturbed.sh [-k K] [-n HOGS] [-m idle|disturbed|both]
 #                           [-o DIR]
@@ -70,8 +72,8 @@ median() {
 mkdir -p "$out"
 table=$out/runs
 : >"$table"
-printf '%-9s %3s  %-12s %-7s %5s %6s %6s  %s\n' side run verdict planted \
-	runs builds wall load
+printf '%-9s %3s  %-12s %-7s %5s %6s %6s %6s  %s\n' side run verdict planted \
+	runs builds wall demo load
 for m in $modes; do
 	i=1
 	while [ "$i" -le "$k" ]; do
@@ -93,8 +95,10 @@ for m in $modes; do
 		t0=$(date +%s)
 		rc=0
 		BISECTD_BUILD=$dir sh "$BISECTD_SRC/tools/demo.sh" >"$dir/demo.log" 2>&1 || rc=$?
-		wall=$(($(date +%s) - t0))
+		total=$(($(date +%s) - t0))
 		cleanup
+		wall=$(sed -n 's/^demo: done in \([0-9]*\) s.*/\1/p' "$dir/demo.log")
+		[ -n "$wall" ] || wall=$total
 		planted=$(git -C "$dir/demo/linux-ish" log --format=%H --grep="$PLANTED" master)
 		set -- $(result_of "$dir/demo")
 		status=$1 culprit=$2 runs=$3 builds=$4
@@ -106,8 +110,8 @@ for m in $modes; do
 		unconfirmed) class=unconfirmed ;;
 		*) class=other ;;
 		esac
-		printf '%-9s %3d  %-12s %-7s %5s %6s %5ss  %s\n' "$m" "$i" \
-			"$status" "$named" "$runs" "$builds" "$wall" "$load"
+		printf '%-9s %3d  %-12s %-7s %5s %6s %5ss %5ss  %s\n' "$m" "$i" \
+			"$status" "$named" "$runs" "$builds" "$wall" "$total" "$load"
 		echo "$m $i $status $named $class $runs $builds $wall" >>"$table"
 		i=$((i + 1))
 	done
