@@ -27,6 +27,9 @@
 #define INVENTORY_MAX_NODES	1024
 #define INVENTORY_MAX_CPUS	8192
 
+static void	inventory_hugepage_pools(struct inventory *, const char *,
+		    const char *, const char *);
+
 const char *
 inventory_root(const char *explicit)
 {
@@ -302,6 +305,16 @@ inventory_cpu(struct inventory *inv, const char *root)
 	free(cpuinfo);
 }
 
+/* "hugepages-NkB" names by their size. */
+static int
+inventory_size_cmp(const void *a, const void *b)
+{
+	unsigned long	x = strtoul(*(char *const *)a + 10, NULL, 10);
+	unsigned long	y = strtoul(*(char *const *)b + 10, NULL, 10);
+
+	return x < y ? -1 : x > y;
+}
+
 static int
 inventory_node_cmp(const void *a, const void *b)
 {
@@ -369,6 +382,12 @@ inventory_nodes(struct inventory *inv, const char *root)
 			free(v);
 		}
 		free(path);
+		path = xasprintf("/sys/devices/system/node/node%u/hugepages",
+		    nodes[i]);
+		key = xasprintf("node%u.", nodes[i]);
+		inventory_hugepage_pools(inv, root, path, key);
+		free(key);
+		free(path);
 	}
 }
 
@@ -427,7 +446,19 @@ static const char *const inventory_sysctls[] = {
 	"vm.swappiness", "vm.overcommit_memory", "vm.dirty_ratio",
 	"vm.dirty_background_ratio", "vm.min_free_kbytes",
 	"kernel.sched_autogroup_enabled", "kernel.randomize_va_space",
+	"vm.nr_hugepages", "vm.nr_overcommit_hugepages",
 };
+
+/* THP's settings besides enabled and defrag: thp_NAME, NAME's / as _. */
+static const char *const inventory_thp[] = {
+	"shmem_enabled", "use_zero_page", "hpage_pmd_size",
+	"khugepaged/defrag", "khugepaged/max_ptes_none",
+	"khugepaged/max_ptes_swap", "khugepaged/max_ptes_shared",
+	"khugepaged/pages_to_scan", "khugepaged/scan_sleep_millisecs",
+	"khugepaged/alloc_sleep_millisecs",
+};
+
+#define INVENTORY_THP	"/sys/kernel/mm/transparent_hugepage"
 
 void
 inventory_sysctl(struct inventory *inv, const char *root, const char *name)
@@ -486,6 +517,115 @@ inventory_sysctl_path(const char *name)
 			break;
 	}
 	return path;
+}
+
+/* The names "hugepages-NkB" in ROOT/dir, sorted; NULL-terminated. */
+static char **
+inventory_hugepage_sizes(const char *root, const char *dir)
+{
+	struct dirent	 *de;
+	DIR		 *d;
+	char		 *path = inventory_path(root, dir), **names = NULL;
+	size_t		  nr = 0, alloc = 0;
+
+	if ((d = opendir(path)) != NULL) {
+		while ((de = readdir(d)) != NULL && nr < INVENTORY_MAX_NODES) {
+			if (strncmp(de->d_name, "hugepages-", 10) != 0 ||
+			    !isdigit((unsigned char)de->d_name[10]))
+				continue;
+			ALLOC_GROW(names, nr + 1, alloc);
+			names[nr++] = xstrdup(de->d_name);
+		}
+		closedir(d);
+	}
+	free(path);
+	ALLOC_GROW(names, nr + 1, alloc);
+	names[nr] = NULL;
+	if (nr > 1)
+		qsort(names, nr, sizeof *names, inventory_size_cmp);
+	return names;
+}
+
+static void
+inventory_name_list_free(char **names)
+{
+	size_t	i;
+
+	for (i = 0; names != NULL && names[i] != NULL; i++)
+		free(names[i]);
+	free(names);
+}
+
+/*
+ * PREFIXhugepages-NkB.nr_hugepages and .nr_overcommit_hugepages for every
+ * size of hugetlbfs pool under ROOT/dir (a node has no overcommit file).
+ */
+static void
+inventory_hugepage_pools(struct inventory *inv, const char *root,
+    const char *dir, const char *prefix)
+{
+	static const char *const	 files[] = {
+		"nr_hugepages", "nr_overcommit_hugepages", NULL
+	};
+	char				**sizes, *path, *key;
+	size_t				  i, f;
+
+	sizes = inventory_hugepage_sizes(root, dir);
+	for (i = 0; sizes[i] != NULL; i++) {
+		for (f = 0; files[f] != NULL; f++) {
+			path = xasprintf("%s/%s/%s", dir, sizes[i], files[f]);
+			key = xasprintf("%s%s.%s", prefix, sizes[i], files[f]);
+			inventory_line(inv, root, key, path);
+			free(key);
+			free(path);
+		}
+	}
+	inventory_name_list_free(sizes);
+}
+
+/*
+ * Every hugepage setting: THP's (shmem_enabled, khugepaged's defrag and
+ * scan limits, each mTHP size's enabled and shmem_enabled), the pools of
+ * every size machine-wide (vm.nr_hugepages is a sysctl; the nodes' pools
+ * are read with the nodes).
+ */
+static void
+inventory_hugepages(struct inventory *inv, const char *root)
+{
+	char	**sizes, *path, *key, *v, *p;
+	size_t	  i, f;
+
+	for (i = 0; i < sizeof inventory_thp / sizeof inventory_thp[0]; i++) {
+		path = xasprintf(INVENTORY_THP "/%s", inventory_thp[i]);
+		key = xasprintf("thp_%s", inventory_thp[i]);
+		for (p = key; *p != '\0'; p++) {
+			if (*p == '/')
+				*p = '_';
+		}
+		if ((v = inventory_bracketed(root, path)) != NULL) {
+			inventory_set(inv, key, v);
+			free(v);
+		}
+		free(key);
+		free(path);
+	}
+	sizes = inventory_hugepage_sizes(root, INVENTORY_THP);
+	for (i = 0; sizes[i] != NULL; i++) {
+		for (f = 0; f < 2; f++) {
+			path = xasprintf(INVENTORY_THP "/%s/%s", sizes[i],
+			    f == 0 ? "enabled" : "shmem_enabled");
+			key = xasprintf("thp_%s.%s", sizes[i],
+			    f == 0 ? "enabled" : "shmem_enabled");
+			if ((v = inventory_bracketed(root, path)) != NULL) {
+				inventory_set(inv, key, v);
+				free(v);
+			}
+			free(key);
+			free(path);
+		}
+	}
+	inventory_name_list_free(sizes);
+	inventory_hugepage_pools(inv, root, "/sys/kernel/mm/hugepages", "");
 }
 
 /* The kernel and host name: uname on this system, files under a root. */
@@ -552,6 +692,7 @@ inventory_collect(const char *root, struct inventory **out, char **cause)
 		inventory_set(inv, "numa_balancing", v);
 		free(v);
 	}
+	inventory_hugepages(inv, root);
 	inventory_line(inv, root, "zone_reclaim_mode",
 	    "/proc/sys/vm/zone_reclaim_mode");
 	inventory_governor(inv, root);

@@ -1,9 +1,10 @@
 /*
  * Kernel builds that can be compared. Kbuild stamps every image with the
- * build's date, user, host and a counter that grows in BUILD_DIR/.version;
- * fixed here (as defaults the user's environment may override), two builds
- * of the same tree give the same bzImage, so an image identical to its
- * parent's says that a commit cannot have changed what ran. ccache, when
+ * build's date, user, host, a counter that grows in BUILD_DIR/.version,
+ * and a local version that scripts/setlocalversion takes from git; fixed
+ * here (as defaults the user's environment may override; docs/kernel.md),
+ * two builds of the same tree give the same bzImage, so an image identical
+ * to its parent's says that a commit cannot have changed what ran. ccache, when
  * installed, sits first in PATH (Debian's /usr/lib/ccache masquerade
  * directory) with its cache in the workdir, so that a file compiled once is
  * not compiled again when a bisection goes back to an older version of it.
@@ -68,6 +69,20 @@ build_kernel_env(const char *workdir, const char *builddir, int kernel)
 		    xstrdup("?KBUILD_BUILD_HOST=bisectd"));
 		build_kernel_env_push(&env, &nr, &alloc,
 		    xstrdup("?KBUILD_BUILD_VERSION=1"));
+		/*
+		 * setlocalversion appends "-gSHA" (LOCALVERSION_AUTO) or "+"
+		 * (LOCALVERSION unset) when git finds a repository at the
+		 * tree's top: the worktree has no .git, GIT_DIR and
+		 * GIT_WORK_TREE could point it at one, and an empty
+		 * LOCALVERSION drops the "+".
+		 */
+		build_kernel_env_push(&env, &nr, &alloc,
+		    xstrdup("?LOCALVERSION="));
+		build_kernel_env_push(&env, &nr, &alloc, xstrdup("-GIT_DIR"));
+		build_kernel_env_push(&env, &nr, &alloc,
+		    xstrdup("-GIT_WORK_TREE"));
+		build_kernel_env_push(&env, &nr, &alloc, xasprintf(
+		    "GIT_CEILING_DIRECTORIES=%s/worktrees", workdir));
 		build_kernel_env_push(&env, &nr, &alloc, xasprintf(
 		    "INSTALL_MOD_PATH=%s/%s", builddir, BUILD_KERNEL_MODDIR));
 	}

@@ -25,7 +25,7 @@ struct build_kernel_meta {
 /*
  * "K=V" entries for the build's environment, NULL-terminated and
  * allocated. An entry starting with '?' is a default: the inherited
- * environment wins. kernel: the recipe builds a kernel.
+ * environment wins; "-K" removes K. kernel: the recipe builds a kernel.
  */
 char	**build_kernel_env(const char *workdir, const char *builddir,
 	      int kernel);

@@ -223,7 +223,10 @@ build_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The entry of list ("K=V" or "?K=V") naming entry's variable, or NULL. */
+/*
+ * The entry of list ("K=V", "?K=V" or "-K") naming entry's variable, or
+ * NULL.
+ */
 static const char *
 build_env_find(char *const *list, const char *entry)
 {
@@ -231,8 +234,9 @@ build_env_find(char *const *list, const char *entry)
 	const char	*e;
 
 	for (; list != NULL && *list != NULL; list++) {
-		e = **list == '?' ? *list + 1 : *list;
-		if (strncmp(e, entry, klen) == 0 && e[klen] == '=')
+		e = **list == '?' || **list == '-' ? *list + 1 : *list;
+		if (strncmp(e, entry, klen) == 0 &&
+		    (e[klen] == '=' || (**list == '-' && e[klen] == '\0')))
 			return *list;
 	}
 	return NULL;
@@ -240,7 +244,8 @@ build_env_find(char *const *list, const char *entry)
 
 /*
  * The inherited environment with BUILD_DIR, SRC_DIR and NPROC set, and
- * extra's entries: "K=V" replaces an inherited K, "?K=V" only fills in.
+ * extra's entries: "K=V" replaces an inherited K, "?K=V" only fills in,
+ * "-K" removes it.
  */
 static char **
 build_env(const char *srcdir, const char *builddir, char *const *extra)
@@ -266,8 +271,8 @@ build_env(const char *srcdir, const char *builddir, char *const *extra)
 		env[n++] = xstrdup(environ[i]);
 	}
 	for (i = 0; extra != NULL && extra[i] != NULL; i++) {
-		if (extra[i][0] == '?' &&
-		    build_env_find(environ, extra[i] + 1) != NULL)
+		if (extra[i][0] == '-' || (extra[i][0] == '?' &&
+		    build_env_find(environ, extra[i] + 1) != NULL))
 			continue;
 		env[n++] = xstrdup(extra[i][0] == '?' ? extra[i] + 1 :
 		    extra[i]);

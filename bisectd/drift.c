@@ -26,6 +26,16 @@ static const char *const drift_matters[] = {
 	NULL
 };
 
+/*
+ * Quantities that move by themselves between boots and are compared
+ * within a relative tolerance: memory moves with the kernel's own
+ * reservations (a new kernel's memmap, crashkernel, firmware), and the
+ * kernel's default min_free_kbytes is sqrt(16 * lowmem) of it. A missing
+ * DIMM or a mem= is far more than 1%. Every other key, counts included
+ * (nr_cpu, nr_hugepages), compares exactly.
+ */
+#define DRIFT_TOLERANCE_PCT	1.0
+
 /* The run's bookkeeping, and what the artifacts say (per commit anyway). */
 static const char *const drift_ignored[] = {
 	"testcase", "monitors", "monitors_skipped", "monitors_unavailable",
@@ -62,7 +72,25 @@ drift_node_key(const char *key)
 	for (p = key + 4; isdigit((unsigned char)*p); p++)
 		;
 	return strcmp(p, ".cpulist") == 0 || strcmp(p, ".memory") == 0 ||
-	    strcmp(p, ".distance") == 0;
+	    strcmp(p, ".distance") == 0 ||
+	    strncmp(p, ".hugepages-", 11) == 0;
+}
+
+/* The hugepage settings: THP's and khugepaged's, hugetlbfs pools. */
+static int
+drift_hugepage_key(const char *key)
+{
+	return strncmp(key, "thp_", 4) == 0 ||
+	    strncmp(key, "hugepages-", 10) == 0;
+}
+
+static int
+drift_memory_key(const char *key)
+{
+	size_t	len = strlen(key);
+
+	return strcmp(key, "memory") == 0 || (drift_node_key(key) &&
+	    len > 7 && strcmp(key + len - 7, ".memory") == 0);
 }
 
 enum drift_class
@@ -71,7 +99,7 @@ drift_key_class(const char *key)
 	if (drift_in(drift_ignored, key))
 		return DRIFT_IGNORED;
 	if (drift_in(drift_matters, key) || strncmp(key, "sysctl.", 7) == 0 ||
-	    drift_node_key(key))
+	    drift_node_key(key) || drift_hugepage_key(key))
 		return DRIFT_MATTERS;
 	return DRIFT_NOTED;
 }
@@ -89,8 +117,7 @@ drift_value(const char *key, const char *value)
 	const char	*p, *w;
 	size_t		 len;
 
-	if (strcmp(key, "memory") == 0 || (drift_node_key(key) &&
-	    strstr(key, ".memory") != NULL))
+	if (drift_memory_key(key))
 		return xstrndup(value, strcspn(value, " "));
 	if (strcmp(key, "cmdline") != 0)
 		return xstrdup(value);
@@ -106,6 +133,71 @@ drift_value(const char *key, const char *value)
 		strbuf_addf(&sb, "%s%.*s", sb.len ? " " : "", (int)len, w);
 	}
 	return strbuf_detach(&sb, NULL);
+}
+
+/* The exact figure of a quantity: memory's byte count, else the number. */
+static int
+drift_number(const char *key, const char *value, double *out)
+{
+	const char	*p = value;
+	char		*end;
+
+	if (drift_memory_key(key)) {
+		p = strchr(value, ' ');
+		if (p == NULL)
+			return -1;
+	}
+	while (*p == ' ')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	*out = strtod(p, &end);
+	while (*end == ' ')
+		end++;
+	return *end == '\0' ? 0 : -1;
+}
+
+static int
+drift_tolerant(const char *key)
+{
+	return drift_memory_key(key) ||
+	    strcmp(key, "sysctl.vm.min_free_kbytes") == 0;
+}
+
+int
+drift_same(const char *key, const char *a, const char *b)
+{
+	char	*na, *nb;
+	double	 x, y, big;
+	int	 same;
+
+	if (a == NULL || b == NULL)
+		return a == b;
+	if (drift_tolerant(key) && drift_number(key, a, &x) == 0 &&
+	    drift_number(key, b, &y) == 0) {
+		big = x > y ? x : y;
+		return big == 0 || (x > y ? x - y : y - x) <=
+		    big * DRIFT_TOLERANCE_PCT / 100;
+	}
+	na = drift_value(key, a);
+	nb = drift_value(key, b);
+	same = strcmp(na, nb) == 0;
+	free(na);
+	free(nb);
+	return same;
+}
+
+/* How a value reads in a difference: memory to 0.01 GiB (or 1 MiB). */
+static char *
+drift_shown(const char *key, const char *value)
+{
+	double	x;
+
+	if (!drift_memory_key(key) || drift_number(key, value, &x) != 0)
+		return drift_value(key, value);
+	if (x >= 1024.0 * 1024 * 1024)
+		return xasprintf("%.2fG", x / (1024.0 * 1024 * 1024));
+	return xasprintf("%.0fM", x / (1024.0 * 1024));
 }
 
 static const char *
@@ -157,56 +249,60 @@ drift_where(struct strbuf *sb, const char *label, size_t runs)
 
 /*
  * The values of key over the runs selected (commit NULL: all), each with
- * the labels of the runs that had it. Returns how many distinct values.
+ * the labels of the runs that had it. A run's value joins the first
+ * distinct value it is the same as (drift_same: within the key's
+ * tolerance). Returns how many distinct values.
  */
 static size_t
 drift_values(const struct drift_run *runs, size_t nr, const char *key,
     const char *commit, struct strbuf *text)
 {
-	char		**vals = xcalloc(nr + 1, sizeof *vals);
-	const char	 *v;
+	const char	**raw = xcalloc(nr + 1, sizeof *raw);
+	size_t		 *cls = xcalloc(nr + 1, sizeof *cls);
+	char		 *shown;
 	size_t		  i, j, k, n = 0, count;
 	int		  seen;
 
 	for (i = 0; i < nr; i++) {
+		cls[i] = SIZE_MAX;
 		if (commit != NULL && strcmp(runs[i].commit, commit) != 0)
 			continue;
-		v = drift_get(&runs[i], key);
-		vals[i] = v != NULL ? drift_value(key, v) : xstrdup("(unset)");
+		raw[i] = drift_get(&runs[i], key);
+		for (j = 0; j < i; j++) {
+			if (cls[j] == j && drift_same(key, raw[j], raw[i]))
+				break;
+		}
+		cls[i] = j < i ? j : i;
 	}
 	strbuf_reset(text);
 	for (i = 0; i < nr; i++) {
-		if (vals[i] == NULL)
-			continue;
-		for (j = 0, seen = 0; j < i && !seen; j++)
-			seen = vals[j] != NULL && strcmp(vals[j], vals[i]) == 0;
-		if (seen)
+		if (cls[i] != i)
 			continue;
 		n++;
-		strbuf_addf(text, "%s%s at ", n > 1 ? " | " : "", vals[i]);
+		shown = raw[i] != NULL ? drift_shown(key, raw[i]) :
+		    xstrdup("(unset)");
+		strbuf_addf(text, "%s%s at ", n > 1 ? " | " : "", shown);
+		free(shown);
 		for (j = i, seen = 0; j < nr; j++) {
-			if (vals[j] == NULL || strcmp(vals[j], vals[i]) != 0)
+			if (cls[j] != i)
 				continue;
 			for (k = i; k < j; k++) {
-				if (vals[k] != NULL &&
-				    strcmp(vals[k], vals[i]) == 0 &&
+				if (cls[k] == i &&
 				    strcmp(runs[k].label, runs[j].label) == 0)
 					break;
 			}
 			if (k < j)
 				continue;
 			for (k = j, count = 0; k < nr; k++)
-				count += vals[k] != NULL &&
-				    strcmp(vals[k], vals[i]) == 0 &&
+				count += cls[k] == i &&
 				    strcmp(runs[k].label, runs[j].label) == 0;
 			if (seen++)
 				strbuf_addstr(text, ", ");
 			drift_where(text, runs[j].label, count);
 		}
 	}
-	for (i = 0; i < nr; i++)
-		free(vals[i]);
-	free(vals);
+	free(raw);
+	free(cls);
 	return n;
 }
 

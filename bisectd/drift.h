@@ -4,7 +4,8 @@
  * recorded). Each run records its environment (agents/inventory.c); a
  * key "matters" when a difference in it can move a benchmark by itself
  * (THP, NUMA balancing, the kernel command line, the governor, sysctls,
- * the machine's CPUs, nodes and memory, the kernel and its config), is
+ * the machine's CPUs, nodes and memory, hugepages, the kernel and its
+ * config), is
  * "noted" when it is worth showing but not a reason to refuse (the
  * host's name, the agent's version), and is ignored when it is the
  * run's bookkeeping (its monitors, its testcase). docs/monitors.md has
@@ -63,6 +64,12 @@ int	 drift_key_per_commit(const char *key);
  * BOOT_IMAGE= and initrd= words. Allocated.
  */
 char	*drift_value(const char *key, const char *value);
+/*
+ * Whether two values of key are the same setting: memory and the
+ * kernel's min_free_kbytes within 1% (their exact figures), everything
+ * else, counts included, exactly after drift_value. NULL is unset.
+ */
+int	 drift_same(const char *key, const char *a, const char *b);
 
 /* Compare every run with every other; items sorted by key. */
 void	 drift_compare(struct drift *, const struct drift_run *, size_t nr);

@@ -276,20 +276,9 @@ static int
 report_env_differs(const struct drift_run *parent, const char *key,
     const char *value)
 {
-	const char	*pv = report_env_value(parent, key);
-	char		*a, *b;
-	int		 r;
-
 	if (parent == NULL || parent->nr == 0)
 		return 0;
-	if (pv == NULL || value == NULL)
-		return pv != value;
-	a = drift_value(key, pv);
-	b = drift_value(key, value);
-	r = strcmp(a, b) != 0;
-	free(a);
-	free(b);
-	return r;
+	return !drift_same(key, report_env_value(parent, key), value);
 }
 
 static void

@@ -6,6 +6,12 @@ listed as broken carry a file `broken`, which makes the build command fail.
 
   fixture-repo.py --commits 200 --culprit 137 --change -5 [--culprit2 60
       --change2 -3] [--broken 136,138] [--merge-every 10] [--noise 1.0]
+      [--timed]
+
+With --timed the benchmark's noise is the machine's own: bench.sh runs
+./spin (spin.c, built by the test's build command), a loop whose length
+grows as `speed` falls, and prints the operations per second of CPU time,
+as `make demo` does; other load on the machine disturbs it.
 
 Subjects: "commit N" on the main line, "side N.k" on merged side branches;
 a culprit's subject ends in "(culprit)" so that tests can find its oid.
@@ -15,15 +21,57 @@ import sys
 
 BENCH = r'''#!/bin/sh
 # A benchmark whose score depends on the commit: `speed` with Gaussian
-# noise of NOISE percent (Box-Muller), seeded from /dev/urandom.
+# noise of NOISE percent (Box-Muller). The two uniforms come straight from
+# /dev/urandom, not from awk's srand: mawk takes every seed >= 2^31-1 as
+# the same seed, which made half of all runs print one value.
 speed=$(cat speed)
-seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
-awk -v s="$speed" -v seed="$seed" -v noise="$(cat noise)" 'BEGIN {
-	srand(seed); u1 = rand(); u2 = rand(); if (u1 < 1e-12) u1 = 1e-12;
+set -- $(od -An -N8 -tu4 /dev/urandom)
+awk -v s="$speed" -v a="$1" -v b="$2" -v noise="$(cat noise)" 'BEGIN {
+	u1 = (a + 0.5) / 4294967296; u2 = (b + 0.5) / 4294967296;
 	z = sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
 	printf "score: %.4f\n", s * (1 + noise / 100 * z);
 	printf "other: %.4f\n", 100 * (1 + noise / 100 * z);
 }'
+'''
+
+
+TIMED_BENCH = r'''#!/bin/sh
+# A timed benchmark: ./spin's operations per CPU-second at this commit's speed.
+exec ./spin "$(cat speed)"
+'''
+
+SPIN = r'''#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* 16 million operations, each costing 1000 / speed loop rounds. */
+static unsigned long long
+mix(unsigned long long x)
+{
+	x ^= x >> 31;
+	x *= 0x9e3779b97f4a7c15ULL;
+	x ^= x >> 29;
+	return x;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct timespec a, b;
+	double speed = argc > 1 ? atof(argv[1]) : 1000, s;
+	unsigned long long acc = 1, i, ops = 16000000, n;
+
+	n = (unsigned long long)(ops * 1000.0 / speed);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+	for (i = 0; i < n; i++)
+		acc = mix(acc + i);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+	s = (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
+	printf("score: %.4f\n", ops / s / 1000);
+	printf("other: %.4f\n", 100.0);
+	fprintf(stderr, "checksum %llu\n", acc);
+	return 0;
+}
 '''
 
 
@@ -40,6 +88,8 @@ def main():
                     help="put the culprit on the side branch merged at it")
     ap.add_argument("--noise", type=float, default=1.0)
     ap.add_argument("--base", type=float, default=1000.0)
+    ap.add_argument("--timed", action="store_true",
+                    help="the machine's noise: a CPU-timed loop (spin.c)")
     a = ap.parse_args()
     broken = {int(x) for x in a.broken.split(",") if x}
     out = sys.stdout
@@ -55,7 +105,8 @@ def main():
         out.write(data + "\n")
         return mark
 
-    bench = blob(BENCH)
+    bench = blob(TIMED_BENCH if a.timed else BENCH)
+    spin = blob(SPIN) if a.timed else None
     noise = blob("%g\n" % a.noise)
     change = blob("a change\n")
 
@@ -87,6 +138,8 @@ def main():
         touched.append("changes/%d" % n)
         f = {"bench.sh": (bench, "100755"), "noise": (noise, "100644"),
              "speed": (blob("%.6f\n" % speed), "100644")}
+        if spin is not None:
+            f["spin.c"] = (spin, "100644")
         for path in touched:
             f[path] = (change, "100644")
         if is_broken:

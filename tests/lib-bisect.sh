@@ -26,6 +26,21 @@ setup_bench() {
 	EOF
 }
 
+# setup_bench_timed [fixture-repo.py options]: as setup_bench, with the
+# CPU-timed benchmark (--timed): ./spin is built by the build command, and
+# the machine's own noise, and any load beside it, is the benchmark's.
+setup_bench_timed() {
+	setup_bench --timed "$@" &&
+	cat >bisectd.yaml <<-EOF
+	repos:
+	  - name: bench
+	    path: repo
+	    build:
+	      command: test ! -e broken && cc -O2 -o spin spin.c
+	      artifacts: [bench.sh, speed, noise, spin]
+	EOF
+}
+
 # The oid of the commit whose subject is exactly "$1".
 commit_oid() {
 	git -C repo log --all --format='%H %s' | awk -v s="$1" '

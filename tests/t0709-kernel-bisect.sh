@@ -7,7 +7,9 @@
 # with ccache, boots every build under qemu (TCG) with the agent's
 # initramfs, measures getppid with tests/kernel/syscall-bench.c, skips the
 # commits that panic, and names the culprit. The figures (times, builds)
-# are printed as TAP comments and in $BISECTD_KERNEL_FIGURES if set; with
+# are printed as TAP comments and in $BISECTD_KERNEL_FIGURES if set, with
+# how many builds collapse onto an identical image (reproducible builds:
+# bisectd/build-kernel.c); with
 # BISECTD_KERNEL_CLEAN_BUILDS=N the first N commits built are built again
 # from scratch (tests/kernel/clean-builds.sh), for the comparison.
 . "$(dirname "$0")/test-lib.sh"
@@ -205,6 +207,25 @@ nrest=$(($(wc -l <builds) - 1))
 figure "first build (clean): $first s"
 figure "other $nrest builds: $rest s in all"
 figure "$((nrest + 1)) builds as clean as the first: about $(awk -v f="$first" -v n="$nrest" 'BEGIN { printf "%.0f", f * (n + 1) }') s"
+
+# Reproducible builds (issue 11): how many of the range's builds collapse
+# onto an image already built, and which commits built their parent's image.
+db_query "SELECT commit_oid, image_hash FROM builds WHERE status = 'ok'
+	AND image_hash IS NOT NULL ORDER BY finished, id" >images 2>/dev/null
+nimages=$(wc -l <images)
+ndistinct=$(cut -d'|' -f2 images | sort -u | wc -l)
+nparent=0 nsame=0
+while IFS='|' read -r oid hash; do
+	parent=$(git -C linux rev-parse -q --verify "$oid^1" 2>/dev/null) || continue
+	phash=$(awk -F'|' -v p="$parent" '$1 == p { print $2; exit }' images)
+	[ -n "$phash" ] || continue
+	nparent=$((nparent + 1))
+	[ "$phash" != "$hash" ] || nsame=$((nsame + 1))
+done <images
+figure "images: $nimages builds, $ndistinct distinct images: $((nimages - ndistinct)) collapse onto an image already built; $nsame of $nparent commits whose parent was built have their parent's image"
+while IFS='|' read -r oid hash; do
+	figure "image: $(echo "$hash" | cut -c1-12) $(git -C linux log -1 --format='%h %s' "$oid")"
+done <images
 
 if command -v ccache >/dev/null && [ -d state/ccache ]; then
 	figure "ccache: $(CCACHE_DIR=state/ccache ccache -s | tr -s ' ' |

@@ -155,6 +155,8 @@ test_kernel(void)
 	free(env);
 
 	setenv("KBUILD_BUILD_USER", "someone", 1);
+	setenv("GIT_DIR", "/elsewhere/.git", 1);
+	setenv("GIT_WORK_TREE", "/elsewhere", 1);
 	ok(build(r, &cr, "A", fragment, recipe, &out, &cause) == 0 &&
 	    out.outcome == BUILD_OK, "build A: tinyconfig + fragment");
 	if (cause != NULL)
@@ -202,6 +204,15 @@ test_kernel(void)
 	    has_line(env, "KBUILD_BUILD_HOST=bisectd") &&
 	    has_line(env, "KBUILD_BUILD_VERSION=1"), "kbuild's environment");
 	free(s);
+	s = xasprintf("GIT_CEILING_DIRECTORIES=%s/worktrees", workdir);
+	ok(env != NULL && has_line(env, "LOCALVERSION=") && has_line(env, s) &&
+	    strstr(env, "GIT_DIR=") == NULL &&
+	    strstr(env, "GIT_WORK_TREE=") == NULL, "no local version from "
+	    "git: LOCALVERSION empty, GIT_DIR and GIT_WORK_TREE removed, no "
+	    "repository above the worktree");
+	free(s);
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_WORK_TREE");
 	if (access("/usr/lib/ccache/gcc", X_OK) == 0) {
 		s = xasprintf("CCACHE_DIR=%s/ccache", workdir);
 		ok(env != NULL && strstr(env, "\nPATH=/usr/lib/ccache:") !=

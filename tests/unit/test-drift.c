@@ -2,8 +2,9 @@
  * Unit tests for bisectd/drift.c: which keys matter, how values are
  * normalized, and drift_compare on sets of runs -- identical runs, a THP
  * setting that differs between the sides (seed 000), a difference inside
- * one side, a noted-only difference, and a kernel built from each commit
- * whose release may differ between commits but not within one.
+ * one side, a noted-only difference, a kernel built from each commit
+ * whose release may differ between commits but not within one, and the
+ * tolerances: memory within 1%, counts and hugepage settings exactly.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,12 @@ test_classes(void)
 		"zone_reclaim_mode", "governor", "cmdline", "kernel", "kconfig",
 		"compiler", "nr_cpu", "nr_node", "memory", "model",
 		"sysctl.vm.swappiness", "node1.cpulist", "node0.memory",
+		"sysctl.vm.nr_hugepages", "sysctl.vm.nr_overcommit_hugepages",
+		"thp_shmem_enabled", "thp_khugepaged_defrag",
+		"thp_khugepaged_max_ptes_none", "thp_hugepages-64kB.enabled",
+		"hugepages-1048576kB.nr_hugepages",
+		"hugepages-2048kB.nr_overcommit_hugepages",
+		"node1.hugepages-2048kB.nr_hugepages",
 	};
 	size_t	i;
 
@@ -213,11 +220,92 @@ test_compare(void)
 	drift_release(&d);
 }
 
+static void
+test_same(void)
+{
+	ok(drift_same("memory", "5G 5905580032", "6G 5909123072"),
+	    "memory: 0.06%% apart is the same, across the GiB rounding");
+	ok(drift_same("node1.memory", "32G 34359738368", "32G 34190000000"),
+	    "node memory: 0.5%% apart is the same");
+	ok(!drift_same("memory", "64G 68719476736", "62G 66571993088"),
+	    "memory: 3%% apart differs (a DIMM)");
+	ok(!drift_same("node0.memory", "64G 68719476736", "64G 67800000000"),
+	    "node memory: 1.3%% apart differs though both read 64G");
+	ok(drift_same("memory", "64G", "64G") && !drift_same("memory", "5G",
+	    "6G"), "memory without its byte count: the rounded figure");
+	ok(drift_same("sysctl.vm.min_free_kbytes", "90112", "90200"),
+	    "min_free_kbytes follows memory: within 1%%");
+	ok(!drift_same("sysctl.vm.min_free_kbytes", "90112", "67584"),
+	    "min_free_kbytes set otherwise differs");
+	ok(!drift_same("nr_cpu", "48", "47"), "counts compare exactly");
+	ok(!drift_same("sysctl.vm.nr_hugepages", "0", "16384"),
+	    "nr_hugepages 0 and 16384 differ");
+	ok(!drift_same("sysctl.vm.nr_hugepages", "16384", "16383"),
+	    "nr_hugepages: one page short differs");
+	ok(!drift_same("sysctl.vm.swappiness", "60", "61"),
+	    "other sysctls exactly");
+	ok(!drift_same("thp_shmem_enabled", "never", "advise"),
+	    "shmem_enabled exactly");
+	ok(drift_same("cmdline", "BOOT_IMAGE=/a root=/dev/sda1",
+	    "BOOT_IMAGE=/b root=/dev/sda1"), "cmdline as normalized");
+	ok(!drift_same("memory", NULL, "64G 68719476736") &&
+	    drift_same("memory", NULL, NULL), "unset differs from set");
+}
+
+static void
+test_compare_tolerance(void)
+{
+	struct env		 e[4];
+	struct drift_run	 r[4];
+	struct drift		 d;
+	const struct drift_item	*it;
+	size_t			 i;
+
+	env_set(&e[0], "memory=5G 5905580032;node0.memory=5G 5905580032;"
+	    "sysctl.vm.nr_hugepages=0;thp_khugepaged_defrag=1");
+	env_set(&e[1], "memory=6G 5909123072;node0.memory=6G 5909123072;"
+	    "sysctl.vm.nr_hugepages=0;thp_khugepaged_defrag=1");
+	env_set(&e[2], "memory=6G 5909123072;node0.memory=6G 5909123072;"
+	    "sysctl.vm.nr_hugepages=16384;thp_khugepaged_defrag=0");
+	env_set(&e[3], "memory=62G 66571993088;node0.memory=5G 5905580032;"
+	    "sysctl.vm.nr_hugepages=0;thp_khugepaged_defrag=1");
+	run(&r[0], &e[0], "good", "a");
+	run(&r[1], &e[1], "bad", "b");
+	drift_compare(&d, r, 2);
+	is_int(d.nr, 0, "memory 0.06%% apart, '5G | 6G' rounded: no drift");
+	drift_release(&d);
+
+	run(&r[1], &e[2], "bad", "b");
+	drift_compare(&d, r, 2);
+	is_int(d.nr_matter, 2, "nr_hugepages and khugepaged defrag matter");
+	it = item(&d, "sysctl.vm.nr_hugepages");
+	is_str(it != NULL ? it->text : NULL,
+	    "0 at good (1 run) | 16384 at bad (1 run)",
+	    "nr_hugepages 0 -> 16384 is drift");
+	ok(item(&d, "thp_khugepaged_defrag") != NULL, "defrag 1 -> 0 too");
+	drift_release(&d);
+
+	run(&r[1], &e[1], "good", "a");
+	run(&r[2], &e[3], "bad", "b");
+	drift_compare(&d, r, 3);
+	it = item(&d, "memory");
+	ok(d.nr_matter == 1 && it != NULL && it->matters,
+	    "memory 5.5G -> 62G is drift, and only memory");
+	is_str(it != NULL ? it->text : NULL,
+	    "5.50G at good (2 runs) | 62.00G at bad (1 run)",
+	    "shown to 0.01G, the close values as one");
+	drift_release(&d);
+	for (i = 0; i < 4; i++)
+		env_free(&e[i]);
+}
+
 int
 main(void)
 {
 	test_classes();
 	test_values();
 	test_compare();
+	test_same();
+	test_compare_tolerance();
 	return tap_done();
 }
