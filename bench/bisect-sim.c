@@ -115,8 +115,17 @@ static const struct scenario scenarios[] = {
 #define NR_SCENARIOS	(sizeof scenarios / sizeof scenarios[0])
 #define SD		0.02
 #define BASE		1000.0
-#define MAX_RUNS	100
-#define INITIAL_RUNS	3
+/*
+ * The settings a user gets from `bisectctl bisect` (bisectd/bisection.c:
+ * max_runs 40, the job's runs, 3 by default, as the first look; the metric
+ * table's min_effect_pct, 1% for a throughput); --max-runs, --initial-runs
+ * and --min-effect change them, and each table says which it used.
+ */
+static unsigned	sim_max_runs = 40;
+static unsigned	sim_initial_runs = 3;
+static double	sim_min_effect = 1.0;
+#define MAX_RUNS	sim_max_runs
+#define INITIAL_RUNS	sim_initial_runs
 #define NR_COMMITS	1024
 #define MAX_MACHINES	3
 #define MAX_SAMPLES	4096	/* of one commit, with machine names */
@@ -388,7 +397,8 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 	in.good = &good;
 	in.nr_good = 1;
 	in.direction = 1;
-	in.min_effect_pct = sc->min_effect;
+	in.min_effect_pct = sc->min_effect != 0 ? sc->min_effect :
+	    sim_min_effect;
 	in.slots = sc->slots;
 	in.initial_runs = INITIAL_RUNS;
 	in.max_runs = MAX_RUNS;
@@ -721,6 +731,10 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 	}
 	printf("%s: %s; %zu trials (%.1f s)\n", sc->name, sc->what, trials,
 	    ((double)clock() - t0) / CLOCKS_PER_SEC);
+	printf("  settings: max_runs %u, initial_runs %u, min_effect_pct "
+	    "%g, slots %u\n", sim_max_runs, sim_initial_runs,
+	    sc->min_effect != 0 ? sc->min_effect : sim_min_effect,
+	    sc->slots ? sc->slots : 1);
 	printf("  %-10s %7s  %5s  %5s  %5s  %5s  %5s  %4s  %4s  %4s  %4s%s\n",
 	    "method", "right", "runs", "p90", "p99", "max", "builds", "max",
 	    "peak", "p90", "cut", sc->slots > 1 ? "  rounds" : "");
@@ -758,6 +772,16 @@ main(int argc, char **argv)
 		else if (strcmp(argv[i], "--scenario") == 0 &&
 		    i + 1 < (size_t)argc)
 			only = argv[++i];
+		else if (strcmp(argv[i], "--max-runs") == 0 &&
+		    i + 1 < (size_t)argc)
+			sim_max_runs = (unsigned)strtoul(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--initial-runs") == 0 &&
+		    i + 1 < (size_t)argc)
+			sim_initial_runs = (unsigned)strtoul(argv[++i], NULL,
+			    10);
+		else if (strcmp(argv[i], "--min-effect") == 0 &&
+		    i + 1 < (size_t)argc)
+			sim_min_effect = strtod(argv[++i], NULL);
 		else if (strcmp(argv[i], "--verbose") == 0)
 			sim_verbose = 1;
 		else if (strcmp(argv[i], "--trace") == 0 &&
@@ -771,7 +795,9 @@ main(int argc, char **argv)
 		} else {
 			fprintf(stderr, "usage: bisect-sim [--trials N] "
 			    "[--scenario NAME] [--seed S] [--list] "
-			    "[--verbose] [--trace TRIAL]\n");
+			    "[--max-runs N] [--initial-runs N] "
+			    "[--min-effect PCT] [--verbose] [--trace TRIAL]"
+			    "\n");
 			return 2;
 		}
 	}

@@ -41,6 +41,7 @@
 #define POWER_FLOOR	0.8	/* the change max_runs would find this often */
 #define ALPHA_FUTILE	0.01	/* a change below the floor, one-sided */
 #define ALPHA_FUTILE_SUB 0.05	/* the same for a part's ends */
+#define POWER_SEEN	0.5	/* "missed more often than not" below this */
 
 static size_t
 range_n(const struct bisect_state *st, size_t i)
@@ -55,13 +56,30 @@ range_testable(const struct bisect_state *st, size_t i)
 	    range_n(st, i) < st->max_runs;
 }
 
+static int
+range_root_end(const struct bisect_state *st, size_t i)
+{
+	size_t	k;
+
+	if (i == st->root_top)
+		return 1;
+	for (k = 0; k < st->nr_root_goods; k++)
+		if (st->root_goods[k] == i)
+			return 1;
+	return 0;
+}
+
 void
 bisect_range_want(struct bisect_state *st, size_t commit, unsigned samples)
 {
-	size_t	i;
+	size_t		i;
+	unsigned	cap = st->max_runs;
 
-	if (samples > st->max_runs)
-		samples = st->max_runs;
+	/* the whole range's ends may sample on, within ends_max */
+	if (st->ends_max > cap && range_root_end(st, commit))
+		cap = st->ends_max;
+	if (samples > cap)
+		samples = cap;
 	if (st->c[commit].build == BISECT_BUILD_FAILED ||
 	    range_n(st, commit) >= samples)
 		return;
@@ -197,21 +215,64 @@ range_first_look(const struct bisect_state *st, const struct bisect_range *r,
  * max_runs ones: the interval is the rank test's own measure of the
  * spread, whatever the noise's shape.
  */
-double
-bisect_range_floor(const struct bisect_state *st, size_t ng, size_t nb,
-    size_t nr_goods, double lo, double hi, double alpha, double min_eff)
+static double
+range_detectable(const struct bisect_state *st, unsigned n, size_t ng,
+    size_t nb, size_t nr_goods, double lo, double hi, double alpha,
+    double power)
 {
-	double	se, cap, z, det;
+	double	se, cap = (double)n, z;
 
-	if (ng == 0 || nb == 0 || !(hi >= lo))
-		return min_eff;
-	cap = (double)st->max_runs;
 	se = (hi - lo) / (2 * gsl_cdf_ugaussian_Qinv(ALPHA_FUTILE));
 	se *= sqrt((1 / cap + 1 / (cap * (double)(nr_goods ? nr_goods : 1))) /
 	    (1 / (double)ng + 1 / (double)nb));
 	z = gsl_cdf_ugaussian_Qinv(st->sign != 0 ? alpha : alpha / 2);
-	det = (z + gsl_cdf_ugaussian_Qinv(1 - POWER_FLOOR)) * se;
+	return (z + gsl_cdf_ugaussian_Qinv(1 - power)) * se;
+}
+
+static double
+range_floor_at(const struct bisect_state *st, unsigned n, size_t ng,
+    size_t nb, size_t nr_goods, double lo, double hi, double alpha,
+    double min_eff)
+{
+	double	det;
+
+	if (ng == 0 || nb == 0 || !(hi >= lo))
+		return min_eff;
+	det = range_detectable(st, n, ng, nb, nr_goods, lo, hi, alpha,
+	    POWER_FLOOR);
 	return det > min_eff ? det : min_eff;
+}
+
+double
+bisect_range_floor(const struct bisect_state *st, size_t ng, size_t nb,
+    size_t nr_goods, double lo, double hi, double alpha, double min_eff)
+{
+	return range_floor_at(st, st->max_runs, ng, nb, nr_goods, lo, hi,
+	    alpha, min_eff);
+}
+
+/*
+ * The smallest change, in %, that n samples of each end would show more
+ * often than not, the noise read as bisect_range_floor reads it: what an
+ * inconclusive answer says it could have missed.
+ */
+static void
+range_set_detectable(struct bisect_state *st, const struct bisect_range *r,
+    const double *g, size_t ng, const double *b, size_t nb, unsigned n,
+    double alpha)
+{
+	double	shift, pct, lo, hi;
+
+	st->inconclusive = 1;
+	st->min_detectable_pct = NAN;
+	if (ng < 2 || nb < 2)
+		return;
+	range_shift(g, ng, b, nb, 1 - 2 * ALPHA_FUTILE, &shift, &pct, &lo,
+	    &hi);
+	if (isnan(pct) || !(hi >= lo))
+		return;
+	st->min_detectable_pct = range_detectable(st, n, ng, nb, r->nr_goods,
+	    lo, hi, alpha, POWER_SEEN);
 }
 
 /*
@@ -230,7 +291,7 @@ bisect_range_floor(const struct bisect_state *st, size_t ng, size_t nb,
 static int
 range_futile(const struct bisect_state *st, const struct bisect_range *r,
     const double *g, size_t ng, const double *b, size_t nb, double alpha,
-    double min_eff)
+    double min_eff, unsigned n_max)
 {
 	double	shift, pct, lo, hi, floor_pct, m;
 	size_t	n_min;
@@ -247,8 +308,8 @@ range_futile(const struct bisect_state *st, const struct bisect_range *r,
 		return 0;
 	if (lo == 0 && hi == 0)
 		return 1;	/* nearly every pair of samples the same */
-	floor_pct = bisect_range_floor(st, ng, nb, r->nr_goods, lo, hi, alpha,
-	    min_eff);
+	floor_pct = range_floor_at(st, n_max, ng, nb, r->nr_goods, lo, hi,
+	    alpha, min_eff);
 	if (!(floor_pct > 0))
 		return 0;
 	/* a part's look is a hint followed: 5% */
@@ -328,11 +389,17 @@ range_ends(struct bisect_state *st, const struct bisect_range *r,
 			goto out;
 		}
 	}
-	if (range_futile(st, r, g, ng, b, nb, alpha, min_eff)) {
+	if (range_futile(st, r, g, ng, b, nb, alpha, min_eff, n_max)) {
 		ret = 0;
 		goto out;
 	}
 	if (target >= n_max) {
+		/*
+		 * Not told apart, yet not shown smaller than a change worth
+		 * finding: the whole range's answer is inconclusive.
+		 */
+		if (r->depth == 0)
+			range_set_detectable(st, r, g, ng, b, nb, n_max, alpha);
 		ret = 0;
 		goto out;
 	}
@@ -528,6 +595,22 @@ range_confirm(struct bisect_state *st, const struct bisect_range *r,
 	unsigned			 target;
 	enum bisect_status		 s;
 
+	/*
+	 * Its first parent did not build: nothing tells cs from it (nor from
+	 * the untestable commits below it), so they are the candidates.
+	 */
+	if (c->nr_parents > 0 && r->in[c->parents[0]] &&
+	    st->c[c->parents[0]].build == BISECT_BUILD_FAILED) {
+		range_candidate(st, cs);
+		for (q = c->parents[0]; r->in[q] &&
+		    st->c[q].build == BISECT_BUILD_FAILED;
+		    q = st->c[q].parents[0]) {
+			range_candidate(st, q);
+			if (st->c[q].nr_parents == 0)
+				break;
+		}
+		return BISECT_AMBIGUOUS;
+	}
 	for (k = 0; k <= c->nr_parents; k++) {
 		if (k < c->nr_parents) {
 			q = c->parents[k];
@@ -759,7 +842,8 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 	enum bisect_status	 s;
 
 	if (r->depth == 0)
-		n_max = st->max_runs;
+		n_max = st->ends_max > st->max_runs ? st->ends_max :
+		    st->max_runs;
 	else {
 		n_max = (unsigned)(SUB_CAP * st->root_n);
 		if (n_max < 4 * st->first_runs)
@@ -772,6 +856,15 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 	if (ends < 0 && st->spent) {
 		/* the look cannot finish: its ends were not shown apart */
 		st->cut = 1;
+		if (r->depth == 0) {
+			g = range_goods(st, r, &ng);
+			range_set_detectable(st, r, g, ng,
+			    st->c[r->top].samples, range_n(st, r->top),
+			    range_n(st, r->top) > ng ?
+			    (unsigned)range_n(st, r->top) : (unsigned)ng,
+			    ALPHA_CHANGE);
+			free(g);
+		}
 		return BISECT_NO_CHANGE;
 	}
 	if (ends < 0) {
