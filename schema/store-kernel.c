@@ -10,6 +10,7 @@
 #include "schema/store-internal.h"
 #include "schema/store-kernel.h"
 #include "util/error.h"
+#include "util/xalloc.h"
 
 static const char sql_kernel_set_kconfig[] =
     "UPDATE builds SET kconfig = ? WHERE id = ?";
@@ -22,6 +23,10 @@ static const char sql_kernel_same_image[] =
     "a.recipe = b.recipe AND a.image_hash = b.image_hash "
     "WHERE a.repo = ? AND a.recipe = ? AND a.commit_oid = ? AND "
     "b.commit_oid = ? AND a.status = 'ok' AND b.status = 'ok'";
+
+static const char sql_kernel_images[] =
+    "SELECT commit_oid, status, image_hash FROM builds "
+    "WHERE repo = ? AND recipe = ? ORDER BY commit_oid";
 
 static int
 store_kernel_changed(struct store *st, int64_t build, char **cause)
@@ -93,6 +98,49 @@ store_kernel_same_image(struct store *st, const char *repo,
 	if (r < 0)
 		return -1;
 	return n > 0;
+}
+
+int
+store_kernel_images(struct store *st, const char *repo, const char *recipe,
+    struct store_kernel_image **out, size_t *nr, char **cause)
+{
+	sqlite3_stmt			*stmt;
+	struct store_kernel_image	*v = NULL;
+	size_t				 n = 0, alloc = 0;
+	int				 r;
+
+	*out = NULL;
+	*nr = 0;
+	if (store_stmt(st, &stmt, cause, sql_kernel_images, "tt", repo,
+	    recipe) != 0)
+		return -1;
+	while ((r = store_step(st, stmt, cause)) == 1) {
+		ALLOC_GROW(v, n, alloc);
+		v[n].commit_oid = store_column_text(stmt, 0);
+		v[n].status = store_column_text(stmt, 1);
+		v[n++].image_hash = store_column_text(stmt, 2);
+	}
+	sqlite3_reset(stmt);
+	if (r < 0) {
+		store_kernel_images_free(v, n);
+		return -1;
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+void
+store_kernel_images_free(struct store_kernel_image *v, size_t nr)
+{
+	size_t	i;
+
+	for (i = 0; i < nr; i++) {
+		free(v[i].commit_oid);
+		free(v[i].status);
+		free(v[i].image_hash);
+	}
+	free(v);
 }
 
 void

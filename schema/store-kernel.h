@@ -7,6 +7,7 @@
 #ifndef SCHEMA_STORE_KERNEL_H
 #define SCHEMA_STORE_KERNEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "schema/store.h"
@@ -33,6 +34,20 @@ int	 store_kernel_get(struct store *, int64_t build,
 int	 store_kernel_same_image(struct store *, const char *repo,
 	     const char *recipe, const char *oid_a, const char *oid_b,
 	     char **cause);
+/*
+ * Every build of (repo, recipe), ordered by commit: its status and image
+ * hash (NULL until built, or for builds older than migration 0005). The
+ * bisection reads its range's digests from it in one query.
+ */
+struct store_kernel_image {
+	char	*commit_oid;
+	char	*status;
+	char	*image_hash;
+};
+int	 store_kernel_images(struct store *, const char *repo,
+	     const char *recipe, struct store_kernel_image **out, size_t *nr,
+	     char **cause);
+void	 store_kernel_images_free(struct store_kernel_image *, size_t nr);
 void	 store_kernel_build_release(struct store_kernel_build *);
 
 #endif
