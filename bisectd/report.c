@@ -34,10 +34,14 @@ report_kind(double change_pct, const char *direction)
 
 char *
 report_headline(const char *oid, double change_pct, const char *metric,
-    const char *direction)
+    const char *direction, const char *status)
 {
-	return xasprintf("commit %.10s: %+.1f%% %s %s", oid, change_pct,
-	    metric, report_kind(change_pct, direction));
+	int	unconfirmed = status != NULL &&
+		    strcmp(status, "unconfirmed") == 0;
+
+	return xasprintf("commit %.10s: %s%+.1f%% %s %s", oid,
+	    unconfirmed ? "unconfirmed " : "", change_pct, metric,
+	    report_kind(change_pct, direction));
 }
 
 int
@@ -606,14 +610,18 @@ report_revert(struct strbuf *sb, json_t *rv)
 	restored = json_number_value(json_object_get(rv, "restored_pct"));
 	report_para(sb, "Revert check: with the culprit reverted on top of the "
 	    "bad commit (%.12s), the metric moves %+.1f%% against bad "
-	    "(p = %.2g, %lld runs): the revert %s the change (%.0f%% of "
-	    "it).",
+	    "(%lld runs): the revert %s the change (%.0f%% of it, 95%% CI "
+	    "[%.0f%%, %.0f%%]; p = %.2g that it restores less than half).",
 	    json_string_value(json_object_get(rv, "commit")),
 	    json_number_value(json_object_get(rv, "change_pct")),
-	    json_number_value(json_object_get(rv, "p_value")),
 	    (long long)json_integer_value(json_object_get(rv, "n")),
 	    restored >= 90 ? "undoes all of" : restored >= 50 ?
-	    "undoes most of" : "undoes little of", restored);
+	    "undoes most of" : "undoes little of", restored,
+	    json_number_value(json_array_get(json_object_get(rv,
+	    "restored_ci_pct"), 0)),
+	    json_number_value(json_array_get(json_object_get(rv,
+	    "restored_ci_pct"), 1)),
+	    json_number_value(json_object_get(rv, "p_value")));
 }
 
 int
@@ -672,8 +680,17 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 		    repo_commit_read(repo, oid, &pc, NULL) == 0)
 			parent_oid = pc.oid;
 	}
-	*headline = report_headline(culprit, change, b.metric, b.direction);
+	*headline = report_headline(culprit, change, b.metric, b.direction,
+	    b.status);
 	strbuf_addf(&sb, "%s\n\n", *headline);
+	if (strcmp(b.status, "unconfirmed") == 0)
+		report_para(&sb, "UNCONFIRMED: the bisection pointed at this "
+		    "commit, but its own evidence contradicts it: %s. Its "
+		    "author has not been mailed; suspect noise or the "
+		    "environment, and run the bisection again.",
+		    json_string_value(json_object_get(res, "contradiction")) ?
+		    json_string_value(json_object_get(res, "contradiction")) :
+		    "see below");
 	{
 		const char	*oids[4], *labels[4];
 		char		 l[4][32];

@@ -24,7 +24,7 @@ const char *report_share(char *buf, size_t len, double explained_pct);
 /* "regression", "improvement" or "change" for a % change and direction. */
 const char *report_kind(double change_pct, const char *direction);
 char	*report_headline(const char *oid, double change_pct,
-	    const char *metric, const char *direction);
+	    const char *metric, const char *direction, const char *status);
 /*
  * One metric's two series compared as the metric table says (smallest
  * effect, direction), blocked by the agent that ran each sample when they

@@ -179,7 +179,7 @@ web_report_load(struct context *ctx, int64_t id, struct web_report *w,
 	snprintf(rev, sizeof rev, "%s^", w->culprit);
 	w->has_parent = repo_resolve(w->repo, rev, w->parent, NULL) == 0;
 	w->headline = report_headline(w->culprit, w->change, w->b.metric,
-	    w->b.direction);
+	    w->b.direction, w->b.status);
 	if (w->has_parent && store_env_get(ctx->store, w->b.job, w->b.repo,
 	    w->parent, &w->env_k[0], &w->env_v[0], &w->env_n[0], cause) != 0)
 		return -1;
