@@ -289,6 +289,16 @@ range_set_detectable(struct bisect_state *st, const struct bisect_range *r,
  * claims (it is all of the differences' range at 3 against 3).
  */
 static int
+range_below(const struct bisect_state *st, double lo, double hi, double x)
+{
+	if (st->sign > 0)
+		return hi < x;
+	if (st->sign < 0)
+		return -lo < x;
+	return lo > -x && hi < x;
+}
+
+static int
 range_futile(const struct bisect_state *st, const struct bisect_range *r,
     const double *g, size_t ng, const double *b, size_t nb, double alpha,
     double min_eff, unsigned n_max)
@@ -316,11 +326,14 @@ range_futile(const struct bisect_state *st, const struct bisect_range *r,
 	if (r->depth > 0)
 		range_shift(g, ng, b, nb, 1 - 2 * ALPHA_FUTILE_SUB, &shift,
 		    &pct, &lo, &hi);
-	if (st->sign > 0)
-		return hi < floor_pct;
-	if (st->sign < 0)
-		return -lo < floor_pct;
-	return lo > -floor_pct && hi < floor_pct;
+	/*
+	 * 1: below the smallest change worth finding (no change); 2: below
+	 * only what max_runs could see, not below min_effect_pct: more
+	 * samples are futile, yet a change worth finding could be there.
+	 */
+	if (!range_below(st, lo, hi, floor_pct))
+		return 0;
+	return min_eff <= 0 || range_below(st, lo, hi, min_eff) ? 1 : 2;
 }
 
 /*
@@ -389,7 +402,12 @@ range_ends(struct bisect_state *st, const struct bisect_range *r,
 			goto out;
 		}
 	}
-	if (range_futile(st, r, g, ng, b, nb, alpha, min_eff, n_max)) {
+	switch (range_futile(st, r, g, ng, b, nb, alpha, min_eff, n_max)) {
+	case 2:
+		if (r->depth == 0)
+			range_set_detectable(st, r, g, ng, b, nb, n_max, alpha);
+		/* FALLTHROUGH */
+	case 1:
 		ret = 0;
 		goto out;
 	}

@@ -361,7 +361,12 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	st.root_top = in->bad;
 	st.root_goods = goods;
 	st.nr_root_goods = nr_goods;
-	st.ends_max = BISECT_ENDS_FACTOR * st.max_runs;
+	/*
+	 * Without a min_effect_pct, the smallest change worth finding is the
+	 * one max_runs samples find (bisect_range_floor): no sampling on.
+	 */
+	st.ends_max = in->min_effect_pct > 0 ?
+	    BISECT_ENDS_FACTOR * st.max_runs : st.max_runs;
 	bisect_budget(&st, in, &root, res);
 	for (i = 0; i < nr_goods; i++)
 		if (bisect_image_same(&st.c[in->bad], &st.c[goods[i]]))
