@@ -45,6 +45,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "stats/bisect.h"
+#include "stats/bisect-revert.h"
 #include "util/xalloc.h"
 
 enum noise { GAUSS, HEAVY, BIMODAL, DRIFT };
@@ -62,6 +63,12 @@ struct scenario {
 	double		 min_effect;	/* min_effect_pct given to the driver */
 	unsigned	 machines;	/* run k on machine k mod machines */
 	double		 offset[3];	/* each machine's, in sd of the noise */
+	/*
+	 * Images: only the culprit changes the build's digest, and one other
+	 * commit (the liar), whose image is its parent's, is disturbed
+	 * whenever it runs: its runs read as the bad level.
+	 */
+	int		 images;
 };
 
 static const struct scenario scenarios[] = {
@@ -110,6 +117,12 @@ static const struct scenario scenarios[] = {
 	{ "machines-same-none", 0, GAUSS, 0, 0, 0, 1,
 	    "none on 3 machines alike (offsets 0)", 0, 0, 3,
 	    { 0, 0, 0 } },
+	{ "same-image", 0, GAUSS, 1.5, 1, 0, 1,
+	    "gauss-1.5, only the culprit changes the image, a disturbed "
+	    "commit of its parent's image reads bad", 0, 0, 0, { 0, 0, 0 },
+	    1 },
+	{ "same-image-0.75", 0, GAUSS, 0.75, 1, 0, 1,
+	    "the same at 0.75 sd", 0, 0, 0, { 0, 0, 0 }, 1 },
 };
 
 #define NR_SCENARIOS	(sizeof scenarios / sizeof scenarios[0])
@@ -139,6 +152,7 @@ struct history {
 	double			*mean;
 	size_t			 culprit[2];
 	size_t			 nr_culprits;
+	const char		**image;	/* images scenarios, else NULL */
 };
 
 struct sim {
@@ -185,6 +199,7 @@ history_free(struct history *h)
 	free(h->commits);
 	free(h->failed);
 	free(h->mean);
+	free(h->image);
 	memset(h, 0, sizeof *h);
 }
 
@@ -287,6 +302,20 @@ history_make(struct history *h, const struct scenario *sc, gsl_rng *rng)
 				h->mean[i] *= 1 - sc->effect_sd * sd;
 		}
 	}
+	if (sc->images && h->nr_culprits > 0) {
+		size_t liar;
+
+		h->image = xcalloc(h->nr, sizeof *h->image);
+		for (i = 0; i < h->nr; i++) {
+			history_ancestors(h, i, mark);
+			h->image[i] = mark[h->culprit[0]] ? "bbbb" : "aaaa";
+		}
+		do
+			liar = 1 + gsl_rng_uniform_int(rng, h->nr - 1);
+		while (liar == h->culprit[0] || liar == h->bad ||
+		    strcmp(h->image[liar], h->image[liar - 1]) != 0);
+		h->mean[liar] = h->mean[h->bad];
+	}
 	h->failed = xcalloc(h->nr, 1);
 	if (sc->build_fail && h->nr_culprits > 0) {
 		/* each commit within 3 of the culprit fails half the time, the
@@ -325,6 +354,9 @@ struct outcome {
 	size_t	rounds;
 	size_t	peak;		/* the most samples of one commit, ends apart */
 	int	cut;		/* the driver's budget ended it */
+	enum bisect_status status;	/* the driver's */
+	size_t	dup;		/* runs at an image sampled before */
+	size_t	revert_runs;	/* of the revert check, in runs too */
 };
 
 struct store {
@@ -360,10 +392,19 @@ static void
 store_take(struct store *st, struct sim *s, const struct history *h, size_t x,
     size_t n, struct outcome *o)
 {
+	size_t	y;
+
 	if (!st->built[x]) {
 		st->built[x] = 1;
 		o->builds++;
 	}
+	if (h->image != NULL && st->n[x] < n)
+		for (y = 0; y < h->nr; y++)
+			if (y != x && st->n[y] > 0 &&
+			    strcmp(h->image[y], h->image[x]) == 0) {
+				o->dup += n - st->n[x];
+				break;
+			}
 	while (st->n[x] < n) {
 		ALLOC_GROW(st->s[x], st->n[x], st->alloc[x]);
 		st->s[x][st->n[x]] = sim_sample(s, h->mean[x], st->n[x]);
@@ -376,6 +417,53 @@ static int
 sim_verbose;
 static long
 sim_trace = -1;		/* trial whose every round is printed */
+
+/*
+ * The revert check as bisectd runs it: the culprit reverted on top of bad
+ * (bad's level with the culprit's step taken out; none when the culprit
+ * is wrong), run as often as bad was, its verdict bisect_revert_decide's;
+ * one that contradicts makes the answer unconfirmed. Its runs and its
+ * build count in the totals.
+ */
+static void
+sim_revert(const struct history *h, struct sim *s, const struct store *st,
+    struct bisect_result *res, struct outcome *o)
+{
+	struct bisect_revert_input	 in;
+	struct bisect_revert		 v;
+	size_t				 c = res->culprits[0], n = 0, alloc = 0;
+	size_t				 first = st->n[h->bad];
+	double				*x = NULL, level = h->mean[h->bad];
+
+	if (h->commits[c].nr_parents > 0)
+		level *= h->mean[h->commits[c].parents[0]] / h->mean[c];
+	if (first < INITIAL_RUNS)
+		first = INITIAL_RUNS;
+	memset(&in, 0, sizeof in);
+	in.bad = st->s[h->bad];
+	in.nr_bad = st->n[h->bad];
+	in.good = st->s[0];
+	in.nr_good = st->n[0];
+	in.runs = (unsigned)first;
+	o->builds++;
+	for (;;) {
+		while (n < first) {
+			ALLOC_GROW(x, n, alloc);
+			x[n] = sim_sample(s, level, n);
+			n++;
+			o->runs++;
+			o->revert_runs++;
+		}
+		in.revert = x;
+		in.nr_revert = n;
+		if (bisect_revert_decide(&v, &in) != BISECT_REVERT_MORE)
+			break;
+		first = v.want;
+	}
+	if (v.verdict == BISECT_REVERT_CONTRADICTS)
+		res->status = BISECT_UNCONFIRMED;
+	free(x);
+}
 
 /* blocked: tell the driver which machine took each sample */
 static void
@@ -407,6 +495,7 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 		h->commits[i].samples = NULL;
 		h->commits[i].nr_samples = 0;
 		h->commits[i].machines = NULL;
+		h->commits[i].image = NULL;
 	}
 	while (!done && o->rounds < 5000) {
 		for (i = 0; i < h->nr; i++) {
@@ -441,6 +530,12 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 				continue;
 			}
 			h->commits[x].build = BISECT_BUILD_OK;
+			if (h->image != NULL)
+				h->commits[x].image = h->image[x];
+			if (res.wants[k].samples == 0 && !st.built[x]) {
+				st.built[x] = 1;
+				o->builds++;
+			}
 			store_take(&st, s, h, x, res.wants[k].samples, o);
 		}
 		bisect_result_release(&res);
@@ -453,6 +548,9 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 		store_free(&st, h->nr);
 		return;
 	}
+	if (res.status == BISECT_FOUND && res.nr_culprits > 0)
+		sim_revert(h, s, &st, &res, o);
+	o->status = res.status;
 
 	switch (h->nr_culprits) {
 	case 0:
@@ -652,6 +750,11 @@ quantile(size_t *v, size_t n, double q)
 struct tally {
 	size_t	 right;
 	size_t	 cut;
+	size_t	 wrong;		/* found, but not the right answer */
+	size_t	 unconfirmed;
+	size_t	 inconclusive;
+	size_t	 dup;
+	size_t	 revert_runs;
 	size_t	*runs;
 	size_t	*builds;
 	size_t	*rounds;
@@ -667,7 +770,8 @@ tally_print(const char *method, struct tally *t, size_t trials, int rounds)
 	    quantile(t->runs, trials, 0.99), quantile(t->runs, trials, 1),
 	    quantile(t->builds, trials, 0.5), quantile(t->builds, trials, 1),
 	    quantile(t->peak, trials, 0.5), quantile(t->peak, trials, 0.9));
-	printf("  %4zu", t->cut);
+	printf("  %4zu  %5zu  %6zu  %5zu", t->cut, t->wrong, t->unconfirmed,
+	    t->inconclusive);
 	if (rounds)
 		printf("  %5zu", quantile(t->rounds, trials, 0.5));
 	printf("\n");
@@ -722,6 +826,17 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 				run_fixed(&h, sc, &s, fixed[j - 1], &o);
 			t[j].right += o.right;
 			t[j].cut += o.cut;
+			if (j == 0 || j == 4) {
+				t[j].wrong += o.status == BISECT_FOUND &&
+				    !o.right;
+				t[j].unconfirmed += o.status ==
+				    BISECT_UNCONFIRMED;
+				t[j].inconclusive += o.status ==
+				    BISECT_INCONCLUSIVE;
+				t[j].dup += o.dup;
+				t[j].revert_runs += o.revert_runs;
+			} else
+				t[j].wrong += !o.right;
 			t[j].runs[i] = o.runs;
 			t[j].builds[i] = o.builds;
 			t[j].rounds[i] = o.rounds;
@@ -735,10 +850,16 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 	    "%g, slots %u\n", sim_max_runs, sim_initial_runs,
 	    sc->min_effect != 0 ? sc->min_effect : sim_min_effect,
 	    sc->slots ? sc->slots : 1);
-	printf("  %-10s %7s  %5s  %5s  %5s  %5s  %5s  %4s  %4s  %4s  %4s%s\n",
-	    "method", "right", "runs", "p90", "p99", "max", "builds", "max",
-	    "peak", "p90", "cut", sc->slots > 1 ? "  rounds" : "");
+	printf("  %-10s %7s  %5s  %5s  %5s  %5s  %5s  %4s  %4s  %4s  %4s  %5s  "
+	    "%6s  %5s%s\n", "method", "right", "runs", "p90", "p99", "max",
+	    "builds", "max", "peak", "p90", "cut", "wrong", "unconf", "incon",
+	    sc->slots > 1 ? "  rounds" : "");
 	tally_print("driver", &t[0], trials, sc->slots > 1);
+	if (t[0].revert_runs > 0 || sc->images)
+		printf("  driver: %zu runs of revert checks in all, counted "
+		    "in its runs%s", t[0].revert_runs, sc->images ? "" : "\n");
+	if (sc->images)
+		printf("; %zu runs at an image sampled already\n", t[0].dup);
 	if (methods > 4)
 		tally_print("pooled", &t[4], trials, sc->slots > 1);
 	for (j = 1; j < 4; j++) {
