@@ -749,9 +749,9 @@ bisection_revert_queue(struct scheduler *s, struct bisection *bs,
 
 /*
  * The revert check: the culprit reverted on top of bad, built and run as
- * many times as bad was; its verdict is stats/bisect-revert.c's, which
- * may ask for the check once more before it says the revert contradicts
- * the culprit. Returns 1 while its runs are still to come (they have been
+ * many times as bad was (at least the job's runs); its verdict is
+ * stats/bisect-revert.c's, which may ask for the check once more, twice
+ * the runs, before it says the revert contradicts the culprit. Returns 1 while its runs are still to come (they have been
  * queued), 0 with *out set to the check's JSON (or NULL when there is
  * nothing to say) and *v to the verdict, -1 on error.
  */
