@@ -101,6 +101,38 @@ bisect_image_pool(struct bisect_image *im, struct bisect_commit *out,
 	return pooled;
 }
 
+static size_t
+image_rep(const struct bisect_image *im, const struct bisect_commit *raw,
+    size_t c)
+{
+	size_t	i, best = c, head = im->class[c];
+
+	for (i = 0; i < im->nr; i++) {
+		if (im->class[i] != head)
+			continue;
+		if (raw[i].nr_samples > raw[best].nr_samples ||
+		    (raw[i].nr_samples == raw[best].nr_samples &&
+		    im->end != NULL && im->end[i] && !im->end[best]))
+			best = i;
+	}
+	return best;
+}
+
+void
+bisect_image_ends(struct bisect_image *im, size_t bad, const size_t *goods,
+    size_t nr_goods)
+{
+	size_t	i;
+
+	if (im->end == NULL)
+		im->end = xcalloc(im->nr ? im->nr : 1, 1);
+	if (bad < im->nr)
+		im->end[bad] = 1;
+	for (i = 0; i < nr_goods; i++)
+		if (goods[i] < im->nr)
+			im->end[goods[i]] = 1;
+}
+
 void
 bisect_image_wants(const struct bisect_image *im,
     const struct bisect_commit *raw, struct bisect_want *w, size_t *nr)
@@ -116,7 +148,15 @@ bisect_image_wants(const struct bisect_image *im,
 			target = 0;
 			rep = c;
 		} else {
-			rep = im->rep[im->class[c]];
+			/*
+			 * An end keeps its wants; another commit's go to the
+			 * member with the most samples (an end on a tie): a
+			 * commit disturbed while it ran is not run again for
+			 * an image the others ran as well.
+			 */
+			rep = c;
+			if (im->end == NULL || !im->end[c])
+				rep = image_rep(im, raw, c);
 			other = im->pooled[c] - raw[rep].nr_samples;
 			target = w[i].samples > other ?
 			    w[i].samples - (unsigned)other : 0;
@@ -151,5 +191,6 @@ bisect_image_release(struct bisect_image *im)
 	free(im->rep);
 	free(im->pooled);
 	free(im->same_parent);
+	free(im->end);
 	memset(im, 0, sizeof *im);
 }

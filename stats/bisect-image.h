@@ -20,6 +20,7 @@ struct bisect_image {
 	size_t		*pooled;	/* per commit: samples of its class */
 	double		**samples;	/* per commit: the class's samples, or NULL */
 	unsigned char	*same_parent;	/* image equals the first parent's */
+	unsigned char	*end;		/* the bisection's ends (NULL: none) */
 };
 
 /*
@@ -33,13 +34,16 @@ size_t	bisect_image_pool(struct bisect_image *, struct bisect_commit *out,
 /*
  * Rewrite the driver's wants for the caller: a commit not built yet, when
  * digests are in use, is built first (a want of 0 samples); a want of a
- * class's total is moved to the member that has the most samples and set
- * to that member's own total. raw[] is the caller's commits. Wants made
+ * class's total is set to the commit's own total, and moved, unless the
+ * commit is an end (bisect_image_ends), to the member that has the most
+ * samples. raw[] is the caller's commits. Wants made
  * the same are merged.
  */
 void	bisect_image_wants(const struct bisect_image *,
 	    const struct bisect_commit *raw, struct bisect_want *wants,
 	    size_t *nr_wants);
+void	bisect_image_ends(struct bisect_image *, size_t bad,
+	    const size_t *goods, size_t nr_goods);
 /* 1 when a and b are both built with the same digest */
 int	bisect_image_same(const struct bisect_commit *a,
 	    const struct bisect_commit *b);

@@ -388,9 +388,11 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 		s = BISECT_INCONCLUSIVE;
 	bisect_fill(res, &st, s);
 	res->min_detectable_pct = st.min_detectable_pct;
-	if (s == BISECT_CONTINUE)
+	if (s == BISECT_CONTINUE) {
+		bisect_image_ends(&im, in->bad, goods, nr_goods);
 		bisect_image_wants(&im, in->commits, res->wants,
 		    &res->nr_wants);
+	}
 	if (s == BISECT_FOUND && res->nr_culprits > 0 &&
 	    im.same_parent[res->culprits[0]]) {
 		/* the last word: never a culprit that ran its parent's image */
