@@ -55,6 +55,7 @@ struct bisection_turn {
 	/* every build of the range's recipe: status and digest */
 	struct store_kernel_image *images;
 	size_t			 nr_images;
+	size_t			 nr_ran;	/* touched[] with runs come first */
 	int			 building;	/* a range commit's build is on */
 };
 
@@ -182,7 +183,7 @@ bisection_gather(struct scheduler *s, struct bisection *bs,
 	struct bisect_commit	 *c;
 	struct store_build	  build;
 	char			**oids = NULL;
-	size_t			  nr = 0, i, idx;
+	size_t			  nr = 0, i, k, idx;
 	int			  done, failed, found, r = -1;
 
 	memset(&build, 0, sizeof build);
@@ -217,9 +218,9 @@ bisection_gather(struct scheduler *s, struct bisection *bs,
 	}
 	if (store_run_commits(st, b->job, b->repo, &oids, &nr, cause) != 0)
 		return -1;
-	t->touched = xcalloc(nr + 1, sizeof *t->touched);
-	t->series = xcalloc(nr + 1, sizeof *t->series);
-	t->done = xcalloc(nr + 1, sizeof *t->done);
+	t->touched = xcalloc(nr + t->nr_images + 1, sizeof *t->touched);
+	t->series = xcalloc(nr + t->nr_images + 1, sizeof *t->series);
+	t->done = xcalloc(nr + t->nr_images + 1, sizeof *t->done);
 	for (i = 0; i < nr; i++) {
 		if ((idx = bisection_find(bs, oids[i])) == (size_t)-1)
 			continue;
@@ -250,6 +251,23 @@ bisection_gather(struct scheduler *s, struct bisection *bs,
 		    t->series[t->nr_touched].agents;
 		t->done[t->nr_touched] = done;
 		t->nr_runs += (size_t)done;
+		t->touched[t->nr_touched++] = idx;
+	}
+	/*
+	 * Then the commits only built (their image told the driver enough):
+	 * they are tested commits too, in the log and the counts.
+	 */
+	t->nr_ran = t->nr_touched;
+	for (i = 0; i < t->nr_images; i++) {
+		if ((idx = bisection_find(bs, t->images[i].commit_oid)) ==
+		    (size_t)-1 || bs->range.commits[idx].nr_samples > 0 ||
+		    bs->range.commits[idx].build == BISECT_BUILD_UNKNOWN)
+			continue;
+		for (k = 0; k < t->nr_ran; k++)
+			if (t->touched[k] == idx)
+				break;
+		if (k < t->nr_ran)
+			continue;
 		t->touched[t->nr_touched++] = idx;
 	}
 	r = 0;
@@ -381,6 +399,69 @@ bisection_is_good_end(const struct repo_range *range, size_t idx)
 	return 0;
 }
 
+static const size_t *bisection_sort_weight;
+
+static int
+bisection_cmp_step(const void *a, const void *b)
+{
+	const struct store_step	*x = a, *y = b;
+	int			 xb = strcmp(x->verdict, "bad") == 0;
+	int			 yb = strcmp(y->verdict, "bad") == 0;
+	size_t			 wx = bisection_sort_weight[x->samples];
+	size_t			 wy = bisection_sort_weight[y->samples];
+
+	if (xb != yb)
+		return xb - yb;
+	if (xb && wx != wy)
+		return wx > wy ? -1 : 1;
+	return x->mean < y->mean ? -1 : x->mean > y->mean;
+}
+
+/*
+ * git bisect keeps one bad ref, which each `git bisect bad` replaces: for
+ * the log to replay to the culprit, the bad commits come last, each after
+ * its descendants (the most ancestors in the range first). The rest keep
+ * the order they were tested in.
+ */
+static void
+bisection_steps_order(const struct repo_range *range, struct store_step *steps,
+    size_t nr)
+{
+	struct {
+		struct store_step	step;
+		size_t			idx;
+	}		*v;
+	size_t		*w, i, k;
+	struct store_step *tmp;
+
+	w = xcalloc(range->nr_commits + 1, sizeof *w);
+	if (bisect_weights(w, range->commits, range->nr_commits, NULL) != 0) {
+		free(w);
+		return;
+	}
+	v = xcalloc(nr + 1, sizeof *v);
+	tmp = xcalloc(nr + 1, sizeof *tmp);
+	for (i = 0; i < nr; i++) {
+		v[i].step = steps[i];
+		for (k = 0; k < range->nr_commits; k++)
+			if (range->oids[k] == steps[i].commit_oid)
+				break;
+		v[i].idx = k < range->nr_commits ? k : range->nr_commits;
+		/* sort keys: the commit's index and the step's position */
+		tmp[i] = steps[i];
+		tmp[i].samples = (int)v[i].idx;
+		tmp[i].mean = (double)i;
+	}
+	bisection_sort_weight = w;
+	qsort(tmp, nr, sizeof *tmp, bisection_cmp_step);
+	bisection_sort_weight = NULL;
+	for (i = 0; i < nr; i++)
+		steps[i] = v[(size_t)tmp[i].mean].step;
+	free(tmp);
+	free(v);
+	free(w);
+}
+
 /* The log of tested commits with verdicts relative to the conclusion. */
 static struct store_step *
 bisection_steps(const struct bisection *bs, const struct bisection_turn *t,
@@ -420,6 +501,7 @@ bisection_steps(const struct bisection *bs, const struct bisection_turn *t,
 		else
 			steps[i].verdict = "skip";
 	}
+	bisection_steps_order(range, steps, t->nr_touched);
 	free(bad);
 	*nr = t->nr_touched;
 	return steps;
@@ -583,6 +665,13 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 	if (res->status == BISECT_FAILED)
 		json_object_set_new(o, "error", json_string(res->error ?
 		    res->error : "the driver failed"));
+	/* the ends ran one image: nothing between them changed it */
+	if (res->status == BISECT_NO_CHANGE && range->nr_good > 0 &&
+	    range->commits[range->bad].image != NULL &&
+	    range->commits[range->good[0]].image != NULL &&
+	    strcmp(range->commits[range->bad].image,
+	    range->commits[range->good[0]].image) == 0)
+		json_object_set_new(o, "same_image", json_true());
 	/* the smallest change the ends' samples would have shown */
 	if ((res->status == BISECT_INCONCLUSIVE ||
 	    res->status == BISECT_NO_CHANGE) &&
@@ -885,7 +974,7 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 	}
 	switch (drift_bisection_check(s->ctx, &b,
 	    (const char (*)[REPO_OID_HEX + 1])bs->range.oids, t.touched,
-	    t.nr_touched, &why, cause)) {
+	    t.nr_ran, &why, cause)) {
 	case -1:
 		goto out;
 	case 1:
