@@ -536,6 +536,27 @@ bisection_round(double x, double unit)
 }
 
 /*
+ * The commit whose samples stand for commit i: i, or when i has none, the
+ * commit of its image with the most (identical images are one test point).
+ */
+static size_t
+bisection_sampled_at(const struct repo_range *range, size_t i)
+{
+	const struct bisect_commit	*c = &range->commits[i];
+	size_t				 k, best = i;
+
+	if (c->nr_samples > 0 || c->image == NULL)
+		return i;
+	for (k = 0; k < range->nr_commits; k++)
+		if (range->commits[k].image != NULL &&
+		    strcmp(range->commits[k].image, c->image) == 0 &&
+		    range->commits[k].nr_samples >
+		    range->commits[best].nr_samples)
+			best = k;
+	return best;
+}
+
+/*
  * The culprit's change, p and interval: against its parent as the compare
  * table computes them (Welch's t and Fieller's interval, within machines
  * when the runs were spread over several), so that the headline, the
@@ -557,11 +578,13 @@ bisection_culprit_change(struct scheduler *s, const struct store_bisection *b,
 	memset(&sp, 0, sizeof sp);
 	memset(&sc, 0, sizeof sc);
 	if (range->commits[culprit].nr_parents > 0) {
-		parent = range->commits[culprit].parents[0];
+		parent = bisection_sampled_at(range,
+		    range->commits[culprit].parents[0]);
 		have = store_series_get(s->ctx->store, b->job, b->repo,
 		    range->oids[parent], b->metric, &sp, NULL) == 0 &&
 		    store_series_get(s->ctx->store, b->job, b->repo,
-		    range->oids[culprit], b->metric, &sc, NULL) == 0 &&
+		    range->oids[bisection_sampled_at(range, culprit)],
+		    b->metric, &sc, NULL) == 0 &&
 		    report_compare(&cmp, &sp, &sc) == 0 &&
 		    isfinite(cmp.change_pct);
 	}
@@ -601,8 +624,9 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 {
 	const struct repo_range	*range = &bs->range;
 	json_t			*o = json_object(), *skipped = json_array();
+	json_t			*stand;
 	struct repo_commit	 rc;
-	size_t			 i, culprit, parent, builds = 0;
+	size_t			 i, k, culprit, parent, builds = 0;
 	char			*text;
 	int			 found = (res->status == BISECT_FOUND ||
 				    res->status == BISECT_UNCONFIRMED) &&
@@ -636,16 +660,25 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 		bisection_culprit_change(s, b, range, res, o);
 		if (range->commits[culprit].nr_parents > 0) {
 			parent = range->commits[culprit].parents[0];
+			k = bisection_sampled_at(range, parent);
 			json_object_set_new(o, "parent", bisection_stats_json(
-			    &range->commits[parent]));
+			    &range->commits[k]));
+			/* the runs of its image that stand for it */
+			if (k != parent)
+				json_object_set_new(o, "parent_sampled_at",
+				    json_string(range->oids[k]));
 			if (store_kernel_same_image(s->ctx->store, b->repo,
 			    bs->recipe, range->oids[culprit],
 			    range->oids[parent], NULL) == 1)
 				json_object_set_new(o, "same_image_as_parent",
 				    json_true());
 		}
+		k = bisection_sampled_at(range, culprit);
 		json_object_set_new(o, "culprit_stats", bisection_stats_json(
-		    &range->commits[culprit]));
+		    &range->commits[k]));
+		if (k != culprit)
+			json_object_set_new(o, "culprit_sampled_at",
+			    json_string(range->oids[k]));
 		json_object_set_new(o, "explained_pct", json_real(
 		    bisection_round(res->explained_pct, 1)));
 	} else {
@@ -699,6 +732,17 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 			builds++;
 	}
 	json_object_set_new(o, "builds", json_integer((json_int_t)builds));
+	/* the commits only built, each with the commit whose runs it shares */
+	stand = json_object();
+	for (i = t->nr_ran; i < t->nr_touched; i++) {
+		k = bisection_sampled_at(range, t->touched[i]);
+		if (k != t->touched[i] && range->commits[k].nr_samples > 0)
+			json_object_set_new(stand, range->oids[t->touched[i]],
+			    json_string(range->oids[k]));
+	}
+	if (json_object_size(stand) > 0)
+		json_object_set(o, "stand_ins", stand);
+	json_decref(stand);
 	json_object_set_new(o, "runs", json_integer((json_int_t)t->nr_runs));
 	json_object_set_new(o, "skipped", skipped);
 	/* 12 digits: -5.8, not the double nearest -5.8 written out in 17 */

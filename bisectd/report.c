@@ -639,6 +639,7 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	struct strbuf			 sb = STRBUF_INIT;
 	json_t				*res = NULL;
 	const char			*culprit, *parent_oid = NULL;
+	const char			*culprit_at, *parent_at = NULL;
 	struct drift			 drift;
 	struct report_side		 penv, cenv;
 	double				 change;
@@ -680,6 +681,14 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 		    repo_commit_read(repo, oid, &pc, NULL) == 0)
 			parent_oid = pc.oid;
 	}
+	/* the commits whose runs stand for them: theirs, or their image's */
+	culprit_at = json_string_value(json_object_get(res,
+	    "culprit_sampled_at"));
+	if (culprit_at == NULL)
+		culprit_at = culprit;
+	if (parent_oid != NULL && (parent_at = json_string_value(
+	    json_object_get(res, "parent_sampled_at"))) == NULL)
+		parent_at = parent_oid;
 	*headline = report_headline(culprit, change, b.metric, b.direction,
 	    b.status);
 	strbuf_addf(&sb, "%s\n\n", *headline);
@@ -696,21 +705,26 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 		char		 l[4][32];
 		size_t		 n = 0;
 
-		oids[n] = b.good;
-		snprintf(l[n], sizeof l[n], "good %.10s", b.good);
-		labels[n] = l[n];
-		n++;
-		oids[n] = b.bad;
-		snprintf(l[n], sizeof l[n], "bad %.10s", b.bad);
-		labels[n] = l[n];
-		n++;
+		/* an end whose runs stand for the parent or culprit is that */
+		if (parent_at == NULL || strcmp(parent_at, b.good) != 0) {
+			oids[n] = b.good;
+			snprintf(l[n], sizeof l[n], "good %.10s", b.good);
+			labels[n] = l[n];
+			n++;
+		}
+		if (strcmp(culprit_at, b.bad) != 0) {
+			oids[n] = b.bad;
+			snprintf(l[n], sizeof l[n], "bad %.10s", b.bad);
+			labels[n] = l[n];
+			n++;
+		}
 		if (parent_oid != NULL) {
-			oids[n] = parent_oid;
+			oids[n] = parent_at;
 			snprintf(l[n], sizeof l[n], "parent %.10s", parent_oid);
 			labels[n] = l[n];
 			n++;
 		}
-		oids[n] = culprit;
+		oids[n] = culprit_at;
 		snprintf(l[n], sizeof l[n], "culprit %.10s", culprit);
 		labels[n] = l[n];
 		n++;
@@ -726,8 +740,8 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	strbuf_addf(&sb, "repository: %s\n", b.repo);
 	report_branches(&sb, repo, culprit);
 	strbuf_addch(&sb, '\n');
-	report_side_load(&penv, ctx, b.job, b.repo, parent_oid);
-	report_side_load(&cenv, ctx, b.job, b.repo, culprit);
+	report_side_load(&penv, ctx, b.job, b.repo, parent_at);
+	report_side_load(&cenv, ctx, b.job, b.repo, culprit_at);
 	report_testcase(&sb, job.testcase, job.description, job.canonical,
 	    &cenv.run);
 	report_para(&sb, "The culprit explains %s the change between "
@@ -759,11 +773,17 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	}
 	report_revert(&sb, json_object_get(res, "revert"));
 	if (parent_oid != NULL) {
-		if (store_series_all(ctx->store, b.job, b.repo, parent_oid, &sa,
+		if (store_series_all(ctx->store, b.job, b.repo, parent_at, &sa,
 		    &na, cause) != 0 ||
-		    store_series_all(ctx->store, b.job, b.repo, culprit, &sc,
+		    store_series_all(ctx->store, b.job, b.repo, culprit_at, &sc,
 		    &nc, cause) != 0)
 			goto out;
+		if (culprit_at != culprit || parent_at != parent_oid)
+			report_para(&sb, "The culprit and its parent were built, "
+			    "not run: their images are byte-identical to those "
+			    "of %.12s and %.12s, whose runs stand for them "
+			    "below (identical images are one test point).",
+			    culprit_at, parent_at);
 		report_env(&sb, ctx, id, b.job, b.repo, &penv, &cenv);
 		report_compare_table(&sb, parent_oid, culprit, sa, na, sc, nc,
 		    b.metric, 0);

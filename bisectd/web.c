@@ -119,6 +119,9 @@ struct web_report {
 	json_t			*res;
 	const char		*culprit;
 	char			 parent[REPO_OID_HEX + 1];
+	/* whose runs stand for them (an image's other commit), or theirs */
+	const char		*culprit_at;
+	const char		*parent_at;
 	int			 has_parent;
 	struct repo		*repo;
 	struct repo_commit	 rc;
@@ -178,12 +181,19 @@ web_report_load(struct context *ctx, int64_t id, struct web_report *w,
 		return -1;
 	snprintf(rev, sizeof rev, "%s^", w->culprit);
 	w->has_parent = repo_resolve(w->repo, rev, w->parent, NULL) == 0;
+	if ((w->culprit_at = json_string_value(json_object_get(w->res,
+	    "culprit_sampled_at"))) == NULL)
+		w->culprit_at = w->culprit;
+	if ((w->parent_at = json_string_value(json_object_get(w->res,
+	    "parent_sampled_at"))) == NULL)
+		w->parent_at = w->parent;
 	w->headline = report_headline(w->culprit, w->change, w->b.metric,
 	    w->b.direction, w->b.status);
 	if (w->has_parent && store_env_get(ctx->store, w->b.job, w->b.repo,
-	    w->parent, &w->env_k[0], &w->env_v[0], &w->env_n[0], cause) != 0)
+	    w->parent_at, &w->env_k[0], &w->env_v[0], &w->env_n[0],
+	    cause) != 0)
 		return -1;
-	return store_env_get(ctx->store, w->b.job, w->b.repo, w->culprit,
+	return store_env_get(ctx->store, w->b.job, w->b.repo, w->culprit_at,
 	    &w->env_k[1], &w->env_v[1], &w->env_n[1], cause);
 }
 
@@ -268,6 +278,7 @@ web_plot(struct strbuf *sb, struct context *ctx, struct web_report *w,
 	struct repo_range	 range;
 	struct repo_commit	*rcs = NULL;
 	struct web_point	*pts = NULL;
+	const char		*stand;
 	struct web_plot		 plot;
 	struct web_point	 revert;
 	struct summary		 sum;
@@ -286,10 +297,13 @@ web_plot(struct strbuf *sb, struct context *ctx, struct web_report *w,
 	pts = xcalloc(nr + 1, sizeof *pts);
 	rcs = xcalloc(nr + 1, sizeof *rcs);
 	for (i = 0; i < nr; i++) {
+		/* a commit only built shows the runs of its image */
+		if ((stand = json_string_value(json_object_get(json_object_get(
+		    w->res, "stand_ins"), steps[i].commit_oid))) == NULL)
+			stand = steps[i].commit_oid;
 		if ((at = repo_range_find(&range, steps[i].commit_oid)) ==
 		    (size_t)-1 || store_series_get(ctx->store, w->b.job,
-		    w->b.repo, steps[i].commit_oid, w->b.metric, &series,
-		    NULL) != 0)
+		    w->b.repo, stand, w->b.metric, &series, NULL) != 0)
 			continue;
 		summary_compute(&sum, series.values, series.nr);
 		store_series_release(&series);
@@ -524,9 +538,9 @@ web_tables(struct strbuf *sb, struct context *ctx, const struct web_report *w,
 
 	if (w->has_parent) {
 		if (store_series_all(ctx->store, w->b.job, w->b.repo,
-		    w->parent, &sa, &na, cause) != 0 ||
+		    w->parent_at, &sa, &na, cause) != 0 ||
 		    store_series_all(ctx->store, w->b.job, w->b.repo,
-		    w->culprit, &sc, &nc, cause) != 0)
+		    w->culprit_at, &sc, &nc, cause) != 0)
 			goto out;
 		report_compare_table(&t, w->parent, w->culprit, sa, na, sc, nc,
 		    w->b.metric, 0);
