@@ -624,6 +624,25 @@ range_confirm(struct bisect_state *st, const struct bisect_range *r,
 	enum bisect_status		 s;
 
 	/*
+	 * cs did not build (the most probable of commits no sample tells
+	 * apart): the candidates are the untestable commits around it and
+	 * the first testable one above them.
+	 */
+	if (c->build == BISECT_BUILD_FAILED) {
+		for (q = cs; q != (size_t)-1 && r->in[q]; ) {
+			range_candidate(st, q);
+			if (st->c[q].build != BISECT_BUILD_FAILED)
+				break;
+			for (k = 0; k < st->nr; k++)
+				if (r->in[k] && st->c[k].nr_parents > 0 &&
+				    st->c[k].parents[0] == q)
+					break;
+			q = k < st->nr ? k : (size_t)-1;
+		}
+		c = &st->c[q != (size_t)-1 && r->in[q] ? q : cs];
+		cs = q != (size_t)-1 && r->in[q] ? q : cs;
+	}
+	/*
 	 * Its first parent did not build: nothing tells cs from it (nor from
 	 * the untestable commits below it), so they are the candidates.
 	 */
