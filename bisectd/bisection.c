@@ -881,12 +881,90 @@ bisection_revert_queue(struct scheduler *s, struct bisection *bs,
 }
 
 /*
+ * The revert's build against the culprit's parent's image: 2 while the
+ * build is to come (queued), 0 with *out and *v set when the images are
+ * byte-identical or the revert does not build, 1 when runs must decide
+ * (the images differ or one is unknown), -1 on error.
+ */
+static int
+bisection_revert_image(struct scheduler *s, struct bisection *bs,
+    const struct store_bisection *b, const struct bisect_result *res,
+    const char *oid, json_t **out, struct bisect_revert *v, char **cause)
+{
+	struct store			*st = s->ctx->store;
+	const struct repo_range		*range = &bs->range;
+	const struct bisect_commit	*c = &range->commits[res->culprits[0]];
+	const char			*pimage;
+	struct store_build		 build;
+	struct store_kernel_build	 kb;
+	int64_t				 build_id;
+	int				 live, next, found, r = 1;
+
+	if (c->nr_parents == 0 ||
+	    (pimage = range->commits[c->parents[0]].image) == NULL)
+		return 1;
+	memset(&build, 0, sizeof build);
+	memset(&kb, 0, sizeof kb);
+	if (store_run_count(st, b->job, b->repo, oid, &live, &next,
+	    cause) != 0)
+		return -1;
+	if (live > 0)
+		return 1;	/* runs were asked for already: they decide */
+	if ((found = store_build_find(st, b->repo, oid, bs->recipe, &build,
+	    cause)) < 0)
+		return -1;
+	if (!found) {
+		if (store_build_ensure(st, b->repo, oid, bs->recipe, &build_id,
+		    cause) != 0 || (bs->kconfig != NULL &&
+		    store_kernel_set_kconfig(st, build_id, bs->kconfig,
+		    cause) != 0) || store_bisection_progress(st, b->id,
+		    "bisect: building the culprit reverted on top of bad",
+		    cause) != 0)
+			return -1;
+		return 2;
+	}
+	if (strcmp(build.status, "failed") == 0) {
+		*out = json_pack("{s:b, s:s, s:b}", "clean", 1, "commit", oid,
+		    "built", 0);
+		r = 0;
+		goto out;
+	}
+	if (strcmp(build.status, "ok") != 0) {
+		r = 2;
+		goto out;
+	}
+	if (store_kernel_get(st, build.id, &kb, cause) != 0) {
+		r = -1;
+		goto out;
+	}
+	if (kb.image_hash != NULL && strcmp(kb.image_hash, pimage) == 0) {
+		v->verdict = BISECT_REVERT_RESTORES;
+		v->restored_pct = v->restored_lo = v->restored_hi = 100;
+		v->p_value = 1;
+		*out = json_pack("{s:b, s:s, s:b, s:b, s:I, s:f, s:f, s:s}",
+		    "clean", 1, "commit", oid, "built", 1,
+		    "same_image_as_parent", 1, "n", (json_int_t)0,
+		    "restored_pct", 100.0, "change_pct", bisection_round(
+		    res->culprit_change_pct != 0 && isfinite(
+		    res->culprit_change_pct) ? -100 * res->culprit_change_pct /
+		    (100 + res->culprit_change_pct) : 0.0, 0.1),
+		    "verdict", bisect_revert_verdict_name(v->verdict));
+		r = 0;
+	}
+out:
+	store_build_release(&build);
+	store_kernel_build_release(&kb);
+	return r;
+}
+
+/*
  * The revert check: the culprit reverted on top of bad, built and run as
  * many times as bad was (at least the job's runs); its verdict is
  * stats/bisect-revert.c's, which may ask for the check once more, twice
  * the runs, before it says the revert contradicts the culprit. Returns 1 while its runs are still to come (they have been
- * queued), 0 with *out set to the check's JSON (or NULL when there is
- * nothing to say) and *v to the verdict, -1 on error.
+ * queued), 2 while its build is (bisection_revert_image), 0 with *out set
+ * to the check's JSON (or NULL when there is nothing to say) and *v to the
+ * verdict, -1 on error.
  */
 static int
 bisection_revert(struct scheduler *s, struct bisection *bs,
@@ -919,6 +997,14 @@ bisection_revert(struct scheduler *s, struct bisection *bs,
 		*out = json_pack("{s:b}", "clean", 0);
 		return 0;
 	}
+	/*
+	 * Built first when the culprit's parent's image is known: a revert
+	 * whose image is the parent's restores all of the change by
+	 * construction, and runs would tell nothing more.
+	 */
+	if ((r = bisection_revert_image(s, bs, b, res, oid, out, v,
+	    cause)) != 1)
+		return r;
 	target = bad->nr_samples > runs ? (unsigned)bad->nr_samples : runs;
 	if ((r = bisection_revert_queue(s, bs, b, oid, target, cause)) != 0)
 		return r;
@@ -981,7 +1067,7 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 	char				*progress = NULL, *why = NULL;
 	json_t				*revert = NULL;
 	struct bisect_revert		 verdict;
-	int				 busy, added = 0, builds = 0, r = -1;
+	int				 busy, added = 0, builds = 0, rv, r = -1;
 	unsigned			 runs;
 
 	memset(&t, 0, sizeof t);
@@ -1046,14 +1132,17 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 	if (res.status == BISECT_FOUND && res.nr_culprits > 0) {
 		if (store_begin(st, cause) != 0)
 			goto out;
-		switch (bisection_revert(s, bs, &b, &res, runs, &t, &revert,
-		    &verdict, &why)) {
+		switch ((rv = bisection_revert(s, bs, &b, &res, runs, &t,
+		    &revert, &verdict, &why))) {
 		case 1:
+		case 2:
 			if (store_commit(st, cause) != 0) {
 				store_rollback(st);
 				goto out;
 			}
-			s->progress = 1;
+			/* runs queued are progress; a build to wait for is not */
+			if (rv == 1)
+				s->progress = 1;
 			r = 0;
 			goto out;
 		case -1:

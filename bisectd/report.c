@@ -607,6 +607,14 @@ report_revert(struct strbuf *sb, json_t *rv)
 		    json_string_value(json_object_get(rv, "commit")));
 		return;
 	}
+	if (json_is_true(json_object_get(rv, "same_image_as_parent"))) {
+		report_para(sb, "Revert check: the culprit reverted on top of "
+		    "the bad commit (%.12s) builds an image byte-identical to "
+		    "the culprit's parent's: it restores all of the change by "
+		    "construction, and was not run.",
+		    json_string_value(json_object_get(rv, "commit")));
+		return;
+	}
 	restored = json_number_value(json_object_get(rv, "restored_pct"));
 	report_para(sb, "Revert check: with the culprit reverted on top of the "
 	    "bad commit (%.12s), the metric moves %+.1f%% against bad "

@@ -329,8 +329,11 @@ web_plot(struct strbuf *sb, struct context *ctx, struct web_report *w,
 	plot.culprit = w->culprit;
 	revert_oid = json_string_value(json_object_get(json_object_get(w->res,
 	    "revert"), "commit"));
+	/* a revert of the parent's image was not run: the parent's runs */
 	if (revert_oid != NULL && store_series_get(ctx->store, w->b.job,
-	    w->b.repo, revert_oid, w->b.metric, &series, NULL) == 0) {
+	    w->b.repo, json_is_true(json_object_get(json_object_get(w->res,
+	    "revert"), "same_image_as_parent")) && w->has_parent ?
+	    w->parent_at : revert_oid, w->b.metric, &series, NULL) == 0) {
 		summary_compute(&sum, series.values, series.nr);
 		store_series_release(&series);
 		if (sum.n > 0 && isfinite(sum.mean)) {
