@@ -423,7 +423,8 @@ sim_trace = -1;		/* trial whose every round is printed */
  * (bad's level with the culprit's step taken out; none when the culprit
  * is wrong), run as often as bad was, its verdict bisect_revert_decide's;
  * one that contradicts makes the answer unconfirmed. Its runs and its
- * build count in the totals.
+ * build count in the totals. With images, the revert of the commit that
+ * changes the image builds its parent's: decided by the build, no runs.
  */
 static void
 sim_revert(const struct history *h, struct sim *s, const struct store *st,
@@ -435,6 +436,14 @@ sim_revert(const struct history *h, struct sim *s, const struct store *st,
 	size_t				 first = st->n[h->bad];
 	double				*x = NULL, level = h->mean[h->bad];
 
+	o->builds++;
+	/*
+	 * Images: the revert of the one commit that changes the image
+	 * builds its parent's image, restores by construction, is not run.
+	 */
+	if (h->image != NULL && h->commits[c].nr_parents > 0 &&
+	    strcmp(h->image[c], h->image[h->commits[c].parents[0]]) != 0)
+		return;
 	if (h->commits[c].nr_parents > 0)
 		level *= h->mean[h->commits[c].parents[0]] / h->mean[c];
 	if (first < INITIAL_RUNS)
@@ -445,7 +454,6 @@ sim_revert(const struct history *h, struct sim *s, const struct store *st,
 	in.good = st->s[0];
 	in.nr_good = st->n[0];
 	in.runs = (unsigned)first;
-	o->builds++;
 	for (;;) {
 		while (n < first) {
 			ALLOC_GROW(x, n, alloc);
