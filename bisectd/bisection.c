@@ -399,66 +399,56 @@ bisection_is_good_end(const struct repo_range *range, size_t idx)
 	return 0;
 }
 
-static const size_t *bisection_sort_weight;
+struct bisection_step_key {
+	int	bad;
+	size_t	weight;		/* ancestors-or-self in the range */
+	size_t	pos;		/* in the order tested */
+};
 
 static int
 bisection_cmp_step(const void *a, const void *b)
 {
-	const struct store_step	*x = a, *y = b;
-	int			 xb = strcmp(x->verdict, "bad") == 0;
-	int			 yb = strcmp(y->verdict, "bad") == 0;
-	size_t			 wx = bisection_sort_weight[x->samples];
-	size_t			 wy = bisection_sort_weight[y->samples];
+	const struct bisection_step_key	*x = a, *y = b;
 
-	if (xb != yb)
-		return xb - yb;
-	if (xb && wx != wy)
-		return wx > wy ? -1 : 1;
-	return x->mean < y->mean ? -1 : x->mean > y->mean;
+	if (x->bad != y->bad)
+		return x->bad - y->bad;
+	if (x->bad && x->weight != y->weight)
+		return x->weight > y->weight ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
 /*
  * git bisect keeps one bad ref, which each `git bisect bad` replaces: for
  * the log to replay to the culprit, the bad commits come last, each after
  * its descendants (the most ancestors in the range first). The rest keep
- * the order they were tested in.
+ * the order they were tested in. touched[i] is step i's commit.
  */
 static void
 bisection_steps_order(const struct repo_range *range, struct store_step *steps,
-    size_t nr)
+    const size_t *touched, size_t nr)
 {
-	struct {
-		struct store_step	step;
-		size_t			idx;
-	}		*v;
-	size_t		*w, i, k;
-	struct store_step *tmp;
+	struct bisection_step_key	*key;
+	struct store_step		*copy;
+	size_t				*w, i;
 
 	w = xcalloc(range->nr_commits + 1, sizeof *w);
 	if (bisect_weights(w, range->commits, range->nr_commits, NULL) != 0) {
 		free(w);
 		return;
 	}
-	v = xcalloc(nr + 1, sizeof *v);
-	tmp = xcalloc(nr + 1, sizeof *tmp);
+	key = xcalloc(nr + 1, sizeof *key);
+	copy = xcalloc(nr + 1, sizeof *copy);
 	for (i = 0; i < nr; i++) {
-		v[i].step = steps[i];
-		for (k = 0; k < range->nr_commits; k++)
-			if (range->oids[k] == steps[i].commit_oid)
-				break;
-		v[i].idx = k < range->nr_commits ? k : range->nr_commits;
-		/* sort keys: the commit's index and the step's position */
-		tmp[i] = steps[i];
-		tmp[i].samples = (int)v[i].idx;
-		tmp[i].mean = (double)i;
+		key[i].bad = strcmp(steps[i].verdict, "bad") == 0;
+		key[i].weight = w[touched[i]];
+		key[i].pos = i;
+		copy[i] = steps[i];
 	}
-	bisection_sort_weight = w;
-	qsort(tmp, nr, sizeof *tmp, bisection_cmp_step);
-	bisection_sort_weight = NULL;
+	qsort(key, nr, sizeof *key, bisection_cmp_step);
 	for (i = 0; i < nr; i++)
-		steps[i] = v[(size_t)tmp[i].mean].step;
-	free(tmp);
-	free(v);
+		steps[i] = copy[key[i].pos];
+	free(copy);
+	free(key);
 	free(w);
 }
 
@@ -501,7 +491,7 @@ bisection_steps(const struct bisection *bs, const struct bisection_turn *t,
 		else
 			steps[i].verdict = "skip";
 	}
-	bisection_steps_order(range, steps, t->nr_touched);
+	bisection_steps_order(range, steps, t->touched, t->nr_touched);
 	free(bad);
 	*nr = t->nr_touched;
 	return steps;
@@ -937,7 +927,8 @@ bisection_revert_image(struct scheduler *s, struct bisection *bs,
 		r = -1;
 		goto out;
 	}
-	if (kb.image_hash != NULL && strcmp(kb.image_hash, pimage) == 0) {
+	if (kb.artifacts_hash != NULL &&
+	    strcmp(kb.artifacts_hash, pimage) == 0) {
 		v->verdict = BISECT_REVERT_RESTORES;
 		v->restored_pct = v->restored_lo = v->restored_hi = 100;
 		v->p_value = 1;

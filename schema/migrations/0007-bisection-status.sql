@@ -1,4 +1,9 @@
--- Issue 11: a bisection may end `unconfirmed` (a culprit was pointed at,
+-- Issue 11: every build records the digest of all its artifacts, what a
+-- run gets (image_hash is the kernel image's alone when there is one):
+-- builds with equal digests are one test point of a bisection.
+ALTER TABLE builds ADD COLUMN artifacts_hash TEXT;
+
+-- And a bisection may end `unconfirmed` (a culprit was pointed at,
 -- but its own evidence contradicts it: never mailed as one) or
 -- `inconclusive` (the ends were not told apart, yet a change worth finding
 -- could be there). SQLite cannot change a CHECK in place: the table is
