@@ -369,7 +369,18 @@ web_summary(struct strbuf *sb, const struct web_report *w,
 
 	strbuf_addf(sb, "<h1 class=\"%s\">", kind);
 	web_escape(sb, w->headline);
-	strbuf_addf(sb, "</h1>\n<p>FYI, we noticed a %+.1f%% %s of <code>",
+	strbuf_addstr(sb, "</h1>\n");
+	/* pointed at, but contradicted by its own evidence: not mailed */
+	if (strcmp(w->b.status, "unconfirmed") == 0) {
+		strbuf_addstr(sb, "<p><strong>Unconfirmed:</strong> the "
+		    "bisection pointed at this commit, but its own evidence "
+		    "contradicts it: ");
+		web_escape(sb, json_string_value(json_object_get(w->res,
+		    "contradiction")) != NULL ? json_string_value(
+		    json_object_get(w->res, "contradiction")) : "see below");
+		strbuf_addstr(sb, ". Its author has not been mailed.</p>\n");
+	}
+	strbuf_addf(sb, "<p>FYI, we noticed a %+.1f%% %s of <code>",
 	    w->change, kind);
 	web_escape(sb, w->b.metric);
 	strbuf_addstr(sb, "</code> due to commit:</p>\n<table class=\"kv\">\n"
@@ -439,12 +450,20 @@ web_revert(struct strbuf *sb, const struct web_report *w)
 		strbuf_addf(sb, "The culprit reverted on top of the bad end "
 		    "(<code>%.12s</code>) did not build: no check.",
 		    oid != NULL ? oid : "");
+	else if (json_is_true(json_object_get(rv, "same_image_as_parent")))
+		strbuf_addf(sb, "Reverting the culprit on top of the bad end "
+		    "(<code>%.12s</code>, kept under "
+		    "<code>refs/bisectd/revert/</code>) builds an image "
+		    "byte-identical to the culprit's parent's: it restores "
+		    "100%% of the good&rarr;bad change by construction, and "
+		    "was not run.", oid != NULL ? oid : "");
 	else
 		strbuf_addf(sb, "Reverting the culprit on top of the bad end "
 		    "(<code>%.12s</code>, kept under "
 		    "<code>refs/bisectd/revert/</code>) restores %.0f%% of the "
 		    "good&rarr;bad change: mean %.6g over %lld runs, %+.1f%% "
-		    "against the bad end (p = %.2g).", oid != NULL ? oid : "",
+		    "against the bad end (p = %.2g that it restores less than "
+		    "half).", oid != NULL ? oid : "",
 		    json_number_value(json_object_get(rv, "restored_pct")),
 		    json_number_value(json_object_get(rv, "mean")),
 		    (long long)json_integer_value(json_object_get(rv, "n")),
