@@ -78,6 +78,8 @@ bisect_image_pool(struct bisect_image *im, struct bisect_commit *out,
 		if (total > 0) {
 			v = xcalloc(total, sizeof *v);
 			for (k = i, total = 0; k < j; k++) {
+				if (in[order[k]].nr_samples == 0)
+					continue;
 				memcpy(v + total, in[order[k]].samples,
 				    in[order[k]].nr_samples * sizeof *v);
 				total += in[order[k]].nr_samples;
