@@ -45,6 +45,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "stats/bisect.h"
+#include "stats/bisect-revert.h"
 #include "util/xalloc.h"
 
 enum noise { GAUSS, HEAVY, BIMODAL, DRIFT };
@@ -62,6 +63,12 @@ struct scenario {
 	double		 min_effect;	/* min_effect_pct given to the driver */
 	unsigned	 machines;	/* run k on machine k mod machines */
 	double		 offset[3];	/* each machine's, in sd of the noise */
+	/*
+	 * Images: only the culprit changes the build's digest, and one other
+	 * commit (the liar), whose image is its parent's, is disturbed
+	 * whenever it runs: its runs read as the bad level.
+	 */
+	int		 images;
 };
 
 static const struct scenario scenarios[] = {
@@ -110,13 +117,28 @@ static const struct scenario scenarios[] = {
 	{ "machines-same-none", 0, GAUSS, 0, 0, 0, 1,
 	    "none on 3 machines alike (offsets 0)", 0, 0, 3,
 	    { 0, 0, 0 } },
+	{ "same-image", 0, GAUSS, 1.5, 1, 0, 1,
+	    "gauss-1.5, only the culprit changes the image, a disturbed "
+	    "commit of its parent's image reads bad", 0, 0, 0, { 0, 0, 0 },
+	    1 },
+	{ "same-image-0.75", 0, GAUSS, 0.75, 1, 0, 1,
+	    "the same at 0.75 sd", 0, 0, 0, { 0, 0, 0 }, 1 },
 };
 
 #define NR_SCENARIOS	(sizeof scenarios / sizeof scenarios[0])
 #define SD		0.02
 #define BASE		1000.0
-#define MAX_RUNS	100
-#define INITIAL_RUNS	3
+/*
+ * The settings a user gets from `bisectctl bisect` (bisectd/bisection.c:
+ * max_runs 40, the job's runs, 3 by default, as the first look; the metric
+ * table's min_effect_pct, 1% for a throughput); --max-runs, --initial-runs
+ * and --min-effect change them, and each table says which it used.
+ */
+static unsigned	sim_max_runs = 40;
+static unsigned	sim_initial_runs = 3;
+static double	sim_min_effect = 1.0;
+#define MAX_RUNS	sim_max_runs
+#define INITIAL_RUNS	sim_initial_runs
 #define NR_COMMITS	1024
 #define MAX_MACHINES	3
 #define MAX_SAMPLES	4096	/* of one commit, with machine names */
@@ -130,6 +152,7 @@ struct history {
 	double			*mean;
 	size_t			 culprit[2];
 	size_t			 nr_culprits;
+	const char		**image;	/* images scenarios, else NULL */
 };
 
 struct sim {
@@ -176,6 +199,7 @@ history_free(struct history *h)
 	free(h->commits);
 	free(h->failed);
 	free(h->mean);
+	free(h->image);
 	memset(h, 0, sizeof *h);
 }
 
@@ -278,6 +302,20 @@ history_make(struct history *h, const struct scenario *sc, gsl_rng *rng)
 				h->mean[i] *= 1 - sc->effect_sd * sd;
 		}
 	}
+	if (sc->images && h->nr_culprits > 0) {
+		size_t liar;
+
+		h->image = xcalloc(h->nr, sizeof *h->image);
+		for (i = 0; i < h->nr; i++) {
+			history_ancestors(h, i, mark);
+			h->image[i] = mark[h->culprit[0]] ? "bbbb" : "aaaa";
+		}
+		do
+			liar = 1 + gsl_rng_uniform_int(rng, h->nr - 1);
+		while (liar == h->culprit[0] || liar == h->bad ||
+		    strcmp(h->image[liar], h->image[liar - 1]) != 0);
+		h->mean[liar] = h->mean[h->bad];
+	}
 	h->failed = xcalloc(h->nr, 1);
 	if (sc->build_fail && h->nr_culprits > 0) {
 		/* each commit within 3 of the culprit fails half the time, the
@@ -316,6 +354,9 @@ struct outcome {
 	size_t	rounds;
 	size_t	peak;		/* the most samples of one commit, ends apart */
 	int	cut;		/* the driver's budget ended it */
+	enum bisect_status status;	/* the driver's */
+	size_t	dup;		/* runs at an image sampled before */
+	size_t	revert_runs;	/* of the revert check, in runs too */
 };
 
 struct store {
@@ -351,10 +392,19 @@ static void
 store_take(struct store *st, struct sim *s, const struct history *h, size_t x,
     size_t n, struct outcome *o)
 {
+	size_t	y;
+
 	if (!st->built[x]) {
 		st->built[x] = 1;
 		o->builds++;
 	}
+	if (h->image != NULL && st->n[x] < n)
+		for (y = 0; y < h->nr; y++)
+			if (y != x && st->n[y] > 0 &&
+			    strcmp(h->image[y], h->image[x]) == 0) {
+				o->dup += n - st->n[x];
+				break;
+			}
 	while (st->n[x] < n) {
 		ALLOC_GROW(st->s[x], st->n[x], st->alloc[x]);
 		st->s[x][st->n[x]] = sim_sample(s, h->mean[x], st->n[x]);
@@ -367,6 +417,61 @@ static int
 sim_verbose;
 static long
 sim_trace = -1;		/* trial whose every round is printed */
+
+/*
+ * The revert check as bisectd runs it: the culprit reverted on top of bad
+ * (bad's level with the culprit's step taken out; none when the culprit
+ * is wrong), run as often as bad was, its verdict bisect_revert_decide's;
+ * one that contradicts makes the answer unconfirmed. Its runs and its
+ * build count in the totals. With images, the revert of the commit that
+ * changes the image builds its parent's: decided by the build, no runs.
+ */
+static void
+sim_revert(const struct history *h, struct sim *s, const struct store *st,
+    struct bisect_result *res, struct outcome *o)
+{
+	struct bisect_revert_input	 in;
+	struct bisect_revert		 v;
+	size_t				 c = res->culprits[0], n = 0, alloc = 0;
+	size_t				 first = st->n[h->bad];
+	double				*x = NULL, level = h->mean[h->bad];
+
+	o->builds++;
+	/*
+	 * Images: the revert of the one commit that changes the image
+	 * builds its parent's image, restores by construction, is not run.
+	 */
+	if (h->image != NULL && h->commits[c].nr_parents > 0 &&
+	    strcmp(h->image[c], h->image[h->commits[c].parents[0]]) != 0)
+		return;
+	if (h->commits[c].nr_parents > 0)
+		level *= h->mean[h->commits[c].parents[0]] / h->mean[c];
+	if (first < INITIAL_RUNS)
+		first = INITIAL_RUNS;
+	memset(&in, 0, sizeof in);
+	in.bad = st->s[h->bad];
+	in.nr_bad = st->n[h->bad];
+	in.good = st->s[0];
+	in.nr_good = st->n[0];
+	in.runs = (unsigned)first;
+	for (;;) {
+		while (n < first) {
+			ALLOC_GROW(x, n, alloc);
+			x[n] = sim_sample(s, level, n);
+			n++;
+			o->runs++;
+			o->revert_runs++;
+		}
+		in.revert = x;
+		in.nr_revert = n;
+		if (bisect_revert_decide(&v, &in) != BISECT_REVERT_MORE)
+			break;
+		first = v.want;
+	}
+	if (v.verdict == BISECT_REVERT_CONTRADICTS)
+		res->status = BISECT_UNCONFIRMED;
+	free(x);
+}
 
 /* blocked: tell the driver which machine took each sample */
 static void
@@ -388,7 +493,8 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 	in.good = &good;
 	in.nr_good = 1;
 	in.direction = 1;
-	in.min_effect_pct = sc->min_effect;
+	in.min_effect_pct = sc->min_effect != 0 ? sc->min_effect :
+	    sim_min_effect;
 	in.slots = sc->slots;
 	in.initial_runs = INITIAL_RUNS;
 	in.max_runs = MAX_RUNS;
@@ -397,6 +503,7 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 		h->commits[i].samples = NULL;
 		h->commits[i].nr_samples = 0;
 		h->commits[i].machines = NULL;
+		h->commits[i].image = NULL;
 	}
 	while (!done && o->rounds < 5000) {
 		for (i = 0; i < h->nr; i++) {
@@ -431,6 +538,12 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 				continue;
 			}
 			h->commits[x].build = BISECT_BUILD_OK;
+			if (h->image != NULL)
+				h->commits[x].image = h->image[x];
+			if (res.wants[k].samples == 0 && !st.built[x]) {
+				st.built[x] = 1;
+				o->builds++;
+			}
 			store_take(&st, s, h, x, res.wants[k].samples, o);
 		}
 		bisect_result_release(&res);
@@ -443,6 +556,9 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 		store_free(&st, h->nr);
 		return;
 	}
+	if (res.status == BISECT_FOUND && res.nr_culprits > 0)
+		sim_revert(h, s, &st, &res, o);
+	o->status = res.status;
 
 	switch (h->nr_culprits) {
 	case 0:
@@ -642,6 +758,11 @@ quantile(size_t *v, size_t n, double q)
 struct tally {
 	size_t	 right;
 	size_t	 cut;
+	size_t	 wrong;		/* found, but not the right answer */
+	size_t	 unconfirmed;
+	size_t	 inconclusive;
+	size_t	 dup;
+	size_t	 revert_runs;
 	size_t	*runs;
 	size_t	*builds;
 	size_t	*rounds;
@@ -657,7 +778,8 @@ tally_print(const char *method, struct tally *t, size_t trials, int rounds)
 	    quantile(t->runs, trials, 0.99), quantile(t->runs, trials, 1),
 	    quantile(t->builds, trials, 0.5), quantile(t->builds, trials, 1),
 	    quantile(t->peak, trials, 0.5), quantile(t->peak, trials, 0.9));
-	printf("  %4zu", t->cut);
+	printf("  %4zu  %5zu  %6zu  %5zu", t->cut, t->wrong, t->unconfirmed,
+	    t->inconclusive);
 	if (rounds)
 		printf("  %5zu", quantile(t->rounds, trials, 0.5));
 	printf("\n");
@@ -712,6 +834,17 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 				run_fixed(&h, sc, &s, fixed[j - 1], &o);
 			t[j].right += o.right;
 			t[j].cut += o.cut;
+			if (j == 0 || j == 4) {
+				t[j].wrong += o.status == BISECT_FOUND &&
+				    !o.right;
+				t[j].unconfirmed += o.status ==
+				    BISECT_UNCONFIRMED;
+				t[j].inconclusive += o.status ==
+				    BISECT_INCONCLUSIVE;
+				t[j].dup += o.dup;
+				t[j].revert_runs += o.revert_runs;
+			} else
+				t[j].wrong += !o.right;
 			t[j].runs[i] = o.runs;
 			t[j].builds[i] = o.builds;
 			t[j].rounds[i] = o.rounds;
@@ -721,10 +854,20 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 	}
 	printf("%s: %s; %zu trials (%.1f s)\n", sc->name, sc->what, trials,
 	    ((double)clock() - t0) / CLOCKS_PER_SEC);
-	printf("  %-10s %7s  %5s  %5s  %5s  %5s  %5s  %4s  %4s  %4s  %4s%s\n",
-	    "method", "right", "runs", "p90", "p99", "max", "builds", "max",
-	    "peak", "p90", "cut", sc->slots > 1 ? "  rounds" : "");
+	printf("  settings: max_runs %u, initial_runs %u, min_effect_pct "
+	    "%g, slots %u\n", sim_max_runs, sim_initial_runs,
+	    sc->min_effect != 0 ? sc->min_effect : sim_min_effect,
+	    sc->slots ? sc->slots : 1);
+	printf("  %-10s %7s  %5s  %5s  %5s  %5s  %5s  %4s  %4s  %4s  %4s  %5s  "
+	    "%6s  %5s%s\n", "method", "right", "runs", "p90", "p99", "max",
+	    "builds", "max", "peak", "p90", "cut", "wrong", "unconf", "incon",
+	    sc->slots > 1 ? "  rounds" : "");
 	tally_print("driver", &t[0], trials, sc->slots > 1);
+	if (t[0].revert_runs > 0 || sc->images)
+		printf("  driver: %zu runs of revert checks in all, counted "
+		    "in its runs%s", t[0].revert_runs, sc->images ? "" : "\n");
+	if (sc->images)
+		printf("; %zu runs at an image sampled already\n", t[0].dup);
 	if (methods > 4)
 		tally_print("pooled", &t[4], trials, sc->slots > 1);
 	for (j = 1; j < 4; j++) {
@@ -758,6 +901,16 @@ main(int argc, char **argv)
 		else if (strcmp(argv[i], "--scenario") == 0 &&
 		    i + 1 < (size_t)argc)
 			only = argv[++i];
+		else if (strcmp(argv[i], "--max-runs") == 0 &&
+		    i + 1 < (size_t)argc)
+			sim_max_runs = (unsigned)strtoul(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--initial-runs") == 0 &&
+		    i + 1 < (size_t)argc)
+			sim_initial_runs = (unsigned)strtoul(argv[++i], NULL,
+			    10);
+		else if (strcmp(argv[i], "--min-effect") == 0 &&
+		    i + 1 < (size_t)argc)
+			sim_min_effect = strtod(argv[++i], NULL);
 		else if (strcmp(argv[i], "--verbose") == 0)
 			sim_verbose = 1;
 		else if (strcmp(argv[i], "--trace") == 0 &&
@@ -771,7 +924,9 @@ main(int argc, char **argv)
 		} else {
 			fprintf(stderr, "usage: bisect-sim [--trials N] "
 			    "[--scenario NAME] [--seed S] [--list] "
-			    "[--verbose] [--trace TRIAL]\n");
+			    "[--max-runs N] [--initial-runs N] "
+			    "[--min-effect PCT] [--verbose] [--trace TRIAL]"
+			    "\n");
 			return 2;
 		}
 	}

@@ -26,6 +26,7 @@
 #include "jobs/metric.h"
 #include "schema/store-kernel.h"
 #include "stats/bisect.h"
+#include "stats/bisect-revert.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
 #include "util/error.h"
@@ -51,6 +52,11 @@ struct bisection_turn {
 	struct store_series	*series;	/* one per touched commit */
 	int			*done;
 	size_t			 nr_runs;
+	/* every build of the range's recipe: status and digest */
+	struct store_kernel_image *images;
+	size_t			 nr_images;
+	size_t			 nr_ran;	/* touched[] with runs come first */
+	int			 building;	/* a range commit's build is on */
 };
 
 void
@@ -164,6 +170,7 @@ bisection_turn_release(struct bisection_turn *t)
 	free(t->series);
 	free(t->touched);
 	free(t->done);
+	store_kernel_images_free(t->images, t->nr_images);
 	memset(t, 0, sizeof *t);
 }
 
@@ -176,7 +183,7 @@ bisection_gather(struct scheduler *s, struct bisection *bs,
 	struct bisect_commit	 *c;
 	struct store_build	  build;
 	char			**oids = NULL;
-	size_t			  nr = 0, i, idx;
+	size_t			  nr = 0, i, k, idx;
 	int			  done, failed, found, r = -1;
 
 	memset(&build, 0, sizeof build);
@@ -188,12 +195,34 @@ bisection_gather(struct scheduler *s, struct bisection *bs,
 		c->machines = NULL;
 		c->times = NULL;
 		c->boots = NULL;
+		c->image = NULL;
+	}
+	/*
+	 * Every build of the range, sampled or not: a build the driver asked
+	 * for alone (a want of 0 samples) tells it the commit's image, and
+	 * commits of one image are one test point (docs/bisection.md).
+	 */
+	if (store_kernel_images(st, b->repo, bs->recipe, &t->images,
+	    &t->nr_images, cause) != 0)
+		return -1;
+	for (i = 0; i < t->nr_images; i++) {
+		if ((idx = bisection_find(bs, t->images[i].commit_oid)) ==
+		    (size_t)-1)
+			continue;
+		c = &bs->range.commits[idx];
+		if (strcmp(t->images[i].status, "ok") == 0) {
+			c->build = BISECT_BUILD_OK;
+			c->image = t->images[i].image_hash;
+		} else if (strcmp(t->images[i].status, "failed") == 0)
+			c->build = BISECT_BUILD_FAILED;
+		else
+			t->building = 1;
 	}
 	if (store_run_commits(st, b->job, b->repo, &oids, &nr, cause) != 0)
 		return -1;
-	t->touched = xcalloc(nr + 1, sizeof *t->touched);
-	t->series = xcalloc(nr + 1, sizeof *t->series);
-	t->done = xcalloc(nr + 1, sizeof *t->done);
+	t->touched = xcalloc(nr + t->nr_images + 1, sizeof *t->touched);
+	t->series = xcalloc(nr + t->nr_images + 1, sizeof *t->series);
+	t->done = xcalloc(nr + t->nr_images + 1, sizeof *t->done);
 	for (i = 0; i < nr; i++) {
 		if ((idx = bisection_find(bs, oids[i])) == (size_t)-1)
 			continue;
@@ -230,6 +259,23 @@ bisection_gather(struct scheduler *s, struct bisection *bs,
 		t->nr_runs += (size_t)done;
 		t->touched[t->nr_touched++] = idx;
 	}
+	/*
+	 * Then the commits only built (their image told the driver enough):
+	 * they are tested commits too, in the log and the counts.
+	 */
+	t->nr_ran = t->nr_touched;
+	for (i = 0; i < t->nr_images; i++) {
+		if ((idx = bisection_find(bs, t->images[i].commit_oid)) ==
+		    (size_t)-1 || bs->range.commits[idx].nr_samples > 0 ||
+		    bs->range.commits[idx].build == BISECT_BUILD_UNKNOWN)
+			continue;
+		for (k = 0; k < t->nr_ran; k++)
+			if (t->touched[k] == idx)
+				break;
+		if (k < t->nr_ran)
+			continue;
+		t->touched[t->nr_touched++] = idx;
+	}
 	r = 0;
 out:
 	store_build_release(&build);
@@ -249,10 +295,15 @@ bisection_direction(const char *direction)
 	return 0;
 }
 
+/*
+ * Queue what the driver wants: runs up to each want's total, and for a
+ * want of 0 samples the build alone (*builds counts them), whose image
+ * may make runs there needless.
+ */
 static int
 bisection_want(struct scheduler *s, struct bisection *bs,
     const struct store_bisection *b, const struct bisect_result *res,
-    int *added, char **cause)
+    int *added, int *builds, char **cause)
 {
 	struct store	*st = s->ctx->store;
 	const char	*oid;
@@ -272,6 +323,8 @@ bisection_want(struct scheduler *s, struct bisection *bs,
 		    store_run_count(st, b->job, b->repo, oid, &live, &next,
 		    cause) != 0)
 			return -1;
+		if (res->wants[i].samples == 0)
+			(*builds)++;
 		while ((unsigned)live < res->wants[i].samples) {
 			if (store_run_add(st, b->job, b->repo, oid, next++,
 			    bs->recipe, cause) != 0)
@@ -301,10 +354,15 @@ bisection_progress(const struct bisection *bs, const struct bisect_result *res)
 		strbuf_addf(&sb, "bisect: %zu commit%s left (about %u step%s)",
 		    res->remaining, res->remaining == 1 ? "" : "s", res->steps,
 		    res->steps == 1 ? "" : "s");
-	for (i = 0; i < res->nr_wants; i++)
-		strbuf_addf(&sb, "%s %.7s (%u runs)", i ? "," : ", testing",
-		    bs->range.oids[res->wants[i].commit],
-		    res->wants[i].samples);
+	for (i = 0; i < res->nr_wants; i++) {
+		if (res->wants[i].samples == 0)
+			strbuf_addf(&sb, "%s %.7s (build)", i ? "," :
+			    ", testing", bs->range.oids[res->wants[i].commit]);
+		else
+			strbuf_addf(&sb, "%s %.7s (%u runs)", i ? "," :
+			    ", testing", bs->range.oids[res->wants[i].commit],
+			    res->wants[i].samples);
+	}
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -347,6 +405,59 @@ bisection_is_good_end(const struct repo_range *range, size_t idx)
 	return 0;
 }
 
+struct bisection_step_key {
+	int	bad;
+	size_t	weight;		/* ancestors-or-self in the range */
+	size_t	pos;		/* in the order tested */
+};
+
+static int
+bisection_cmp_step(const void *a, const void *b)
+{
+	const struct bisection_step_key	*x = a, *y = b;
+
+	if (x->bad != y->bad)
+		return x->bad - y->bad;
+	if (x->bad && x->weight != y->weight)
+		return x->weight > y->weight ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * git bisect keeps one bad ref, which each `git bisect bad` replaces: for
+ * the log to replay to the culprit, the bad commits come last, each after
+ * its descendants (the most ancestors in the range first). The rest keep
+ * the order they were tested in. touched[i] is step i's commit.
+ */
+static void
+bisection_steps_order(const struct repo_range *range, struct store_step *steps,
+    const size_t *touched, size_t nr)
+{
+	struct bisection_step_key	*key;
+	struct store_step		*copy;
+	size_t				*w, i;
+
+	w = xcalloc(range->nr_commits + 1, sizeof *w);
+	if (bisect_weights(w, range->commits, range->nr_commits, NULL) != 0) {
+		free(w);
+		return;
+	}
+	key = xcalloc(nr + 1, sizeof *key);
+	copy = xcalloc(nr + 1, sizeof *copy);
+	for (i = 0; i < nr; i++) {
+		key[i].bad = strcmp(steps[i].verdict, "bad") == 0;
+		key[i].weight = w[touched[i]];
+		key[i].pos = i;
+		copy[i] = steps[i];
+	}
+	qsort(key, nr, sizeof *key, bisection_cmp_step);
+	for (i = 0; i < nr; i++)
+		steps[i] = copy[key[i].pos];
+	free(copy);
+	free(key);
+	free(w);
+}
+
 /* The log of tested commits with verdicts relative to the conclusion. */
 static struct store_step *
 bisection_steps(const struct bisection *bs, const struct bisection_turn *t,
@@ -380,11 +491,13 @@ bisection_steps(const struct bisection *bs, const struct bisection_turn *t,
 		else if (k == range->bad)
 			steps[i].verdict = "bad";
 		else if (res->status == BISECT_FOUND ||
+		    res->status == BISECT_UNCONFIRMED ||
 		    res->status == BISECT_AMBIGUOUS)
 			steps[i].verdict = bad[k] ? "bad" : "good";
 		else
 			steps[i].verdict = "skip";
 	}
+	bisection_steps_order(range, steps, t->touched, t->nr_touched);
 	free(bad);
 	*nr = t->nr_touched;
 	return steps;
@@ -419,6 +532,27 @@ bisection_round(double x, double unit)
 }
 
 /*
+ * The commit whose samples stand for commit i: i, or when i has none, the
+ * commit of its image with the most (identical images are one test point).
+ */
+static size_t
+bisection_sampled_at(const struct repo_range *range, size_t i)
+{
+	const struct bisect_commit	*c = &range->commits[i];
+	size_t				 k, best = i;
+
+	if (c->nr_samples > 0 || c->image == NULL)
+		return i;
+	for (k = 0; k < range->nr_commits; k++)
+		if (range->commits[k].image != NULL &&
+		    strcmp(range->commits[k].image, c->image) == 0 &&
+		    range->commits[k].nr_samples >
+		    range->commits[best].nr_samples)
+			best = k;
+	return best;
+}
+
+/*
  * The culprit's change, p and interval: against its parent as the compare
  * table computes them (Welch's t and Fieller's interval, within machines
  * when the runs were spread over several), so that the headline, the
@@ -440,11 +574,13 @@ bisection_culprit_change(struct scheduler *s, const struct store_bisection *b,
 	memset(&sp, 0, sizeof sp);
 	memset(&sc, 0, sizeof sc);
 	if (range->commits[culprit].nr_parents > 0) {
-		parent = range->commits[culprit].parents[0];
+		parent = bisection_sampled_at(range,
+		    range->commits[culprit].parents[0]);
 		have = store_series_get(s->ctx->store, b->job, b->repo,
 		    range->oids[parent], b->metric, &sp, NULL) == 0 &&
 		    store_series_get(s->ctx->store, b->job, b->repo,
-		    range->oids[culprit], b->metric, &sc, NULL) == 0 &&
+		    range->oids[bisection_sampled_at(range, culprit)],
+		    b->metric, &sc, NULL) == 0 &&
 		    report_compare(&cmp, &sp, &sc) == 0 &&
 		    isfinite(cmp.change_pct);
 	}
@@ -502,15 +638,22 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 {
 	const struct repo_range	*range = &bs->range;
 	json_t			*o = json_object(), *skipped = json_array();
+	json_t			*stand;
 	struct repo_commit	 rc;
-	size_t			 i, culprit, parent, builds = 0;
+	size_t			 i, k, culprit, parent, builds = 0;
 	char			*text;
-	int			 found = res->status == BISECT_FOUND &&
+	int			 found = (res->status == BISECT_FOUND ||
+				    res->status == BISECT_UNCONFIRMED) &&
 				    res->nr_culprits > 0;
 
 	json_object_set_new(o, "id", json_integer(b->id));
 	json_object_set_new(o, "status", json_string(
 	    bisect_status_name(res->status)));
+	/* what contradicts the culprit it names: never mailed as one */
+	if (res->status == BISECT_UNCONFIRMED)
+		json_object_set_new(o, "contradiction", json_string(
+		    res->contradiction != NULL ? res->contradiction :
+		    "its own evidence contradicts it"));
 	if (found) {
 		culprit = res->culprits[0];
 		json_object_set_new(o, "culprit",
@@ -531,16 +674,25 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 		bisection_culprit_change(s, b, range, res, o);
 		if (range->commits[culprit].nr_parents > 0) {
 			parent = range->commits[culprit].parents[0];
+			k = bisection_sampled_at(range, parent);
 			json_object_set_new(o, "parent", bisection_stats_json(
-			    &range->commits[parent]));
+			    &range->commits[k]));
+			/* the runs of its image that stand for it */
+			if (k != parent)
+				json_object_set_new(o, "parent_sampled_at",
+				    json_string(range->oids[k]));
 			if (store_kernel_same_image(s->ctx->store, b->repo,
 			    bs->recipe, range->oids[culprit],
 			    range->oids[parent], NULL) == 1)
 				json_object_set_new(o, "same_image_as_parent",
 				    json_true());
 		}
+		k = bisection_sampled_at(range, culprit);
 		json_object_set_new(o, "culprit_stats", bisection_stats_json(
-		    &range->commits[culprit]));
+		    &range->commits[k]));
+		if (k != culprit)
+			json_object_set_new(o, "culprit_sampled_at",
+			    json_string(range->oids[k]));
 		json_object_set_new(o, "explained_pct", json_real(
 		    bisection_round(res->explained_pct, 1)));
 		bisection_fairness(s, b, range, culprit, o);
@@ -561,6 +713,22 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 	if (res->status == BISECT_FAILED)
 		json_object_set_new(o, "error", json_string(res->error ?
 		    res->error : "the driver failed"));
+	/* the ends ran one image: nothing between them changed it */
+	if (res->status == BISECT_NO_CHANGE && range->nr_good > 0 &&
+	    range->commits[range->bad].image != NULL &&
+	    range->commits[range->good[0]].image != NULL &&
+	    strcmp(range->commits[range->bad].image,
+	    range->commits[range->good[0]].image) == 0)
+		json_object_set_new(o, "same_image", json_true());
+	/* the smallest change the ends' samples would have shown */
+	if ((res->status == BISECT_INCONCLUSIVE ||
+	    res->status == BISECT_NO_CHANGE) &&
+	    isfinite(res->min_detectable_pct)) {
+		json_object_set_new(o, "min_detectable_pct", json_real(
+		    bisection_round(fabs(res->min_detectable_pct), 0.1)));
+		json_object_set_new(o, "runs_per_end", json_integer(
+		    (json_int_t)range->commits[range->bad].nr_samples));
+	}
 	/* the answer is the best the budget allowed, not a decided one */
 	if (res->budget_spent)
 		json_object_set_new(o, "budget", json_pack("{s:I, s:I}",
@@ -579,6 +747,17 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 			builds++;
 	}
 	json_object_set_new(o, "builds", json_integer((json_int_t)builds));
+	/* the commits only built, each with the commit whose runs it shares */
+	stand = json_object();
+	for (i = t->nr_ran; i < t->nr_touched; i++) {
+		k = bisection_sampled_at(range, t->touched[i]);
+		if (k != t->touched[i] && range->commits[k].nr_samples > 0)
+			json_object_set_new(stand, range->oids[t->touched[i]],
+			    json_string(range->oids[k]));
+	}
+	if (json_object_size(stand) > 0)
+		json_object_set(o, "stand_ins", stand);
+	json_decref(stand);
 	json_object_set_new(o, "runs", json_integer((json_int_t)t->nr_runs));
 	json_object_set_new(o, "skipped", skipped);
 	/* 12 digits: -5.8, not the double nearest -5.8 written out in 17 */
@@ -612,21 +791,23 @@ bisection_fail(struct scheduler *s, int64_t id, const char *why,
 }
 
 /*
- * A found culprit's report goes out: queued for mail (sent by the
- * scheduler's outbox flush) and written as a web page, when configured.
+ * A culprit's report goes out: queued for mail (sent by the scheduler's
+ * outbox flush; a found culprit only) and written as a web page, when
+ * configured.
  * Neither failing undoes the conclusion: both can be redone with
  * `bisectctl report ID --email / --html DIR`.
  */
 static void
-bisection_publish(struct scheduler *s, int64_t id)
+bisection_publish(struct scheduler *s, int64_t id, int mail)
 {
 	const struct config	*cfg = s->ctx->config;
 	char			*why = NULL, *path = NULL;
-	int64_t			 mail;
+	int64_t			 msg;
 	int			 added;
 
-	if (cfg->mail.smtp != NULL &&
-	    outbox_queue(s->ctx, id, &mail, &added, &why) != 0) {
+	/* an unconfirmed culprit's author is not mailed: its page says why */
+	if (mail && cfg->mail.smtp != NULL &&
+	    outbox_queue(s->ctx, id, &msg, &added, &why) != 0) {
 		log_error("bisection %lld: couldn't queue its mail: %s",
 		    (long long)id, why);
 		free(why);
@@ -661,14 +842,15 @@ bisection_conclude(struct scheduler *s, struct bisection *bs,
 	    bisect_status_name(res->status), json, steps, nr_steps,
 	    cause) != 0)
 		goto out;
-	if (res->status == BISECT_FOUND) {
+	if (res->status == BISECT_FOUND ||
+	    res->status == BISECT_UNCONFIRMED) {
 		if (report_bisection(s->ctx, b->id, &headline, &body,
 		    cause) != 0)
 			goto out;
 		if (store_report_add(s->ctx->store, b->id, headline, body,
 		    &report, cause) != 0)
 			goto out;
-		bisection_publish(s, b->id);
+		bisection_publish(s, b->id, res->status == BISECT_FOUND);
 	}
 	r = 0;
 out:
@@ -681,32 +863,146 @@ out:
 	return r;
 }
 
+/* Queue runs of the revert commit oid until it has target of them. */
+static int
+bisection_revert_queue(struct scheduler *s, struct bisection *bs,
+    const struct store_bisection *b, const char *oid, unsigned target,
+    char **cause)
+{
+	struct store	*st = s->ctx->store;
+	int64_t		 build_id;
+	int		 live, next, done, failed;
+
+	if (store_run_count(st, b->job, b->repo, oid, &live, &next,
+	    cause) != 0 || store_run_totals(st, b->job, b->repo, oid, &done,
+	    &failed, cause) != 0)
+		return -1;
+	if ((unsigned)(live + failed) >= target)
+		return 0;
+	if (store_build_ensure(st, b->repo, oid, bs->recipe, &build_id,
+	    cause) != 0 || (bs->kconfig != NULL &&
+	    store_kernel_set_kconfig(st, build_id, bs->kconfig, cause) != 0))
+		return -1;
+	while ((unsigned)(live + failed) < target) {
+		if (store_run_add(st, b->job, b->repo, oid, next++,
+		    bs->recipe, cause) != 0)
+			return -1;
+		live++;
+	}
+	if (store_bisection_progress(st, b->id, "bisect: checking that "
+	    "reverting the culprit restores the metric", cause) != 0)
+		return -1;
+	return 1;
+}
+
+/*
+ * The revert's build against the culprit's parent's image: 2 while the
+ * build is to come (queued), 0 with *out and *v set when the images are
+ * byte-identical or the revert does not build, 1 when runs must decide
+ * (the images differ or one is unknown), -1 on error.
+ */
+static int
+bisection_revert_image(struct scheduler *s, struct bisection *bs,
+    const struct store_bisection *b, const struct bisect_result *res,
+    const char *oid, json_t **out, struct bisect_revert *v, char **cause)
+{
+	struct store			*st = s->ctx->store;
+	const struct repo_range		*range = &bs->range;
+	const struct bisect_commit	*c = &range->commits[res->culprits[0]];
+	const char			*pimage;
+	struct store_build		 build;
+	struct store_kernel_build	 kb;
+	int64_t				 build_id;
+	int				 live, next, found, r = 1;
+
+	if (c->nr_parents == 0 ||
+	    (pimage = range->commits[c->parents[0]].image) == NULL)
+		return 1;
+	memset(&build, 0, sizeof build);
+	memset(&kb, 0, sizeof kb);
+	if (store_run_count(st, b->job, b->repo, oid, &live, &next,
+	    cause) != 0)
+		return -1;
+	if (live > 0)
+		return 1;	/* runs were asked for already: they decide */
+	if ((found = store_build_find(st, b->repo, oid, bs->recipe, &build,
+	    cause)) < 0)
+		return -1;
+	if (!found) {
+		if (store_build_ensure(st, b->repo, oid, bs->recipe, &build_id,
+		    cause) != 0 || (bs->kconfig != NULL &&
+		    store_kernel_set_kconfig(st, build_id, bs->kconfig,
+		    cause) != 0) || store_bisection_progress(st, b->id,
+		    "bisect: building the culprit reverted on top of bad",
+		    cause) != 0)
+			return -1;
+		return 2;
+	}
+	if (strcmp(build.status, "failed") == 0) {
+		*out = json_pack("{s:b, s:s, s:b}", "clean", 1, "commit", oid,
+		    "built", 0);
+		r = 0;
+		goto out;
+	}
+	if (strcmp(build.status, "ok") != 0) {
+		r = 2;
+		goto out;
+	}
+	if (store_kernel_get(st, build.id, &kb, cause) != 0) {
+		r = -1;
+		goto out;
+	}
+	if (kb.artifacts_hash != NULL &&
+	    strcmp(kb.artifacts_hash, pimage) == 0) {
+		v->verdict = BISECT_REVERT_RESTORES;
+		v->restored_pct = v->restored_lo = v->restored_hi = 100;
+		v->p_value = 1;
+		*out = json_pack("{s:b, s:s, s:b, s:b, s:I, s:f, s:f, s:s}",
+		    "clean", 1, "commit", oid, "built", 1,
+		    "same_image_as_parent", 1, "n", (json_int_t)0,
+		    "restored_pct", 100.0, "change_pct", bisection_round(
+		    res->culprit_change_pct != 0 && isfinite(
+		    res->culprit_change_pct) ? -100 * res->culprit_change_pct /
+		    (100 + res->culprit_change_pct) : 0.0, 0.1),
+		    "verdict", bisect_revert_verdict_name(v->verdict));
+		r = 0;
+	}
+out:
+	store_build_release(&build);
+	store_kernel_build_release(&kb);
+	return r;
+}
+
 /*
  * The revert check: the culprit reverted on top of bad, built and run as
- * many times as bad was. Returns 1 while its runs are still to come (they
- * have been queued), 0 with *out set to the check's JSON (or NULL when
- * there is nothing to say), -1 on error.
+ * many times as bad was (at least the job's runs); its verdict is
+ * stats/bisect-revert.c's, which may ask for the check once more, twice
+ * the runs, before it says the revert contradicts the culprit. Returns 1 while its runs are still to come (they have been
+ * queued), 2 while its build is (bisection_revert_image), 0 with *out set
+ * to the check's JSON (or NULL when there is nothing to say) and *v to the
+ * verdict, -1 on error.
  */
 static int
 bisection_revert(struct scheduler *s, struct bisection *bs,
     const struct store_bisection *b, const struct bisect_result *res,
-    unsigned runs, struct bisection_turn *t, json_t **out, char **cause)
+    unsigned runs, struct bisection_turn *t, json_t **out,
+    struct bisect_revert *v, char **cause)
 {
 	struct store		*st = s->ctx->store;
 	const struct repo_range	*range = &bs->range;
 	const struct bisect_commit *bad = &range->commits[range->bad];
 	const struct bisect_commit *good = &range->commits[range->good[0]];
+	struct bisect_revert_input vin;
 	struct store_series	 series;
 	struct store_build	 build;
-	struct summary		 sb, sg, sr;
-	struct comparison	 cmp;
-	struct compare_opts	 opts;
+	struct summary		 sr;
 	char			 oid[REPO_OID_HEX + 1];
 	unsigned		 target;
-	int64_t			 build_id;
-	int			 live, next, done, failed, r, found;
+	int			 done, failed, r, found;
 
 	*out = NULL;
+	memset(v, 0, sizeof *v);
+	v->verdict = BISECT_REVERT_UNKNOWN;
 	memset(&series, 0, sizeof series);
 	memset(&build, 0, sizeof build);
 	r = revert_onto(bs->repo, range->oids[res->culprits[0]],
@@ -717,32 +1013,25 @@ bisection_revert(struct scheduler *s, struct bisection *bs,
 		*out = json_pack("{s:b}", "clean", 0);
 		return 0;
 	}
+	/*
+	 * Built first when the culprit's parent's image is known: a revert
+	 * whose image is the parent's restores all of the change by
+	 * construction, and runs would tell nothing more.
+	 */
+	if ((r = bisection_revert_image(s, bs, b, res, oid, out, v,
+	    cause)) != 1)
+		return r;
 	target = bad->nr_samples > runs ? (unsigned)bad->nr_samples : runs;
-	if (store_run_count(st, b->job, b->repo, oid, &live, &next,
-	    cause) != 0 || store_run_totals(st, b->job, b->repo, oid, &done,
-	    &failed, cause) != 0)
+	if ((r = bisection_revert_queue(s, bs, b, oid, target, cause)) != 0)
+		return r;
+	if (store_run_totals(st, b->job, b->repo, oid, &done, &failed,
+	    cause) != 0)
 		return -1;
-	if ((unsigned)(live + failed) < target) {
-		if (store_build_ensure(st, b->repo, oid, bs->recipe, &build_id,
-		    cause) != 0 || (bs->kconfig != NULL &&
-		    store_kernel_set_kconfig(st, build_id, bs->kconfig,
-		    cause) != 0))
-			return -1;
-		while ((unsigned)(live + failed) < target) {
-			if (store_run_add(st, b->job, b->repo, oid, next++,
-			    bs->recipe, cause) != 0)
-				return -1;
-			live++;
-		}
-		store_bisection_progress(st, b->id, "bisect: checking that "
-		    "reverting the culprit restores the metric", NULL);
-		return 1;
-	}
-	t->nr_runs += (size_t)done;
 	if ((found = store_build_find(st, b->repo, oid, bs->recipe, &build,
 	    cause)) < 0)
 		return -1;
 	if (found && strcmp(build.status, "failed") == 0) {
+		t->nr_runs += (size_t)done;
 		*out = json_pack("{s:b, s:s, s:b}", "clean", 1, "commit", oid,
 		    "built", 0);
 		store_build_release(&build);
@@ -752,24 +1041,30 @@ bisection_revert(struct scheduler *s, struct bisection *bs,
 	if (store_series_get(st, b->job, b->repo, oid, b->metric, &series,
 	    cause) != 0)
 		return -1;
-	summary_compute(&sb, bad->samples, bad->nr_samples);
-	summary_compute(&sg, good->samples, good->nr_samples);
+	memset(&vin, 0, sizeof vin);
+	vin.bad = bad->samples;
+	vin.nr_bad = bad->nr_samples;
+	vin.good = good->samples;
+	vin.nr_good = good->nr_samples;
+	vin.revert = series.values;
+	vin.nr_revert = series.nr;
+	vin.runs = target;
+	if (bisect_revert_decide(v, &vin) == BISECT_REVERT_MORE) {
+		store_series_release(&series);
+		return bisection_revert_queue(s, bs, b, oid, v->want, cause);
+	}
+	t->nr_runs += (size_t)done;
 	summary_compute(&sr, series.values, series.nr);
-	memset(&opts, 0, sizeof opts);
-	memset(&cmp, 0, sizeof cmp);
-	opts.min_effect_pct = metric_lookup(b->metric)->min_effect_pct;
-	opts.direction = bisection_direction(b->direction);
-	if (series.nr < 2 || compare_samples(&cmp, bad->samples,
-	    bad->nr_samples, series.values, series.nr, &opts) != 0)
-		cmp.p_value = NAN;
-	*out = json_pack("{s:b, s:s, s:b, s:f, s:I, s:f, s:f, s:f}",
+	*out = json_pack("{s:b, s:s, s:b, s:f, s:I, s:f, s:f, s:[f, f], "
+	    "s:f, s:s}",
 	    "clean", 1, "commit", oid, "built", 1,
 	    "mean", series.nr ? sr.mean : 0.0, "n", (json_int_t)series.nr,
-	    "change_pct", bisection_round(series.nr && sb.mean != 0 ?
-	    100 * (sr.mean - sb.mean) / fabs(sb.mean) : 0.0, 0.1),
-	    "restored_pct", bisection_round(series.nr && sg.mean != sb.mean ?
-	    100 * (sr.mean - sb.mean) / (sg.mean - sb.mean) : 0.0, 1),
-	    "p_value", isfinite(cmp.p_value) ? cmp.p_value : 1.0);
+	    "change_pct", bisection_round(v->change_pct, 0.1),
+	    "restored_pct", bisection_round(v->restored_pct, 1),
+	    "restored_ci_pct", bisection_round(v->restored_lo, 1),
+	    bisection_round(v->restored_hi, 1),
+	    "p_value", isfinite(v->p_value) ? v->p_value : 1.0,
+	    "verdict", bisect_revert_verdict_name(v->verdict));
 	store_series_release(&series);
 	return 0;
 }
@@ -787,7 +1082,8 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 	const struct metric_info	*mi;
 	char				*progress = NULL, *why = NULL;
 	json_t				*revert = NULL;
-	int				 busy, added = 0, r = -1;
+	struct bisect_revert		 verdict;
+	int				 busy, added = 0, builds = 0, rv, r = -1;
 	unsigned			 runs;
 
 	memset(&t, 0, sizeof t);
@@ -817,9 +1113,14 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 	}
 	if (bisection_gather(s, bs, &b, &t, cause) != 0)
 		goto out;
+	if (t.building) {
+		/* the builds it asked for tell the driver their images first */
+		r = 0;
+		goto out;
+	}
 	switch (drift_bisection_check(s->ctx, &b,
 	    (const char (*)[REPO_OID_HEX + 1])bs->range.oids, t.touched,
-	    t.nr_touched, &why, cause)) {
+	    t.nr_ran, &why, cause)) {
 	case -1:
 		goto out;
 	case 1:
@@ -847,14 +1148,17 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 	if (res.status == BISECT_FOUND && res.nr_culprits > 0) {
 		if (store_begin(st, cause) != 0)
 			goto out;
-		switch (bisection_revert(s, bs, &b, &res, runs, &t, &revert,
-		    &why)) {
+		switch ((rv = bisection_revert(s, bs, &b, &res, runs, &t,
+		    &revert, &verdict, &why))) {
 		case 1:
+		case 2:
 			if (store_commit(st, cause) != 0) {
 				store_rollback(st);
 				goto out;
 			}
-			s->progress = 1;
+			/* runs queued are progress; a build to wait for is not */
+			if (rv == 1)
+				s->progress = 1;
 			r = 0;
 			goto out;
 		case -1:
@@ -866,6 +1170,16 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 			store_rollback(st);
 			goto out;
 		}
+		if (verdict.verdict == BISECT_REVERT_CONTRADICTS) {
+			/* tested twice: the contradiction stands */
+			res.status = BISECT_UNCONFIRMED;
+			free(res.contradiction);
+			res.contradiction = xasprintf("the revert check restores "
+			    "%.0f%% of the change (95%% CI [%.0f%%, %.0f%%]), "
+			    "significantly less than half (p = %.2g)",
+			    verdict.restored_pct, verdict.restored_lo,
+			    verdict.restored_hi, verdict.p_value);
+		}
 	}
 	if (res.status != BISECT_CONTINUE) {
 		r = bisection_conclude(s, bs, &b, &t, &res, revert, cause);
@@ -873,7 +1187,7 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 	}
 	if (store_begin(st, cause) != 0)
 		goto out;
-	if (bisection_want(s, bs, &b, &res, &added, cause) != 0) {
+	if (bisection_want(s, bs, &b, &res, &added, &builds, cause) != 0) {
 		store_rollback(st);
 		goto out;
 	}
@@ -883,7 +1197,7 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 		store_rollback(st);
 		goto out;
 	}
-	if (added == 0) {
+	if (added == 0 && builds == 0) {
 		r = bisection_fail(s, id, "the bisection driver asked for no "
 		    "new samples", cause);
 		goto out;

@@ -205,6 +205,21 @@ out:
 }
 
 int
+build_kernel_hash_artifacts(const char *dir, char **out, char **cause)
+{
+	struct hash	*h = hash_new();
+	char		 hex[HASH_HEX_LEN + 1];
+
+	if (build_kernel_hash_tree(h, dir, "", cause) != 0) {
+		hash_free(h);
+		return -1;
+	}
+	hash_finish(h, hex);
+	*out = xstrdup(hex);
+	return 0;
+}
+
+int
 build_kernel_hash(const struct config_repo *cr, const char *dir, char **out,
     char **cause)
 {
@@ -263,6 +278,8 @@ build_kernel_meta_write(const char *dir, const struct build_kernel_meta *m,
 		strbuf_addf(&sb, "image_hash %s\n", m->image_hash);
 	if (m->kernel_release != NULL)
 		strbuf_addf(&sb, "kernel_release %s\n", m->kernel_release);
+	if (m->artifacts_hash != NULL)
+		strbuf_addf(&sb, "artifacts_hash %s\n", m->artifacts_hash);
 	r = file_write_atomic(path, sb.buf != NULL ? sb.buf : "", sb.len,
 	    cause);
 	strbuf_release(&sb);
@@ -294,6 +311,9 @@ build_kernel_meta_read(const char *dir, struct build_kernel_meta *m)
 		else if (strcmp(line, "kernel_release") == 0 &&
 		    m->kernel_release == NULL)
 			m->kernel_release = xstrdup(sp);
+		else if (strcmp(line, "artifacts_hash") == 0 &&
+		    m->artifacts_hash == NULL)
+			m->artifacts_hash = xstrdup(sp);
 	}
 	free(buf);
 	return 0;
@@ -306,5 +326,6 @@ build_kernel_meta_release(struct build_kernel_meta *m)
 		return;
 	free(m->image_hash);
 	free(m->kernel_release);
+	free(m->artifacts_hash);
 	memset(m, 0, sizeof *m);
 }

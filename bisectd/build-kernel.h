@@ -20,6 +20,7 @@
 struct build_kernel_meta {
 	char	*image_hash;
 	char	*kernel_release;	/* NULL when not a kernel */
+	char	*artifacts_hash;	/* every artifact: what a run gets */
 };
 
 /*
@@ -32,6 +33,14 @@ char	**build_kernel_env(const char *workdir, const char *builddir,
 void	  build_kernel_env_free(char **);
 /* `gcc --version`'s first line, computed once per process. */
 const char *build_kernel_compiler(void);
+/*
+ * sha256 of every file under dir (names, kinds and contents, in sorted
+ * order, the entry's own files left out), whatever the recipe: two builds
+ * with equal digests give a run the same thing (the bisection's test
+ * points, docs/bisection.md). Returns 0 with *out set.
+ */
+int	  build_kernel_hash_artifacts(const char *dir, char **out,
+	      char **cause);
 /* The artifact that is the kernel image (bzImage, vmlinuz...), or NULL. */
 const char *build_kernel_image(const struct config_repo *);
 /*

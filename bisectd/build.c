@@ -494,6 +494,8 @@ build_collect(const struct config_repo *cr, const struct build_paths *p,
 		    p->worktree);
 	}
 	if (build_kernel_hash(cr, p->tmp, &meta.image_hash, cause) != 0 ||
+	    build_kernel_hash_artifacts(p->tmp, &meta.artifacts_hash,
+	    cause) != 0 ||
 	    build_kernel_meta_write(p->tmp, &meta, cause) != 0)
 		goto out;
 	marker = path_join(p->tmp, BUILD_MARKER);
@@ -662,6 +664,7 @@ build_note_image(const struct build_request *req, struct repo *repo,
 		return;
 	out->image_hash = meta.image_hash;
 	out->kernel_release = meta.kernel_release;
+	out->artifacts_hash = meta.artifacts_hash;
 	rev = xasprintf("%s^1", req->oid);
 	if (repo_resolve(repo, rev, parent, NULL) == 0) {
 		dir = build_cache_dir_recipe(req->repo, req->workdir,
@@ -834,6 +837,7 @@ build_output_release(struct build_output *out)
 	free(out->log_tail);
 	free(out->image_hash);
 	free(out->kernel_release);
+	free(out->artifacts_hash);
 	free(out->same_as);
 	free(out->kconfig_warnings);
 	memset(out, 0, sizeof *out);

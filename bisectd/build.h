@@ -35,6 +35,8 @@ struct build_output {
 						   image, else of every artifact */
 	char			*kernel_release; /* include/config/kernel.release
 						   of a kernel build, or NULL */
+	char			*artifacts_hash; /* BUILD_OK: sha256 of every
+						   artifact (what a run gets) */
 	char			*same_as;	/* the first parent, when its
 						   build has the same image_hash */
 	char			*kconfig_warnings; /* the fragment's values that

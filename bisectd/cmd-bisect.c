@@ -29,7 +29,8 @@ cmd_bisect_print(struct context *ctx, const struct store_bisection *b,
 
 	if (status == NULL)
 		status = b->status;
-	if (strcmp(status, "found") == 0) {
+	if (strcmp(status, "found") == 0 ||
+	    strcmp(status, "unconfirmed") == 0) {
 		if (report_bisection(ctx, b->id, &headline, &body,
 		    &cause) == 0) {
 			printf("%s\n", body);
@@ -48,6 +49,23 @@ cmd_bisect_print(struct context *ctx, const struct store_bisection *b,
 		    json_number_value(json_array_get(json_object_get(res,
 		    "ci_pct"), 1)),
 		    json_number_value(json_object_get(res, "p_value")));
+	} else if (strcmp(status, "inconclusive") == 0) {
+		printf("inconclusive: good and bad were not told apart in %s "
+		    "(%+.1f%%, 95%% CI [%+.1f%%, %+.1f%%], p = %.2g), yet a "
+		    "change worth finding could be there\n", b->metric,
+		    json_number_value(json_object_get(res, "change_pct")),
+		    json_number_value(json_array_get(json_object_get(res,
+		    "ci_pct"), 0)),
+		    json_number_value(json_array_get(json_object_get(res,
+		    "ci_pct"), 1)),
+		    json_number_value(json_object_get(res, "p_value")));
+		if (json_object_get(res, "min_detectable_pct") != NULL)
+			printf("a change under %.1f%% would be missed more "
+			    "often than not at %lld runs a side; raise "
+			    "max_runs\n", json_number_value(json_object_get(res,
+			    "min_detectable_pct")), (long long)
+			    json_integer_value(json_object_get(res,
+			    "runs_per_end")));
 	} else if (strcmp(status, "ambiguous") == 0) {
 		cand = json_object_get(res, "candidates");
 		printf("ambiguous: the first bad commit is one of %zu commits "
@@ -170,6 +188,7 @@ cmd_bisect_exec(const char *config, int argc, char **argv)
 		printf("%s\n", b.result);
 	else
 		cmd_bisect_print(ctx, &b, res);
+	/* every conclusion is 0, unconfirmed and inconclusive too (cli.md) */
 	r = strcmp(b.status, "failed") == 0 ? CMD_FAILED : CMD_OK;
 out:
 	json_decref(res);

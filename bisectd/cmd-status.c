@@ -67,7 +67,9 @@ cmd_status_branch(struct store *st, const char *repo, const char *branch,
 			    g[j].good, g[j].bad, (long long)g[j].bisection,
 			    g[j].status != NULL ? g[j].status : "pending");
 			if (g[j].culprit != NULL)
-				printf(", culprit %.10s", g[j].culprit);
+				printf(", %sculprit %.10s", g[j].status != NULL &&
+				    strcmp(g[j].status, "unconfirmed") == 0 ?
+				    "unconfirmed " : "", g[j].culprit);
 			putchar('\n');
 		}
 		store_regression_list_free(g, nr_g);

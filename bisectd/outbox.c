@@ -91,6 +91,12 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 		error_set(cause, "bisection %lld has no culprit", (long long)id);
 		goto out;
 	}
+	/* a culprit its own evidence contradicts blames no author */
+	if (strcmp(b.status, "found") != 0) {
+		error_set(cause, "bisection %lld is %s: its culprit is not "
+		    "mailed", (long long)id, b.status);
+		goto out;
+	}
 	if ((cr = config_repo_find(ctx->config, b.repo)) == NULL) {
 		error_set(cause, "no repository '%s' in the config", b.repo);
 		goto out;

@@ -35,10 +35,14 @@ report_kind(double change_pct, const char *direction)
 
 char *
 report_headline(const char *oid, double change_pct, const char *metric,
-    const char *direction)
+    const char *direction, const char *status)
 {
-	return xasprintf("commit %.10s: %+.1f%% %s %s", oid, change_pct,
-	    metric, report_kind(change_pct, direction));
+	int	unconfirmed = status != NULL &&
+		    strcmp(status, "unconfirmed") == 0;
+
+	return xasprintf("commit %.10s: %s%+.1f%% %s %s", oid,
+	    unconfirmed ? "unconfirmed " : "", change_pct, metric,
+	    report_kind(change_pct, direction));
 }
 
 int
@@ -81,10 +85,11 @@ report_fairness_json(const struct report_fairness *f, double change_pct,
 
 char *
 report_headline_fair(const char *oid, double change_pct, const char *metric,
-    const char *direction, const struct report_fairness *f)
+    const char *direction, const char *status, const struct report_fairness *f)
 {
 	struct strbuf	sb = STRBUF_INIT;
-	char		*h = report_headline(oid, change_pct, metric, direction);
+	char		*h = report_headline(oid, change_pct, metric, direction,
+			    status);
 
 	strbuf_addstr(&sb, h);
 	free(h);
@@ -725,17 +730,29 @@ report_revert(struct strbuf *sb, json_t *rv)
 		    json_string_value(json_object_get(rv, "commit")));
 		return;
 	}
+	if (json_is_true(json_object_get(rv, "same_image_as_parent"))) {
+		report_para(sb, "Revert check: the culprit reverted on top of "
+		    "the bad commit (%.12s) builds an image byte-identical to "
+		    "the culprit's parent's: it restores all of the change by "
+		    "construction, and was not run.",
+		    json_string_value(json_object_get(rv, "commit")));
+		return;
+	}
 	restored = json_number_value(json_object_get(rv, "restored_pct"));
 	report_para(sb, "Revert check: with the culprit reverted on top of the "
 	    "bad commit (%.12s), the metric moves %+.1f%% against bad "
-	    "(p = %.2g, %lld runs): the revert %s the change (%.0f%% of "
-	    "it).",
+	    "(%lld runs): the revert %s the change (%.0f%% of it, 95%% CI "
+	    "[%.0f%%, %.0f%%]; p = %.2g that it restores less than half).",
 	    json_string_value(json_object_get(rv, "commit")),
 	    json_number_value(json_object_get(rv, "change_pct")),
-	    json_number_value(json_object_get(rv, "p_value")),
 	    (long long)json_integer_value(json_object_get(rv, "n")),
 	    restored >= 90 ? "undoes all of" : restored >= 50 ?
-	    "undoes most of" : "undoes little of", restored);
+	    "undoes most of" : "undoes little of", restored,
+	    json_number_value(json_array_get(json_object_get(rv,
+	    "restored_ci_pct"), 0)),
+	    json_number_value(json_array_get(json_object_get(rv,
+	    "restored_ci_pct"), 1)),
+	    json_number_value(json_object_get(rv, "p_value")));
 }
 
 /* The branch a subject names: a tracked one first, else any that has it. */
@@ -899,6 +916,7 @@ report_bisection_mail(struct context *ctx, int64_t id,
 	struct strbuf			 sb = STRBUF_INIT;
 	json_t				*res = NULL;
 	const char			*culprit, *parent_oid = NULL;
+	const char			*culprit_at, *parent_at = NULL;
 	struct drift			 drift;
 	struct report_side		 penv, cenv;
 	struct report_fairness		 fair;
@@ -947,9 +965,17 @@ report_bisection_mail(struct context *ctx, int64_t id,
 		    repo_commit_read(repo, oid, &pc, NULL) == 0)
 			parent_oid = pc.oid;
 	}
-	report_fairness_load(ctx, &b, parent_oid, culprit, &fair);
+	/* the commits whose runs stand for them: theirs, or their image's */
+	culprit_at = json_string_value(json_object_get(res,
+	    "culprit_sampled_at"));
+	if (culprit_at == NULL)
+		culprit_at = culprit;
+	if (parent_oid != NULL && (parent_at = json_string_value(
+	    json_object_get(res, "parent_sampled_at"))) == NULL)
+		parent_at = parent_oid;
+	report_fairness_load(ctx, &b, parent_at, culprit_at, &fair);
 	*headline = report_headline_fair(culprit, change, b.metric,
-	    b.direction, &fair);
+	    b.direction, b.status, &fair);
 	branch = report_subject_branch(repo, cr, culprit);
 	if (subject != NULL)
 		*subject = report_subject(cr->tree != NULL ? cr->tree :
@@ -957,26 +983,39 @@ report_bisection_mail(struct context *ctx, int64_t id,
 		    b.direction, &fair);
 	if (mail == NULL)
 		strbuf_addf(&sb, "%s\n\n", *headline);
+	if (strcmp(b.status, "unconfirmed") == 0)
+		report_para(&sb, "UNCONFIRMED: the bisection pointed at this "
+		    "commit, but its own evidence contradicts it: %s. Its "
+		    "author has not been mailed; suspect noise or the "
+		    "environment, and run the bisection again.",
+		    json_string_value(json_object_get(res, "contradiction")) ?
+		    json_string_value(json_object_get(res, "contradiction")) :
+		    "see below");
 	{
 		const char	*oids[4], *labels[4];
 		char		 l[4][32];
 		size_t		 n = 0;
 
-		oids[n] = b.good;
-		snprintf(l[n], sizeof l[n], "good %.10s", b.good);
-		labels[n] = l[n];
-		n++;
-		oids[n] = b.bad;
-		snprintf(l[n], sizeof l[n], "bad %.10s", b.bad);
-		labels[n] = l[n];
-		n++;
+		/* an end whose runs stand for the parent or culprit is that */
+		if (parent_at == NULL || strcmp(parent_at, b.good) != 0) {
+			oids[n] = b.good;
+			snprintf(l[n], sizeof l[n], "good %.10s", b.good);
+			labels[n] = l[n];
+			n++;
+		}
+		if (strcmp(culprit_at, b.bad) != 0) {
+			oids[n] = b.bad;
+			snprintf(l[n], sizeof l[n], "bad %.10s", b.bad);
+			labels[n] = l[n];
+			n++;
+		}
 		if (parent_oid != NULL) {
-			oids[n] = parent_oid;
+			oids[n] = parent_at;
 			snprintf(l[n], sizeof l[n], "parent %.10s", parent_oid);
 			labels[n] = l[n];
 			n++;
 		}
-		oids[n] = culprit;
+		oids[n] = culprit_at;
 		snprintf(l[n], sizeof l[n], "culprit %.10s", culprit);
 		labels[n] = l[n];
 		n++;
@@ -997,8 +1036,8 @@ report_bisection_mail(struct context *ctx, int64_t id,
 	strbuf_addf(&sb, "repository: %s\n", b.repo);
 	report_branches(&sb, repo, culprit);
 	strbuf_addch(&sb, '\n');
-	report_side_load(&penv, ctx, b.job, b.repo, parent_oid);
-	report_side_load(&cenv, ctx, b.job, b.repo, culprit);
+	report_side_load(&penv, ctx, b.job, b.repo, parent_at);
+	report_side_load(&cenv, ctx, b.job, b.repo, culprit_at);
 	report_testcase(&sb, job.testcase, job.description, job.canonical,
 	    &cenv.run);
 	compiler = report_env_value(&cenv.run, "compiler_built");
@@ -1062,11 +1101,17 @@ report_bisection_mail(struct context *ctx, int64_t id,
 	strbuf_addstr(&sb, "--------------------------------------------------"
 	    "------------------------------------------------>\n\n");
 	if (parent_oid != NULL) {
-		if (store_series_all(ctx->store, b.job, b.repo, parent_oid, &sa,
+		if (store_series_all(ctx->store, b.job, b.repo, parent_at, &sa,
 		    &na, cause) != 0 ||
-		    store_series_all(ctx->store, b.job, b.repo, culprit, &sc,
+		    store_series_all(ctx->store, b.job, b.repo, culprit_at, &sc,
 		    &nc, cause) != 0)
 			goto out;
+		if (culprit_at != culprit || parent_at != parent_oid)
+			report_para(&sb, "The culprit and its parent were built, "
+			    "not run: their images are byte-identical to those "
+			    "of %.12s and %.12s, whose runs stand for them "
+			    "below (identical images are one test point).",
+			    culprit_at, parent_at);
 		report_env(&sb, ctx, id, b.job, b.repo, &penv, &cenv);
 		machine = report_env_value(&cenv.run, "hostname");
 		report_axes(&sb, compiler, kconfig, job.canonical, machine,

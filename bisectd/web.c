@@ -119,6 +119,9 @@ struct web_report {
 	json_t			*res;
 	const char		*culprit;
 	char			 parent[REPO_OID_HEX + 1];
+	/* whose runs stand for them (an image's other commit), or theirs */
+	const char		*culprit_at;
+	const char		*parent_at;
 	int			 has_parent;
 	struct repo		*repo;
 	struct repo_commit	 rc;
@@ -179,14 +182,21 @@ web_report_load(struct context *ctx, int64_t id, struct web_report *w,
 		return -1;
 	snprintf(rev, sizeof rev, "%s^", w->culprit);
 	w->has_parent = repo_resolve(w->repo, rev, w->parent, NULL) == 0;
-	report_fairness_load(ctx, &w->b, w->has_parent ? w->parent : NULL,
-	    w->culprit, &fair);
+	if ((w->culprit_at = json_string_value(json_object_get(w->res,
+	    "culprit_sampled_at"))) == NULL)
+		w->culprit_at = w->culprit;
+	if ((w->parent_at = json_string_value(json_object_get(w->res,
+	    "parent_sampled_at"))) == NULL)
+		w->parent_at = w->parent;
+	report_fairness_load(ctx, &w->b, w->has_parent ? w->parent_at : NULL,
+	    w->culprit_at, &fair);
 	w->headline = report_headline_fair(w->culprit, w->change, w->b.metric,
-	    w->b.direction, &fair);
+	    w->b.direction, w->b.status, &fair);
 	if (w->has_parent && store_env_get(ctx->store, w->b.job, w->b.repo,
-	    w->parent, &w->env_k[0], &w->env_v[0], &w->env_n[0], cause) != 0)
+	    w->parent_at, &w->env_k[0], &w->env_v[0], &w->env_n[0],
+	    cause) != 0)
 		return -1;
-	return store_env_get(ctx->store, w->b.job, w->b.repo, w->culprit,
+	return store_env_get(ctx->store, w->b.job, w->b.repo, w->culprit_at,
 	    &w->env_k[1], &w->env_v[1], &w->env_n[1], cause);
 }
 
@@ -271,6 +281,7 @@ web_plot(struct strbuf *sb, struct context *ctx, struct web_report *w,
 	struct repo_range	 range;
 	struct repo_commit	*rcs = NULL;
 	struct web_point	*pts = NULL;
+	const char		*stand;
 	struct web_plot		 plot;
 	struct web_point	 revert;
 	struct summary		 sum;
@@ -289,10 +300,13 @@ web_plot(struct strbuf *sb, struct context *ctx, struct web_report *w,
 	pts = xcalloc(nr + 1, sizeof *pts);
 	rcs = xcalloc(nr + 1, sizeof *rcs);
 	for (i = 0; i < nr; i++) {
+		/* a commit only built shows the runs of its image */
+		if ((stand = json_string_value(json_object_get(json_object_get(
+		    w->res, "stand_ins"), steps[i].commit_oid))) == NULL)
+			stand = steps[i].commit_oid;
 		if ((at = repo_range_find(&range, steps[i].commit_oid)) ==
 		    (size_t)-1 || store_series_get(ctx->store, w->b.job,
-		    w->b.repo, steps[i].commit_oid, w->b.metric, &series,
-		    NULL) != 0)
+		    w->b.repo, stand, w->b.metric, &series, NULL) != 0)
 			continue;
 		summary_compute(&sum, series.values, series.nr);
 		store_series_release(&series);
@@ -318,8 +332,11 @@ web_plot(struct strbuf *sb, struct context *ctx, struct web_report *w,
 	plot.culprit = w->culprit;
 	revert_oid = json_string_value(json_object_get(json_object_get(w->res,
 	    "revert"), "commit"));
+	/* a revert of the parent's image was not run: the parent's runs */
 	if (revert_oid != NULL && store_series_get(ctx->store, w->b.job,
-	    w->b.repo, revert_oid, w->b.metric, &series, NULL) == 0) {
+	    w->b.repo, json_is_true(json_object_get(json_object_get(w->res,
+	    "revert"), "same_image_as_parent")) && w->has_parent ?
+	    w->parent_at : revert_oid, w->b.metric, &series, NULL) == 0) {
 		summary_compute(&sum, series.values, series.nr);
 		store_series_release(&series);
 		if (sum.n > 0 && isfinite(sum.mean)) {
@@ -355,7 +372,18 @@ web_summary(struct strbuf *sb, const struct web_report *w,
 
 	strbuf_addf(sb, "<h1 class=\"%s\">", kind);
 	web_escape(sb, w->headline);
-	strbuf_addf(sb, "</h1>\n<p>bisectd noticed a %+.1f%% %s of <code>",
+	strbuf_addstr(sb, "</h1>\n");
+	/* pointed at, but contradicted by its own evidence: not mailed */
+	if (strcmp(w->b.status, "unconfirmed") == 0) {
+		strbuf_addstr(sb, "<p><strong>Unconfirmed:</strong> the "
+		    "bisection pointed at this commit, but its own evidence "
+		    "contradicts it: ");
+		web_escape(sb, json_string_value(json_object_get(w->res,
+		    "contradiction")) != NULL ? json_string_value(
+		    json_object_get(w->res, "contradiction")) : "see below");
+		strbuf_addstr(sb, ". Its author has not been mailed.</p>\n");
+	}
+	strbuf_addf(sb, "<p>bisectd noticed a %+.1f%% %s of <code>",
 	    w->change, kind);
 	web_escape(sb, w->b.metric);
 	strbuf_addstr(sb, "</code> on:</p>\n<table class=\"kv\">\n"
@@ -426,6 +454,13 @@ web_revert(struct strbuf *sb, const struct web_report *w)
 		strbuf_addf(sb, "The culprit reverted on top of the bad end "
 		    "(<code>%.12s</code>) did not build: no check.",
 		    oid != NULL ? oid : "");
+	else if (json_is_true(json_object_get(rv, "same_image_as_parent")))
+		strbuf_addf(sb, "Reverting the culprit on top of the bad end "
+		    "(<code>%.12s</code>, kept under "
+		    "<code>refs/bisectd/revert/</code>) builds an image "
+		    "byte-identical to the culprit's parent's: it restores "
+		    "100%% of the good&rarr;bad change by construction, and "
+		    "was not run.", oid != NULL ? oid : "");
 	else {
 		report_value(mean, sizeof mean, json_number_value(
 		    json_object_get(rv, "mean")));
@@ -433,7 +468,8 @@ web_revert(struct strbuf *sb, const struct web_report *w)
 		    "(<code>%.12s</code>, kept under "
 		    "<code>refs/bisectd/revert/</code>) restores %.0f%% of the "
 		    "good&rarr;bad change: mean %s over %lld runs, %+.1f%% "
-		    "against the bad end (p = %.2g).", oid != NULL ? oid : "",
+		    "against the bad end (p = %.2g that it restores less than "
+		    "half).", oid != NULL ? oid : "",
 		    json_number_value(json_object_get(rv, "restored_pct")),
 		    mean,
 		    (long long)json_integer_value(json_object_get(rv, "n")),
@@ -531,9 +567,9 @@ web_tables(struct strbuf *sb, struct context *ctx, const struct web_report *w,
 
 	if (w->has_parent) {
 		if (store_series_all(ctx->store, w->b.job, w->b.repo,
-		    w->parent, &sa, &na, cause) != 0 ||
+		    w->parent_at, &sa, &na, cause) != 0 ||
 		    store_series_all(ctx->store, w->b.job, w->b.repo,
-		    w->culprit, &sc, &nc, cause) != 0)
+		    w->culprit_at, &sc, &nc, cause) != 0)
 			goto out;
 		report_compare_table(&t, w->parent, w->culprit, sa, na, sc, nc,
 		    w->b.metric, 0);

@@ -104,8 +104,10 @@ worker_build_child(struct context *parent, int64_t id)
 	    out.seconds, out.outcome == BUILD_OK ? NULL : "build failed",
 	    &cause) != 0)
 		goto out;
-	if (out.outcome == BUILD_OK && store_kernel_finish(st, id,
-	    out.image_hash, out.kernel_release, &cause) != 0)
+	if (out.outcome == BUILD_OK && (store_kernel_finish(st, id,
+	    out.image_hash, out.kernel_release, &cause) != 0 ||
+	    store_kernel_set_artifacts(st, id, out.artifacts_hash,
+	    &cause) != 0))
 		goto out;
 	if (out.outcome != BUILD_OK && store_run_skip_build(st, b.repo,
 	    b.commit_oid, b.recipe, "untestable: the build failed",

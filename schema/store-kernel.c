@@ -10,18 +10,26 @@
 #include "schema/store-internal.h"
 #include "schema/store-kernel.h"
 #include "util/error.h"
+#include "util/xalloc.h"
 
 static const char sql_kernel_set_kconfig[] =
     "UPDATE builds SET kconfig = ? WHERE id = ?";
 static const char sql_kernel_finish[] =
     "UPDATE builds SET image_hash = ?, kernel_release = ? WHERE id = ?";
 static const char sql_kernel_get[] =
-    "SELECT kconfig, image_hash, kernel_release FROM builds WHERE id = ?";
+    "SELECT kconfig, image_hash, kernel_release, artifacts_hash FROM builds "
+    "WHERE id = ?";
 static const char sql_kernel_same_image[] =
     "SELECT count(*) FROM builds a JOIN builds b ON a.repo = b.repo AND "
     "a.recipe = b.recipe AND a.image_hash = b.image_hash "
     "WHERE a.repo = ? AND a.recipe = ? AND a.commit_oid = ? AND "
     "b.commit_oid = ? AND a.status = 'ok' AND b.status = 'ok'";
+
+static const char sql_kernel_images[] =
+    "SELECT commit_oid, status, artifacts_hash FROM builds "
+    "WHERE repo = ? AND recipe = ? ORDER BY commit_oid";
+static const char sql_kernel_set_artifacts[] =
+    "UPDATE builds SET artifacts_hash = ? WHERE id = ?";
 
 static int
 store_kernel_changed(struct store *st, int64_t build, char **cause)
@@ -57,6 +65,19 @@ store_kernel_finish(struct store *st, int64_t build, const char *image_hash,
 }
 
 int
+store_kernel_set_artifacts(struct store *st, int64_t build,
+    const char *artifacts_hash, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_kernel_set_artifacts, "ti",
+	    artifacts_hash, build) != 0 ||
+	    store_exec_stmt(st, stmt, cause) != 0)
+		return -1;
+	return store_kernel_changed(st, build, cause);
+}
+
+int
 store_kernel_get(struct store *st, int64_t build,
     struct store_kernel_build *out, char **cause)
 {
@@ -70,6 +91,7 @@ store_kernel_get(struct store *st, int64_t build,
 		out->kconfig = store_column_text(stmt, 0);
 		out->image_hash = store_column_text(stmt, 1);
 		out->kernel_release = store_column_text(stmt, 2);
+		out->artifacts_hash = store_column_text(stmt, 3);
 	}
 	sqlite3_reset(stmt);
 	if (r == 0)
@@ -95,6 +117,49 @@ store_kernel_same_image(struct store *st, const char *repo,
 	return n > 0;
 }
 
+int
+store_kernel_images(struct store *st, const char *repo, const char *recipe,
+    struct store_kernel_image **out, size_t *nr, char **cause)
+{
+	sqlite3_stmt			*stmt;
+	struct store_kernel_image	*v = NULL;
+	size_t				 n = 0, alloc = 0;
+	int				 r;
+
+	*out = NULL;
+	*nr = 0;
+	if (store_stmt(st, &stmt, cause, sql_kernel_images, "tt", repo,
+	    recipe) != 0)
+		return -1;
+	while ((r = store_step(st, stmt, cause)) == 1) {
+		ALLOC_GROW(v, n, alloc);
+		v[n].commit_oid = store_column_text(stmt, 0);
+		v[n].status = store_column_text(stmt, 1);
+		v[n++].image_hash = store_column_text(stmt, 2);
+	}
+	sqlite3_reset(stmt);
+	if (r < 0) {
+		store_kernel_images_free(v, n);
+		return -1;
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+void
+store_kernel_images_free(struct store_kernel_image *v, size_t nr)
+{
+	size_t	i;
+
+	for (i = 0; i < nr; i++) {
+		free(v[i].commit_oid);
+		free(v[i].status);
+		free(v[i].image_hash);
+	}
+	free(v);
+}
+
 void
 store_kernel_build_release(struct store_kernel_build *b)
 {
@@ -103,5 +168,6 @@ store_kernel_build_release(struct store_kernel_build *b)
 	free(b->kconfig);
 	free(b->image_hash);
 	free(b->kernel_release);
+	free(b->artifacts_hash);
 	memset(b, 0, sizeof *b);
 }

@@ -7,6 +7,7 @@
 #ifndef SCHEMA_STORE_KERNEL_H
 #define SCHEMA_STORE_KERNEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "schema/store.h"
@@ -15,6 +16,7 @@ struct store_kernel_build {
 	char	*kconfig;		/* NULL: no fragment */
 	char	*image_hash;		/* NULL until built */
 	char	*kernel_release;	/* NULL: not a kernel, or not built */
+	char	*artifacts_hash;	/* every artifact's digest (0007) */
 };
 
 /* Set once after store_build_ensure, by whoever queues the build. */
@@ -24,6 +26,9 @@ int	 store_kernel_set_kconfig(struct store *, int64_t build,
 int	 store_kernel_finish(struct store *, int64_t build,
 	     const char *image_hash, const char *kernel_release,
 	     char **cause);
+/* After build_run succeeded: the digest of every artifact (0007). */
+int	 store_kernel_set_artifacts(struct store *, int64_t build,
+	     const char *artifacts_hash, char **cause);
 int	 store_kernel_get(struct store *, int64_t build,
 	     struct store_kernel_build *out, char **cause);
 /*
@@ -33,6 +38,21 @@ int	 store_kernel_get(struct store *, int64_t build,
 int	 store_kernel_same_image(struct store *, const char *repo,
 	     const char *recipe, const char *oid_a, const char *oid_b,
 	     char **cause);
+/*
+ * Every build of (repo, recipe), ordered by commit: its status and the
+ * digest of all its artifacts, as image_hash (NULL until built, or for
+ * builds older than migration 0007). The bisection reads its range's test
+ * points from it in one query.
+ */
+struct store_kernel_image {
+	char	*commit_oid;
+	char	*status;
+	char	*image_hash;
+};
+int	 store_kernel_images(struct store *, const char *repo,
+	     const char *recipe, struct store_kernel_image **out, size_t *nr,
+	     char **cause);
+void	 store_kernel_images_free(struct store_kernel_image *, size_t nr);
 void	 store_kernel_build_release(struct store_kernel_build *);
 
 #endif

@@ -313,10 +313,15 @@ store_open(const char *path, struct store **out, char **cause)
 	}
 	sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
 	if (store_exec(st, "PRAGMA journal_mode = WAL", cause) != 0 ||
-	    store_exec(st, "PRAGMA synchronous = NORMAL", cause) != 0 ||
-	    store_exec(st, "PRAGMA foreign_keys = ON", cause) != 0)
+	    store_exec(st, "PRAGMA synchronous = NORMAL", cause) != 0)
 		goto out;
-	if (store_migrate(st, cause) != 0)
+	/*
+	 * Foreign keys after the migrations: one that makes a table again
+	 * (0007) must drop the old one while other tables refer to it, as
+	 * SQLite's procedure for schema changes says.
+	 */
+	if (store_migrate(st, cause) != 0 ||
+	    store_exec(st, "PRAGMA foreign_keys = ON", cause) != 0)
 		goto out;
 	*out = st;
 	st = NULL;

@@ -235,11 +235,24 @@ bisect_posterior(struct bisect_state *st, const struct bisect_range *r,
 			mb[order[i]] = fit.bad;
 		}
 	}
+	/*
+	 * A commit whose image is its first parent's ran what its parent
+	 * ran: it cannot be the culprit (unless nothing else could be).
+	 */
+	if (st->same_parent != NULL) {
+		for (i = 0, k = 0; i < st->nr; i++)
+			if (r->in[i] && !st->same_parent[i])
+				k++;
+		for (i = 0; k > 0 && i < st->nr; i++)
+			if (st->same_parent[i])
+				st->logpost[i] = -INFINITY;
+	}
 	for (i = 0; i < st->nr; i++)
 		if (st->logpost[i] > max)
 			max = st->logpost[i];
 	for (i = 0; i < st->nr; i++) {
-		st->post[i] = r->in[i] ? exp(st->logpost[i] - max) : 0;
+		st->post[i] = r->in[i] && st->logpost[i] > -INFINITY ?
+		    exp(st->logpost[i] - max) : 0;
 		sum += st->post[i];
 	}
 	for (i = 0; i < st->nr; i++)

@@ -41,6 +41,7 @@
 #define POWER_FLOOR	0.8	/* the change max_runs would find this often */
 #define ALPHA_FUTILE	0.01	/* a change below the floor, one-sided */
 #define ALPHA_FUTILE_SUB 0.05	/* the same for a part's ends */
+#define POWER_SEEN	0.5	/* "missed more often than not" below this */
 
 static size_t
 range_n(const struct bisect_state *st, size_t i)
@@ -55,13 +56,30 @@ range_testable(const struct bisect_state *st, size_t i)
 	    range_n(st, i) < st->max_runs;
 }
 
+static int
+range_root_end(const struct bisect_state *st, size_t i)
+{
+	size_t	k;
+
+	if (i == st->root_top)
+		return 1;
+	for (k = 0; k < st->nr_root_goods; k++)
+		if (st->root_goods[k] == i)
+			return 1;
+	return 0;
+}
+
 void
 bisect_range_want(struct bisect_state *st, size_t commit, unsigned samples)
 {
-	size_t	i;
+	size_t		i;
+	unsigned	cap = st->max_runs;
 
-	if (samples > st->max_runs)
-		samples = st->max_runs;
+	/* the whole range's ends may sample on, within ends_max */
+	if (st->ends_max > cap && range_root_end(st, commit))
+		cap = st->ends_max;
+	if (samples > cap)
+		samples = cap;
 	if (st->c[commit].build == BISECT_BUILD_FAILED ||
 	    range_n(st, commit) >= samples)
 		return;
@@ -197,21 +215,64 @@ range_first_look(const struct bisect_state *st, const struct bisect_range *r,
  * max_runs ones: the interval is the rank test's own measure of the
  * spread, whatever the noise's shape.
  */
-double
-bisect_range_floor(const struct bisect_state *st, size_t ng, size_t nb,
-    size_t nr_goods, double lo, double hi, double alpha, double min_eff)
+static double
+range_detectable(const struct bisect_state *st, unsigned n, size_t ng,
+    size_t nb, size_t nr_goods, double lo, double hi, double alpha,
+    double power)
 {
-	double	se, cap, z, det;
+	double	se, cap = (double)n, z;
 
-	if (ng == 0 || nb == 0 || !(hi >= lo))
-		return min_eff;
-	cap = (double)st->max_runs;
 	se = (hi - lo) / (2 * gsl_cdf_ugaussian_Qinv(ALPHA_FUTILE));
 	se *= sqrt((1 / cap + 1 / (cap * (double)(nr_goods ? nr_goods : 1))) /
 	    (1 / (double)ng + 1 / (double)nb));
 	z = gsl_cdf_ugaussian_Qinv(st->sign != 0 ? alpha : alpha / 2);
-	det = (z + gsl_cdf_ugaussian_Qinv(1 - POWER_FLOOR)) * se;
+	return (z + gsl_cdf_ugaussian_Qinv(1 - power)) * se;
+}
+
+static double
+range_floor_at(const struct bisect_state *st, unsigned n, size_t ng,
+    size_t nb, size_t nr_goods, double lo, double hi, double alpha,
+    double min_eff)
+{
+	double	det;
+
+	if (ng == 0 || nb == 0 || !(hi >= lo))
+		return min_eff;
+	det = range_detectable(st, n, ng, nb, nr_goods, lo, hi, alpha,
+	    POWER_FLOOR);
 	return det > min_eff ? det : min_eff;
+}
+
+double
+bisect_range_floor(const struct bisect_state *st, size_t ng, size_t nb,
+    size_t nr_goods, double lo, double hi, double alpha, double min_eff)
+{
+	return range_floor_at(st, st->max_runs, ng, nb, nr_goods, lo, hi,
+	    alpha, min_eff);
+}
+
+/*
+ * The smallest change, in %, that n samples of each end would show more
+ * often than not, the noise read as bisect_range_floor reads it: what an
+ * inconclusive answer says it could have missed.
+ */
+static void
+range_set_detectable(struct bisect_state *st, const struct bisect_range *r,
+    const double *g, size_t ng, const double *b, size_t nb, unsigned n,
+    double alpha)
+{
+	double	shift, pct, lo, hi;
+
+	st->inconclusive = 1;
+	st->min_detectable_pct = NAN;
+	if (ng < 2 || nb < 2)
+		return;
+	range_shift(g, ng, b, nb, 1 - 2 * ALPHA_FUTILE, &shift, &pct, &lo,
+	    &hi);
+	if (isnan(pct) || !(hi >= lo))
+		return;
+	st->min_detectable_pct = range_detectable(st, n, ng, nb, r->nr_goods,
+	    lo, hi, alpha, POWER_SEEN);
 }
 
 /*
@@ -228,14 +289,32 @@ bisect_range_floor(const struct bisect_state *st, size_t ng, size_t nb,
  * claims (it is all of the differences' range at 3 against 3).
  */
 static int
+range_below(const struct bisect_state *st, double lo, double hi, double x)
+{
+	if (st->sign > 0)
+		return hi < x;
+	if (st->sign < 0)
+		return -lo < x;
+	return lo > -x && hi < x;
+}
+
+static int
 range_futile(const struct bisect_state *st, const struct bisect_range *r,
     const double *g, size_t ng, const double *b, size_t nb, double alpha,
-    double min_eff)
+    double min_eff, unsigned n_max, int last)
 {
 	double	shift, pct, lo, hi, floor_pct, m;
 	size_t	n_min;
 
 	n_min = st->max_runs / 6 > 8 ? st->max_runs / 6 : 8;
+	/*
+	 * The whole range's ends, which may sample on: not before max_runs
+	 * / 2 each (measured: from 8, 2% of the bisections of a 0.75 sd
+	 * change ended no_change at the first looks).
+	 */
+	if (r->depth == 0 && st->ends_max > st->max_runs &&
+	    n_min < st->max_runs / 2)
+		n_min = st->max_runs / 2;
 	if (ng < n_min * r->nr_goods || nb < n_min)
 		return 0;
 	m = (double)ng * (double)nb;
@@ -247,19 +326,23 @@ range_futile(const struct bisect_state *st, const struct bisect_range *r,
 		return 0;
 	if (lo == 0 && hi == 0)
 		return 1;	/* nearly every pair of samples the same */
-	floor_pct = bisect_range_floor(st, ng, nb, r->nr_goods, lo, hi, alpha,
-	    min_eff);
+	floor_pct = range_floor_at(st, n_max, ng, nb, r->nr_goods, lo, hi,
+	    alpha, min_eff);
 	if (!(floor_pct > 0))
 		return 0;
 	/* a part's look is a hint followed: 5% */
-	if (r->depth > 0)
+	/* and so is the last look at the whole range's ends: 5% */
+	if (r->depth > 0 || last)
 		range_shift(g, ng, b, nb, 1 - 2 * ALPHA_FUTILE_SUB, &shift,
 		    &pct, &lo, &hi);
-	if (st->sign > 0)
-		return hi < floor_pct;
-	if (st->sign < 0)
-		return -lo < floor_pct;
-	return lo > -floor_pct && hi < floor_pct;
+	/*
+	 * 1: below the smallest change worth finding (no change); 2: below
+	 * only what max_runs could see, not below min_effect_pct: more
+	 * samples are futile, yet a change worth finding could be there.
+	 */
+	if (!range_below(st, lo, hi, floor_pct))
+		return 0;
+	return min_eff <= 0 || range_below(st, lo, hi, min_eff) ? 1 : 2;
 }
 
 /*
@@ -328,11 +411,23 @@ range_ends(struct bisect_state *st, const struct bisect_range *r,
 			goto out;
 		}
 	}
-	if (range_futile(st, r, g, ng, b, nb, alpha, min_eff)) {
+	switch (range_futile(st, r, g, ng, b, nb, alpha, min_eff, n_max,
+	    target >= n_max)) {
+	case 2:
+		if (r->depth == 0)
+			range_set_detectable(st, r, g, ng, b, nb, n_max, alpha);
+		/* FALLTHROUGH */
+	case 1:
 		ret = 0;
 		goto out;
 	}
 	if (target >= n_max) {
+		/*
+		 * Not told apart, yet not shown smaller than a change worth
+		 * finding: the whole range's answer is inconclusive.
+		 */
+		if (r->depth == 0)
+			range_set_detectable(st, r, g, ng, b, nb, n_max, alpha);
 		ret = 0;
 		goto out;
 	}
@@ -528,6 +623,41 @@ range_confirm(struct bisect_state *st, const struct bisect_range *r,
 	unsigned			 target;
 	enum bisect_status		 s;
 
+	/*
+	 * cs did not build (the most probable of commits no sample tells
+	 * apart): the candidates are the untestable commits around it and
+	 * the first testable one above them.
+	 */
+	if (c->build == BISECT_BUILD_FAILED) {
+		for (q = cs; q != (size_t)-1 && r->in[q]; ) {
+			range_candidate(st, q);
+			if (st->c[q].build != BISECT_BUILD_FAILED)
+				break;
+			for (k = 0; k < st->nr; k++)
+				if (r->in[k] && st->c[k].nr_parents > 0 &&
+				    st->c[k].parents[0] == q)
+					break;
+			q = k < st->nr ? k : (size_t)-1;
+		}
+		c = &st->c[q != (size_t)-1 && r->in[q] ? q : cs];
+		cs = q != (size_t)-1 && r->in[q] ? q : cs;
+	}
+	/*
+	 * Its first parent did not build: nothing tells cs from it (nor from
+	 * the untestable commits below it), so they are the candidates.
+	 */
+	if (c->nr_parents > 0 && r->in[c->parents[0]] &&
+	    st->c[c->parents[0]].build == BISECT_BUILD_FAILED) {
+		range_candidate(st, cs);
+		for (q = c->parents[0]; r->in[q] &&
+		    st->c[q].build == BISECT_BUILD_FAILED;
+		    q = st->c[q].parents[0]) {
+			range_candidate(st, q);
+			if (st->c[q].nr_parents == 0)
+				break;
+		}
+		return BISECT_AMBIGUOUS;
+	}
 	for (k = 0; k <= c->nr_parents; k++) {
 		if (k < c->nr_parents) {
 			q = c->parents[k];
@@ -759,7 +889,8 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 	enum bisect_status	 s;
 
 	if (r->depth == 0)
-		n_max = st->max_runs;
+		n_max = st->ends_max > st->max_runs ? st->ends_max :
+		    st->max_runs;
 	else {
 		n_max = (unsigned)(SUB_CAP * st->root_n);
 		if (n_max < 4 * st->first_runs)
@@ -772,6 +903,15 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 	if (ends < 0 && st->spent) {
 		/* the look cannot finish: its ends were not shown apart */
 		st->cut = 1;
+		if (r->depth == 0) {
+			g = range_goods(st, r, &ng);
+			range_set_detectable(st, r, g, ng,
+			    st->c[r->top].samples, range_n(st, r->top),
+			    range_n(st, r->top) > ng ?
+			    (unsigned)range_n(st, r->top) : (unsigned)ng,
+			    ALPHA_CHANGE);
+			free(g);
+		}
 		return BISECT_NO_CHANGE;
 	}
 	if (ends < 0) {

@@ -29,9 +29,23 @@ struct bisect_state {
 	struct bisect_graph		 g;
 	unsigned			 max_runs;
 	unsigned			 first_runs;	/* per end, first look */
+	/*
+	 * The whole range's ends may take up to ends_max samples each
+	 * (sampling on while a change worth finding could be there); the
+	 * ends are root_top and root_goods.
+	 */
+	unsigned			 ends_max;
+	size_t				 root_top;
+	const size_t			*root_goods;
+	size_t				 nr_root_goods;
 	int				 sign;	/* +1 bad above good, -1 below */
 	int				 spent;	/* the budget is: ask no more */
 	int				 cut;	/* and that changed the answer */
+	/* per commit: its image is its first parent's (NULL: none known) */
+	const unsigned char		*same_parent;
+	/* the ends not told apart, but a change could be there */
+	int				 inconclusive;
+	double				 min_detectable_pct;
 
 	struct bisect_want		*wants;
 	size_t				 nr_wants;

@@ -9,10 +9,18 @@
 
 #include "stats/bisect.h"
 #include "stats/bisect-graph.h"
+#include "stats/bisect-image.h"
 #include "stats/bisect-machine.h"
 #include "stats/bisect-range.h"
 #include "util/error.h"
 #include "util/xalloc.h"
+
+/*
+ * The whole range's ends may take this many times max_runs samples each
+ * while a change worth finding could still be there (docs/bisection.md):
+ * max_runs caps the commits the search samples, not the first question.
+ */
+#define BISECT_ENDS_FACTOR	5
 
 const char *
 bisect_status_name(enum bisect_status status)
@@ -226,18 +234,18 @@ bisect_fill(struct bisect_result *res, struct bisect_state *st,
  * the builds so far reach it.
  */
 static void
-bisect_budget(struct bisect_state *st, const struct bisect_range *root,
-    struct bisect_result *res)
+bisect_budget(struct bisect_state *st, const struct bisect_input *in,
+    const struct bisect_range *root, struct bisect_result *res)
 {
-	const struct bisect_input	*in = st->in;
 	size_t				 i, n = 0, runs = 0, builds = 0;
 	unsigned			 steps = 0;
 
+	/* the caller's own samples: a class's pooled ones count once */
 	for (i = 0; i < st->nr; i++) {
 		n += root->in[i];
-		runs += st->c[i].nr_samples;
-		if (st->c[i].build != BISECT_BUILD_UNKNOWN ||
-		    st->c[i].nr_samples > 0)
+		runs += in->commits[i].nr_samples;
+		if (in->commits[i].build != BISECT_BUILD_UNKNOWN ||
+		    in->commits[i].nr_samples > 0)
 			builds++;
 	}
 	while (steps < 64 && ((size_t)1 << steps) < n)
@@ -256,7 +264,8 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	struct bisect_range	 root;
 	struct bisect_machine_fit mf;
 	struct bisect_input	 adj_in;
-	struct bisect_commit	*adj = NULL;
+	struct bisect_commit	*adj = NULL, *pool = NULL;
+	struct bisect_image	 im;
 	unsigned char		*anc_good = NULL;
 	size_t			*goods = NULL, nr_goods = 0, i;
 	enum bisect_status	 s;
@@ -266,6 +275,7 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	memset(&st, 0, sizeof st);
 	memset(&root, 0, sizeof root);
 	memset(&mf, 0, sizeof mf);
+	memset(&im, 0, sizeof im);
 	if (bisect_check(in, &res->error) != 0)
 		goto fail;
 	st.in = in;
@@ -285,6 +295,22 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 		st.in = &adj_in;
 		st.c = adj;
 	}
+	/*
+	 * Commits with one image are one test point: each decides on its
+	 * class's samples (after the machines' offsets came out).
+	 */
+	pool = xcalloc(in->nr_commits, sizeof *pool);
+	if (bisect_image_pool(&im, pool, st.c, in->nr_commits) > 0) {
+		if (st.in == in) {
+			adj_in = *in;
+			st.in = &adj_in;
+		}
+		adj_in.commits = pool;
+		st.c = pool;
+	}
+	if (im.used)
+		st.same_parent = im.same_parent;
+	res->min_detectable_pct = NAN;
 	st.nr = in->nr_commits;
 	st.max_runs = in->max_runs ? in->max_runs : 30;
 	st.first_runs = in->initial_runs ? in->initial_runs : 3;
@@ -332,7 +358,25 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 		if (anc_good[i])
 			root.in[i] = 0;
 
-	bisect_budget(&st, &root, res);
+	st.root_top = in->bad;
+	st.root_goods = goods;
+	st.nr_root_goods = nr_goods;
+	/*
+	 * Without a min_effect_pct, the smallest change worth finding is the
+	 * one max_runs samples find (bisect_range_floor): no sampling on.
+	 */
+	st.ends_max = in->min_effect_pct > 0 ?
+	    BISECT_ENDS_FACTOR * st.max_runs : st.max_runs;
+	bisect_budget(&st, in, &root, res);
+	for (i = 0; i < nr_goods; i++)
+		if (bisect_image_same(&st.c[in->bad], &st.c[goods[i]]))
+			break;
+	if (i < nr_goods) {
+		/* the ends ran one image: no commit between changed it */
+		bisect_fill(res, &st, BISECT_NO_CHANGE);
+		r = 0;
+		goto out;
+	}
 	s = bisect_range_decide(&st, &root);
 	if (s == BISECT_FOUND && st.nr_found == 0)
 		s = BISECT_AMBIGUOUS;
@@ -340,7 +384,22 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 		error_set(&res->error, "nothing left to sample");
 		goto fail;
 	}
+	if (s == BISECT_NO_CHANGE && st.inconclusive)
+		s = BISECT_INCONCLUSIVE;
 	bisect_fill(res, &st, s);
+	res->min_detectable_pct = st.min_detectable_pct;
+	if (s == BISECT_CONTINUE) {
+		bisect_image_ends(&im, in->bad, goods, nr_goods);
+		bisect_image_wants(&im, in->commits, res->wants,
+		    &res->nr_wants);
+	}
+	if (s == BISECT_FOUND && res->nr_culprits > 0 &&
+	    im.same_parent[res->culprits[0]]) {
+		/* the last word: never a culprit that ran its parent's image */
+		res->status = BISECT_UNCONFIRMED;
+		res->contradiction = xstrdup("the culprit's image is "
+		    "byte-identical to its first parent's");
+	}
 	res->budget_spent = st.cut;
 	r = 0;
 	goto out;
@@ -351,6 +410,8 @@ out:
 	free(anc_good);
 	free(goods);
 	free(adj);
+	free(pool);
+	bisect_image_release(&im);
 	bisect_machine_fit_release(&mf);
 	bisect_state_release(&st);
 	return r;

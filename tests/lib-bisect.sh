@@ -51,6 +51,13 @@ culprit_oid() {
 	git -C repo log master --grep='(culprit)' --format=%H | tail -n 1
 }
 
+# culprit_runs_oid FILE: the commit whose runs stand for the culprit of the
+# result JSON in FILE: the culprit, or when it was only built, the commit
+# of its image that was run (identical images are one test point).
+culprit_runs_oid() {
+	json_get "$1" "d.get(\"culprit_sampled_at\", d[\"culprit\"])"
+}
+
 # json_get FILE EXPR: print EXPR of the JSON object d in FILE, in Python.
 json_get() {
 	"$PYTHON3" -c "import json, sys; d = json.load(open(sys.argv[1])); print($2)" "$1"

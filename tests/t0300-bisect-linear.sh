@@ -49,7 +49,7 @@ test_expect_success 'progress is printed on stderr' '
 test_expect_success 'samples in the database match the result' '
 	id=$(json_get out.json "d[\"id\"]") &&
 	n=$(json_get out.json "d[\"culprit_stats\"][\"n\"]") &&
-	c=$(culprit_oid) &&
+	c=$(culprit_runs_oid out.json) &&
 	test "$(sample_count "$c" microbench.score)" = "$n" &&
 	test "$(runs_with_status done)" = \
 		"$(json_get out.json "d[\"runs\"]")"

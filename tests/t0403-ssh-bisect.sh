@@ -58,7 +58,7 @@ test_expect_success 'commits with the same number of samples have the same share
 	test "$(db_query "SELECT count(*) FROM ($per_commit) WHERE n >= 3 AND
 		NOT (agents LIKE '\''%a1%'\'' AND agents LIKE '\''%a2%'\''
 		AND agents LIKE '\''%a3%'\'')")" = 0 &&
-	test "$(db_query "SELECT count(*) FROM ($per_commit)")" -ge 5
+	test "$(db_query "SELECT count(*) FROM ($per_commit)")" -ge 2
 '
 
 test_expect_success 'every run recorded its machine'\''s boot and its times' '
@@ -83,8 +83,11 @@ test_expect_success 'the ends ran as interleaved pairs, each on one machine' '
 '
 
 test_expect_success 'the culprit is compared with its parent within each machine' '
-	culprit=$(culprit_oid) &&
-	parent=$(git -C repo rev-parse "$culprit^") &&
+	culprit=$(culprit_runs_oid out.json) &&
+	parent=$(json_get out.json "d.get(\"parent_sampled_at\", \"\")") &&
+	if test -z "$parent"; then
+		parent=$(git -C repo rev-parse "$(culprit_oid)^")
+	fi &&
 	both=$(db_query "SELECT count(*) FROM (SELECT agent FROM runs
 		WHERE status = '\''done'\'' AND commit_oid IN ('\''$culprit'\'',
 		'\''$parent'\'') GROUP BY agent

@@ -242,7 +242,7 @@ test_expect_success 'the commit names its branch; prose is wrapped at 72 columns
 '
 
 test_expect_success 'the environment: what matters, the rest counted' '
-	c=$(culprit_oid) &&
+	c=$(culprit_runs_oid one.json) &&
 	test "$(last_env_count "$c" cmdline sysctl.vm.swappiness)" = 2 &&
 	sed "/^To reproduce:/q" report1.txt >head1.txt &&
 	! grep "cmdline" head1.txt && ! grep "sysctl\." head1.txt &&
@@ -260,7 +260,7 @@ test_expect_success 'the environment: what matters, the rest counted' '
 '
 
 test_expect_success 'show --run lists every setting and sample of the run' '
-	c=$(culprit_oid) &&
+	c=$(culprit_runs_oid one.json) &&
 	run=$(db_query "SELECT id FROM runs WHERE commit_oid = \"$c\" AND
 		status = \"done\" ORDER BY seq DESC LIMIT 1") &&
 	bisectctl show --run "$run" >run.txt &&
@@ -277,7 +277,7 @@ test_expect_success 'show --run lists every setting and sample of the run' '
 '
 
 test_expect_success 'a key that differs is called out first, not counted' '
-	c=$(culprit_oid) && c10=$(echo "$c" | cut -c1-10) &&
+	c=$(culprit_runs_oid one.json) && c10=$(echo "$c" | cut -c1-10) &&
 	id=$(json_get one.json "d[\"id\"]") &&
 	db_query "UPDATE run_env SET value = \"elsewhere\" WHERE key =
 		\"hostname\" AND run IN (SELECT id FROM runs WHERE
@@ -292,7 +292,7 @@ test_expect_success 'a key that differs is called out first, not counted' '
 '
 
 test_expect_success 'a key that matters differs: flagged at the very top' '
-	c=$(culprit_oid) && c10=$(echo "$c" | cut -c1-10) &&
+	c=$(culprit_runs_oid one.json) && c10=$(echo "$c" | cut -c1-10) &&
 	id=$(json_get one.json "d[\"id\"]") &&
 	db_query "UPDATE run_env SET value = \"always\" WHERE key =
 		\"thp_enabled\" AND run IN (SELECT id FROM runs WHERE

@@ -71,7 +71,7 @@ test_expect_success 'a panicking commit is booted once, not retried' '
 '
 
 test_expect_success 'runs that booted record the boot' '
-	culprit=$(culprit_oid) &&
+	culprit=$(culprit_runs_oid out.json) &&
 	test "$(sample_count "$culprit" microbench.score)" -gt 0 &&
 	db_query "SELECT e.value FROM run_env e JOIN runs r ON e.run = r.id
 		WHERE r.commit_oid = '\''$culprit'\'' AND e.key = '\''boot'\''

@@ -186,8 +186,12 @@ test_kernel(void)
 	ok(out.same_as == NULL, "A's parent is not built");
 	hash_a = out.image_hash != NULL ? xstrdup(out.image_hash) : NULL;
 	s = fixture_read(out.artifact_dir, BUILD_KERNEL_META);
-	t = xasprintf("image_hash %s\nkernel_release 6.1.0-fake\n", hex);
+	t = xasprintf("image_hash %s\nkernel_release 6.1.0-fake\n"
+	    "artifacts_hash %s\n", hex, out.artifacts_hash != NULL ?
+	    out.artifacts_hash : "");
 	is_str(s, t, "metadata file in the entry");
+	ok(out.artifacts_hash != NULL && strcmp(out.artifacts_hash, hex) != 0,
+	    "the artifacts' digest covers more than the image");
 	free(s);
 	free(t);
 	ok(file_exists(s = path_join(out.artifact_dir,

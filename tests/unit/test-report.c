@@ -285,9 +285,28 @@ test_environment_differs(void)
 	side_release(&c);
 }
 
+/* Issue 11: an unconfirmed culprit's headline says so. */
+static void
+test_headline(void)
+{
+	char	*h;
+
+	h = report_headline("c2eefb1ed3c708c4", -3.04, "demo.ops_per_sec",
+	    "higher", "found");
+	is_str(h, "commit c2eefb1ed3: -3.0% demo.ops_per_sec regression",
+	    "a found culprit's headline");
+	free(h);
+	h = report_headline("c2eefb1ed3c708c4", -3.04, "demo.ops_per_sec",
+	    "higher", "unconfirmed");
+	is_str(h, "commit c2eefb1ed3: unconfirmed -3.0% demo.ops_per_sec "
+	    "regression", "an unconfirmed one's");
+	free(h);
+}
+
 int
 main(void)
 {
+	test_headline();
 	test_testcase();
 	test_environment_same();
 	test_environment_differs();
