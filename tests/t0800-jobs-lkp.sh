@@ -89,7 +89,7 @@ test_expect_success 'without --format-only every parameter is checked as queue d
 	tail -n 1 out | grep -q "^8 jobs, " &&
 	printf "testcase: hackbench\nturbostat:\n" >marker.yaml &&
 	test_expect_code 2 bisectctl check marker.yaml 2>err &&
-	grep -q "^error: marker.yaml:2:1: program .turbostat. is not one bisectd runs" err
+	grep -q "^error: marker.yaml:2:1: program .turbostat. is a monitor: list it under .monitors:." err
 '
 
 test_expect_success 'a program map: hackbench gives 8 jobs, argv built by the adapter' '

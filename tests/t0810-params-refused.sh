@@ -78,7 +78,7 @@ test_expect_success 'vm-scalability: a case it does not do is refused by name' '
 
 test_expect_success 'a value of the wrong type, an unknown monitor' '
 	printf "testcase: hackbench\nmode: [process, turbo]\n" >mode.yaml &&
-	refused mode.yaml "mode.yaml:2:1: testcase '"'"'hackbench'"'"': '"'"'mode'"'"' must be one of process, threads, not '"'"'turbo'"'"'" &&
+	refused mode.yaml "mode.yaml:2:1: testcase '"'"'hackbench'"'"': '"'"'mode'"'"' must be one of process, threads, thread, not '"'"'turbo'"'"'" &&
 	printf "testcase: dbench\nmonitors: [tme]\n" >mon.yaml &&
 	refused mon.yaml "mon.yaml:2:11: '"'"'monitors'"'"' lists '"'"'tme'"'"', which bisect-agent does not have: did you mean '"'"'time'"'"'?"
 '

@@ -68,9 +68,8 @@ test_builtin(void)
 	ok(mi->direction == JOB_DIRECTION_LOWER && mi->min_effect_pct == 5.0,
 	    "dbench.max_latency: lower, 5%% from its file");
 	mi = metric_lookup("hackbench.throughput");
-	ok(mi->direction == JOB_DIRECTION_HIGHER &&
-	    mi->aggregate == METRIC_AGGREGATE_SUM, "hackbench.throughput: "
-	    "higher, sum");
+	ok(mi->direction == JOB_DIRECTION_HIGHER,
+	    "hackbench.throughput: higher");
 	free(cause);
 }
 
@@ -326,9 +325,12 @@ test_metrics(void)
 	strbuf_reset(&sb);
 	ok(testcase_data_metrics(hb, NULL, hackbench_out,
 	    strlen(hackbench_out), &sb, &cause) == 0, "hackbench's output");
-	/* 2 * 40 * 200 * 100 / 1024 KiB in 1 s; 2 * 40 * 200 messages */
-	is_str(sb.buf, "throughput: 1562.5\nworkload: 16000\n",
-	    "hackbench: LKP's throughput over the iterations");
+	/* 40 * 200 * 100 / 1024 KiB, at the best iteration (0.25 s) */
+	ok(strstr(sb.buf, "\nthroughput: 3125\n") != NULL &&
+	    strstr(sb.buf, "throughput_avg: 1562.5\n") != NULL &&
+	    strstr(sb.buf, "throughput_worst: 1041.6666666666667\n") != NULL,
+	    "hackbench: LKP's throughput at the best, mean and worst "
+	    "iteration: %s", sb.buf);
 	strbuf_release(&sb);
 
 	m = metrics_of("program: t\nargv: [t]\noutput:\n  lines:\n"
@@ -429,21 +431,22 @@ test_command(void)
 {
 	char	*s;
 
-	s = command_of("hackbench", "testcase: hackbench\nnr_threads: 80\n"
+	s = command_of("hackbench", "testcase: hackbench\nnr_threads: 2\n"
 	    "loops: 200\nmode: threads\nipc: pipe\n", 4);
 	ok(strstr(s, "/bin/sh -c ") == s && strstr(s, " hackbench-run "
-	    "/tmp/setup.log R 1 7 hackbench -g 2 -l 200 -T -p") != NULL,
-	    "hackbench's argv");
+	    "/tmp/setup.log R 1 11 hackbench -g 2 -f 20 -s 100 -l 200 -T "
+	    "-p") != NULL, "hackbench's argv, LKP's: %s", s);
 	free(s);
 	s = command_of("hackbench", "testcase: hackbench\nnr_threads: 50%\n"
 	    "iterations: 3\n", 4);
 	ok(strstr(s, "/bin/sh -c ") == s && strstr(s, " hackbench-run "
-	    "/tmp/setup.log R 3 5 hackbench -g 1 -l 10000") != NULL,
-	    "repeat, a default of an expression");
+	    "/tmp/setup.log R 3 9 hackbench -g 2 -f 20 -s 100 -l 60000") !=
+	    NULL, "repeat, a default of an expression (30000 * 4 / 2): %s", s);
 	free(s);
-	s = command_of("hackbench", "testcase: hackbench\ngroups: 7\n", 4);
-	ok(strstr(s, " R 1 5 hackbench -g 7 -l 10000") != NULL,
-	    "groups given");
+	s = command_of("hackbench", "testcase: hackbench\nfds: 10\n"
+	    "datasize: 512\n", 4);
+	ok(strstr(s, " R 1 9 hackbench -g 4 -f 10 -s 512 -l 30000") != NULL,
+	    "fds and datasize given: %s", s);
 	free(s);
 	s = command_of("dbench", "testcase: dbench\nnr_threads: 3\n"
 	    "runtime: 2m\nloadfile: /nonexistent/client.txt\n", 4);
@@ -614,7 +617,7 @@ test_describe(void)
 	    "iterations: 3\n");
 	ok(testcase_describe(j, 8, &s, &cause) == 0, "described: %s",
 	    cause ? cause : "");
-	is_str(s, "hackbench -g 2 -l 10000 -T (3 times)", "hackbench");
+	is_str(s, "hackbench -g 80 -f 20 -s 100 -l 3000 -T (3 times)", "hackbench");
 	free(s);
 	job_free(j);
 	j = job("testcase: dbench\nnr_threads: 50%\nloadfile: /dev/null\n");
@@ -688,8 +691,9 @@ test_validate(void)
 	    "knobs are in docs/jobs.md)", "nothing near: the list");
 	is_str(validate("testcase: hackbench\nruntime: 10s\n"),
 	    "job.yaml:2:1: unknown parameter 'runtime' for testcase "
-	    "'hackbench' (it takes nr_threads, groups, mode, ipc, loops, "
-	    "iterations; bisectd's keys and the knobs are in docs/jobs.md)",
+	    "'hackbench' (it takes nr_threads, fds, mode, ipc, datasize, "
+	    "loops, iterations; bisectd's keys and the knobs are in "
+	    "docs/jobs.md)",
 	    "hackbench takes no runtime");
 	names = testcase_names();
 	want = xasprintf("job.yaml:1:1: testcase 'will-it-scale' has no 'run:' "
@@ -711,8 +715,8 @@ test_validate(void)
 	    "nr_task: 2\nsize: 16M\nthp: madvise\n"), "ok",
 	    "a case it does");
 	is_str(validate("testcase: hackbench\nloops: [10, many]\n"),
-	    "job.yaml:2:1: testcase 'hackbench': 'loops' must be a count or a "
-	    "percentage of the CPUs (like 4 or 100%), not 'many'",
+	    "job.yaml:2:1: testcase 'hackbench': 'loops' must be an integer, "
+	    "not 'many'",
 	    "a value of the wrong type");
 	is_str(validate("testcase: stress-ng\nnr_threads: 1\n"),
 	    "job.yaml:1:1: testcase 'stress-ng': stress-ng needs 'test': the "
