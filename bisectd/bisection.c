@@ -1069,6 +1069,59 @@ bisection_revert(struct scheduler *s, struct bisection *bs,
 	return 0;
 }
 
+/*
+ * A metric nothing prints: an inline testcase's metrics are known only
+ * once it has run, so the first commit whose runs are done without a
+ * single sample of it ends the bisection at once, saying what the runs
+ * did print, instead of sampling on for nothing. 1 with *why, 0, -1.
+ */
+static int
+bisection_metric_missing(struct scheduler *s, const struct bisection *bs,
+    const struct store_bisection *b, const struct bisection_turn *t,
+    char **why, char **cause)
+{
+	struct store_series	*all = NULL;
+	struct strbuf		 sb = STRBUF_INIT;
+	size_t			 i, k, nr = 0, shown = 0;
+	int			 r = 0;
+
+	for (i = 0; i < t->nr_touched && r == 0; i++) {
+		if (t->done[i] == 0 || t->series[i].nr > 0)
+			continue;
+		store_series_list_free(all, nr);
+		all = NULL;
+		nr = 0;
+		if (store_series_all(s->ctx->store, b->job, b->repo,
+		    bs->range.oids[t->touched[i]], &all, &nr, cause) != 0)
+			return -1;
+		if (nr == 0)
+			continue;
+		strbuf_addf(&sb, "no sample of '%s' in the %d done run%s of "
+		    "%.12s; the runs printed: ", b->metric, t->done[i],
+		    t->done[i] == 1 ? "" : "s", bs->range.oids[t->touched[i]]);
+		for (k = 0; k < nr; k++) {
+			if (strchr(all[k].metric, '.') == NULL ||
+			    strncmp(all[k].metric, b->metric, (size_t)(strchr(
+			    b->metric, '.') != NULL ? strchr(b->metric, '.') -
+			    b->metric + 1 : 0)) != 0)
+				continue;
+			if (shown++ < 12)
+				strbuf_addf(&sb, "%s%s", shown > 1 ? ", " : "",
+				    all[k].metric);
+		}
+		if (shown == 0)
+			strbuf_addstr(&sb, "no metric of the testcase (only the "
+			    "monitors')");
+		else if (shown > 12)
+			strbuf_addf(&sb, " and %zu more", shown - 12);
+		*why = strbuf_detach(&sb, NULL);
+		r = 1;
+	}
+	store_series_list_free(all, nr);
+	strbuf_release(&sb);
+	return r;
+}
+
 int
 bisection_plan(struct scheduler *s, int64_t id, char **cause)
 {
@@ -1113,6 +1166,13 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 	}
 	if (bisection_gather(s, bs, &b, &t, cause) != 0)
 		goto out;
+	switch (bisection_metric_missing(s, bs, &b, &t, &why, cause)) {
+	case -1:
+		goto out;
+	case 1:
+		r = bisection_fail(s, id, why, cause);
+		goto out;
+	}
 	if (t.building) {
 		/* the builds it asked for tell the driver their images first */
 		r = 0;

@@ -104,6 +104,15 @@ test_expect_success 'control bytes from a job file reach the terminal escaped' '
 	test "$(requests)" = 0
 '
 
+test_expect_success 'a metric nothing prints ends the bisection at its first runs' '
+	sed "s/^metric: microbench.score$/metric: microbench.nosuch/" job.yaml >nosuch.yaml &&
+	grep -q "^metric: microbench.nosuch$" nosuch.yaml &&
+	test_expect_code 1 bisectctl bisect nosuch.yaml --good master~6 \
+		--bad master --wait >ns.out 2>ns.err &&
+	grep -q "no sample of .microbench.nosuch. in the [0-9]* done runs\{0,1\} of [0-9a-f]\{12\}; the runs printed: microbench.other, microbench.score" ns.err &&
+	test "$(db_query "SELECT count(*) FROM runs WHERE job = (SELECT id FROM jobs WHERE metric = \"microbench.nosuch\")")" -le 6
+'
+
 test_expect_success 'compare and queue --wait do not exit 0 when every run failed' '
 	printf "testcase: failing\nrun: exit 3\nruns: 1\n" >fail.yaml &&
 	printf "scheduler:\n  max_attempts: 1\n" >>bisectd.yaml &&
