@@ -336,8 +336,28 @@ bisection_want(struct scheduler *s, struct bisection *bs,
 	return 0;
 }
 
+void
+bisection_progress_count(struct strbuf *sb, size_t remaining, unsigned steps,
+    const char *before)
+{
+	size_t	was = 0;
+
+	strbuf_addf(sb, "bisect: %zu commit%s left (about %u step%s)",
+	    remaining, remaining == 1 ? "" : "s", steps, steps == 1 ? "" : "s");
+	/*
+	 * The count goes up only with its reason: the posterior is revised
+	 * as samples land, so a commit decided on one side can move to the
+	 * other and widen what is left.
+	 */
+	if (before != NULL && sscanf(before, "bisect: %zu commit", &was) == 1 &&
+	    remaining > was)
+		strbuf_addf(sb, ", up from %zu: new samples moved the "
+		    "likeliest culprit's range", was);
+}
+
 static char *
-bisection_progress(const struct bisection *bs, const struct bisect_result *res)
+bisection_progress(const struct bisection *bs, const struct bisect_result *res,
+    const char *before)
 {
 	struct strbuf	sb = STRBUF_INIT;
 	size_t		i;
@@ -351,9 +371,7 @@ bisection_progress(const struct bisection *bs, const struct bisect_result *res)
 	if (ends)
 		strbuf_addstr(&sb, "bisect: checking that good and bad differ");
 	else
-		strbuf_addf(&sb, "bisect: %zu commit%s left (about %u step%s)",
-		    res->remaining, res->remaining == 1 ? "" : "s", res->steps,
-		    res->steps == 1 ? "" : "s");
+		bisection_progress_count(&sb, res->remaining, res->steps, before);
 	for (i = 0; i < res->nr_wants; i++) {
 		if (res->wants[i].samples == 0)
 			strbuf_addf(&sb, "%s %.7s (build)", i ? "," :
@@ -1251,7 +1269,7 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 		store_rollback(st);
 		goto out;
 	}
-	progress = bisection_progress(bs, &res);
+	progress = bisection_progress(bs, &res, b.progress);
 	if (store_bisection_progress(st, id, progress, cause) != 0 ||
 	    store_commit(st, cause) != 0) {
 		store_rollback(st);

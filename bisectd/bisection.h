@@ -15,4 +15,13 @@ int	bisection_plan(struct scheduler *, int64_t id, char **cause);
 void	bisection_forget(struct scheduler *, int64_t id);
 void	bisection_free(struct bisection *);
 
+/*
+ * "bisect: 42 commits left (about 6 steps)", and when that is more than
+ * the progress line before said, why: ", up from 17: new samples moved
+ * the likeliest culprit's range".
+ */
+struct strbuf;
+void	 bisection_progress_count(struct strbuf *, size_t remaining,
+	     unsigned steps, const char *before);
+
 #endif

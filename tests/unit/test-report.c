@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bisectd/bisection.h"
 #include "bisectd/drift.h"
 #include "bisectd/report.h"
 #include "tests/unit/tap.h"
@@ -303,6 +304,28 @@ test_headline(void)
 	free(h);
 }
 
+/* The progress count goes up only with its reason. */
+static void
+test_progress_count(void)
+{
+	struct strbuf	sb = STRBUF_INIT;
+
+	bisection_progress_count(&sb, 42, 6, "bisect: 17 commits left (about "
+	    "5 steps), testing 1a2b3c4 (3 runs)");
+	is_str(sb.buf, "bisect: 42 commits left (about 6 steps), up from 17: "
+	    "new samples moved the likeliest culprit's range", "up: why");
+	strbuf_reset(&sb);
+	bisection_progress_count(&sb, 9, 4, "bisect: 17 commits left (about "
+	    "5 steps)");
+	is_str(sb.buf, "bisect: 9 commits left (about 4 steps)", "down: plain");
+	strbuf_reset(&sb);
+	bisection_progress_count(&sb, 1, 1, "bisect: checking that good and "
+	    "bad differ");
+	is_str(sb.buf, "bisect: 1 commit left (about 1 step)", "after the "
+	    "ends: plain");
+	strbuf_release(&sb);
+}
+
 int
 main(void)
 {
@@ -310,5 +333,6 @@ main(void)
 	test_testcase();
 	test_environment_same();
 	test_environment_differs();
+	test_progress_count();
 	return tap_done();
 }
