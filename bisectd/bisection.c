@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bisectd/bisection.h"
+#include "bisectd/jobcache.h"
 #include "bisectd/outbox.h"
 #include "bisectd/web.h"
 #include "bisectd/build.h"
@@ -125,7 +126,8 @@ bisection_load(struct scheduler *s, const struct store_bisection *b,
 		return -1;
 	bs = xcalloc(1, sizeof *bs);
 	bs->id = b->id;
-	bs->recipe = build_job_recipe(cr, sj.canonical, &bs->kconfig);
+	bs->recipe = build_job_recipe(cr, jobcache_parse(&s->ctx->jobs, sj.id,
+	    sj.job_id, sj.canonical, NULL), &bs->kconfig);
 	store_job_release(&sj);
 	if (repo_open(cr, &bs->repo, cause) != 0 ||
 	    repo_range_load(bs->repo, &good, 1, b->bad, &bs->range,

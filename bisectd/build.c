@@ -115,17 +115,13 @@ build_recipe_id(const struct config_repo *cr)
 }
 
 char *
-build_job_recipe(const struct config_repo *cr, const char *canonical,
+build_job_recipe(const struct config_repo *cr, const struct job *job,
     char **fragment)
 {
-	struct job	**jobs = NULL;
-	size_t		  nr = 0;
-	char		 *frag = NULL, *recipe;
+	char	*frag = NULL, *recipe;
 
-	if (canonical != NULL && job_parse("job", canonical, strlen(canonical),
-	    &jobs, &nr, NULL) == 0 && nr == 1)
-		frag = kconfig_fragment(jobs[0]);
-	job_list_free(jobs, nr);
+	if (job != NULL)
+		frag = kconfig_fragment(job);
 	recipe = build_recipe(cr, frag);
 	if (fragment != NULL)
 		*fragment = frag;

@@ -53,12 +53,13 @@ struct build_output {
 char	*build_recipe(const struct config_repo *, const char *fragment);
 char	*build_recipe_id(const struct config_repo *);
 /*
- * The recipe of a job's builds: build_recipe with the fragment of the job
- * whose canonical text is given (NULL or unparsable: no fragment). When
- * fragment is not NULL it gets the fragment (NULL for none), which the
- * build row keeps (store_kernel_set_kconfig) for build_run_kconfig.
+ * The recipe of a job's builds: build_recipe with the job's kconfig
+ * fragment (job NULL: no fragment). When fragment is not NULL it gets the
+ * fragment (NULL for none), which the build row keeps
+ * (store_kernel_set_kconfig) for build_run_kconfig.
  */
-char	*build_job_recipe(const struct config_repo *, const char *canonical,
+struct job;
+char	*build_job_recipe(const struct config_repo *, const struct job *,
 	     char **fragment);
 /* The cache directory of (recipe, oid); it exists once the build is OK. */
 char	*build_cache_dir(const struct config_repo *, const char *workdir,

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bisectd/context.h"
+#include "bisectd/jobcache.h"
 #include "util/error.h"
 #include "util/file.h"
 #include "util/xalloc.h"
@@ -65,6 +66,7 @@ context_free(struct context *ctx)
 	if (ctx == NULL)
 		return;
 	store_close(ctx->store);
+	jobcache_free(ctx->jobs);
 	config_free(ctx->config);
 	free(ctx->agent_path);
 	free(ctx);

@@ -8,10 +8,13 @@
 #include "jobs/config.h"
 #include "schema/store.h"
 
+struct jobcache;
+
 struct context {
 	struct config	*config;
 	struct store	*store;
 	char		*agent_path;
+	struct jobcache	*jobs;		/* parsed jobs (bisectd/jobcache.h) */
 };
 
 int	context_open(const char *config_path, struct context **out,

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bisectd/jobcache.h"
 #include "bisectd/placement.h"
 #include "bisectd/worker.h"
 #include "jobs/job.h"
@@ -119,33 +120,11 @@ placement_free_slots(const struct scheduler *s, size_t i)
 	    scheduler_children_on(s, SCHEDULER_CHILD_RUN, a->name);
 }
 
-/* The parsed job of a row, cached: jobs never change. */
+/* The parsed job of a row (the context's cache: jobs never change). */
 static const struct job *
 placement_job(struct scheduler *s, int64_t id)
 {
-	struct store_job	  sj;
-	struct job		**jobs = NULL;
-	struct scheduler_job	 *j;
-	size_t			  i, nr = 0;
-
-	for (i = 0; i < s->nr_jobs; i++) {
-		if (s->jobs[i].id == id)
-			return s->jobs[i].job;
-	}
-	ALLOC_GROW(s->jobs, s->nr_jobs, s->alloc_jobs);
-	j = &s->jobs[s->nr_jobs++];
-	j->id = id;
-	j->job = NULL;
-	memset(&sj, 0, sizeof sj);
-	if (store_job_get(s->ctx->store, id, &sj, NULL) == 0 &&
-	    job_parse(sj.job_id, sj.canonical, strlen(sj.canonical), &jobs,
-	    &nr, NULL) == 0 && nr == 1) {
-		j->job = jobs[0];
-		jobs[0] = NULL;
-	}
-	job_list_free(jobs, nr);
-	store_job_release(&sj);
-	return j->job;
+	return jobcache_get(&s->ctx->jobs, s->ctx->store, id, NULL);
 }
 
 /*
@@ -324,14 +303,3 @@ out:
 	return r;
 }
 
-void
-placement_release(struct scheduler *s)
-{
-	size_t	i;
-
-	for (i = 0; i < s->nr_jobs; i++)
-		job_free(s->jobs[i].job);
-	free(s->jobs);
-	s->jobs = NULL;
-	s->nr_jobs = s->alloc_jobs = 0;
-}

@@ -29,6 +29,5 @@ int	placement_job_placeable(struct context *, const struct job *,
 /* The config index of an agent, or -1. */
 int	placement_agent_index(const struct scheduler *, const char *name);
 /* Forget the parsed jobs cached in the scheduler. */
-void	placement_release(struct scheduler *);
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "bisectd/build-kernel.h"
 #include "bisectd/drift.h"
+#include "bisectd/jobcache.h"
 #include "bisectd/mail.h"
 #include "bisectd/repo.h"
 #include "bisectd/report.h"
@@ -236,11 +237,10 @@ report_machine(struct strbuf *sb, const struct drift_run *env)
 
 void
 report_testcase(struct strbuf *sb, const char *testcase,
-    const char *description, const char *canonical,
+    const char *description, const struct job *job,
     const struct drift_run *env)
 {
-	struct job	**jobs = NULL;
-	size_t		  nr = 0, i, shown = 0;
+	size_t	i, shown = 0;
 
 	if (description == NULL || strcmp(testcase, description) == 0)
 		strbuf_addf(sb, "in testcase: %s\n", testcase);
@@ -248,20 +248,15 @@ report_testcase(struct strbuf *sb, const char *testcase,
 		strbuf_addf(sb, "in testcase: %s (%s)\n", testcase,
 		    description);
 	report_machine(sb, env);
-	if (canonical != NULL && job_parse("job", canonical, strlen(canonical),
-	    &jobs, &nr, NULL) == 0 && nr == 1) {
-		for (i = 0; i < jobs[0]->nr_params; i++) {
-			if (!job_param_is_testcase(jobs[0]->params[i].key))
-				continue;
-			if (shown++ == 0)
-				strbuf_addstr(sb, "with following "
-				    "parameters:\n\n");
-			strbuf_addf(sb, "\t%s: %s\n", jobs[0]->params[i].key,
-			    jobs[0]->params[i].value);
-		}
+	for (i = 0; job != NULL && i < job->nr_params; i++) {
+		if (!job_param_is_testcase(job->params[i].key))
+			continue;
+		if (shown++ == 0)
+			strbuf_addstr(sb, "with following parameters:\n\n");
+		strbuf_addf(sb, "\t%s: %s\n", job->params[i].key,
+		    job->params[i].value);
 	}
 	strbuf_addch(sb, '\n');
-	job_list_free(jobs, nr);
 }
 
 static int
@@ -848,23 +843,19 @@ report_compiler_short(const char *full)
  */
 static void
 report_axes(struct strbuf *sb, const char *compiler, const char *kconfig,
-    const char *canonical, const char *machine, const char *testcase)
+    const struct job *job, const char *machine, const char *testcase)
 {
-	struct job	**jobs = NULL;
-	struct strbuf	  keys = STRBUF_INIT, vals = STRBUF_INIT;
-	size_t		  nr = 0, i;
-	char		 *cc = report_compiler_short(compiler);
+	struct strbuf	 keys = STRBUF_INIT, vals = STRBUF_INIT;
+	size_t		 i;
+	char		*cc = report_compiler_short(compiler);
 
 	strbuf_addstr(&keys, "compiler/kconfig");
 	strbuf_addf(&vals, "%s/%s", cc, kconfig);
-	if (canonical != NULL && job_parse("job", canonical, strlen(canonical),
-	    &jobs, &nr, NULL) == 0 && nr == 1) {
-		for (i = 0; i < jobs[0]->nr_params; i++) {
-			if (!job_param_is_testcase(jobs[0]->params[i].key))
-				continue;
-			strbuf_addf(&keys, "/%s", jobs[0]->params[i].key);
-			strbuf_addf(&vals, "/%s", jobs[0]->params[i].value);
-		}
+	for (i = 0; job != NULL && i < job->nr_params; i++) {
+		if (!job_param_is_testcase(job->params[i].key))
+			continue;
+		strbuf_addf(&keys, "/%s", job->params[i].key);
+		strbuf_addf(&vals, "/%s", job->params[i].value);
 	}
 	strbuf_addf(&keys, "/tbox_group/testcase");
 	strbuf_addf(&vals, "/%s/%s", machine != NULL ? machine : "unknown",
@@ -874,7 +865,6 @@ report_axes(struct strbuf *sb, const char *compiler, const char *kconfig,
 	strbuf_addf(sb, "%s:\n  %s\n\n", keys.buf, vals.buf);
 	strbuf_release(&keys);
 	strbuf_release(&vals);
-	job_list_free(jobs, nr);
 	free(cc);
 }
 
@@ -921,6 +911,7 @@ report_bisection_mail(struct context *ctx, int64_t id,
 	struct report_side		 penv, cenv;
 	struct report_fairness		 fair;
 	const char			*compiler, *machine;
+	const struct job		*pj = NULL;
 	double				 change;
 	char				 share[32];
 	char				*branch = NULL, *kconfig = NULL;
@@ -1038,7 +1029,9 @@ report_bisection_mail(struct context *ctx, int64_t id,
 	strbuf_addch(&sb, '\n');
 	report_side_load(&penv, ctx, b.job, b.repo, parent_at);
 	report_side_load(&cenv, ctx, b.job, b.repo, culprit_at);
-	report_testcase(&sb, job.testcase, job.description, job.canonical,
+	pj = jobcache_parse(&ctx->jobs, job.id, job.job_id, job.canonical,
+	    NULL);
+	report_testcase(&sb, job.testcase, job.description, pj,
 	    &cenv.run);
 	compiler = report_env_value(&cenv.run, "compiler_built");
 	if (compiler == NULL && cr->build_command != NULL)
@@ -1114,7 +1107,7 @@ report_bisection_mail(struct context *ctx, int64_t id,
 			    culprit_at, parent_at);
 		report_env(&sb, ctx, id, b.job, b.repo, &penv, &cenv);
 		machine = report_env_value(&cenv.run, "hostname");
-		report_axes(&sb, compiler, kconfig, job.canonical, machine,
+		report_axes(&sb, compiler, kconfig, pj, machine,
 		    job.testcase);
 		strbuf_addf(&sb, "commit:\n  %.10s (\"%s\")\n  %.10s (\"%s\")"
 		    "\n\n", parent_oid, pc.subject != NULL ? pc.subject : "",

@@ -139,12 +139,13 @@ int	 report_compare_request(struct strbuf *out, struct context *,
 /*
  * "in testcase: T", "on test machine: 48 threads Ivytown with 64G memory,
  * 2 nodes" from the culprit's recorded environment (env, may be NULL),
- * and the testcase's own parameters of the job's canonical text ("with
+ * and the testcase's own parameters of the parsed job ("with
  * following parameters:"), without bisectd's bookkeeping (run, metric,
  * direction, runs...): the robot's header.
  */
+struct job;
 void	 report_testcase(struct strbuf *, const char *testcase,
-	    const char *description, const char *canonical,
+	    const char *description, const struct job *,
 	    const struct drift_run *env);
 /*
  * The environment section: the differences between the compared runs

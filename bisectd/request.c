@@ -13,6 +13,7 @@
 #include "agents/testcase.h"
 #include "bisectd/bisection.h"
 #include "bisectd/build.h"
+#include "bisectd/jobcache.h"
 #include "bisectd/placement.h"
 #include "bisectd/repo.h"
 #include "bisectd/request.h"
@@ -246,7 +247,9 @@ request_ensure_runs(struct scheduler *s, const struct config_repo *cr,
 {
 	struct store	*st = s->ctx->store;
 	char		*kconfig = NULL;
-	char		*recipe = build_job_recipe(cr, sj->canonical, &kconfig);
+	char		*recipe = build_job_recipe(cr, jobcache_parse(
+			    &s->ctx->jobs, sj->id, sj->job_id, sj->canonical,
+			    NULL), &kconfig);
 	int64_t		 build, job = sj->id;
 	int		 live, next, done, failed, r = -1;
 

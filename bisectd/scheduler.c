@@ -679,9 +679,6 @@ scheduler_agents_free(struct scheduler *s)
 	free(s->link_after);
 	free(s->agents);
 	transport_link_clear();
-	for (i = 0; i < s->nr_jobs; i++)
-		job_free(s->jobs[i].job);
-	free(s->jobs);
 }
 
 static int

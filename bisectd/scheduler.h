@@ -34,12 +34,6 @@ struct scheduler_child {
 	char				*agent;
 };
 
-/* A parsed job, for matching its requires: against the agents. */
-struct scheduler_job {
-	int64_t			 id;
-	struct job		*job;	/* NULL: its text did not parse */
-};
-
 struct scheduler {
 	struct context		*ctx;
 	struct scheduler_child	*children;
@@ -53,9 +47,6 @@ struct scheduler {
 	int			*link_fds;	/* by agent: listening, or -1 */
 	double			*link_after;	/* by agent: restart after */
 	struct store_agent	*agents;	/* by agent: this turn's rows */
-	struct scheduler_job	*jobs;
-	size_t			 nr_jobs;
-	size_t			 alloc_jobs;
 };
 
 struct scheduler_opts {

@@ -21,6 +21,7 @@
 #include "bisectd/mail.h"
 #include "bisectd/repo.h"
 #include "bisectd/report.h"
+#include "bisectd/jobcache.h"
 #include "bisectd/web.h"
 #include "jobs/job.h"
 #include "stats/summary.h"
@@ -115,6 +116,7 @@ web_kv(struct strbuf *sb, const char *key, const char *value)
 struct web_report {
 	struct store_bisection	 b;
 	struct store_job	 job;
+	const struct job	*pj;		/* parsed, the context's */
 	struct store_request	 rq;
 	json_t			*res;
 	const char		*culprit;
@@ -167,6 +169,8 @@ web_report_load(struct context *ctx, int64_t id, struct web_report *w,
 	    store_job_get(ctx->store, w->b.job, &w->job, cause) != 0 ||
 	    store_request_get(ctx->store, id, &w->rq, cause) != 0)
 		return -1;
+	w->pj = jobcache_parse(&ctx->jobs, w->job.id, w->job.job_id,
+	    w->job.canonical, NULL);
 	if (w->b.result == NULL ||
 	    (w->res = json_loads(w->b.result, 0, NULL)) == NULL ||
 	    (w->culprit = json_string_value(json_object_get(w->res,
@@ -485,8 +489,8 @@ web_testcase(struct strbuf *sb, const struct web_report *w)
 	static const char	*machine[] = {
 		"model", "nr_cpu", "memory", "nr_node", "hostname", "kernel"
 	};
-	struct job		**jobs = NULL;
-	size_t			  nr = 0, i;
+	const struct job	 *pj = w->pj;
+	size_t			  i;
 	const char		 *v;
 
 	strbuf_addstr(sb, "<h2>Testcase</h2>\n<table class=\"kv\">\n");
@@ -494,15 +498,10 @@ web_testcase(struct strbuf *sb, const struct web_report *w)
 	if (strcmp(w->job.description, w->job.testcase) != 0)
 		web_kv(sb, "job", w->job.description);
 	web_kv(sb, "job id", w->job.job_id);
-	if (job_parse("job", w->job.canonical, strlen(w->job.canonical),
-	    &jobs, &nr, NULL) == 0 && nr == 1) {
-		for (i = 0; i < jobs[0]->nr_params; i++) {
-			if (strcmp(jobs[0]->params[i].key, "testcase") != 0)
-				web_kv(sb, jobs[0]->params[i].key,
-				    jobs[0]->params[i].value);
-		}
+	for (i = 0; pj != NULL && i < pj->nr_params; i++) {
+		if (strcmp(pj->params[i].key, "testcase") != 0)
+			web_kv(sb, pj->params[i].key, pj->params[i].value);
 	}
-	job_list_free(jobs, nr);
 	strbuf_addstr(sb, "</table>\n<h2>Test machine</h2>\n");
 	if (w->env_n[1] == 0) {
 		strbuf_addstr(sb, "<p class=\"muted\">No run recorded its "

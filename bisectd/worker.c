@@ -27,6 +27,7 @@
 #include "bisectd/repo.h"
 #include "bisectd/tracker.h"
 #include "bisectd/worker.h"
+#include "bisectd/jobcache.h"
 #include "jobs/job.h"
 #include "schema/store-kernel.h"
 #include "util/error.h"
@@ -318,9 +319,8 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	struct transport		*tr = NULL;
 	struct transport_job		 tj;
 	struct result			*res = NULL;
-	struct job			**jobs = NULL;
+	const struct job		 *pj = NULL;
 	char				*cause = NULL, *resdir = NULL;
-	size_t				 nr_jobs = 0;
 	int				 r = 1, rt;
 
 	memset(&run, 0, sizeof run);
@@ -330,12 +330,9 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	    store_run_get(st, id, &run, &cause) != 0 ||
 	    store_job_get(st, run.job, &job, &cause) != 0)
 		goto out;
-	if (job_parse("job", job.canonical, strlen(job.canonical), &jobs,
-	    &nr_jobs, NULL) != 0 || nr_jobs != 1) {
-		job_list_free(jobs, nr_jobs);
-		jobs = NULL;
-		nr_jobs = 0;
-	}
+	/* the scheduler's cache, copied with the fork: parsed once */
+	pj = jobcache_parse(&parent->jobs, run.job, job.job_id, job.canonical,
+	    NULL);
 	if (store_build_find(st, run.repo, run.commit_oid, run.recipe, &b,
 	    &cause) != 1 || strcmp(b.status, "ok") != 0) {
 		error_set(&cause, "no finished build of '%.12s'",
@@ -358,7 +355,7 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	tj.run_dir = run.run_dir;
 	tj.job_text = job.canonical;
 	tj.artifact_dir = b.artifact_dir;
-	tj.timeout = worker_timeout(nr_jobs == 1 ? jobs[0] : NULL, agent);
+	tj.timeout = worker_timeout(pj, agent);
 	if ((rt = transport_run(tr, &tj, &cause)) != 0) {
 		worker_agent_failed(st, agent, rt, cause);
 		goto out;
@@ -366,7 +363,7 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	resdir = path_join(run.run_dir, "result");
 	if (result_load(resdir, &res, &cause) != 0)
 		goto out;
-	if (worker_record(st, &run, token, res, nr_jobs == 1 ? jobs[0] : NULL,
+	if (worker_record(st, &run, token, res, pj,
 	    parent->config->max_attempts, &cause) != 0)
 		goto out;
 	r = 0;
@@ -381,7 +378,6 @@ out:
 			    parent->config->max_attempts, NULL);
 	}
 	result_free(res);
-	job_list_free(jobs, nr_jobs);
 	transport_close(tr);
 	store_run_release(&run);
 	store_job_release(&job);

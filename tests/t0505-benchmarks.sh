@@ -198,7 +198,7 @@ test_expect_success 'the library job files parse and expand' '
 		test -s ids || return 1
 	done &&
 	bisectctl queue "$BISECTD_SRC/jobs/library/hackbench.yaml" >ids &&
-	test "$(grep -c "^job " ids)" = 4 &&
+	test "$(grep -c "^job " ids)" = 8 &&
 	bisectctl queue "$BISECTD_SRC/jobs/library/stress-ng.yaml" >ids &&
 	test "$(grep -c "^job [0-9a-f]* stress-ng/test=" ids)" = 5
 '

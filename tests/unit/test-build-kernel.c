@@ -18,6 +18,7 @@
 
 #include "bisectd/build-kernel.h"
 #include "bisectd/build.h"
+#include "jobs/job.h"
 #include "tests/unit/tap.h"
 #include "tests/unit/fixture.h"
 #include "util/file.h"
@@ -104,6 +105,20 @@ build(struct repo *r, struct config_repo *cr, const char *rev,
 	return build_run_kconfig(&req, fragment, recipe, r, out, cause);
 }
 
+/* One job parsed from text, kept in *list until the next call. */
+static const struct job *
+one_job(struct job ***list, const char *text)
+{
+	size_t	nr = 0;
+
+	job_list_free(*list, *list != NULL ? 1 : 0);
+	*list = NULL;
+	if (job_parse("job", text, strlen(text), list, &nr, NULL) != 0 ||
+	    nr != 1)
+		return NULL;
+	return (*list)[0];
+}
+
 static void
 test_kernel(void)
 {
@@ -115,6 +130,7 @@ test_kernel(void)
 	const char		*fragment = "CONFIG_PRINTK=y\n"
 				    "CONFIG_REFUSED=y\n";
 	char			*cause = NULL, *s, *t, *recipe, *hash_a = NULL;
+	struct job		**jl = NULL;
 	char			*env, oid_a[REPO_OID_HEX + 1], hex[65];
 	size_t			 len;
 
@@ -141,13 +157,14 @@ test_kernel(void)
 	is_str(s, t, "an empty fragment is no fragment");
 	free(s);
 	free(t);
-	s = build_job_recipe(&cr, "testcase: t\nrun: true\nkconfig:\n"
-	    "  CONFIG_REFUSED: y\n  CONFIG_PRINTK: y\n", &t);
+	s = build_job_recipe(&cr, one_job(&jl, "testcase: t\nrun: true\n"
+	    "kconfig:\n  CONFIG_REFUSED: y\n  CONFIG_PRINTK: y\n"), &t);
 	is_str(s, recipe, "a job's recipe: its kconfig: map is the fragment");
 	is_str(t, fragment, "and the fragment comes back, sorted");
 	free(s);
 	free(t);
-	s = build_job_recipe(&cr, "testcase: t\nrun: true\n", &t);
+	s = build_job_recipe(&cr, one_job(&jl, "testcase: t\nrun: true\n"),
+	    &t);
 	env = build_recipe_id(&cr);
 	ok(t == NULL && strcmp(s, env) == 0, "a job without kconfig: the "
 	    "repository's recipe");
@@ -290,6 +307,7 @@ test_kernel(void)
 	free(cr.kconfig);
 	free(recipe);
 	free(hash_a);
+	job_list_free(jl, jl != NULL ? 1 : 0);
 	repo_free(r);
 }
 

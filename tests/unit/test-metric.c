@@ -20,7 +20,7 @@ static const struct metric_case metric_cases[] = {
 	{ "dbench.throughput-MB/sec", JOB_DIRECTION_HIGHER,
 	    METRIC_AGGREGATE_SUM, "dbench.throughput-MB/sec" },
 	{ "hackbench.throughput", JOB_DIRECTION_HIGHER,
-	    METRIC_AGGREGATE_SUM, "hackbench.throughput" },
+	    METRIC_AGGREGATE_MEAN, "hackbench.throughput" },
 	{ "vm-scalability.throughput", JOB_DIRECTION_HIGHER,
 	    METRIC_AGGREGATE_SUM, "vm-scalability.throughput" },
 	{ "vm-scalability.median", JOB_DIRECTION_HIGHER,

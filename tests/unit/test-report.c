@@ -12,6 +12,7 @@
 #include "bisectd/bisection.h"
 #include "bisectd/drift.h"
 #include "bisectd/report.h"
+#include "jobs/job.h"
 #include "tests/unit/tap.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -150,9 +151,15 @@ test_testcase(void)
 	    "runtime: 60\n"
 	    "testcase: dbench\n"
 	    "thp_enabled: always\n";
+	const char		*micro = "metric: m.score\nrun: sh bench.sh\n"
+	    "runs: 3\ntestcase: microbench\n";
+	struct job		**jobs = NULL;
+	size_t			 nr = 0;
 
 	side_init(&c, "culprit");
-	report_testcase(&sb, "dbench", "dbench/nr_threads=100%", canonical,
+	ok(job_parse("job", canonical, strlen(canonical), &jobs, &nr,
+	    NULL) == 0 && nr == 1, "the job parses");
+	report_testcase(&sb, "dbench", "dbench/nr_threads=100%", jobs[0],
 	    &c.run);
 	ok(strncmp(sb.buf, "in testcase: dbench (dbench/nr_threads=100%)\n",
 	    45) == 0, "the testcase and its description first");
@@ -173,11 +180,14 @@ test_testcase(void)
 	    "bookkeeping keys are left out");
 
 	strbuf_reset(&sb);
-	report_testcase(&sb, "microbench", "microbench",
-	    "metric: m.score\nrun: sh bench.sh\nruns: 3\n"
-	    "testcase: microbench\n", NULL);
+	job_list_free(jobs, nr);
+	jobs = NULL;
+	ok(job_parse("job", micro, strlen(micro), &jobs, &nr, NULL) == 0 &&
+	    nr == 1, "the other job parses");
+	report_testcase(&sb, "microbench", "microbench", jobs[0], NULL);
 	is_str(sb.buf, "in testcase: microbench\n\n",
 	    "no parameters and no machine: no empty sections");
+	job_list_free(jobs, nr);
 	strbuf_release(&sb);
 	side_release(&c);
 }
