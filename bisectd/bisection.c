@@ -871,7 +871,9 @@ bisection_conclude(struct scheduler *s, struct bisection *bs,
 		    &report, cause) != 0)
 			goto out;
 		bisection_publish(s, b->id, res->status == BISECT_FOUND);
-	}
+	} else if (res->status != BISECT_FAILED)
+		/* its page and plot, with web: (no mail: no culprit) */
+		bisection_publish(s, b->id, 0);
 	r = 0;
 out:
 	free(steps);

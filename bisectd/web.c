@@ -172,17 +172,24 @@ web_report_load(struct context *ctx, int64_t id, struct web_report *w,
 	w->pj = jobcache_parse(&ctx->jobs, w->job.id, w->job.job_id,
 	    w->job.canonical, NULL);
 	if (w->b.result == NULL ||
-	    (w->res = json_loads(w->b.result, 0, NULL)) == NULL ||
-	    (w->culprit = json_string_value(json_object_get(w->res,
-	    "culprit"))) == NULL)
-		return error_set(cause, "bisection %lld found no culprit "
+	    (w->res = json_loads(w->b.result, 0, NULL)) == NULL)
+		return error_set(cause, "bisection %lld has not concluded "
 		    "(status %s)", (long long)id, w->b.status);
+	w->culprit = json_string_value(json_object_get(w->res, "culprit"));
 	w->change = json_number_value(json_object_get(w->res, "change_pct"));
 	if ((cr = config_repo_find(ctx->config, w->b.repo)) == NULL)
 		return error_set(cause, "no repository '%s' in the config",
 		    w->b.repo);
-	if (repo_open(cr, &w->repo, cause) != 0 ||
-	    repo_commit_read(w->repo, w->culprit, &w->rc, cause) != 0)
+	if (repo_open(cr, &w->repo, cause) != 0)
+		return -1;
+	/* no culprit (no_change, inconclusive, ambiguous): a page of its own */
+	if (w->culprit == NULL) {
+		w->headline = xasprintf("bisection %lld: %s, %+.1f%% %s between "
+		    "good %.10s and bad %.10s", (long long)id, w->b.status,
+		    w->change, w->b.metric, w->b.good, w->b.bad);
+		return 0;
+	}
+	if (repo_commit_read(w->repo, w->culprit, &w->rc, cause) != 0)
 		return -1;
 	snprintf(rev, sizeof rev, "%s^", w->culprit);
 	w->has_parent = repo_resolve(w->repo, rev, w->parent, NULL) == 0;
@@ -605,6 +612,75 @@ out:
 	return r;
 }
 
+/*
+ * The page of a bisection that named no culprit: what it concluded and
+ * why, and the plot of the commits it tested, so that a no_change or an
+ * inconclusive can be looked at as a found culprit can.
+ */
+static int
+web_write_bisection(struct context *ctx, int64_t id, struct web_report *w,
+    const char *dir, char **path, char **cause)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	json_t		*cands, *ci;
+	char		*name = NULL, *page = NULL;
+	size_t		 i;
+	int		 r = -1;
+
+	web_head(&sb, w->headline);
+	strbuf_addstr(&sb, "<p class=\"muted\"><a href=\"index.html\">all "
+	    "reports</a></p>\n<h1>");
+	web_escape(&sb, w->headline);
+	strbuf_addstr(&sb, "</h1>\n<table class=\"kv\">\n");
+	web_kv(&sb, "status", w->b.status);
+	web_kv(&sb, "metric", w->b.metric);
+	web_kv(&sb, "good", w->b.good);
+	web_kv(&sb, "bad", w->b.bad);
+	strbuf_addstr(&sb, "</table>\n<p>");
+	ci = json_object_get(w->res, "ci_pct");
+	strbuf_addf(&sb, "Bad against good: %+.1f%% (95%% CI [%+.1f%%, "
+	    "%+.1f%%], p = %.2g; %lld builds, %lld runs).", w->change,
+	    json_number_value(json_array_get(ci, 0)),
+	    json_number_value(json_array_get(ci, 1)),
+	    json_number_value(json_object_get(w->res, "p_value")),
+	    (long long)json_integer_value(json_object_get(w->res, "builds")),
+	    (long long)json_integer_value(json_object_get(w->res, "runs")));
+	if (json_is_number(json_object_get(w->res, "min_detectable_pct")))
+		strbuf_addf(&sb, " A change under %.1f%% would have been missed "
+		    "more often than not.", json_number_value(json_object_get(
+		    w->res, "min_detectable_pct")));
+	strbuf_addstr(&sb, "</p>\n");
+	if ((cands = json_object_get(w->res, "candidates")) != NULL &&
+	    json_array_size(cands) > 0) {
+		strbuf_addstr(&sb, "<p>The first bad commit is one of:</p>\n"
+		    "<ul>\n");
+		for (i = 0; i < json_array_size(cands) && i < 50; i++) {
+			strbuf_addstr(&sb, "<li><code>");
+			web_escape(&sb, json_string_value(json_array_get(cands,
+			    i)));
+			strbuf_addstr(&sb, "</code></li>\n");
+		}
+		strbuf_addstr(&sb, "</ul>\n");
+	}
+	web_plot(&sb, ctx, w, id);
+	web_testcase(&sb, w);
+	strbuf_addstr(&sb, "</body>\n</html>\n");
+	if (dir_create(dir, cause) != 0)
+		goto out;
+	name = xasprintf("bisection-%lld.html", (long long)id);
+	page = path_join(dir, name);
+	if (file_write_atomic(page, sb.buf, sb.len, cause) != 0)
+		goto out;
+	*path = page;
+	page = NULL;
+	r = 0;
+out:
+	free(name);
+	free(page);
+	strbuf_release(&sb);
+	return r;
+}
+
 int
 web_write(struct context *ctx, int64_t id, const char *dir, char **path,
     char **cause)
@@ -618,6 +694,10 @@ web_write(struct context *ctx, int64_t id, const char *dir, char **path,
 
 	if (web_report_load(ctx, id, &w, cause) != 0)
 		goto out;
+	if (w.culprit == NULL) {
+		r = web_write_bisection(ctx, id, &w, dir, path, cause);
+		goto out;
+	}
 	if (store_request_commits(ctx->store, id, &oids, &revs, &nr_revs,
 	    cause) != 0)
 		goto out;
