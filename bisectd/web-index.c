@@ -374,6 +374,52 @@ out:
 	return r;
 }
 
+/*
+ * The recent bisections that named no culprit and have a page of their
+ * own (web.c writes bisection-ID.html): their status, with the link.
+ */
+static int
+web_index_others(struct strbuf *sb, struct store *st, const char *dir,
+    char **cause)
+{
+	struct store_request	*rq = NULL;
+	struct store_bisection	 b;
+	char			*name, *path;
+	size_t			 nr = 0, i, shown = 0;
+
+	if (store_request_list(st, 100, &rq, &nr, cause) != 0)
+		return -1;
+	for (i = 0; i < nr; i++) {
+		if (strcmp(rq[i].kind, "bisect") != 0 ||
+		    store_bisection_get(st, rq[i].id, &b, NULL) != 0)
+			continue;
+		name = xasprintf("bisection-%lld.html", (long long)rq[i].id);
+		path = path_join(dir, name);
+		if (file_exists(path)) {
+			if (shown++ == 0)
+				strbuf_addstr(sb, "<h2>Bisections without a "
+				    "culprit</h2>\n<table>\n<tr><th>bisection"
+				    "</th><th>status</th><th>metric</th></tr>"
+				    "\n");
+			strbuf_addf(sb, "<tr><td><a href=\"%s\">%lld</a></td>"
+			    "<td>", name, (long long)rq[i].id);
+			web_escape(sb, b.status);
+			strbuf_addstr(sb, "</td><td><code>");
+			web_escape(sb, b.metric);
+			strbuf_addstr(sb, "</code></td></tr>\n");
+		}
+		free(name);
+		free(path);
+		store_bisection_release(&b);
+	}
+	if (shown > 0)
+		strbuf_addstr(sb, "</table>\n");
+	for (i = 0; i < nr; i++)
+		store_request_release(&rq[i]);
+	free(rq);
+	return 0;
+}
+
 int
 web_index_write(struct context *ctx, const char *dir, char **cause)
 {
@@ -392,6 +438,8 @@ web_index_write(struct context *ctx, const char *dir, char **cause)
 	web_head(&sb, "bisectd reports");
 	strbuf_addstr(&sb, "<h1>bisectd reports</h1>\n");
 	web_index_reports(&sb, dir, v, nr);
+	if (web_index_others(&sb, ctx->store, dir, cause) != 0)
+		goto out;
 	for (i = 0; i < nr_branches; i++) {
 		if (web_index_branch(&sb, ctx->store, dir, repos[i],
 		    branches[i], cause) != 0)

@@ -669,7 +669,8 @@ web_write_bisection(struct context *ctx, int64_t id, struct web_report *w,
 		goto out;
 	name = xasprintf("bisection-%lld.html", (long long)id);
 	page = path_join(dir, name);
-	if (file_write_atomic(page, sb.buf, sb.len, cause) != 0)
+	if (file_write_atomic(page, sb.buf, sb.len, cause) != 0 ||
+	    web_index_write(ctx, dir, cause) != 0)
 		goto out;
 	*path = page;
 	page = NULL;

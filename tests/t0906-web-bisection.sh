@@ -20,7 +20,9 @@ test_expect_success 'the bisection ends no_change and its page is written' '
 	test -s "pages/bisection-$id.html" &&
 	grep -q "<h1>bisection $id: no_change, [-+][0-9.]*% microbench.score between good" "pages/bisection-$id.html" &&
 	grep -q "<svg" "pages/bisection-$id.html" &&
-	test "$(grep -c "<circle cx=.*<title>" "pages/bisection-$id.html")" -ge 2
+	test "$(grep -c "<circle cx=.*<title>" "pages/bisection-$id.html")" -ge 2 &&
+	grep -q "<h2>Bisections without a culprit</h2>" pages/index.html &&
+	grep -q "<a href=\"bisection-$id.html\">$id</a></td><td>no_change</td>" pages/index.html
 '
 
 test_expect_success 'report --html writes it too' '
