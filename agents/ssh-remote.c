@@ -518,7 +518,7 @@ ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
 	char			 rnd[17], id[HASH_HEX_LEN + 1];
 	char			*rdir = NULL, *cmd = NULL, *remote_res = NULL;
 	char			*local_res = NULL, *log = NULL, *why = NULL;
-	char			*how = NULL;
+	char			*how = NULL, *dl_why = NULL;
 	double			 deadline;
 	int			 logfd = -1, skipped = 0, ret = -1;
 
@@ -557,8 +557,13 @@ ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
 	}
 	remote_res = path_join(rdir, "result");
 	if (ssh_sftp_get_tree(r->s, remote_res, local_res, &skipped, deadline,
-	    &why) != 0 && ssh_session_dead(r->s, NULL))
-		goto fail;
+	    &why) != 0) {
+		if (ssh_session_dead(r->s, NULL))
+			goto fail;
+		/* said below if the result is not usable (a cap, say) */
+		dl_why = why;
+		why = NULL;
+	}
 	pthread_mutex_lock(&r->mu);
 	ALLOC_GROW(r->cleanup, r->nr_cleanup, r->alloc_cleanup);
 	r->cleanup[r->nr_cleanup++] = rdir;
@@ -573,7 +578,7 @@ ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
 	if (result_load(local_res, &res, &why) != 0) {
 		how = remote_describe_exit(&ex);
 		strbuf_addf(&sb, "agent '%s': bisect-agent %s without a usable "
-		    "result (%s)", r->agent, how, why);
+		    "result (%s)", r->agent, how, dl_why != NULL ? dl_why : why);
 		file_tail_append(&sb, log, REMOTE_LOG_TAIL);
 		error_set(cause, "%s", sb.buf);
 		goto out;
@@ -596,6 +601,7 @@ out:
 	strbuf_release(&inner);
 	strbuf_release(&sb);
 	free(cmd);
+	free(dl_why);
 	free(remote_res);
 	free(local_res);
 	free(log);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agents/result.h"
 #include "agents/ssh-sftp.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -401,8 +402,10 @@ sftp_get_file_locked(struct ssh_session *s, const char *remote,
 {
 	LIBSSH2_SFTP_HANDLE	*h = NULL;
 	char			*why = NULL, *buf = xmalloc(SFTP_CHUNK);
+	const char		*base;
+	unsigned long long	 cap, size = 0;
 	ssize_t			 n, w;
-	int			 fd = -1, r = -1;
+	int			 fd = -1, r = -1, created = 0;
 
 	fd = open(local, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 	    0644);
@@ -410,12 +413,17 @@ sftp_get_file_locked(struct ssh_session *s, const char *remote,
 		error_errno(cause, "couldn't create '%s'", local);
 		goto out;
 	}
+	created = 1;
 	SSH_CALL_PTR(s, deadline, &why, "open", h,
 	    libssh2_sftp_open_ex(ssh_session_sftp(s), remote,
 	    (unsigned)strlen(remote), LIBSSH2_FXF_READ, 0,
 	    LIBSSH2_SFTP_OPENFILE));
 	if (h == NULL)
 		goto fail;
+	base = strrchr(remote, '/');
+	base = base != NULL ? base + 1 : remote;
+	/* the file the parser reads has the parser's cap: no more is read */
+	cap = strcmp(base, "result") == 0 ? RESULT_MAX_SIZE : 0;
 	for (;;) {
 		SSH_CALL(s, deadline, &why, "read", n,
 		    libssh2_sftp_read(h, buf, SFTP_CHUNK));
@@ -424,6 +432,12 @@ sftp_get_file_locked(struct ssh_session *s, const char *remote,
 		if (n == 0)
 			break;
 		g->bytes += (unsigned long long)n;
+		size += (unsigned long long)n;
+		if (cap > 0 && size > cap) {
+			why = xasprintf("'%s' is larger than %llu MiB, the most "
+			    "a result may be", base, cap >> 20);
+			goto fail;
+		}
 		if (g->bytes > SSH_SFTP_MAX_BYTES) {
 			why = xasprintf("the results are larger than %llu MiB",
 			    SSH_SFTP_MAX_BYTES >> 20);
@@ -461,6 +475,9 @@ out:
 	}
 	if (fd != -1)
 		close(fd);
+	/* a file cut short is not left behind for the next reader */
+	if (r != 0 && created)
+		unlink(local);
 	free(why);
 	free(buf);
 	return r;

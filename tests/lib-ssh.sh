@@ -311,6 +311,11 @@ ssh_fake_agent() {
 		exit \$status ;;
 	hang)
 		exec sleep 1000 ;;
+	huge)
+		"\$real" "\$@"
+		status=\$?
+		head -c 69206016 /dev/zero >>"\$res/result"
+		exit \$status ;;
 	esac
 	exec "\$real" "\$@"
 	EOF

@@ -77,4 +77,18 @@ test_expect_success 'the scheduler goes on serving: the next request runs' '
 	test "$(runs_with_status done)" = 12
 '
 
+test_expect_success 'a result over the cap: not downloaded past it, not kept, retried' '
+	sed "s/^testcase: microbench$/testcase: huge/" job.yaml >huge.yaml &&
+	echo huge >faults/a1 &&
+	bisectctl -c one.yaml queue huge.yaml --commit master --wait \
+		>out 2>err &&
+	test ! -e faults/a1 &&
+	run=$(db_query "SELECT max(run) FROM run_failures") &&
+	run_failures $run >failures &&
+	cat failures &&
+	grep -q "'"'"'result'"'"' is larger than 64 MiB, the most a result may be" failures &&
+	test "$(db_query "SELECT status FROM runs WHERE id = $run")" = done &&
+	test "$(du -sm "state/runs/$run" | cut -f1)" -lt 64
+'
+
 test_done
