@@ -21,6 +21,8 @@
 #define BISECT_BLOCK_FACTOR_ALPHA	0.01
 /* Units within commits differ more than runs do below this p. */
 #define BISECT_BLOCK_UNIT_ALPHA	0.01
+/* 1: widen the deviations within units when units differ (off: see .c) */
+#define BISECT_BLOCK_WIDEN	0
 /* Samples of one commit this many other runs apart are two batches. */
 #define BISECT_BLOCK_BATCH_GAP	8
 
@@ -56,21 +58,22 @@ struct bisect_block_fit {
 /*
  * Take the blocks out of samples[i] (commit i's samples, as the machine
  * fit left them; NULL: commits[i].samples), with commits[i].times and
- * .boots: a robust additive fit (alternating 20%-trimmed means, on the
- * logarithms when every sample is positive) of commit levels, boot
- * offsets and time-window offsets, each factor's offsets then shrunk
- * towards 0 by their empirical-Bayes weight tau^2 / (tau^2 + se^2), so
- * that blocks that do not differ add no noise. A boot or a window is
- * fitted only when it holds BISECT_BLOCK_MIN_COMMITS commits also seen
- * in other fitted levels, and only the largest linked group is. Then
- * the units test: when units within commits differ more than runs do
+ * .boots, on the logarithms when every sample is positive: the boots,
+ * then the time windows, each by least squares beside free commit levels
+ * (bisect_block_factor_ls), its offsets taken out only when their F test
+ * against the residual gives p < BISECT_BLOCK_FACTOR_ALPHA, so that
+ * blocks that do not differ add no noise. A boot or a window is fitted
+ * only when it holds BISECT_BLOCK_MIN_COMMITS commits also seen in other
+ * fitted levels (a boot that ran one commit never is), and only the
+ * largest linked group is. Then the units test (unit_f, unit_p); with
+ * BISECT_BLOCK_WIDEN, when units within commits differ more than runs do
  * (p < BISECT_BLOCK_UNIT_ALPHA), every deviation from its unit's mean
  * is widened by sqrt(1 + m s_u^2 / s_r^2) (m runs per unit), so that a
- * commit's samples carry the variance of its mean over its units, and a
- * single boot's offset cannot make it look bad. out->samples[i] is NULL
- * where nothing changed. Returns the number of fitted levels, plus 1
- * when the deviations were widened; 0 when nothing was adjusted. Pure;
- * release with bisect_block_fit_release.
+ * commit's samples carry the variance of its mean over its units.
+ * out->samples[i] is NULL where nothing changed. Returns the number of
+ * fitted levels of the factors taken out, plus 1 when the deviations
+ * were widened; 0 when nothing was adjusted. Pure; release with
+ * bisect_block_fit_release.
  */
 size_t	bisect_block_adjust(struct bisect_block_fit *out,
 	    const struct bisect_commit *commits, const double *const *samples,
