@@ -295,6 +295,22 @@ bisect_block_levels(struct bisect_block_data *d, size_t m[2])
 		d->lvl[1][order[k]] = k / BISECT_BLOCK_WINDOW;
 	}
 	m[1] = nt ? (nt - 1) / BISECT_BLOCK_WINDOW + 1 : 0;
+	/*
+	 * A window is a block only where its commits' runs are interleaved
+	 * (BISECT_BLOCK_SWITCHES changes of commit in it): in a window of
+	 * batches one after the other, a batch's own offset (its boot, a
+	 * burst) would pass for the time's.
+	 */
+	for (k = 0; k < nt; k += BISECT_BLOCK_WINDOW) {
+		size_t	sw = 0, e = k + BISECT_BLOCK_WINDOW < nt ?
+		    k + BISECT_BLOCK_WINDOW : nt, q;
+
+		for (q = k + 1; q < e; q++)
+			sw += d->com[order[q]] != d->com[order[q - 1]];
+		if (sw < BISECT_BLOCK_SWITCHES)
+			for (q = k; q < e; q++)
+				d->lvl[1][order[q]] = BISECT_BLOCK_NONE;
+	}
 
 	/* units: walk each row's samples in time order */
 	for (r = 0; r < d->nr_rows; r++) {

@@ -15,6 +15,8 @@
 
 /* Samples, in time order, in one time window. */
 #define BISECT_BLOCK_WINDOW	12
+/* A window needs this many changes of commit in it, in time order. */
+#define BISECT_BLOCK_SWITCHES	4
 /* A level of a factor needs this many commits in common with others. */
 #define BISECT_BLOCK_MIN_COMMITS	2
 /* A factor's offsets are taken out below this p. */
