@@ -19,6 +19,17 @@
  *            change of the gaussian case instead (3%, 0.67 of that sd)
  *   drift    gauss plus a slow random walk of the machine's speed (each
  *            run moves it by N(0, 0.2%)), shared by all commits
+ *   burst    gauss, and a hog that comes and goes: off for a geometric
+ *            number of runs (mean 12), then on for 2 to 6 runs, which
+ *            it slows by 5 to 20% (one draw per burst)
+ *   boot     gauss within a boot, and every batch of a commit (its runs
+ *            of one round) in a boot of its own, as qemu boots the
+ *            commit's kernel, with an offset of N(0, 2%): boots differ
+ *            as much as runs do
+ * Every sample carries its time (the runs' order: one run at a time) and
+ * its boot ("none" boots once per machine, so one boot holds every
+ * commit). The runs of a round are dispatched in a randomized
+ * interleaved order, as the scheduler dispatches a batch.
  * The machines-* scenarios spread the runs over three test machines as
  * placement does (run k of every commit on machine k mod 3), each machine
  * off by a fixed ratio (in sd of the noise), and run the driver twice on
@@ -33,6 +44,7 @@
  * driver piling runs on one commit, and "cut": the trials the driver's
  * total budget ended (docs/bisection.md).
  * Usage: bisect-sim [--trials N] [--scenario NAME] [--seed S] [--list]
+ *   [--untimed] (the driver is not told the samples' times and boots)
  *   [--verbose] [--trace TRIAL] (every round of one trial, on stderr)
  */
 #include <math.h>
@@ -48,7 +60,7 @@
 #include "stats/bisect-revert.h"
 #include "util/xalloc.h"
 
-enum noise { GAUSS, HEAVY, BIMODAL, DRIFT };
+enum noise { GAUSS, HEAVY, BIMODAL, DRIFT, BURST, BOOT };
 
 struct scenario {
 	const char	*name;
@@ -84,6 +96,14 @@ static const struct scenario scenarios[] = {
 	    "linear, bimodal (+-4%), -3% (1.5 sd of the core, 0.67 sd)", 1 },
 	{ "drift-1.5", 0, DRIFT, 1.5, 1, 0, 1,
 	    "linear, slow drift, 1.5 sd" },
+	{ "burst-1.5", 0, BURST, 1.5, 1, 0, 1,
+	    "linear, 1.5 sd, a hog now and then slows a few runs 5-20%" },
+	{ "burst-slots4", 0, BURST, 1.5, 1, 0, 4,
+	    "burst-1.5, 4 commits sampled per round, interleaved" },
+	{ "boot-1.5", 0, BOOT, 1.5, 1, 0, 1,
+	    "linear, 1.5 sd, a boot per batch, boots off by N(0, 1 sd)" },
+	{ "drift-slots4", 0, DRIFT, 1.5, 1, 0, 4,
+	    "drift-1.5, 4 commits sampled per round, interleaved" },
 	{ "none", 0, GAUSS, 0, 0, 0, 1,
 	    "linear, no change at all (right = no_change)" },
 	{ "none-min1", 0, GAUSS, 0, 0, 0, 1,
@@ -158,6 +178,11 @@ struct history {
 struct sim {
 	gsl_rng		*rng;
 	double		 drift;
+	double		 clock;		/* runs so far: the next run's time */
+	unsigned	 burst_left;	/* runs the hog still slows */
+	double		 burst;		/* by this much */
+	unsigned	 boot;		/* boots so far (BOOT) */
+	double		 boot_offset;	/* the current boot's */
 	enum noise	 noise;
 	unsigned	 machines;
 	double		 factor[MAX_MACHINES];	/* each machine's speed */
@@ -186,7 +211,22 @@ sim_sample(struct sim *s, double mean, size_t k)
 		s->drift += gsl_ran_gaussian(s->rng, 0.1 * SD);
 		e += s->drift;
 		break;
+	case BURST:
+		if (s->burst_left == 0 && gsl_rng_uniform(s->rng) < 1.0 / 12) {
+			s->burst_left = 2 + (unsigned)gsl_rng_uniform_int(s->rng,
+			    5);
+			s->burst = 0.05 + 0.15 * gsl_rng_uniform(s->rng);
+		}
+		if (s->burst_left > 0) {
+			e -= s->burst;
+			s->burst_left--;
+		}
+		break;
+	case BOOT:
+		e += s->boot_offset;
+		break;
 	}
+	s->clock++;
 	if (s->machines > 1)
 		mean *= s->factor[k % s->machines];
 	return mean * (1 + e);
@@ -364,7 +404,37 @@ struct store {
 	size_t		 *n;
 	size_t		 *alloc;
 	unsigned char	 *built;
+	double		**t;		/* each sample's time */
+	const char	***b;		/* and boot */
+	size_t		 *talloc;
 };
+
+/* boot names, interned for the trial: "none-m0".., "boot-1".. */
+static char	**sim_boot_names;
+static size_t	  sim_nr_boot_names, sim_alloc_boot_names;
+
+static const char *
+sim_boot_name(const char *prefix, unsigned k)
+{
+	char	buf[32];
+
+	snprintf(buf, sizeof buf, "%s-%u", prefix, k);
+	ALLOC_GROW(sim_boot_names, sim_nr_boot_names, sim_alloc_boot_names);
+	sim_boot_names[sim_nr_boot_names] = xstrdup(buf);
+	return sim_boot_names[sim_nr_boot_names++];
+}
+
+static void
+sim_boot_names_free(void)
+{
+	size_t	i;
+
+	for (i = 0; i < sim_nr_boot_names; i++)
+		free(sim_boot_names[i]);
+	free(sim_boot_names);
+	sim_boot_names = NULL;
+	sim_nr_boot_names = sim_alloc_boot_names = 0;
+}
 
 static void
 store_init(struct store *st, size_t nr)
@@ -373,6 +443,9 @@ store_init(struct store *st, size_t nr)
 	st->n = xcalloc(nr, sizeof *st->n);
 	st->alloc = xcalloc(nr, sizeof *st->alloc);
 	st->built = xcalloc(nr, 1);
+	st->t = xcalloc(nr, sizeof *st->t);
+	st->b = xcalloc(nr, sizeof *st->b);
+	st->talloc = xcalloc(nr, sizeof *st->talloc);
 }
 
 static void
@@ -380,41 +453,116 @@ store_free(struct store *st, size_t nr)
 {
 	size_t	i;
 
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		free(st->s[i]);
+		free(st->t[i]);
+		free(st->b[i]);
+	}
 	free(st->s);
 	free(st->n);
 	free(st->alloc);
 	free(st->built);
+	free(st->t);
+	free(st->b);
+	free(st->talloc);
+	sim_boot_names_free();
+}
+
+/* One run of commit x, with its time and boot. */
+static void
+store_run(struct store *st, struct sim *s, const struct history *h,
+    size_t x, const char *boot, struct outcome *o)
+{
+	size_t	n = st->n[x];
+
+	ALLOC_GROW(st->s[x], st->n[x], st->alloc[x]);
+	if (st->talloc[x] < st->alloc[x]) {
+		st->t[x] = xreallocarray(st->t[x], st->alloc[x],
+		    sizeof *st->t[x]);
+		st->b[x] = xreallocarray(st->b[x], st->alloc[x],
+		    sizeof *st->b[x]);
+		st->talloc[x] = st->alloc[x];
+	}
+	st->t[x][n] = s->clock;
+	st->s[x][n] = sim_sample(s, h->mean[x], n);
+	st->b[x][n] = boot;
+	st->n[x]++;
+	o->runs++;
+}
+
+/*
+ * A batch: commit x[k] to n[k] samples for each k, built first, its runs
+ * dispatched in a randomized interleaved order; with BOOT each commit's
+ * runs of the batch in a boot of their own, else in its machine's boot.
+ */
+static void
+store_batch(struct store *st, struct sim *s, const struct history *h,
+    const size_t *x, const size_t *n, size_t nr, struct outcome *o)
+{
+	static const char *const none[MAX_MACHINES] = {
+		"none-m0", "none-m1", "none-m2"
+	};
+	size_t		 *order, nord = 0, i, j, k, tmp, y;
+	const char	**boot = xcalloc(nr + 1, sizeof *boot);
+	double		 *boff = xcalloc(nr + 1, sizeof *boff);
+
+	for (k = 0; k < nr; k++) {
+		if (!st->built[x[k]]) {
+			st->built[x[k]] = 1;
+			o->builds++;
+		}
+		/* runs at a commit whose image another commit has sampled */
+		if (h->image != NULL && st->n[x[k]] < n[k])
+			for (y = 0; y < h->nr; y++)
+				if (y != x[k] && st->n[y] > 0 &&
+				    strcmp(h->image[y], h->image[x[k]]) == 0) {
+					o->dup += n[k] - st->n[x[k]];
+					break;
+				}
+		if (st->n[x[k]] < n[k])
+			nord += n[k] - st->n[x[k]];
+		if (s->noise == BOOT) {
+			boot[k] = sim_boot_name("boot", ++s->boot);
+			boff[k] = gsl_ran_gaussian(s->rng, SD);
+		}
+	}
+	order = xcalloc(nord + 1, sizeof *order);
+	for (k = 0, j = 0; k < nr; k++)
+		for (i = st->n[x[k]]; i < n[k]; i++)
+			order[j++] = k;
+	for (i = nord; i > 1; i--) {
+		j = gsl_rng_uniform_int(s->rng, i);
+		tmp = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = tmp;
+	}
+	for (i = 0; i < nord; i++) {
+		k = order[i];
+		if (s->noise != BOOT) {
+			size_t m = s->machines > 1 ? st->n[x[k]] % s->machines :
+			    0;
+
+			boot[k] = none[m];
+		}
+		s->boot_offset = boff[k];
+		store_run(st, s, h, x[k], boot[k], o);
+	}
+	free(order);
+	free(boot);
+	free(boff);
 }
 
 static void
 store_take(struct store *st, struct sim *s, const struct history *h, size_t x,
     size_t n, struct outcome *o)
 {
-	size_t	y;
-
-	if (!st->built[x]) {
-		st->built[x] = 1;
-		o->builds++;
-	}
-	if (h->image != NULL && st->n[x] < n)
-		for (y = 0; y < h->nr; y++)
-			if (y != x && st->n[y] > 0 &&
-			    strcmp(h->image[y], h->image[x]) == 0) {
-				o->dup += n - st->n[x];
-				break;
-			}
-	while (st->n[x] < n) {
-		ALLOC_GROW(st->s[x], st->n[x], st->alloc[x]);
-		st->s[x][st->n[x]] = sim_sample(s, h->mean[x], st->n[x]);
-		st->n[x]++;
-		o->runs++;
-	}
+	store_batch(st, s, h, &x, &n, 1, o);
 }
 
 static int
 sim_verbose;
+static int
+sim_untimed;		/* the driver is not told times and boots */
 static long
 sim_trace = -1;		/* trial whose every round is printed */
 
@@ -481,7 +629,9 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 	struct store		 st;
 	struct bisect_input	 in;
 	struct bisect_result	 res;
-	size_t			 good = 0, i, k, lo, hi;
+	size_t			 good = 0, i, k, lo, hi, nb;
+	size_t			*bx = xcalloc(h->nr, sizeof *bx);
+	size_t			*bn = xcalloc(h->nr, sizeof *bn);
 	int			 done = 0;
 
 	memset(o, 0, sizeof *o);
@@ -511,6 +661,9 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 			h->commits[i].nr_samples = st.n[i];
 			h->commits[i].machines = blocked && sc->machines > 1 &&
 			    st.n[i] <= MAX_SAMPLES ? sim_machine : NULL;
+			h->commits[i].times = sim_untimed ? NULL : st.t[i];
+			h->commits[i].boots = sim_untimed ? NULL :
+			    (const char *const *)st.b[i];
 		}
 		bisect_decide(&res, &in);
 		if (res.status != BISECT_CONTINUE) {
@@ -527,6 +680,7 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 				    res.wants[k].samples);
 			fprintf(stderr, "\n");
 		}
+		nb = 0;
 		for (k = 0; k < res.nr_wants; k++) {
 			size_t x = res.wants[k].commit;
 
@@ -540,17 +694,17 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 			h->commits[x].build = BISECT_BUILD_OK;
 			if (h->image != NULL)
 				h->commits[x].image = h->image[x];
-			if (res.wants[k].samples == 0 && !st.built[x]) {
-				st.built[x] = 1;
-				o->builds++;
-			}
-			store_take(&st, s, h, x, res.wants[k].samples, o);
+			bx[nb] = x;
+			bn[nb++] = res.wants[k].samples;
 		}
+		store_batch(&st, s, h, bx, bn, nb, o);
 		bisect_result_release(&res);
 	}
 	for (i = 0; i < h->nr; i++)
 		if (i != good && i != h->bad && st.n[i] > o->peak)
 			o->peak = st.n[i];
+	free(bx);
+	free(bn);
 	if (!done) {
 		o->right = 0;
 		store_free(&st, h->nr);
@@ -827,6 +981,10 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 			gsl_rng_set(s.rng, (seed * 1000003 + i) * 7 +
 			    (j == 4 ? 0 : j) + 1);
 			s.drift = 0;
+			s.clock = 0;
+			s.burst_left = 0;
+			s.boot = 0;
+			s.boot_offset = 0;
 			h.bad = bad;
 			if (j == 0 || j == 4)
 				run_driver(&h, sc, &s, &o, i, j == 0);
@@ -874,6 +1032,9 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 		snprintf(name, sizeof name, "fixed-%u", fixed[j - 1]);
 		tally_print(name, &t[j], trials, sc->slots > 1);
 	}
+	printf("  samples: times and boots %s; runs of a round interleaved "
+	    "at random\n", sim_untimed ? "withheld from the driver" :
+	    "given to the driver");
 	fflush(stdout);
 	for (j = 0; j < methods; j++) {
 		free(t[j].runs);
@@ -913,6 +1074,8 @@ main(int argc, char **argv)
 			sim_min_effect = strtod(argv[++i], NULL);
 		else if (strcmp(argv[i], "--verbose") == 0)
 			sim_verbose = 1;
+		else if (strcmp(argv[i], "--untimed") == 0)
+			sim_untimed = 1;
 		else if (strcmp(argv[i], "--trace") == 0 &&
 		    i + 1 < (size_t)argc)
 			sim_trace = strtol(argv[++i], NULL, 10);
@@ -925,7 +1088,8 @@ main(int argc, char **argv)
 			fprintf(stderr, "usage: bisect-sim [--trials N] "
 			    "[--scenario NAME] [--seed S] [--list] "
 			    "[--max-runs N] [--initial-runs N] "
-			    "[--min-effect PCT] [--verbose] [--trace TRIAL]"
+			    "[--min-effect PCT] [--untimed] [--verbose] "
+			    "[--trace TRIAL]"
 			    "\n");
 			return 2;
 		}

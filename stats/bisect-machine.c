@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "stats/bisect-machine.h"
+#include "stats/bisect-block.h"
 #include "util/xalloc.h"
 
 #define BISECT_MACHINE_TRIM	0.2
@@ -94,6 +95,7 @@ bisect_machine_fit_release(struct bisect_machine_fit *mf)
 			free(mf->samples[i]);
 	free(mf->samples);
 	free(mf->machines);
+	bisect_block_fit_release(&mf->blocks);
 	memset(mf, 0, sizeof *mf);
 }
 
@@ -254,8 +256,8 @@ bisect_machine_solve(struct bisect_machine_fit *mf, const double *y,
 	free(midx);
 }
 
-size_t
-bisect_machine_adjust(struct bisect_machine_fit *mf,
+static size_t
+bisect_machine_fit_machines(struct bisect_machine_fit *mf,
     const struct bisect_commit *commits, size_t nr)
 {
 	const struct bisect_commit *cm;
@@ -388,4 +390,33 @@ out:
 	free(mac);
 	free(off);
 	return mf->nr_fitted;
+}
+
+/*
+ * The machines first, then the time and boot blocks on what the machines
+ * left (stats/bisect-block.c): one set of adjusted samples for the driver.
+ */
+size_t
+bisect_machine_adjust(struct bisect_machine_fit *mf,
+    const struct bisect_commit *commits, size_t nr)
+{
+	size_t	machines, blocks, i;
+
+	machines = bisect_machine_fit_machines(mf, commits, nr);
+	if (!BISECT_BLOCK_IN_DRIVER)
+		return machines;
+	blocks = bisect_block_adjust(&mf->blocks, commits,
+	    (const double *const *)mf->samples, nr);
+	if (blocks == 0)
+		return machines;
+	if (mf->samples == NULL)
+		mf->samples = xcalloc(nr, sizeof *mf->samples);
+	for (i = 0; i < nr; i++) {
+		if (mf->blocks.samples[i] == NULL)
+			continue;
+		free(mf->samples[i]);
+		mf->samples[i] = mf->blocks.samples[i];
+		mf->blocks.samples[i] = NULL;
+	}
+	return machines + blocks;
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "stats/bisect.h"
+#include "stats/bisect-block.h"
 
 /* A machine needs this many commits in common with the others. */
 #define BISECT_MACHINE_MIN_COMMITS	2
@@ -34,6 +35,8 @@ struct bisect_machine_fit {
 	int			  ratio;
 	double			**samples;	/* per commit: adjusted, or NULL */
 	size_t			  nr_commits;
+	/* the time and boot blocks, fitted after the machines */
+	struct bisect_block_fit	  blocks;
 };
 
 /*
@@ -49,7 +52,11 @@ struct bisect_machine_fit {
  * samples[i] is commit i's samples with the offsets taken out, NULL
  * when it has no sample on a fitted machine. Returns the number of
  * fitted machines, 0 (and no adjusted samples) when fewer than two.
- * A pure function; release with bisect_machine_fit_release.
+ * Then, where samples carry times or boots, the time and boot blocks
+ * are taken out of what the machines left (bisect_block_adjust, the fit
+ * in mf->blocks, its samples moved into samples[]), and the return value
+ * adds bisect_block_adjust's. A pure function; release with
+ * bisect_machine_fit_release.
  */
 size_t	bisect_machine_adjust(struct bisect_machine_fit *,
 	    const struct bisect_commit *, size_t nr);
