@@ -11,8 +11,46 @@
 
 #include "bisectd/cmd.h"
 
+/* show --run RUN --json: the same as one object. */
+static void
+cmd_show_run_json(const struct store_run *run, char **keys, char **values,
+    size_t nr_env, char **metrics, const double *samples, size_t nr_samples)
+{
+	json_t	*o, *env = json_object(), *smp = json_object();
+	size_t	 i;
+
+	for (i = 0; i < nr_env; i++)
+		json_object_set_new(env, keys[i], json_string(values[i]));
+	for (i = 0; i < nr_samples; i++)
+		json_object_set_new(smp, metrics[i], json_real(samples[i]));
+	o = json_pack("{s:I, s:s, s:I, s:s, s:s, s:i, s:o, s:i, s:o, s:o}",
+	    "id", (json_int_t)run->id, "status", run->status, "job",
+	    (json_int_t)run->job, "repo", run->repo, "commit",
+	    run->commit_oid, "seq", run->seq, "agent", run->agent != NULL ?
+	    json_string(run->agent) : json_null(), "attempts", run->attempts,
+	    "run_dir", run->run_dir != NULL ? json_string(run->run_dir) :
+	    json_null(), "error", run->error != NULL ?
+	    json_string(run->error) : json_null());
+	if (run->has_times) {
+		json_object_set_new(o, "started", json_real(run->started_wall));
+		json_object_set_new(o, "ended", json_real(run->ended_wall));
+		json_object_set_new(o, "started_mono",
+		    json_real(run->started_mono));
+		json_object_set_new(o, "ended_mono", json_real(run->ended_mono));
+	}
+	json_object_set_new(o, "boot_id", run->boot_id != NULL ?
+	    json_string(run->boot_id) : json_null());
+	json_object_set_new(o, "set_aside", json_integer(run->set_aside));
+	json_object_set_new(o, "disturbed", run->disturbed != NULL ?
+	    json_string(run->disturbed) : json_null());
+	json_object_set_new(o, "environment", env);
+	json_object_set_new(o, "samples", smp);
+	cmd_print_json(o);
+	json_decref(o);
+}
+
 static int
-cmd_show_run(struct context *ctx, int64_t id)
+cmd_show_run(struct context *ctx, int64_t id, int json)
 {
 	struct store_run	 run;
 	char			**keys = NULL, **values = NULL, **metrics = NULL;
@@ -31,6 +69,12 @@ cmd_show_run(struct context *ctx, int64_t id)
 	    store_run_samples(ctx->store, id, &metrics, &samples, &nr_samples,
 	    &cause) != 0) {
 		fprintf(stderr, "error: %s\n", cause);
+		goto out;
+	}
+	if (json) {
+		cmd_show_run_json(&run, keys, values, nr_env, metrics, samples,
+		    nr_samples);
+		r = CMD_OK;
 		goto out;
 	}
 	printf("run %lld: %s\n", (long long)run.id, run.status);
@@ -134,11 +178,11 @@ cmd_show_exec(const char *config, int argc, char **argv)
 
 	memset(&rq, 0, sizeof rq);
 	memset(&b, 0, sizeof b);
-	if (argc == 3 && strcmp(argv[1], "--run") == 0 &&
-	    cmd_parse_id(argv[2], &id) == 0) {
+	if ((argc == 3 || (argc == 4 && strcmp(argv[3], "--json") == 0)) &&
+	    strcmp(argv[1], "--run") == 0 && cmd_parse_id(argv[2], &id) == 0) {
 		if ((r = cmd_open(config, &ctx)) != CMD_OK)
 			return r;
-		r = cmd_show_run(ctx, id);
+		r = cmd_show_run(ctx, id, argc == 4);
 		goto out;
 	}
 	if (argc == 3 && strcmp(argv[2], "--json") == 0) {
@@ -193,7 +237,7 @@ out:
 
 const struct cmd_entry cmd_show_entry = {
 	.name = "show",
-	.usage = "ID [--json] | --run RUN",
+	.usage = "ID [--json] | --run RUN [--json]",
 	.summary = "one request and its results, or one run and all it recorded",
 	.exec = cmd_show_exec,
 };

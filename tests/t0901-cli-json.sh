@@ -66,6 +66,16 @@ test_expect_success 'show --json carries the request and the bisection result' '
 	test "$(json_get show.json "d[\"bisection\"][\"result\"] == json.load(open(\"bisect.json\"))")" = True
 '
 
+test_expect_success 'show --run --json: the run, its environment and samples' '
+	run=$(db_query "SELECT max(id) FROM runs WHERE status = \"done\"") &&
+	bisectctl show --run "$run" --json >run.json &&
+	json_has run.json id status job repo commit seq agent attempts \
+		environment samples boot_id &&
+	test "$(json_get run.json "d[\"status\"]")" = done &&
+	test "$(json_get run.json "\"microbench.score\" in d[\"samples\"]")" = True &&
+	test "$(json_get run.json "d[\"environment\"][\"testcase\"]")" = microbench
+'
+
 test_expect_success 'report --json: the headline and the text report' '
 	read id status <result &&
 	bisectctl report "$id" >report.txt &&
