@@ -612,6 +612,30 @@ out:
 	return r;
 }
 
+/* DIR/KIND-ID.html from the page's text, then the index with it. */
+static int
+web_page_write(struct context *ctx, const char *dir, const char *kind,
+    int64_t id, const struct strbuf *sb, char **path, char **cause)
+{
+	char	*name = NULL, *page = NULL;
+	int	 r = -1;
+
+	if (dir_create(dir, cause) != 0)
+		goto out;
+	name = xasprintf("%s-%lld.html", kind, (long long)id);
+	page = path_join(dir, name);
+	if (file_write_atomic(page, sb->buf, sb->len, cause) != 0 ||
+	    web_index_write(ctx, dir, cause) != 0)
+		goto out;
+	*path = page;
+	page = NULL;
+	r = 0;
+out:
+	free(name);
+	free(page);
+	return r;
+}
+
 /*
  * The page of a bisection that named no culprit: what it concluded and
  * why, and the plot of the commits it tested, so that a no_change or an
@@ -623,7 +647,6 @@ web_write_bisection(struct context *ctx, int64_t id, struct web_report *w,
 {
 	struct strbuf	 sb = STRBUF_INIT;
 	json_t		*cands, *ci;
-	char		*name = NULL, *page = NULL;
 	size_t		 i;
 	int		 r = -1;
 
@@ -665,19 +688,7 @@ web_write_bisection(struct context *ctx, int64_t id, struct web_report *w,
 	web_plot(&sb, ctx, w, id);
 	web_testcase(&sb, w);
 	strbuf_addstr(&sb, "</body>\n</html>\n");
-	if (dir_create(dir, cause) != 0)
-		goto out;
-	name = xasprintf("bisection-%lld.html", (long long)id);
-	page = path_join(dir, name);
-	if (file_write_atomic(page, sb.buf, sb.len, cause) != 0 ||
-	    web_index_write(ctx, dir, cause) != 0)
-		goto out;
-	*path = page;
-	page = NULL;
-	r = 0;
-out:
-	free(name);
-	free(page);
+	r = web_page_write(ctx, dir, "bisection", id, &sb, path, cause);
 	strbuf_release(&sb);
 	return r;
 }
@@ -688,8 +699,7 @@ web_write(struct context *ctx, int64_t id, const char *dir, char **path,
 {
 	struct web_report	  w;
 	struct strbuf		  sb = STRBUF_INIT;
-	char			**oids = NULL, **revs = NULL, *name = NULL;
-	char			 *page = NULL;
+	char			**oids = NULL, **revs = NULL;
 	size_t			  nr_revs = 0, i;
 	int			  r = -1;
 
@@ -712,16 +722,7 @@ web_write(struct context *ctx, int64_t id, const char *dir, char **path,
 	if (web_tables(&sb, ctx, &w, id, cause) != 0)
 		goto out;
 	strbuf_addstr(&sb, "</body>\n</html>\n");
-	if (dir_create(dir, cause) != 0)
-		goto out;
-	name = xasprintf("report-%lld.html", (long long)id);
-	page = path_join(dir, name);
-	if (file_write_atomic(page, sb.buf, sb.len, cause) != 0 ||
-	    web_index_write(ctx, dir, cause) != 0)
-		goto out;
-	*path = page;
-	page = NULL;
-	r = 0;
+	r = web_page_write(ctx, dir, "report", id, &sb, path, cause);
 out:
 	web_report_release(&w);
 	for (i = 0; i < nr_revs; i++) {
@@ -730,8 +731,6 @@ out:
 	}
 	free(oids);
 	free(revs);
-	free(name);
-	free(page);
 	strbuf_release(&sb);
 	return r;
 }

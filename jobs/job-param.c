@@ -109,8 +109,7 @@ job_param_check_choice(const struct job_param_key *k, const char *file,
 	return -1;
 }
 
-/* Decimal digits only, at most max; no sign, no spaces. */
-static int
+int
 job_param_uint(const char *s, size_t len, unsigned long long max,
     unsigned long long *out)
 {

@@ -40,4 +40,8 @@ int	 job_param_map_key(const char *file, const char *map,
 	     const struct yamlnode *key, const struct job_param_key **out,
 	     char **cause);
 
+/* Decimal digits only, at most max; no sign, no spaces. 0, or -1. */
+int	 job_param_uint(const char *s, size_t len, unsigned long long max,
+	     unsigned long long *out);
+
 #endif

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "jobs/expr.h"
+#include "jobs/job-param.h"
 #include "jobs/program.h"
 #include "jobs/yamlnode.h"
 #include "util/error.h"
@@ -148,25 +149,12 @@ program_param(const struct program *p, const char *name)
 	return NULL;
 }
 
-/* Decimal digits only, at most max. */
+/* Decimal digits only, at most max (the job's own rule). */
 static int
 program_uint(const char *s, size_t len, unsigned long long max,
     unsigned long long *out)
 {
-	unsigned long long	v = 0;
-	size_t			i;
-
-	if (len == 0)
-		return -1;
-	for (i = 0; i < len; i++) {
-		if (!isdigit((unsigned char)s[i]))
-			return -1;
-		v = v * 10 + (unsigned)(s[i] - '0');
-		if (v > max)
-			return -1;
-	}
-	*out = v;
-	return 0;
+	return job_param_uint(s, len, max, out);
 }
 
 static int
