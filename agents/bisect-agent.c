@@ -101,16 +101,8 @@ agent_fail(int code, const char *fmt, ...)
 static int
 agent_env_name(const char *key)
 {
-	const char	*p;
-
-	if (*key < 'a' || *key > 'z')
-		return 0;
-	for (p = key; *p != '\0'; p++) {
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		    *p == '_'))
-			return 0;
-	}
-	return strcmp(key, "run") != 0 && strcmp(key, "monitors") != 0;
+	return testcase_env_name(key) && strcmp(key, "run") != 0 &&
+	    strcmp(key, "monitors") != 0;
 }
 
 static void

@@ -165,9 +165,8 @@ testcase_check_param(const struct job *job, const char *key)
 	return NULL;
 }
 
-/* An inline testcase's parameter: a name its environment can carry. */
-static int
-testcase_check_env_name(const char *key)
+int
+testcase_env_name(const char *key)
 {
 	const char	*p;
 
@@ -479,7 +478,7 @@ testcase_validate(const struct job *job, char **cause)
 		}
 		if (ad != NULL && testcase_check_in(declared, p->key))
 			continue;
-		if (ad == NULL && !testcase_check_env_name(p->key)) {
+		if (ad == NULL && !testcase_env_name(p->key)) {
 			msg = xasprintf("parameter '%s' of inline testcase "
 			    "'%s' cannot reach its 'run:' command: names of "
 			    "environment variables are lowercase letters, "

@@ -158,4 +158,11 @@ int	 testcase_word(const struct testcase_ctx *, const char *key,
 /* bisect-agent vm-scalability ...: the anonymous-memory worker. */
 int	 testcase_vmscale_main(int argc, char **argv);
 
+/*
+ * An inline testcase's parameter reaches its command as an environment
+ * variable of its name: lowercase letters, digits and '_', starting with
+ * a letter (LKP's style). 1 when key is such a name.
+ */
+int	 testcase_env_name(const char *key);
+
 #endif
