@@ -420,6 +420,55 @@ web_index_others(struct strbuf *sb, struct store *st, const char *dir,
 	return 0;
 }
 
+/*
+ * The plots of the newest bisections that have a page, culprit or not,
+ * so that the index shows them without continuous mode too.
+ */
+#define WEB_INDEX_PLOTS	10
+static void
+web_index_bisections(struct strbuf *sb, struct context *ctx, const char *dir)
+{
+	struct store_request	*rq = NULL;
+	struct store_bisection	 b;
+	char			*name, *path;
+	size_t			 nr_rq = 0, i, shown = 0;
+
+	if (store_request_list(ctx->store, 100, &rq, &nr_rq, NULL) != 0)
+		return;
+	for (i = 0; i < nr_rq && shown < WEB_INDEX_PLOTS; i++) {
+		if (strcmp(rq[i].kind, "bisect") != 0 ||
+		    store_bisection_get(ctx->store, rq[i].id, &b, NULL) != 0)
+			continue;
+		name = web_index_report_name(dir, rq[i].id);
+		if (name == NULL) {
+			name = xasprintf("bisection-%lld.html",
+			    (long long)rq[i].id);
+			path = path_join(dir, name);
+			if (!file_exists(path)) {
+				free(name);
+				name = NULL;
+			}
+			free(path);
+		}
+		if (name != NULL) {
+			if (shown++ == 0)
+				strbuf_addstr(sb, "<h2>Bisections</h2>\n");
+			strbuf_addf(sb, "<h3><a href=\"%s\">bisection %lld</a>: ",
+			    name, (long long)rq[i].id);
+			web_escape(sb, b.status);
+			strbuf_addstr(sb, ", <code>");
+			web_escape(sb, b.metric);
+			strbuf_addstr(sb, "</code></h3>\n");
+			web_bisection_plot(sb, ctx, rq[i].id);
+		}
+		free(name);
+		store_bisection_release(&b);
+	}
+	for (i = 0; i < nr_rq; i++)
+		store_request_release(&rq[i]);
+	free(rq);
+}
+
 int
 web_index_write(struct context *ctx, const char *dir, char **cause)
 {
@@ -440,6 +489,7 @@ web_index_write(struct context *ctx, const char *dir, char **cause)
 	web_index_reports(&sb, dir, v, nr);
 	if (web_index_others(&sb, ctx->store, dir, cause) != 0)
 		goto out;
+	web_index_bisections(&sb, ctx, dir);
 	for (i = 0; i < nr_branches; i++) {
 		if (web_index_branch(&sb, ctx->store, dir, repos[i],
 		    branches[i], cause) != 0)

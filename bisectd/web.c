@@ -612,6 +612,20 @@ out:
 	return r;
 }
 
+int
+web_bisection_plot(struct strbuf *sb, struct context *ctx, int64_t id)
+{
+	struct web_report	w;
+	int			r = -1;
+
+	if (web_report_load(ctx, id, &w, NULL) == 0) {
+		web_plot(sb, ctx, &w, id);
+		r = 0;
+	}
+	web_report_release(&w);
+	return r;
+}
+
 /* DIR/KIND-ID.html from the page's text, then the index with it. */
 static int
 web_page_write(struct context *ctx, const char *dir, const char *kind,

@@ -73,4 +73,10 @@ int	 web_index_write(struct context *, const char *dir, char **cause);
 /* The page's <head> and the opening of its <body>. */
 void	 web_head(struct strbuf *, const char *title);
 
+/*
+ * The plot of a concluded bisection's tested commits (the one its page
+ * shows), for the index; -1 when it cannot be drawn.
+ */
+int	 web_bisection_plot(struct strbuf *, struct context *, int64_t id);
+
 #endif

@@ -124,9 +124,16 @@ check("<h2>Tracked: bench master</h2>" in page, "the branch's section")
 check(re.search(r"<h3>Job <code>[0-9a-f]+</code>: microbench</h3>", page),
       "the job's heading")
 svgs = {}
+bisection_plots = 0
 for text in re.findall(r"<svg.*?</svg>", page, re.S):
     svg = ET.fromstring(text)
-    svgs[svg.find(ns + "title").text] = svg
+    title = svg.find(ns + "title").text
+    if title.endswith(" at each tested commit"):
+        bisection_plots += 1    # the Bisections section: its own plot
+        continue
+    svgs[title] = svg
+check(bisection_plots == 1, "the bisection's plot in the index: %d"
+      % bisection_plots)
 check(sorted(svgs) == ["microbench.other along the branch",
                        "microbench.score along the branch"],
       "a plot per metric of the testcase: %s" % sorted(svgs))

@@ -22,7 +22,10 @@ test_expect_success 'the bisection ends no_change and its page is written' '
 	grep -q "<svg" "pages/bisection-$id.html" &&
 	test "$(grep -c "<circle cx=.*<title>" "pages/bisection-$id.html")" -ge 2 &&
 	grep -q "<h2>Bisections without a culprit</h2>" pages/index.html &&
-	grep -q "<a href=\"bisection-$id.html\">$id</a></td><td>no_change</td>" pages/index.html
+	grep -q "<a href=\"bisection-$id.html\">$id</a></td><td>no_change</td>" pages/index.html &&
+	grep -q "<h2>Bisections</h2>" pages/index.html &&
+	grep -q "<h3><a href=\"bisection-$id.html\">bisection $id</a>: no_change" pages/index.html &&
+	sed -n "/<h2>Bisections<\/h2>/,\$p" pages/index.html | grep -q "<svg"
 '
 
 test_expect_success 'report --html writes it too' '
