@@ -133,11 +133,15 @@ test_expect_success 'the index lists the reports, newest first' '
 	id1=$(json_get one.json "d[\"id\"]") &&
 	id2=$(json_get two.json "d[\"id\"]") &&
 	bisectctl report "$id2" --html web >/dev/null &&
-	grep -o "href=\"report-[0-9]*\.html\"" web/index.html >links &&
+	sed "/<h2>Bisections<\/h2>/q" web/index.html |
+		grep -o "href=\"report-[0-9]*\.html\"" >links &&
 	printf "href=\"report-%s.html\"\nhref=\"report-%s.html\"\n" \
 		"$id2" "$id1" >want &&
 	test_cmp_lines links want &&
-	grep -qF "$(head -n 1 report.txt)</a>" web/index.html
+	grep -qF "$(head -n 1 report.txt)</a>" web/index.html &&
+	sed -n "/<h2>Bisections<\/h2>/,\$p" web/index.html >plots &&
+	test "$(grep -c "<h3><a href=\"report-[0-9]*.html\">bisection [0-9]*</a>: found" plots)" = 2 &&
+	test "$(grep -c "<svg" plots)" = 2
 '
 
 test_expect_success 'a bisection without a culprit has no page' '
