@@ -32,6 +32,8 @@ struct scheduler_child {
 	int64_t				 token;
 	char				*repo;
 	char				*agent;
+	int				 stale;	/* a link under an old config */
+	int				 retired; /* told to stop */
 };
 
 struct scheduler {
