@@ -163,6 +163,50 @@ scheduler_probe_died(struct scheduler *s, const char *name, const char *why)
 	free(msg);
 }
 
+/* Give a dead child's build or run back to the queue (or fail it). */
+static int
+scheduler_requeue(struct scheduler *s, enum scheduler_child_kind kind,
+    int64_t id, int64_t token, const char *why, char **cause)
+{
+	if (kind == SCHEDULER_CHILD_BUILD)
+		return store_build_retry(s->ctx->store, id, why,
+		    s->ctx->config->max_attempts, cause);
+	return store_run_retry(s->ctx->store, id, token, why,
+	    s->ctx->config->max_attempts, cause);
+}
+
+/*
+ * Requeues that could not be written when their child died (the
+ * database's filesystem full, say): until they are, the rows stay
+ * 'running' with no child behind them, and their requests would wait
+ * for ever.
+ */
+static void
+scheduler_orphans_retry(struct scheduler *s)
+{
+	struct scheduler_orphan	*o;
+	char			*cause = NULL;
+	size_t			 i = 0;
+
+	while (i < s->nr_orphans) {
+		o = &s->orphans[i];
+		if (scheduler_requeue(s, o->kind, o->id, o->token, o->why,
+		    &cause) != 0) {
+			free(cause);
+			cause = NULL;
+			o->tries++;
+			i++;
+			continue;
+		}
+		log_info("%s %lld given back to the queue after %u tries",
+		    o->kind == SCHEDULER_CHILD_BUILD ? "build" : "run",
+		    (long long)o->id, o->tries + 1);
+		free(o->why);
+		s->orphans[i] = s->orphans[--s->nr_orphans];
+		s->progress = 1;
+	}
+}
+
 /*
  * A child that exited has recorded its outcome itself. If it died
  * without doing so, its work is retried, up to the cap: the retry calls
@@ -177,6 +221,7 @@ scheduler_reap(struct scheduler *s)
 	size_t			 i;
 	int			 status;
 
+	scheduler_orphans_retry(s);
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
 		for (i = 0; i < s->nr_children; i++) {
 			if (s->children[i].pid == pid)
@@ -207,12 +252,20 @@ scheduler_reap(struct scheduler *s)
 				log_warn("repository '%s': fetch: %s", c->repo,
 				    why + 4);
 			tracker_fetched(s->tracker, c->repo);
-		} else if (c->kind == SCHEDULER_CHILD_BUILD)
-			store_build_retry(s->ctx->store, c->id, why,
-			    s->ctx->config->max_attempts, &cause);
-		else
-			store_run_retry(s->ctx->store, c->id, c->token, why,
-			    s->ctx->config->max_attempts, &cause);
+		} else if (scheduler_requeue(s, c->kind, c->id, c->token, why,
+		    &cause) != 0) {
+			/* said once; tried again every turn until it is written */
+			log_error("%s; trying again", cause);
+			free(cause);
+			cause = NULL;
+			ALLOC_GROW(s->orphans, s->nr_orphans, s->alloc_orphans);
+			s->orphans[s->nr_orphans].kind = c->kind;
+			s->orphans[s->nr_orphans].id = c->id;
+			s->orphans[s->nr_orphans].token = c->token;
+			s->orphans[s->nr_orphans].why = why;
+			s->orphans[s->nr_orphans++].tries = 1;
+			why = NULL;
+		}
 		if (cause != NULL) {
 			log_error("%s", cause);
 			free(cause);
@@ -828,6 +881,9 @@ out:
 		bisection_free(s.bisections[i]);
 	free(s.bisections);
 	free(s.children);
+	for (i = 0; i < s.nr_orphans; i++)
+		free(s.orphans[i].why);
+	free(s.orphans);
 	scheduler_signals_restore();
 	if (r == 0 && scheduler_stop && opts->wait_request != 0)
 		r = error_set(cause, "interrupted");
