@@ -48,9 +48,8 @@ test_expect_success 'setup: the state on a 24 MiB tmpfs, some samples in it' '
 '
 
 test_expect_success 'the filesystem fills up mid-run: said, nothing lost; room again: the wait goes on' '
-	{ bisectctl queue gated.yaml --commit master --wait >q2.out 2>q2.err;
-	  echo $? >q2.rc; } &
-	echo $! >wait.pid &&
+	( bisectctl queue gated.yaml --commit master --wait >q2.out 2>q2.err & echo $! >wait.pid; wait $!; echo $? >q2.rc ) &
+	test_wait_for 100 test -s wait.pid &&
 	test_wait_for 300 started &&
 	{ dd if=/dev/zero of=state/filler bs=16k 2>dd.err || :; } &&
 	grep -q "No space left" dd.err &&
