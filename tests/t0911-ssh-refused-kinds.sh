@@ -15,6 +15,10 @@ ssh_require
 ssh_keys || exit 1
 ssh_agent_start 1 ed25519 || exit 1
 
+figure() {
+	echo "$*" >>"$TRASH/figures"
+}
+
 connections() {
 	grep -c "^Connection from" agents/a1/sshd.log
 }
@@ -27,8 +31,8 @@ not_retried() {
 	bisectctl queue job.yaml --commit "$1" --wait >q.out 2>q.err &&
 	test "$(agent_state a1)" = refused &&
 	test "$(db_query "SELECT count(*) FROM runs WHERE agent = 'a1'")" = 0 &&
-	echo "connections to a1: $before before, $(connections) after" &&
-	test "$(connections)" -le $((before + 2))
+	test "$(connections)" -le $((before + 2)) &&
+	figure "$2: a whole request ran meanwhile (on the local agent); connections to a1: $before before, $(connections) after; a1 refused throughout"
 }
 
 test_expect_success 'setup' '
@@ -55,7 +59,7 @@ test_expect_success 'a host known only under another key type: refused' '
 	grep -F "error: agent '\''a1'\'': '\''$(ssh_addr 1)'\'' shows a host key of another type (ED25519 key SHA256:" out &&
 	grep -F "than '\''$TRASH/keys/known_hosts'\'' knows for it (ecdsa-sha2-nistp256): refusing to connect" out &&
 	test "$(agent_state a1)" = refused &&
-	not_retried master~3 &&
+	not_retried master~3 "host known under another key type" &&
 	cp keys/known_hosts.good keys/known_hosts &&
 	bisectctl agents --probe >out 2>err &&
 	test "$(agent_state a1)" = up
@@ -79,7 +83,7 @@ test_expect_success 'a library the agent program needs is missing there: refused
 	grep -F "libyaml" out &&
 	grep -F "it, its interpreter or a library it needs is missing on that machine" out &&
 	test "$(agent_state a1)" = refused &&
-	not_retried master~2 &&
+	not_retried master~2 "a library of the agent missing there (exit 127)" &&
 	in_a1 umount "$LIBYAML" &&
 	bisectctl agents --probe >out 2>err &&
 	test "$(agent_state a1)" = up
@@ -92,7 +96,7 @@ test_expect_success 'an agent program on a noexec mount there: refused (exit 126
 	grep -F "cannot be run there (exit 126: " out &&
 	grep -F "is remote_dir on a noexec mount?" out &&
 	test "$(agent_state a1)" = refused &&
-	not_retried master~1 &&
+	not_retried master~1 "remote_dir on a noexec mount (exit 126)" &&
 	in_a1 umount "$TRASH/agents/a1/remote" &&
 	bisectctl agents --probe >out 2>err &&
 	test "$(agent_state a1)" = up
@@ -104,10 +108,11 @@ test_expect_success 'an identity file others may write: refused' '
 	cat out &&
 	grep -F "error: agent '\''a1'\'': private key '\''$TRASH/keys/id_ed25519'\'' is accessible by others (mode 0622): refusing to use it; chmod 600 it" out &&
 	test "$(agent_state a1)" = refused &&
-	not_retried master &&
+	not_retried master "an identity file others may write" &&
 	chmod 600 keys/id_ed25519 &&
 	bisectctl agents --probe >out 2>err &&
 	test "$(agent_state a1)" = up
 '
 
+[ ! -f "$TRASH/figures" ] || sed "s/^/# figure: /" "$TRASH/figures"
 test_done
