@@ -34,6 +34,7 @@
 #include "agents/result.h"
 #include "agents/ssh-exec.h"
 #include "agents/ssh-remote.h"
+#include "agents/ssh-session.h"
 #include "agents/ssh-sftp.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -499,6 +500,28 @@ out:
 	return ret;
 }
 
+/*
+ * Exit 126 or 127 from the command that starts the agent: the shell over
+ * there could not run the program it was given (not executable there, or
+ * it, its interpreter or its dynamic loader is missing). The machine's
+ * set-up is at fault, and no retry changes it: the agent is refused.
+ */
+static int
+remote_cannot_run(const struct ssh_remote *r, const struct ssh_exec_exit *ex,
+    const char *err, char **cause)
+{
+	if (ex->signal != NULL || (ex->status != 126 && ex->status != 127))
+		return 0;
+	error_set(cause, "agent '%s': the agent program '%s' cannot be run "
+	    "there (exit %d%s%s): %s", r->agent, r->agent_remote != NULL ?
+	    r->agent_remote : r->agent_path, ex->status, err != NULL &&
+	    *err != '\0' ? ": " : "", err != NULL ? err : "",
+	    ex->status == 126 ? "it is not executable there; is remote_dir "
+	    "on a noexec mount?" : "it, its interpreter or a library it "
+	    "needs is missing on that machine");
+	return 1;
+}
+
 static char *
 remote_describe_exit(const struct ssh_exec_exit *ex)
 {
@@ -576,6 +599,13 @@ ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
 	free(why);
 	why = NULL;
 	if (result_load(local_res, &res, &why) != 0) {
+		if (remote_cannot_run(r, &ex, NULL, cause)) {
+			strbuf_addstr(&sb, *cause);
+			file_tail_append(&sb, log, REMOTE_LOG_TAIL);
+			error_set(cause, "%s", sb.buf);
+			ret = SSH_SESSION_REFUSED;
+			goto out;
+		}
 		how = remote_describe_exit(&ex);
 		strbuf_addf(&sb, "agent '%s': bisect-agent %s without a usable "
 		    "result (%s)", r->agent, how, dl_why != NULL ? dl_why : why);
@@ -645,9 +675,13 @@ ssh_remote_info(struct ssh_remote *r, char **out, char **cause)
 	k.max = REMOTE_MAX_INFO;
 	if (ssh_exec_run(r->s, cmd, 0, &k, deadline, -1, &ex, &why) != 0)
 		goto fail;
+	strbuf_rtrim(&e);
+	if (remote_cannot_run(r, &ex, e.buf, cause)) {
+		ret = SSH_SESSION_REFUSED;
+		goto out;
+	}
 	if (ex.status != 0) {
 		how = remote_describe_exit(&ex);
-		strbuf_rtrim(&e);
 		error_set(cause, "agent '%s': bisect-agent info %s%s%s",
 		    r->agent, how, e.len ? ": " : "", e.buf);
 		goto out;

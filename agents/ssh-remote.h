@@ -34,6 +34,11 @@ struct ssh_session *ssh_remote_session(struct ssh_remote *);
  */
 int	 ssh_remote_run(struct ssh_remote *, const struct transport_job *,
 	     int cancel_fd, char **cause);
+/*
+ * Both return 0, -1, or SSH_SESSION_REFUSED when the agent program
+ * cannot be run over there (exit 126 or 127: not executable, or it or
+ * what it needs to start is missing).
+ */
 int	 ssh_remote_info(struct ssh_remote *, char **out, char **cause);
 /*
  * Run argv over there (each word quoted; no terminal), by the deadline;

@@ -77,6 +77,9 @@ struct ssh_session {
 
 	pthread_mutex_t		 sftp_mu;
 	pthread_mutex_t		 open_mu;
+
+	int			 hostkey_any;	/* only learn the host key */
+	int			 kex_restricted; /* to known_hosts' types */
 };
 
 static pthread_once_t	session_once = PTHREAD_ONCE_INIT;
@@ -552,7 +555,8 @@ session_setup(struct ssh_session *s, double deadline, char **cause)
 	char	*methods = NULL, *offered = NULL, *why = NULL;
 	int	 rc, r = -1;
 
-	methods = ssh_knownhosts_methods(s->known_hosts, s->host, s->port);
+	methods = s->hostkey_any ? NULL :
+	    ssh_knownhosts_methods(s->known_hosts, s->host, s->port);
 	offered = session_supported(s->ssh, methods);
 	if (offered != NULL &&
 	    libssh2_session_method_pref(s->ssh, LIBSSH2_METHOD_HOSTKEY,
@@ -562,6 +566,7 @@ session_setup(struct ssh_session *s, double deadline, char **cause)
 	SSH_CALL(s, deadline, &why, "handshake", rc,
 	    libssh2_session_handshake(s->ssh, s->fd));
 	if (rc == LIBSSH2_ERROR_KEX_FAILURE) {
+		s->kex_restricted = offered != NULL;
 		/* most often: an RSA host key, see docs/agents.md */
 		char	*more = xasprintf("%s (host key algorithms offered: "
 			    "%s; libssh2 %s signs with ssh-rsa, not "
@@ -574,6 +579,11 @@ session_setup(struct ssh_session *s, double deadline, char **cause)
 	if (rc != 0)
 		goto fail;
 	s->host_key = ssh_knownhosts_fingerprint(s->ssh);
+	if (s->hostkey_any) {
+		/* the caller only asked which key the host shows */
+		r = 0;
+		goto out;
+	}
 	if ((r = ssh_knownhosts_verify(s->ssh, s->name, s->known_hosts,
 	    s->host, s->port, s->tofu, cause)) != 0)
 		goto out;
@@ -632,20 +642,22 @@ out:
 	return r;
 }
 
-int
-ssh_session_open(const struct ssh_session_opts *o, struct ssh_session **out,
-    char **cause)
+/*
+ * One connection. hostkey_any: offer every host key type and stop after
+ * the handshake (s->host_key says what the host showed). *restricted: the
+ * handshake failed with the host key types known_hosts has for the host.
+ */
+static int
+session_open_once(const struct ssh_session_opts *o, int hostkey_any,
+    struct ssh_session **out, int *restricted, char **cause)
 {
 	struct ssh_session	*s;
 	double			 deadline;
 	int			 r;
 
-	pthread_once(&session_once, session_global_init);
-	if (session_init_rc != 0)
-		return error_set(cause, "couldn't initialise libssh2");
-	if ((r = session_check_identity(o->name, o->identity, cause)) != 0)
-		return r;
+	*restricted = 0;
 	s = xcalloc(1, sizeof *s);
+	s->hostkey_any = hostkey_any;
 	s->name = xstrdup(o->name);
 	s->host = xstrdup(o->host);
 	s->port = o->port;
@@ -680,13 +692,51 @@ ssh_session_open(const struct ssh_session_opts *o, struct ssh_session **out,
 	libssh2_session_callback_set(s->ssh, LIBSSH2_CALLBACK_RECV,
 	    (void *)session_recv);
 	libssh2_session_set_blocking(s->ssh, 0);
-	if ((r = session_setup(s, deadline, cause)) != 0)
+	if ((r = session_setup(s, deadline, cause)) != 0) {
+		*restricted = s->kex_restricted;
 		goto out;
+	}
 	*out = s;
 	s = NULL;
 out:
 	ssh_session_free(s);
 	return r;
+}
+
+int
+ssh_session_open(const struct ssh_session_opts *o, struct ssh_session **out,
+    char **cause)
+{
+	struct ssh_session	*probe = NULL;
+	char			*known = NULL, *why = NULL;
+	int			 r, restricted;
+
+	pthread_once(&session_once, session_global_init);
+	if (session_init_rc != 0)
+		return error_set(cause, "couldn't initialise libssh2");
+	if ((r = session_check_identity(o->name, o->identity, cause)) != 0)
+		return r;
+	r = session_open_once(o, 0, out, &restricted, cause);
+	if (r != -1 || !restricted)
+		return r;
+	/*
+	 * No host key of the types known_hosts has for the host: if it
+	 * shows one of another type, it is known only under that other
+	 * type, which no retry changes (OpenSSH, too, refuses to go on).
+	 */
+	if (session_open_once(o, 1, &probe, &restricted, &why) != 0) {
+		free(why);
+		return r;
+	}
+	known = ssh_knownhosts_methods(o->known_hosts, o->host, o->port);
+	error_set(cause, "agent '%s': '%s' shows a host key of another type "
+	    "(%s) than '%s' knows for it (%s): refusing to connect; if the "
+	    "machine's keys were changed, replace its line there (ssh-keyscan, "
+	    "checked out of band)", o->name, o->host, probe->host_key,
+	    o->known_hosts, known != NULL ? known : "none");
+	ssh_session_free(probe);
+	free(known);
+	return SSH_SESSION_REFUSED;
 }
 
 int

@@ -1,6 +1,7 @@
 /*
  * bisectd: the daemon. It takes the scheduler lock of its database and
- * runs the scheduler loop until SIGTERM or SIGINT. Without --foreground it
+ * runs the scheduler loop until SIGTERM or SIGINT; SIGHUP re-reads its
+ * config (bisectd/reload.c). Without --foreground it
  * detaches and logs to WORKDIR/bisectd.log. It prints a readiness line,
  * "bisectd: ready", once it holds the lock.
  */

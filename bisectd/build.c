@@ -11,6 +11,7 @@
  * image hashed (bisectd/build-kernel.c).
  */
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -291,6 +292,31 @@ build_env_free(char **env)
 }
 
 /*
+ * The guard of a build's process group: a child of this process that
+ * dies with it (PR_SET_PDEATHSIG) and takes the group along, so that a
+ * worker killed with its scheduler leaves no make behind writing into a
+ * worktree the next build will use. Killed when the build ends.
+ */
+static pid_t
+build_guard(pid_t group)
+{
+	pid_t		parent = getpid(), pid;
+	sigset_t	set;
+	int		sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	if ((pid = fork()) != 0)
+		return pid;
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() == parent)
+		sigwait(&set, &sig);
+	kill(-group, SIGKILL);
+	_exit(0);
+}
+
+/*
  * Run the command under /bin/sh in its own process group, output to logfd,
  * and wait for it. What it leaves running in its group is killed: it would
  * write into BUILD_DIR under the next build.
@@ -303,7 +329,7 @@ build_spawn(const char *cmd, const char *srcdir, const char *builddir,
 	char		 *argv[] = { "sh", "-c", (char *)cmd, NULL };
 	sigset_t	  none;
 	siginfo_t	  info;
-	pid_t		  pid;
+	pid_t		  pid, guard = -1;
 	int		  sig, devnull, rv = -1;
 
 	if ((pid = fork()) == -1) {
@@ -329,6 +355,7 @@ build_spawn(const char *cmd, const char *srcdir, const char *builddir,
 		_exit(127);
 	}
 	setpgid(pid, pid);
+	guard = build_guard(pid);
 	/*
 	 * Wait without reaping: while the leader is a zombie its group id
 	 * cannot be reused, so the kill reaches only what the build left.
@@ -348,6 +375,11 @@ build_spawn(const char *cmd, const char *srcdir, const char *builddir,
 	}
 	rv = 0;
 out:
+	if (guard > 0) {
+		kill(guard, SIGKILL);
+		while (waitpid(guard, NULL, 0) == -1 && errno == EINTR)
+			;
+	}
 	build_env_free(env);
 	return rv;
 }

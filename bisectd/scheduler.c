@@ -31,6 +31,7 @@
 #include "bisectd/lock.h"
 #include "bisectd/outbox.h"
 #include "bisectd/placement.h"
+#include "bisectd/reload.h"
 #include "bisectd/request.h"
 #include "bisectd/scheduler.h"
 #include "bisectd/tracker.h"
@@ -44,6 +45,7 @@
 #define SCHEDULER_TICK_MS	500
 
 static volatile sig_atomic_t	scheduler_stop;
+static volatile sig_atomic_t	scheduler_hup;
 static int			scheduler_wake[2] = { -1, -1 };
 
 static void
@@ -52,8 +54,10 @@ scheduler_signal(int sig)
 	int	saved = errno;
 	char	c = (char)sig;
 
-	if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP)
+	if (sig == SIGTERM || sig == SIGINT)
 		scheduler_stop = 1;
+	else if (sig == SIGHUP)
+		scheduler_hup = 1;
 	if (scheduler_wake[1] != -1 && write(scheduler_wake[1], &c, 1) < 0) {
 		/* the pipe is full: the loop is awake anyway */
 	}
@@ -80,6 +84,7 @@ scheduler_signals_setup(char **cause)
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	scheduler_stop = 0;
+	scheduler_hup = 0;
 	(void)i;
 	return 0;
 }
@@ -129,6 +134,8 @@ scheduler_child_add(struct scheduler *s, pid_t pid,
 	c->token = token;
 	c->repo = repo != NULL ? xstrdup(repo) : NULL;
 	c->agent = agent != NULL ? xstrdup(agent) : NULL;
+	c->stale = 0;
+	c->retired = 0;
 }
 
 static void
@@ -156,6 +163,50 @@ scheduler_probe_died(struct scheduler *s, const char *name, const char *why)
 	free(msg);
 }
 
+/* Give a dead child's build or run back to the queue (or fail it). */
+static int
+scheduler_requeue(struct scheduler *s, enum scheduler_child_kind kind,
+    int64_t id, int64_t token, const char *why, char **cause)
+{
+	if (kind == SCHEDULER_CHILD_BUILD)
+		return store_build_retry(s->ctx->store, id, why,
+		    s->ctx->config->max_attempts, cause);
+	return store_run_retry(s->ctx->store, id, token, why,
+	    s->ctx->config->max_attempts, cause);
+}
+
+/*
+ * Requeues that could not be written when their child died (the
+ * database's filesystem full, say): until they are, the rows stay
+ * 'running' with no child behind them, and their requests would wait
+ * for ever.
+ */
+static void
+scheduler_orphans_retry(struct scheduler *s)
+{
+	struct scheduler_orphan	*o;
+	char			*cause = NULL;
+	size_t			 i = 0;
+
+	while (i < s->nr_orphans) {
+		o = &s->orphans[i];
+		if (scheduler_requeue(s, o->kind, o->id, o->token, o->why,
+		    &cause) != 0) {
+			free(cause);
+			cause = NULL;
+			o->tries++;
+			i++;
+			continue;
+		}
+		log_info("%s %lld given back to the queue after %u tries",
+		    o->kind == SCHEDULER_CHILD_BUILD ? "build" : "run",
+		    (long long)o->id, o->tries + 1);
+		free(o->why);
+		s->orphans[i] = s->orphans[--s->nr_orphans];
+		s->progress = 1;
+	}
+}
+
 /*
  * A child that exited has recorded its outcome itself. If it died
  * without doing so, its work is retried, up to the cap: the retry calls
@@ -170,6 +221,7 @@ scheduler_reap(struct scheduler *s)
 	size_t			 i;
 	int			 status;
 
+	scheduler_orphans_retry(s);
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
 		for (i = 0; i < s->nr_children; i++) {
 			if (s->children[i].pid == pid)
@@ -184,7 +236,9 @@ scheduler_reap(struct scheduler *s)
 		else
 			why = xasprintf("its worker exited with status %d",
 			    WEXITSTATUS(status));
-		if (c->kind == SCHEDULER_CHILD_LINK) {
+		if (c->kind == SCHEDULER_CHILD_LINK && c->retired) {
+			/* replaced by the new config's at the next turn */
+		} else if (c->kind == SCHEDULER_CHILD_LINK) {
 			/* restarted by the next turn, a second on */
 			log_warn("agent '%s': %s link %s", c->agent, "its",
 			    why + 4);
@@ -198,12 +252,20 @@ scheduler_reap(struct scheduler *s)
 				log_warn("repository '%s': fetch: %s", c->repo,
 				    why + 4);
 			tracker_fetched(s->tracker, c->repo);
-		} else if (c->kind == SCHEDULER_CHILD_BUILD)
-			store_build_retry(s->ctx->store, c->id, why,
-			    s->ctx->config->max_attempts, &cause);
-		else
-			store_run_retry(s->ctx->store, c->id, c->token, why,
-			    s->ctx->config->max_attempts, &cause);
+		} else if (scheduler_requeue(s, c->kind, c->id, c->token, why,
+		    &cause) != 0) {
+			/* said once; tried again every turn until it is written */
+			log_error("%s; trying again", cause);
+			free(cause);
+			cause = NULL;
+			ALLOC_GROW(s->orphans, s->nr_orphans, s->alloc_orphans);
+			s->orphans[s->nr_orphans].kind = c->kind;
+			s->orphans[s->nr_orphans].id = c->id;
+			s->orphans[s->nr_orphans].token = c->token;
+			s->orphans[s->nr_orphans].why = why;
+			s->orphans[s->nr_orphans++].tries = 1;
+			why = NULL;
+		}
 		if (cause != NULL) {
 			log_error("%s", cause);
 			free(cause);
@@ -307,6 +369,46 @@ scheduler_children_on(const struct scheduler *s, enum scheduler_child_kind kind,
 	return n;
 }
 
+/* Is the agent's link one of an old config, still to be replaced? */
+static int
+scheduler_link_stale(const struct scheduler *s, const char *agent)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nr_children; i++) {
+		if (s->children[i].kind == SCHEDULER_CHILD_LINK &&
+		    s->children[i].stale &&
+		    strcmp(s->children[i].agent, agent) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * After a reload: a link of the old config is stopped once no run or
+ * probe is left on its agent; the next turn starts the new one.
+ */
+static void
+scheduler_links_retire(struct scheduler *s)
+{
+	struct scheduler_child	*c;
+	size_t			 i;
+
+	for (i = 0; i < s->nr_children; i++) {
+		c = &s->children[i];
+		if (c->kind != SCHEDULER_CHILD_LINK || !c->stale ||
+		    c->retired ||
+		    scheduler_children_on(s, SCHEDULER_CHILD_RUN, c->agent) > 0 ||
+		    scheduler_children_on(s, SCHEDULER_CHILD_PROBE,
+		    c->agent) > 0)
+			continue;
+		log_info("agent '%s': its old link stops (pid %ld)", c->agent,
+		    (long)c->pid);
+		kill(c->pid, SIGTERM);
+		c->retired = 1;
+	}
+}
+
 /* This turn's view of the agents: their rows, by config index. */
 static int
 scheduler_agents_load(struct scheduler *s, char **cause)
@@ -346,9 +448,13 @@ scheduler_agents_turn(struct scheduler *s)
 	pid_t				 pid;
 	int				 need;
 
+	scheduler_links_retire(s);
 	for (i = 0; i < s->ctx->config->nr_agents; i++) {
 		a = &s->ctx->config->agents[i];
 		row = &s->agents[i];
+		/* its old link first finishes what it carries, and goes */
+		if (scheduler_link_stale(s, a->name))
+			continue;
 		if (s->link_fds[i] != -1 &&
 		    scheduler_children_on(s, SCHEDULER_CHILD_LINK, a->name) == 0 &&
 		    scheduler_now() >= s->link_after[i]) {
@@ -575,7 +681,8 @@ scheduler_start_runs(struct scheduler *s, char **cause)
 			s->progress = 1;
 			continue;
 		}
-		if (k < 0)
+		if (k < 0 || scheduler_link_stale(s,
+		    s->ctx->config->agents[k].name))
 			continue;
 		agent = &s->ctx->config->agents[k];
 		free(dir);
@@ -623,8 +730,9 @@ scheduler_sleep(int ms)
 static void
 scheduler_shutdown(struct scheduler *s)
 {
-	size_t	i;
-	int	status, nr_runs, nr_builds;
+	size_t	 i, n = s->nr_children;
+	int	 status, nr_runs, nr_builds;
+	char	*cause = NULL;
 
 	for (i = 0; i < s->nr_children; i++)
 		kill(s->children[i].pid, SIGKILL);
@@ -632,7 +740,13 @@ scheduler_shutdown(struct scheduler *s)
 		waitpid(s->children[i].pid, &status, 0);
 	while (s->nr_children > 0)
 		scheduler_child_remove(s, 0);
-	store_recover(s->ctx->store, &nr_runs, &nr_builds, NULL);
+	if (store_recover(s->ctx->store, &nr_runs, &nr_builds,
+	    &cause) != 0) {
+		log_error("stopping: %s", cause);
+		free(cause);
+	} else if (n > 0)
+		log_info("stopping: %zu children stopped; %d runs and %d "
+		    "builds given back to the queue", n, nr_runs, nr_builds);
 }
 
 /*
@@ -719,6 +833,20 @@ scheduler_run(struct context *ctx, const struct scheduler_opts *opts,
 	while (!scheduler_stop) {
 		s.progress = 0;
 		scheduler_reap(&s);
+		if (scheduler_hup) {
+			scheduler_hup = 0;
+			/* bisectctl --wait: its terminal hung up */
+			if (opts->wait_request != 0) {
+				scheduler_stop = 1;
+				break;
+			}
+			if (reload_config(&s, &why) != 0) {
+				log_error("bisectd: the config is not reloaded, "
+				    "the old one stays in force: %s", why);
+				free(why);
+				why = NULL;
+			}
+		}
 		if (opts->wait_request == 0 &&
 		    tracker_turn(s.tracker, &s, &why) != 0) {
 			log_error("continuous mode: %s", why);
@@ -753,6 +881,9 @@ out:
 		bisection_free(s.bisections[i]);
 	free(s.bisections);
 	free(s.children);
+	for (i = 0; i < s.nr_orphans; i++)
+		free(s.orphans[i].why);
+	free(s.orphans);
 	scheduler_signals_restore();
 	if (r == 0 && scheduler_stop && opts->wait_request != 0)
 		r = error_set(cause, "interrupted");

@@ -32,10 +32,24 @@ struct scheduler_child {
 	int64_t				 token;
 	char				*repo;
 	char				*agent;
+	int				 stale;	/* a link under an old config */
+	int				 retired; /* told to stop */
+};
+
+/* A dead child's work whose requeue could not be written yet (disk full). */
+struct scheduler_orphan {
+	enum scheduler_child_kind	 kind;
+	int64_t				 id;
+	int64_t				 token;
+	char				*why;
+	unsigned			 tries;
 };
 
 struct scheduler {
 	struct context		*ctx;
+	struct scheduler_orphan	*orphans;
+	size_t			 nr_orphans;
+	size_t			 alloc_orphans;
 	struct scheduler_child	*children;
 	size_t			 nr_children;
 	size_t			 alloc_children;

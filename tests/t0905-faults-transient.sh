@@ -29,6 +29,7 @@ testcase: gated
 run: "echo \$\$ >$TRASH/run.pid; touch $TRASH/started; while test ! -e $TRASH/gate; do sleep 0.05; done; sh bench.sh"
 runs: 1
 metric: gated.score
+disturbed: keep
 JOB
 
 started() {

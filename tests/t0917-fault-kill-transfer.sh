@@ -1,0 +1,112 @@
+#!/bin/sh
+# SIGKILL of the scheduler while an ssh agent's artifacts are being
+# uploaded, and while a run's result is being downloaded (the link's
+# veth slowed down with tc, so that each transfer takes seconds and is
+# seen going on: a partial file there, or here). After each kill
+# nothing is recorded, and the same command resumes the request: the
+# run done once, its samples once.
+. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib-bisect.sh"
+. "$(dirname "$0")/lib-ssh.sh"
+
+ssh_require
+ssh_keys || exit 1
+ssh_agent_start 1 ed25519 || exit 1
+test_at_exit 'test ! -f "$TRASH/wait.pid" || kill -9 "$(cat "$TRASH/wait.pid")" 2>/dev/null'
+
+figure() {
+	echo "$*" >>"$TRASH/figures"
+}
+
+bg() {
+	name=$1
+	shift
+	rm -f "$name.rc" wait.pid
+	( "$@" >"$name.out" 2>"$name.err" & echo $! >wait.pid; wait $!; echo $? >"$name.rc" ) &
+	test_wait_for 100 test -s wait.pid
+}
+
+gone() {
+	! kill -0 "$1" 2>/dev/null
+}
+
+kill_scheduler() {
+	p=$(cat wait.pid) &&
+	kill -9 "$p" &&
+	test_wait_for 100 gone "$p" &&
+	rm -f wait.pid
+}
+
+ended() {
+	test_wait_for 3000 test -s "$1.rc" && test "$(cat "$1.rc")" = 0
+}
+
+uploading() {
+	ls -a agents/a1/remote/artifacts 2>/dev/null | grep -q "^\.tmp-"
+}
+
+# a result file of the run being fetched here, not complete yet
+downloading() {
+	f=$(ls state/runs/*/result/big 2>/dev/null | head -n 1)
+	test -n "$f" && test "$(stat -c %s "$f")" -gt 0
+}
+
+cat >"$TRASH/big-agent" <<EOF
+#!/bin/sh
+# the real agent; its run's result gets a 24 MB file more
+"$BISECTD_BUILD/bin/bisect-agent" "\$@"
+status=\$?
+if [ "\$1" = run ]; then
+	for res; do :; done
+	head -c 24000000 /dev/urandom >"\$res/big"
+fi
+exit \$status
+EOF
+chmod +x "$TRASH/big-agent"
+
+test_expect_success 'setup: a 24 MB artifact, a link slowed to 40 Mbit/s' '
+	setup_bench --commits 3 &&
+	echo "disturbed: keep" >>job.yaml &&
+	sed -e "s|runs: 3|runs: 1|" job.yaml >one.yaml &&
+	sed -i -e "s|command: test ! -e broken|command: \"test ! -e broken \&\& head -c 24000000 /dev/urandom >blob\"|" \
+		-e "s|artifacts: \[bench.sh, speed, noise\]|artifacts: [bench.sh, speed, noise, blob]|" bisectd.yaml &&
+	grep -q blob bisectd.yaml &&
+	ssh_known_hosts 1 &&
+	{ echo "agents:" && ssh_agent_config 1; } >>bisectd.yaml &&
+	tc qdisc add dev "${SSH_PREFIX}h1" root tbf rate 40mbit burst 64kb latency 400ms &&
+	bisectctl agents --probe >p.out 2>p.err
+'
+
+test_expect_success 'SIGKILL while uploading the artifacts: resumed, the run done once' '
+	c=$(git -C repo rev-parse master~2) &&
+	bg u1 bisectctl queue one.yaml --commit "$c" --wait &&
+	test_wait_for 1200 uploading &&
+	kill_scheduler &&
+	test "$(sample_count "$c" microbench.score)" = 0 &&
+	partial=$(ls -a agents/a1/remote/artifacts | grep -c "^\.tmp-") &&
+	bg u2 bisectctl queue one.yaml --commit "$c" --wait &&
+	ended u2 &&
+	test "$(sample_count "$c" microbench.score)" = 1 &&
+	test "$(db_query "SELECT status || \" attempts \" || attempts || \" requeues \" || requeues FROM runs WHERE commit_oid = '\''$c'\''")" = "done attempts 1 requeues 1" &&
+	figure "upload: killed with $partial partial artifact upload(s) on the agent; after the resume the run done at attempt 1 (1 requeue), 1 sample"
+'
+
+test_expect_success 'SIGKILL while downloading the result: resumed, the run done once' '
+	c=$(git -C repo rev-parse master~1) &&
+	BISECT_AGENT=$TRASH/big-agent &&
+	export BISECT_AGENT &&
+	bg d1 bisectctl queue one.yaml --commit "$c" --wait &&
+	test_wait_for 1200 downloading &&
+	size=$(stat -c %s $(ls state/runs/*/result/big | head -n 1)) &&
+	kill_scheduler &&
+	test "$(sample_count "$c" microbench.score)" = 0 &&
+	bg d2 bisectctl queue one.yaml --commit "$c" --wait &&
+	ended d2 &&
+	test "$(sample_count "$c" microbench.score)" = 1 &&
+	test "$(db_query "SELECT status || \" attempts \" || attempts || \" requeues \" || requeues FROM runs WHERE commit_oid = '\''$c'\''")" = "done attempts 1 requeues 1" &&
+	test "$(db_query "SELECT count(*) - count(DISTINCT run || \" \" || metric) FROM samples")" = 0 &&
+	figure "download: killed with $size of 24000000 bytes of a result file fetched; after the resume the run done at attempt 1 (1 requeue), 1 sample, none twice"
+'
+
+[ ! -f "$TRASH/figures" ] || sed "s/^/# figure: /" "$TRASH/figures"
+test_done
