@@ -4,12 +4,13 @@
  * moved to the commit (only the files that differ are rewritten), the
  * recipe's command runs there so that builds are incremental, and the
  * artifacts are copied into WORKDIR/cache/REPO/RECIPE/OID. An entry is
- * built by one build at a time (a lock per entry), and it is complete only
- * once its marker is written and the directory renamed into place, so a
- * crash never leaves a half entry that looks complete. A failed build is a result (the commit
- * is untestable), not an error. Kernel recipes get their .config written
- * from the base and the job's fragment before the command runs, and their
- * image hashed (bisectd/build-kernel.c).
+ * built by one build at a time (a lock per entry), and it is complete
+ * only once its marker is written and the directory renamed into place,
+ * so a crash never leaves a half entry that looks complete. A failed
+ * build is a result (the commit is untestable), not an error. Kernel
+ * recipes get their .config written from the base and the job's fragment
+ * before the command runs, and their image hashed
+ * (bisectd/build-kernel.c).
  */
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -316,7 +317,7 @@ build_spawn(const char *cmd, const struct build_paths *p, char *const *extra,
 	sigset_t	  none;
 	siginfo_t	  info;
 	pid_t		  pid;
-	int		  sig, devnull, rv = -1;
+	int		  sig, i, devnull, rv = -1;
 
 	if ((pid = fork()) == -1) {
 		error_errno(cause, "couldn't fork");
@@ -333,9 +334,9 @@ build_spawn(const char *cmd, const struct build_paths *p, char *const *extra,
 		 * killed, what it started keeps the entry and the slot until
 		 * it is done, so no retry builds in a tree still written to.
 		 */
-		for (sig = 0; sig < 2; sig++) {
-			if (p->lockfd[sig] != -1)
-				fcntl(p->lockfd[sig], F_SETFD, 0);
+		for (i = 0; i < 2; i++) {
+			if (p->lockfd[i] != -1)
+				fcntl(p->lockfd[i], F_SETFD, 0);
 		}
 		if ((devnull = open("/dev/null", O_RDONLY)) != -1)
 			dup2(devnull, 0);
@@ -595,19 +596,22 @@ build_slot_take(struct build_paths *p, int nr_slots, char **cause)
 
 	if (nr_slots < 1)
 		nr_slots = 1;
-	for (k = 0; k <= nr_slots; k++) {
+	for (k = 0; k < nr_slots && p->slot == -1; k++) {
 		free(lock);
-		/* all busy: wait for the one this process maps to */
-		lock = xasprintf("%s/%d.lock", p->slots, k < nr_slots ? k :
-		    (int)(getpid() % nr_slots));
-		r = build_lock(lock, k == nr_slots, &p->lockfd[1], cause);
-		if (r < 0)
+		lock = xasprintf("%s/%d.lock", p->slots, k);
+		if ((r = build_lock(lock, 0, &p->lockfd[1], cause)) < 0)
 			goto out;
-		if (r == 0) {
-			p->slot = k < nr_slots ? k : (int)(getpid() %
-			    nr_slots);
-			break;
-		}
+		if (r == 0)
+			p->slot = k;
+	}
+	if (p->slot == -1) {
+		/* all busy: wait for the one this process maps to */
+		k = (int)(getpid() % nr_slots);
+		free(lock);
+		lock = xasprintf("%s/%d.lock", p->slots, k);
+		if (build_lock(lock, 1, &p->lockfd[1], cause) != 0)
+			goto out;
+		p->slot = k;
 	}
 	p->worktree = xasprintf("%s/%d/tree", p->slots, p->slot);
 	p->lock = lock;
