@@ -2,9 +2,10 @@
  * Wants into builds and runs: the one place where "N samples of job J at
  * commit C" is turned into the commit's build and the runs it lacks, so
  * that a bisection step, a queued request and the revert check count what
- * is already there the same way. A run that failed gave no sample: it is
- * replaced, but only until as many have failed as were wanted, so that a
- * commit whose runs always fail cannot take runs without end.
+ * is already there the same way. A run that failed (after its retries)
+ * gave no sample: it is replaced once the commit has a run done, and only
+ * until as many have failed as were wanted, so that a commit whose runs
+ * always fail cannot take runs without end.
  */
 #include "bisectd/want.h"
 #include "schema/store-kernel.h"
@@ -28,7 +29,12 @@ want_queue(struct store *st, const struct want *w, int *added,
 	    &done, &failed, cause) != 0)
 		return -1;
 	while ((unsigned)live < w->samples) {
-		if ((unsigned)failed >= w->samples) {
+		/*
+		 * Before any run is done a failure is the commit's (the
+		 * driver calls it untestable), after one it is the run's.
+		 */
+		if (failed > 0 && (done == 0 ||
+		    (unsigned)failed >= w->samples)) {
 			*exhausted = 1;
 			break;
 		}

@@ -23,10 +23,11 @@ struct want {
 /*
  * Queue the want's build and the runs it lacks, in the caller's
  * transaction. A run that is pending, running or done counts (it gives, or
- * gave, its sample); a failed or skipped one does not and is replaced,
- * until as many runs as the want's samples have failed there: then
- * nothing more is queued and *exhausted is 1 (the commit had its chances).
- * *added counts the runs queued.
+ * gave, its sample); a failed or skipped one does not, and is replaced
+ * once a run there is done, until as many runs as the want's samples have
+ * failed there. Otherwise nothing more is queued and *exhausted is 1: the
+ * commit had its chances (with no run done, it is untestable). *added
+ * counts the runs queued.
  */
 int	 want_queue(struct store *, const struct want *, int *added,
 	     int *exhausted, char **cause);

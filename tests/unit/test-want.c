@@ -1,7 +1,7 @@
 /*
  * Unit tests for bisectd/want.c: a want's build is queued once, its runs
- * up to the number wanted; a failed run does not count and is replaced,
- * until as many have failed as were wanted.
+ * up to the number wanted; a failed run does not count and is replaced
+ * once a run is done there, until as many have failed as were wanted.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -47,7 +47,8 @@ main(void)
 	struct store_build b;
 	struct want	 w;
 	char		*dir = mkdtemp(tmpl), *db, *cause = NULL;
-	int64_t		 job, *ids = NULL;
+	struct store_sample sample = { "m", 1.0, NULL, 0 };
+	int64_t		 job, token, *ids = NULL;
 	size_t		 nr = 0;
 	int		 added, exhausted, live, next;
 
@@ -97,10 +98,18 @@ main(void)
 	pending_ids(st, &ids, &nr);
 	ok(nr == 3 && store_run_fail(st, ids[0], "boom", &cause) == 0,
 	    "one of them fails");
+	added = 0;
+	want_queue(st, &w, &added, &exhausted, &cause);
+	is_int(added, 0, "no run done yet: the failure is the commit's, "
+	    "not replaced");
+	is_int(exhausted, 1, "exhausted");
+	ok(store_run_start(st, ids[1], "local", "/runs/x", &token,
+	    &cause) == 0 && store_run_finish(st, ids[1], token, 0, &sample, 1,
+	    NULL, 0, &cause) == 0, "another is done");
 	free(ids);
 	added = 0;
 	want_queue(st, &w, &added, &exhausted, &cause);
-	is_int(added, 1, "the failed run is replaced");
+	is_int(added, 1, "with a run done, the failed run is replaced");
 	is_int(exhausted, 0, "1 failed of 3: not exhausted");
 	store_run_count(st, job, "r", w.oid, &live, &next, &cause);
 	is_int(live, 3, "3 live runs");
