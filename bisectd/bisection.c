@@ -24,6 +24,7 @@
 #include "bisectd/report.h"
 #include "bisectd/request.h"
 #include "bisectd/revert.h"
+#include "bisectd/want.h"
 #include "jobs/metric.h"
 #include "schema/store-kernel.h"
 #include "stats/bisect.h"
@@ -297,43 +298,48 @@ bisection_direction(const char *direction)
 	return 0;
 }
 
+/* A want of the bisection's job at oid (bisectd/want.c). */
+static void
+bisection_want_init(struct want *w, const struct bisection *bs,
+    const struct store_bisection *b, const char *oid, unsigned samples)
+{
+	w->repo = b->repo;
+	w->job = b->job;
+	w->oid = oid;
+	w->recipe = bs->recipe;
+	w->kconfig = bs->kconfig;
+	w->samples = samples;
+}
+
 /*
  * Queue what the driver wants: runs up to each want's total, and for a
  * want of 0 samples the build alone (*builds counts them), whose image
- * may make runs there needless.
+ * may make runs there needless. *exhausted names a commit whose runs
+ * failed as often as the driver wanted samples of it, or is NULL.
  */
 static int
 bisection_want(struct scheduler *s, struct bisection *bs,
     const struct store_bisection *b, const struct bisect_result *res,
-    int *added, int *builds, char **cause)
+    int *added, int *builds, const char **exhausted, char **cause)
 {
-	struct store	*st = s->ctx->store;
-	const char	*oid;
-	int64_t		 build;
-	size_t		 i;
-	int		 live, next;
+	struct want	w;
+	size_t		i;
+	int		ex;
 
+	*exhausted = NULL;
 	for (i = 0; i < res->nr_wants; i++) {
 		if (bs->range.commits[res->wants[i].commit].build ==
 		    BISECT_BUILD_FAILED)
 			continue;
-		oid = bs->range.oids[res->wants[i].commit];
-		if (store_build_ensure(st, b->repo, oid, bs->recipe, &build,
-		    cause) != 0 ||
-		    (bs->kconfig != NULL && store_kernel_set_kconfig(st, build,
-		    bs->kconfig, cause) != 0) ||
-		    store_run_count(st, b->job, b->repo, oid, &live, &next,
-		    cause) != 0)
+		bisection_want_init(&w, bs, b,
+		    bs->range.oids[res->wants[i].commit],
+		    res->wants[i].samples);
+		if (want_queue(s->ctx->store, &w, added, &ex, cause) != 0)
 			return -1;
 		if (res->wants[i].samples == 0)
 			(*builds)++;
-		while ((unsigned)live < res->wants[i].samples) {
-			if (store_run_add(st, b->job, b->repo, oid, next++,
-			    bs->recipe, cause) != 0)
-				return -1;
-			live++;
-			(*added)++;
-		}
+		if (ex)
+			*exhausted = w.oid;
 	}
 	return 0;
 }
@@ -892,25 +898,14 @@ bisection_revert_queue(struct scheduler *s, struct bisection *bs,
     char **cause)
 {
 	struct store	*st = s->ctx->store;
-	int64_t		 build_id;
-	int		 live, next, done, failed;
+	struct want	 w;
+	int		 added = 0, exhausted;
 
-	if (store_run_count(st, b->job, b->repo, oid, &live, &next,
-	    cause) != 0 || store_run_totals(st, b->job, b->repo, oid, &done,
-	    &failed, cause) != 0)
+	bisection_want_init(&w, bs, b, oid, target);
+	if (want_queue(st, &w, &added, &exhausted, cause) != 0)
 		return -1;
-	if ((unsigned)(live + failed) >= target)
+	if (added == 0)
 		return 0;
-	if (store_build_ensure(st, b->repo, oid, bs->recipe, &build_id,
-	    cause) != 0 || (bs->kconfig != NULL &&
-	    store_kernel_set_kconfig(st, build_id, bs->kconfig, cause) != 0))
-		return -1;
-	while ((unsigned)(live + failed) < target) {
-		if (store_run_add(st, b->job, b->repo, oid, next++,
-		    bs->recipe, cause) != 0)
-			return -1;
-		live++;
-	}
 	if (store_bisection_progress(st, b->id, "bisect: checking that "
 	    "reverting the culprit restores the metric", cause) != 0)
 		return -1;
@@ -934,8 +929,9 @@ bisection_revert_image(struct scheduler *s, struct bisection *bs,
 	const char			*pimage;
 	struct store_build		 build;
 	struct store_kernel_build	 kb;
-	int64_t				 build_id;
-	int				 live, next, found, r = 1;
+	struct want			 w;
+	int				 live, next, found, added = 0, ex;
+	int				 r = 1;
 
 	if (c->nr_parents == 0 ||
 	    (pimage = range->commits[c->parents[0]].image) == NULL)
@@ -951,10 +947,9 @@ bisection_revert_image(struct scheduler *s, struct bisection *bs,
 	    cause)) < 0)
 		return -1;
 	if (!found) {
-		if (store_build_ensure(st, b->repo, oid, bs->recipe, &build_id,
-		    cause) != 0 || (bs->kconfig != NULL &&
-		    store_kernel_set_kconfig(st, build_id, bs->kconfig,
-		    cause) != 0) || store_bisection_progress(st, b->id,
+		bisection_want_init(&w, bs, b, oid, 0);
+		if (want_queue(st, &w, &added, &ex, cause) != 0 ||
+		    store_bisection_progress(st, b->id,
 		    "bisect: building the culprit reverted on top of bad",
 		    cause) != 0)
 			return -1;
@@ -1156,6 +1151,7 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 	struct bisect_result		 res;
 	const struct metric_info	*mi;
 	char				*progress = NULL, *why = NULL;
+	const char			*exhausted = NULL;
 	json_t				*revert = NULL;
 	struct bisect_revert		 verdict;
 	int				 busy, added = 0, builds = 0, rv, r = -1;
@@ -1269,7 +1265,8 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 	}
 	if (store_begin(st, cause) != 0)
 		goto out;
-	if (bisection_want(s, bs, &b, &res, &added, &builds, cause) != 0) {
+	if (bisection_want(s, bs, &b, &res, &added, &builds, &exhausted,
+	    cause) != 0) {
 		store_rollback(st);
 		goto out;
 	}
@@ -1280,8 +1277,12 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 		goto out;
 	}
 	if (added == 0 && builds == 0) {
-		r = bisection_fail(s, id, "the bisection driver asked for no "
-		    "new samples", cause);
+		free(why);
+		why = exhausted != NULL ? xasprintf("the runs at %.12s failed "
+		    "as many times as samples of it were wanted: it cannot be "
+		    "measured", exhausted) : xstrdup("the bisection driver "
+		    "asked for no new samples");
+		r = bisection_fail(s, id, why, cause);
 		goto out;
 	}
 	s->progress = 1;

@@ -58,6 +58,15 @@ build_kernel_env(const char *workdir, const char *builddir, int kernel)
 			    "PATH=%s:%s", BUILD_KERNEL_CCACHE, path));
 		build_kernel_env_push(&env, &nr, &alloc,
 		    xasprintf("?CCACHE_DIR=%s/ccache", workdir));
+		/*
+		 * Paths under the slots are hashed relative to the build's
+		 * directory, and the directory itself not, so that one
+		 * slot's objects are hits in another's.
+		 */
+		build_kernel_env_push(&env, &nr, &alloc,
+		    xasprintf("?CCACHE_BASEDIR=%s/slots", workdir));
+		build_kernel_env_push(&env, &nr, &alloc,
+		    xstrdup("?CCACHE_NOHASHDIR=1"));
 	}
 	free(dir);
 	if (kernel) {
@@ -82,7 +91,7 @@ build_kernel_env(const char *workdir, const char *builddir, int kernel)
 		build_kernel_env_push(&env, &nr, &alloc,
 		    xstrdup("-GIT_WORK_TREE"));
 		build_kernel_env_push(&env, &nr, &alloc, xasprintf(
-		    "GIT_CEILING_DIRECTORIES=%s/worktrees", workdir));
+		    "GIT_CEILING_DIRECTORIES=%s/slots", workdir));
 		build_kernel_env_push(&env, &nr, &alloc, xasprintf(
 		    "INSTALL_MOD_PATH=%s/%s", builddir, BUILD_KERNEL_MODDIR));
 	}

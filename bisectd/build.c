@@ -1,14 +1,16 @@
 /*
- * Building a commit into the artifact cache. The repository's persistent
- * worktree is moved to the commit (only the files that differ are
- * rewritten), the recipe's command runs there with a persistent BUILD_DIR
- * so that builds are incremental, and the artifacts are copied into
- * WORKDIR/cache/REPO/RECIPE/OID. An entry is complete only once its marker
- * is written and the directory renamed into place, so a crash never leaves
- * a half entry that looks complete. A failed build is a result (the commit
- * is untestable), not an error. Kernel recipes get their .config written
- * from the base and the job's fragment before the command runs, and their
- * image hashed (bisectd/build-kernel.c).
+ * Building a commit into the artifact cache. A free one of the
+ * repository's build slots (each a persistent worktree and BUILD_DIR) is
+ * moved to the commit (only the files that differ are rewritten), the
+ * recipe's command runs there so that builds are incremental, and the
+ * artifacts are copied into WORKDIR/cache/REPO/RECIPE/OID. An entry is
+ * built by one build at a time (a lock per entry), and it is complete
+ * only once its marker is written and the directory renamed into place,
+ * so a crash never leaves a half entry that looks complete. A failed
+ * build is a result (the commit is untestable), not an error. Kernel
+ * recipes get their .config written from the base and the job's fragment
+ * before the command runs, and their image hashed
+ * (bisectd/build-kernel.c).
  */
 #include <sys/file.h>
 #include <sys/prctl.h>
@@ -48,11 +50,15 @@ struct build_paths {
 	char	*recipe;
 	char	*cache;		/* WORKDIR/cache/REPO/RECIPE/OID */
 	char	*tmp;		/* the same with .tmp.PID, while filling */
-	char	*worktree;	/* WORKDIR/worktrees/REPO */
-	char	*lock;		/* WORKDIR/worktrees/REPO.lock */
-	char	*builddir;	/* WORKDIR/builddir/REPO-RECIPE */
+	char	*entry_lock;	/* the same with .lock: one build of it */
+	char	*slots;		/* WORKDIR/slots/REPO */
+	char	*worktree;	/* SLOTS/K/tree, once a slot is taken */
+	char	*lock;		/* SLOTS/K.lock */
+	char	*builddir;	/* SLOTS/K/build-RECIPE */
 	char	*logdir;
 	char	*log;		/* WORKDIR/logs/build-RECIPE-OID.log */
+	int	 slot;		/* K, once taken; else -1 */
+	int	 lockfd[2];	/* the entry's and the slot's, or -1 */
 };
 
 static void
@@ -159,13 +165,13 @@ build_paths_init(struct build_paths *p, const struct build_request *req,
 	p->cache = build_cache_dir_recipe(cr, req->workdir, p->recipe,
 	    req->oid);
 	p->tmp = xasprintf("%s.tmp.%ld", p->cache, (long)getpid());
-	p->worktree = xasprintf("%s/worktrees/%s", req->workdir, cr->name);
-	p->lock = xasprintf("%s.lock", p->worktree);
-	p->builddir = xasprintf("%s/builddir/%s-%s", req->workdir, cr->name,
-	    p->recipe);
+	p->entry_lock = xasprintf("%s.lock", p->cache);
+	p->slots = xasprintf("%s/slots/%s", req->workdir, cr->name);
 	p->logdir = xasprintf("%s/logs", req->workdir);
 	p->log = xasprintf("%s/build-%s-%s.log", p->logdir, p->recipe,
 	    req->oid);
+	p->slot = -1;
+	p->lockfd[0] = p->lockfd[1] = -1;
 }
 
 static void
@@ -174,11 +180,17 @@ build_paths_release(struct build_paths *p)
 	free(p->recipe);
 	free(p->cache);
 	free(p->tmp);
+	free(p->entry_lock);
+	free(p->slots);
 	free(p->worktree);
 	free(p->lock);
 	free(p->builddir);
 	free(p->logdir);
 	free(p->log);
+	if (p->lockfd[0] != -1)
+		close(p->lockfd[0]);
+	if (p->lockfd[1] != -1)
+		close(p->lockfd[1]);
 }
 
 static int
@@ -322,15 +334,16 @@ build_guard(pid_t group)
  * write into BUILD_DIR under the next build.
  */
 static int
-build_spawn(const char *cmd, const char *srcdir, const char *builddir,
-    char *const *extra, int logfd, int *status, char **cause)
+build_spawn(const char *cmd, const struct build_paths *p, char *const *extra,
+    int logfd, int *status, char **cause)
 {
-	char		**env = build_env(srcdir, builddir, extra);
+	const char	 *srcdir = p->worktree;
+	char		**env = build_env(srcdir, p->builddir, extra);
 	char		 *argv[] = { "sh", "-c", (char *)cmd, NULL };
 	sigset_t	  none;
 	siginfo_t	  info;
 	pid_t		  pid, guard = -1;
-	int		  sig, devnull, rv = -1;
+	int		  sig, i, devnull, rv = -1;
 
 	if ((pid = fork()) == -1) {
 		error_errno(cause, "couldn't fork");
@@ -342,6 +355,15 @@ build_spawn(const char *cmd, const char *srcdir, const char *builddir,
 			signal(sig, SIG_DFL);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
+		/*
+		 * The locks go with the command: should the worker be
+		 * killed, what it started keeps the entry and the slot until
+		 * it is done, so no retry builds in a tree still written to.
+		 */
+		for (i = 0; i < 2; i++) {
+			if (p->lockfd[i] != -1)
+				fcntl(p->lockfd[i], F_SETFD, 0);
+		}
 		if ((devnull = open("/dev/null", O_RDONLY)) != -1)
 			dup2(devnull, 0);
 		dup2(logfd, 1);
@@ -560,8 +582,9 @@ out:
 	return rv;
 }
 
+/* Returns 1 when wait is 0 and another holds the lock. */
 static int
-build_lock(const char *path, int *fdp, char **cause)
+build_lock(const char *path, int wait, int *fdp, char **cause)
 {
 	char	*dir = path_dirname(path);
 	int	 fd, rv = -1;
@@ -572,7 +595,12 @@ build_lock(const char *path, int *fdp, char **cause)
 		error_errno(cause, "couldn't open '%s'", path);
 		goto out;
 	}
-	while (flock(fd, LOCK_EX) == -1) {
+	while (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) == -1) {
+		if (errno == EWOULDBLOCK && !wait) {
+			close(fd);
+			rv = 1;
+			goto out;
+		}
 		if (errno != EINTR) {
 			error_errno(cause, "couldn't lock '%s'", path);
 			close(fd);
@@ -584,6 +612,48 @@ build_lock(const char *path, int *fdp, char **cause)
 out:
 	free(dir);
 	return rv;
+}
+
+/*
+ * Take a free build slot of the repository, or wait for one: slot K is
+ * SLOTS/K/tree and SLOTS/K/build-RECIPE, siblings so that the path from
+ * the build directory to the tree is the same in every slot (ccache, with
+ * its base directory at WORKDIR/slots, hits across slots).
+ */
+static int
+build_slot_take(struct build_paths *p, int nr_slots, char **cause)
+{
+	char	*lock = NULL;
+	int	 k, r = -1;
+
+	if (nr_slots < 1)
+		nr_slots = 1;
+	for (k = 0; k < nr_slots && p->slot == -1; k++) {
+		free(lock);
+		lock = xasprintf("%s/%d.lock", p->slots, k);
+		if ((r = build_lock(lock, 0, &p->lockfd[1], cause)) < 0)
+			goto out;
+		if (r == 0)
+			p->slot = k;
+	}
+	if (p->slot == -1) {
+		/* all busy: wait for the one this process maps to */
+		k = (int)(getpid() % nr_slots);
+		free(lock);
+		lock = xasprintf("%s/%d.lock", p->slots, k);
+		if (build_lock(lock, 1, &p->lockfd[1], cause) != 0)
+			goto out;
+		p->slot = k;
+	}
+	p->worktree = xasprintf("%s/%d/tree", p->slots, p->slot);
+	p->lock = lock;
+	lock = NULL;
+	p->builddir = xasprintf("%s/%d/build-%s", p->slots, p->slot,
+	    p->recipe);
+	r = 0;
+out:
+	free(lock);
+	return r;
 }
 
 static void
@@ -624,8 +694,7 @@ build_kernel_config(const struct config_repo *cr, const struct build_paths *p,
 	    (target = kconfig_target(cr->kconfig)) != NULL) {
 		cmd = xasprintf("make -s O=\"$BUILD_DIR\" %s", target);
 		build_log(logfd, "base config: %s", cmd);
-		if (build_spawn(cmd, p->worktree, p->builddir, extra, logfd,
-		    &status, cause) != 0)
+		if (build_spawn(cmd, p, extra, logfd, &status, cause) != 0)
 			goto out;
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 			build_log(logfd, "make %s failed", target);
@@ -714,8 +783,10 @@ build_note_image(const struct build_request *req, struct repo *repo,
 }
 
 /*
- * One build at a time per repository (they share its worktree): the lock
- * is taken before the checkout and held until the artifacts are copied.
+ * One build at a time per entry, and per slot (a worktree): the entry's
+ * lock, then a slot's, are taken before the checkout and held until the
+ * artifacts are copied. The entry is looked at again under its lock: a
+ * build of the same entry that held it has filled it.
  */
 int
 build_run(const struct build_request *req, struct repo *repo,
@@ -735,7 +806,7 @@ build_run_kconfig(const struct build_request *req, const char *fragment,
 	char				**extra = NULL;
 	double				 t0 = build_now();
 	size_t				 i;
-	int				 lockfd = -1, logfd = -1, status, r;
+	int				 logfd = -1, status, r;
 	int				 kernel, rv = -1;
 
 	memset(out, 0, sizeof *out);
@@ -758,10 +829,12 @@ build_run_kconfig(const struct build_request *req, const char *fragment,
 	out->log_path = xstrdup(p.log);
 	if (build_is_complete(p.cache))
 		goto done;
-	if (build_lock(p.lock, &lockfd, cause) != 0)
+	if (build_lock(p.entry_lock, 1, &p.lockfd[0], cause) != 0)
 		goto out;
 	if (build_is_complete(p.cache))
 		goto done;
+	if (build_slot_take(&p, req->slots, cause) != 0)
+		goto out;
 
 	if (repo_checkout(repo, req->oid, p.worktree, cause) != 0) {
 		error_prefix(cause, "building '%s'", req->oid);
@@ -775,8 +848,8 @@ build_run_kconfig(const struct build_request *req, const char *fragment,
 		error_errno(cause, "couldn't create '%s'", p.log);
 		goto out;
 	}
-	build_log(logfd, "building %s of %s (recipe %s)", req->oid, cr->name,
-	    p.recipe);
+	build_log(logfd, "building %s of %s (recipe %s) in slot %d", req->oid,
+	    cr->name, p.recipe, p.slot);
 	extra = build_kernel_env(req->workdir, p.builddir, kernel);
 	if (cr->build_command != NULL) {
 		if (kernel && (r = build_kernel_config(cr, &p, fragment,
@@ -788,8 +861,8 @@ build_run_kconfig(const struct build_request *req, const char *fragment,
 		}
 		if (failure == NULL) {
 			build_log(logfd, "running: %s", cr->build_command);
-			if (build_spawn(cr->build_command, p.worktree,
-			    p.builddir, extra, logfd, &status, cause) != 0)
+			if (build_spawn(cr->build_command, &p, extra, logfd,
+			    &status, cause) != 0)
 				goto out;
 			/*
 			 * A signal is the machine's doing (the OOM killer, a
@@ -846,8 +919,6 @@ out:
 		build_output_release(out);
 	if (logfd != -1)
 		close(logfd);
-	if (lockfd != -1)
-		close(lockfd);
 	build_kernel_env_free(extra);
 	build_paths_release(&p);
 	free(missing);

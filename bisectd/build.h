@@ -23,6 +23,7 @@ struct build_request {
 	const struct config_repo	*repo;
 	const char			*oid;
 	const char			*workdir;	/* config workdir */
+	int				 slots;		/* build_slots; 0: 1 */
 };
 
 struct build_output {
@@ -72,14 +73,17 @@ char	*build_cache_dir_recipe(const struct config_repo *,
  * failed, disk error, an artifact path leaving the tree, kconfig unreadable).
  *
  * The layout under the config's workdir:
- *   worktrees/REPO		the persistent checkout (repo_checkout)
- *   worktrees/REPO.lock	flock: one build per repository at a time
- *   builddir/REPO-RECIPE	BUILD_DIR, kept for incremental O= builds
+ *   slots/REPO/K/tree		slot K's persistent checkout (repo_checkout),
+ *				K from 0 to req->slots - 1
+ *   slots/REPO/K.lock		flock: one build per slot at a time
+ *   slots/REPO/K/build-RECIPE	BUILD_DIR, kept for incremental O= builds
+ *   cache/REPO/RECIPE/OID.lock	flock: one build of the entry at a time
  *   cache/REPO/RECIPE/OID	the artifacts, at their relative paths
  *				(arch/x86/boot/bzImage stays that), and
  *				.complete, written last
  *   logs/build-RECIPE-OID.log	the whole log of the last attempt
- *   ccache			CCACHE_DIR, when ccache is installed
+ *   ccache			CCACHE_DIR, when ccache is installed,
+ *				shared by every slot (CCACHE_BASEDIR=slots)
  * An artifact is looked up in BUILD_DIR first, then in the tree; with no
  * artifacts listed the whole worktree (in-tree outputs included) is the
  * artifact. The command runs as `/bin/sh -c COMMAND` in the worktree, in

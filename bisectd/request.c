@@ -17,6 +17,7 @@
 #include "bisectd/placement.h"
 #include "bisectd/repo.h"
 #include "bisectd/request.h"
+#include "bisectd/want.h"
 #include "jobs/metric.h"
 #include "schema/store-kernel.h"
 #include "util/error.h"
@@ -239,41 +240,26 @@ request_runs(const struct store_request *rq)
 }
 
 
-/* Make sure (job, commit) has `runs` runs, counting those that failed. */
+/* The job's runs at one commit of the request (bisectd/want.c). */
 static int
 request_ensure_runs(struct scheduler *s, const struct config_repo *cr,
     const struct store_job *sj, const char *oid, unsigned runs, int *added,
     char **cause)
 {
-	struct store	*st = s->ctx->store;
+	struct want	 w;
 	char		*kconfig = NULL;
 	char		*recipe = build_job_recipe(cr, jobcache_parse(
 			    &s->ctx->jobs, sj->id, sj->job_id, sj->canonical,
 			    NULL), &kconfig);
-	int64_t		 build, job = sj->id;
-	int		 live, next, done, failed, r = -1;
+	int		 exhausted, r;
 
-	if (store_run_count(st, job, cr->name, oid, &live, &next, cause) != 0 ||
-	    store_run_totals(st, job, cr->name, oid, &done, &failed,
-	    cause) != 0)
-		goto out;
-	if ((unsigned)(live + failed) >= runs) {
-		r = 0;
-		goto out;
-	}
-	if (store_build_ensure(st, cr->name, oid, recipe, &build, cause) != 0 ||
-	    (kconfig != NULL && store_kernel_set_kconfig(st, build, kconfig,
-	    cause) != 0))
-		goto out;
-	while ((unsigned)(live + failed) < runs) {
-		if (store_run_add(st, job, cr->name, oid, next++, recipe,
-		    cause) != 0)
-			goto out;
-		live++;
-		(*added)++;
-	}
-	r = 0;
-out:
+	w.repo = cr->name;
+	w.job = sj->id;
+	w.oid = oid;
+	w.recipe = recipe;
+	w.kconfig = kconfig;
+	w.samples = runs;
+	r = want_queue(s->ctx->store, &w, added, &exhausted, cause);
 	free(recipe);
 	free(kconfig);
 	return r;

@@ -1,7 +1,8 @@
 /*
  * The scheduler loop. Each turn it reaps finished children, plans every
  * active request (which may add runs and builds), starts pending builds
- * (one per repository at a time: they share its worktree) and pending runs
+ * (up to build_slots per repository at a time, each in its own worktree:
+ * bisectd/build.c) and pending runs
  * whose build is done, in the interleaved dispatch order of
  * bisectd/dispatch.c, each on the agent its job's position names when
  * that agent has a free slot (bisectd/placement.c), then sleeps until a
@@ -303,17 +304,19 @@ scheduler_plan(struct scheduler *s, char **cause)
 	return r;
 }
 
+/* The builds of a repository running now. */
 static int
 scheduler_repo_building(const struct scheduler *s, const char *repo)
 {
 	size_t	i;
+	int	n = 0;
 
 	for (i = 0; i < s->nr_children; i++) {
 		if (s->children[i].kind == SCHEDULER_CHILD_BUILD &&
 		    strcmp(s->children[i].repo, repo) == 0)
-			return 1;
+			n++;
 	}
-	return 0;
+	return n;
 }
 
 static int
@@ -332,7 +335,8 @@ scheduler_start_builds(struct scheduler *s, char **cause)
 		store_build_release(&b);
 		if (store_build_get(s->ctx->store, ids[i], &b, cause) != 0)
 			goto out;
-		if (scheduler_repo_building(s, b.repo))
+		if (scheduler_repo_building(s, b.repo) >=
+		    s->ctx->config->build_slots)
 			continue;
 		if (store_build_start(s->ctx->store, ids[i], cause) != 0)
 			goto out;

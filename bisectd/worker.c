@@ -97,6 +97,7 @@ worker_build_child(struct context *parent, int64_t id)
 	req.repo = cr;
 	req.oid = b.commit_oid;
 	req.workdir = parent->config->workdir;
+	req.slots = parent->config->build_slots;
 	if (build_run_kconfig(&req, kb.kconfig, b.recipe, repo, &out,
 	    &cause) != 0)
 		goto out;

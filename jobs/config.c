@@ -25,6 +25,7 @@
 
 #define CONFIG_MAX_SLOTS	1024
 #define CONFIG_MAX_ATTEMPTS	100
+#define CONFIG_MAX_BUILD_SLOTS	64
 #define CONFIG_MAX_ITEMS	1024	/* repos, agents: names are unique */
 
 struct config_ctx {
@@ -733,12 +734,19 @@ config_scheduler(const struct config_ctx *ctx, const struct yamlnode *n,
 	if (config_map(ctx, "scheduler", n, cause) != 0)
 		return -1;
 	for (i = 0; i < n->nr; i += 2) {
-		if (strcmp(n->items[i]->value, "max_attempts") != 0)
+		if (strcmp(n->items[i]->value, "max_attempts") == 0) {
+			if (config_int(ctx, "max_attempts", n->items[i + 1],
+			    1, CONFIG_MAX_ATTEMPTS, &cfg->max_attempts,
+			    cause) != 0)
+				return -1;
+		} else if (strcmp(n->items[i]->value, "build_slots") == 0) {
+			if (config_int(ctx, "build_slots", n->items[i + 1],
+			    1, CONFIG_MAX_BUILD_SLOTS, &cfg->build_slots,
+			    cause) != 0)
+				return -1;
+		} else
 			return config_unknown(ctx, "scheduler", n->items[i],
-			    "max_attempts", cause);
-		if (config_int(ctx, "max_attempts", n->items[i + 1], 1,
-		    CONFIG_MAX_ATTEMPTS, &cfg->max_attempts, cause) != 0)
-			return -1;
+			    "max_attempts, build_slots", cause);
 	}
 	return 0;
 }
@@ -906,6 +914,7 @@ config_parse_checked(const char *name, const char *dir, const char *buf,
 	ctx.check = check;
 	cfg->dir = config_absolute_dir(dir);
 	cfg->max_attempts = 3;
+	cfg->build_slots = 1;
 	cfg->continuous.interval = 300;
 	cfg->continuous.every = 1;
 	cfg->continuous.max_new = 50;

@@ -86,6 +86,8 @@ struct config {
 	size_t			 nr_agents;
 	struct config_mail	 mail;	/* all NULL without mail: */
 	int			 max_attempts; /* scheduler:; 3 */
+	int			 build_slots; /* scheduler:; builds of a
+						    repository at once; 1 */
 	struct config_continuous continuous;
 	char			*web;	/* reports' pages written here; NULL */
 	char			**job_include;	/* absolute: where job files' */

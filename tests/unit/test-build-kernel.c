@@ -102,6 +102,7 @@ build(struct repo *r, struct config_repo *cr, const char *rev,
 	req.repo = cr;
 	req.oid = oid;
 	req.workdir = workdir;
+	req.slots = 1;
 	return build_run_kconfig(&req, fragment, recipe, r, out, cause);
 }
 
@@ -216,16 +217,16 @@ test_kernel(void)
 	free(s);
 	build_output_release(&out);
 
-	s = xasprintf("%s/builddir/linux-%s", workdir, recipe);
+	s = xasprintf("%s/slots/linux/0/build-%s", workdir, recipe);
 	env = fixture_read(s, "build.env");
 	free(s);
-	s = xasprintf("INSTALL_MOD_PATH=%s/builddir/linux-%s/install", workdir,
-	    recipe);
+	s = xasprintf("INSTALL_MOD_PATH=%s/slots/linux/0/build-%s/install",
+	    workdir, recipe);
 	ok(env != NULL && has_line(env, s) &&
 	    has_line(env, "KBUILD_BUILD_HOST=bisectd") &&
 	    has_line(env, "KBUILD_BUILD_VERSION=1"), "kbuild's environment");
 	free(s);
-	s = xasprintf("GIT_CEILING_DIRECTORIES=%s/worktrees", workdir);
+	s = xasprintf("GIT_CEILING_DIRECTORIES=%s/slots", workdir);
 	ok(env != NULL && has_line(env, "LOCALVERSION=") && has_line(env, s) &&
 	    strstr(env, "GIT_DIR=") == NULL &&
 	    strstr(env, "GIT_WORK_TREE=") == NULL, "no local version from "

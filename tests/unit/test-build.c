@@ -126,6 +126,7 @@ build(struct repo *r, struct config_repo *cr, const char *rev,
 	req.repo = cr;
 	req.oid = oid;
 	req.workdir = workdir;
+	req.slots = 1;
 	return build_run(&req, r, out, cause);
 }
 
@@ -195,8 +196,9 @@ test_build(void)
 
 	/* What the command saw. */
 	s = fixture_read(out.artifact_dir, "env.txt");
-	want = xasprintf("BUILD_DIR=%s/builddir/tiny-%s\n"
-	    "SRC_DIR=%s/worktrees/tiny\nNPROC=%ld\nPWD=%s/worktrees/tiny\n",
+	want = xasprintf("BUILD_DIR=%s/slots/tiny/0/build-%s\n"
+	    "SRC_DIR=%s/slots/tiny/0/tree\nNPROC=%ld\n"
+	    "PWD=%s/slots/tiny/0/tree\n",
 	    workdir, recipe, workdir, sysconf(_SC_NPROCESSORS_ONLN), workdir);
 	is_str(s, want, "BUILD_DIR, SRC_DIR, NPROC and the cwd");
 	free(s);
@@ -204,7 +206,7 @@ test_build(void)
 	s = fixture_read(out.artifact_dir, "config.seen");
 	is_str(s, "CONFIG_FOO=y\n", "kconfig copied to BUILD_DIR/.config first");
 	free(s);
-	dir = xasprintf("%s/worktrees/tiny", workdir);
+	dir = xasprintf("%s/slots/tiny/0/tree", workdir);
 	ok(fixture_exists(dir, "bench.c") && !fixture_exists(dir, ".git"),
 	    "worktree holds the tree");
 	free(dir);

@@ -149,16 +149,18 @@ test_defaults(void)
 	    "implicit agent found by name");
 	ok(cfg->mail.smtp == NULL && cfg->mail.nr_to == 0, "no mail");
 	is_int(cfg->max_attempts, 3, "max_attempts 3");
+	is_int(cfg->build_slots, 1, "build_slots defaults to 1");
 	config_free(cfg);
 
 	cfg = parse("/etc/x", "workdir: work\nagents: []\n"
-	    "scheduler: {max_attempts: 5}\n");
+	    "scheduler: {max_attempts: 5, build_slots: 4}\n");
 	if (cfg != NULL) {
 		is_str(cfg->db, "/etc/x/work/bisectd.db",
 		    "db default follows a given workdir");
 		is_int(cfg->nr_agents, 1, "an empty agents list is implicit "
 		    "local too");
 		is_int(cfg->max_attempts, 5, "max_attempts read");
+		is_int(cfg->build_slots, 4, "build_slots read");
 	}
 	config_free(cfg);
 
@@ -309,6 +311,10 @@ static const struct bad bad[] = {
 	  "c.yaml:2:3: ", "unknown key 'attempts' in 'scheduler'" },
 	{ "max_attempts bad", "scheduler:\n  max_attempts: x\n",
 	  "c.yaml:2:17: ", "'max_attempts'" },
+	{ "build_slots zero", "scheduler:\n  build_slots: 0\n",
+	  "c.yaml:2:16: ", "'build_slots' must be an integer from 1 to 64" },
+	{ "build_slots not a number", "scheduler:\n  build_slots: many\n",
+	  "c.yaml:2:16: ", "'build_slots'" },
 	{ "libyaml error", "db: [a\n",
 	  "c.yaml:2:1: ", "while parsing a flow sequence" },
 	{ "tab", "repos:\n\t- name: x\n",
