@@ -188,6 +188,14 @@ knob_exists(const char *root, const char *path)
 }
 
 int
+knob_is_lkp(const char *key)
+{
+	return strncmp(key, "sc_", 3) == 0 ||
+	    strncmp(key, "sysctl.sc_", 10) == 0 ||
+	    strncmp(key, "transparent_hugepage.", 21) == 0;
+}
+
+int
 knob_lkp_path(const char *root, const char *key, char **path,
     int *bracketed, char **cause)
 {
@@ -213,6 +221,9 @@ knob_lkp_path(const char *root, const char *key, char **path,
 		    "shmem_enabled, enabled_64kB, enabled_32kB, enabled_16kB)",
 		    key);
 	}
+	/* LKP's sysctl program takes them as its options too */
+	if (strncmp(key, "sysctl.sc_", 10) == 0)
+		key += 7;
 	if (strncmp(key, "sc_", 3) != 0)
 		return 0;
 	name = key + 3;

@@ -466,7 +466,8 @@ testcase_check_values(const struct job *job,
 
 	for (i = 0; i < job->nr_params; i++) {
 		p = &job->params[i];
-		if (strncmp(p->key, "sysctl.", 7) == 0) {
+		if (strncmp(p->key, "sysctl.", 7) == 0 &&
+		    strncmp(p->key, "sysctl.sc_", 10) != 0) {
 			if ((path = inventory_sysctl_path(p->key + 7)) == NULL) {
 				error_set(&why, "'%s' is not a sysctl name "
 				    "that bisect-agent can set", p->key);
