@@ -65,6 +65,9 @@ static const struct {
 	  "kills and fails the job on one; bisect-agent has no such watch "
 	  "(only 'oom-killer: {ignored: 1}', which keeps the job going, is "
 	  "what it does)" },
+	{ "monitor_delay", "LKP's 'monitor_delay' starts the monitors that "
+	  "many seconds into the test; bisect-agent's monitors start with "
+	  "the testcase and cover the whole run" },
 	{ "nr_instances", "LKP's 'nr_instances' runs that many copies of "
 	  "the test at once, each in its own cgroup; bisect-agent runs one" },
 };

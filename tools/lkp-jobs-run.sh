@@ -3,10 +3,12 @@
 # file under an lkp-tests checkout's jobs/ whose testcase is a program
 # bisectd has, queued as it is written through `bisectctl queue --commit
 # HEAD --wait` on the local agent, with a short-runtime override: in a
-# copy of jobs/, every "runtime:" and "testtime:" value is 1s, and the
-# file gets "runs: 1" on top (its first document). A file runs end to
-# end when queue accepts it and every run is done without an error and
-# stored metrics of its testcase. Prints a markdown table per file and
+# copy of jobs/, every "runtime:" and "testtime:" value is 1s and every
+# "iterations:" and "nr_loops:" 1, and it is queued as a file that
+# includes it and adds "runs: 1", and "loops: 1000" for hackbench (whose
+# LKP files set no runtime: 30000 * nr_cpu / nr_threads messages). A
+# file runs end to end when queue accepts it and every run is done
+# without an error and with stored metrics of its testcase. Prints a markdown table per file and
 # the counts; the first refusal or error of each file names why.
 #
 #   tools/lkp-jobs-run.sh BISECTCTL LKP_SRC [jobs/FILE.yaml...]
@@ -17,11 +19,13 @@ SRC=$(cd "$2" && pwd)
 shift 2
 work=$(mktemp -d "${TMPDIR:-/tmp}/lkp-jobs-run.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+trap 'exit 143' INT TERM HUP
 cd "$work"
 
 cp -r "$SRC/jobs" jobs
 find jobs -name '*.yaml' -exec sed -i -E \
-    's/^([ ]*)(runtime|testtime):[ ]*[0-9]+[smhd]?[ ]*(#.*)?$/\1\2: 1s/' {} +
+    -e 's/^([ ]*)(runtime|testtime):[ ]*[0-9]+[smhd]?[ ]*(#.*)?$/\1\2: 1s/' \
+    -e 's/^([ ]*)(iterations|nr_loops):[ ]*[0-9]+[ ]*(#.*)?$/\1\2: 1/' {} +
 git init -q repo && echo x >repo/x && git -C repo add x &&
     GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z' \
     git -C repo -c user.name=lkp -c user.email=lkp@localhost commit -q -m one
@@ -60,9 +64,9 @@ while read -r f; do
 	    head -n 1)
 	[ -n "$tc" ] && has_program "$tc" || continue
 	total=$((total + 1))
-	dir=$(dirname "$f")
-	q=$dir/.run-$(basename "$f")
-	{ echo "runs: 1"; cat "$f"; } >"$q"
+	q=run.yaml
+	{ echo "<< : $f"; echo "runs: 1"; [ "$tc" != hackbench ] ||
+	    echo "loops: 1000"; } >"$q"
 	if ! BISECTD_CONFIG=/nonexistent "$B" check --format-only -I jobs "$q" \
 	    >check.out 2>check.err; then
 		refused=$((refused + 1))
