@@ -312,7 +312,8 @@ testcase_check_is_program(const struct job *job, const char *name)
  * here, 0 when it is none of LKP's.
  */
 static int
-testcase_check_lkp_key(const struct job *job, const struct job_param *p,
+testcase_check_lkp_key(const struct job *job,
+    const struct testcase_adapter *ad, const struct job_param *p,
     char **cause)
 {
 	const char	*why;
@@ -348,7 +349,8 @@ testcase_check_lkp_key(const struct job *job, const struct job_param *p,
 		return 0;
 	prefix = xstrndup(p->key, (size_t)(dot - p->key));
 	if (!testcase_check_is_program(job, prefix) ||
-	    strcmp(prefix, job->testcase) == 0) {
+	    strcmp(prefix, job->testcase) == 0 || (ad != NULL &&
+	    ad->data != NULL && program_covers(ad->data, prefix))) {
 		free(prefix);
 		return 0;
 	}
@@ -638,7 +640,7 @@ testcase_validate(const struct job *job, char **cause)
 			continue;
 		if (testcase_check_covered(ad, p->key, declared))
 			continue;
-		if ((lkp = testcase_check_lkp_key(job, p, cause)) < 0)
+		if ((lkp = testcase_check_lkp_key(job, ad, p, cause)) < 0)
 			goto out;
 		if (lkp > 0)
 			continue;
