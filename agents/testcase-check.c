@@ -340,7 +340,8 @@ testcase_check_lkp_key(const struct job *job,
 	if (strcmp(p->key, "oom-killer.ignored") == 0 &&
 	    strcmp(p->value, "1") == 0)
 		return 1;
-	if ((why = testcase_check_lkp_why(p->key)) != NULL) {
+	/* an inline run: gets them as its environment, as any parameter */
+	if (job->run == NULL && (why = testcase_check_lkp_why(p->key)) != NULL) {
 		msg = xasprintf("'%s' cannot be honoured here: %s", p->key, why);
 		goto fail;
 	}
