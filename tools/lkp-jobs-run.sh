@@ -5,8 +5,10 @@
 # HEAD --wait` on the local agent, with a short-runtime override: in a
 # copy of jobs/, every "runtime:" and "testtime:" value is 1s and every
 # "iterations:" and "nr_loops:" 1, and it is queued as a file that
-# includes it and adds "runs: 1", and "loops: 1000" for hackbench (whose
-# LKP files set no runtime: 30000 * nr_cpu / nr_threads messages). A
+# includes it and adds "runs: 1", "disturbed: keep" (on a shared
+# machine a run that other load disturbed is kept, marked, rather than
+# repeated) and "loops: 1000" for hackbench (whose LKP files set no
+# runtime: 30000 * nr_cpu / nr_threads messages). A
 # file runs end to end when queue accepts it and every run is done
 # without an error and with stored metrics of its testcase. Prints a markdown table per file and
 # the counts; the first refusal or error of each file names why.
@@ -65,8 +67,8 @@ while read -r f; do
 	[ -n "$tc" ] && has_program "$tc" || continue
 	total=$((total + 1))
 	q=run.yaml
-	{ echo "<< : $f"; echo "runs: 1"; [ "$tc" != hackbench ] ||
-	    echo "loops: 1000"; } >"$q"
+	{ echo "<< : $f"; echo "runs: 1"; echo "disturbed: keep"
+	  [ "$tc" != hackbench ] || echo "loops: 1000"; } >"$q"
 	if ! BISECTD_CONFIG=/nonexistent "$B" check --format-only -I jobs "$q" \
 	    >check.out 2>check.err; then
 		refused=$((refused + 1))
