@@ -25,7 +25,8 @@
 /* bisectd's own keys: what a job is and how it is sampled. */
 static const char *const testcase_check_bisectd[] = {
 	"testcase", "category", "suite", "run", "metric", "direction",
-	"runs", "timeout", "monitors", "programs", "need_memory", NULL
+	"runs", "timeout", "monitors", "programs", "disturbed", "need_memory",
+	NULL
 };
 /* The knobs (agents/knob.c); sysctl.* too. */
 static const char *const testcase_check_knobs[] = {
