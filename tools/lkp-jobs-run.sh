@@ -5,7 +5,8 @@
 # HEAD --wait` on the local agent, with a short-runtime override: in a
 # copy of jobs/, every "runtime:" and "testtime:" value is 1s and every
 # "iterations:" and "nr_loops:" 1, and it is queued as a file that
-# includes it and adds "runs: 1", "disturbed: keep" (on a shared
+# includes it and adds "runs: 1", "runtime: 1s" when its testcase takes
+# a runtime (the file's own, if any, is overridden), "disturbed: keep" (on a shared
 # machine a run that other load disturbed is kept, marked, rather than
 # repeated) and "loops: 1000" for hackbench (whose LKP files set no
 # runtime: 30000 * nr_cpu / nr_threads messages). A
@@ -68,7 +69,13 @@ while read -r f; do
 	total=$((total + 1))
 	q=run.yaml
 	{ echo "<< : $f"; echo "runs: 1"; echo "disturbed: keep"
+	  echo "runtime: 1s"
 	  [ "$tc" != hackbench ] || echo "loops: 1000"; } >"$q"
+	# runtime only for a testcase that takes it
+	if BISECTD_CONFIG=/nonexistent "$B" check -I jobs "$q" 2>&1 >/dev/null |
+	    grep -q "unknown parameter 'runtime'"; then
+		grep -v '^runtime: ' "$q" >"$q.new" && mv "$q.new" "$q"
+	fi
 	if ! BISECTD_CONFIG=/nonexistent "$B" check --format-only -I jobs "$q" \
 	    >check.out 2>check.err; then
 		refused=$((refused + 1))
