@@ -6,13 +6,14 @@
 # copy of jobs/, every "runtime:" and "testtime:" value is 1s and every
 # "iterations:" and "nr_loops:" 1, and it is queued as a file that
 # includes it and adds "runs: 1", "runtime: 1s" when its testcase takes
-# a runtime (the file's own, if any, is overridden), "disturbed: keep" (on a shared
-# machine a run that other load disturbed is kept, marked, rather than
-# repeated) and "loops: 1000" for hackbench (whose LKP files set no
-# runtime: 30000 * nr_cpu / nr_threads messages). A
-# file runs end to end when queue accepts it and every run is done
-# without an error and with stored metrics of its testcase. Prints a markdown table per file and
-# the counts; the first refusal or error of each file names why.
+# a runtime (the file's own, if any, is overridden), "disturbed: keep"
+# (on a shared machine a run that other load disturbed is kept, marked,
+# rather than repeated) and "loops: 1000" for hackbench (whose LKP files
+# set no runtime: 30000 * nr_cpu / nr_threads messages). A file runs end
+# to end when queue accepts it and every run is done
+# without an error and with stored metrics of its testcase. Prints a
+# markdown table per file and the counts; the first refusal or error of
+# each file names why.
 #
 #   tools/lkp-jobs-run.sh BISECTCTL LKP_SRC [jobs/FILE.yaml...]
 set -e
@@ -71,9 +72,11 @@ while read -r f; do
 	{ echo "<< : $f"; echo "runs: 1"; echo "disturbed: keep"
 	  echo "runtime: 1s"
 	  [ "$tc" != hackbench ] || echo "loops: 1000"; } >"$q"
-	# runtime only for a testcase that takes it
+	# runtime only for a testcase that takes it, as a key: a file that
+	# gives it as its program's option has had its value made 1s above
 	if BISECTD_CONFIG=/nonexistent "$B" check -I jobs "$q" 2>&1 >/dev/null |
-	    grep -q "unknown parameter 'runtime'"; then
+	    grep -q -e "unknown parameter 'runtime'" \
+	    -e "'runtime' is set twice"; then
 		grep -v '^runtime: ' "$q" >"$q.new" && mv "$q.new" "$q"
 	fi
 	if ! BISECTD_CONFIG=/nonexistent "$B" check --format-only -I jobs "$q" \
