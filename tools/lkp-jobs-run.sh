@@ -4,7 +4,8 @@
 # bisectd has, queued as it is written through `bisectctl queue --commit
 # HEAD --wait` on the local agent, with a short-runtime override: in a
 # copy of jobs/, every "runtime:" and "testtime:" value is 1s and every
-# "iterations:" and "nr_loops:" 1, and it is queued as a file that
+# "iterations:" and "nr_loops:" 1 (a list of durations becomes 1s, 2s,
+# ...), and it is queued as a file that
 # includes it and adds "runs: 1", "runtime: 1s" when its testcase takes
 # a runtime (the file's own, if any, is overridden), "disturbed: keep"
 # (on a shared machine a run that other load disturbed is kept, marked,
@@ -30,6 +31,13 @@ cp -r "$SRC/jobs" jobs
 find jobs -name '*.yaml' -exec sed -i -E \
     -e 's/^([ ]*)(runtime|testtime):[ ]*[0-9]+[smhd]?[ ]*(#.*)?$/\1\2: 1s/' \
     -e 's/^([ ]*)(iterations|nr_loops):[ ]*[0-9]+[ ]*(#.*)?$/\1\2: 1/' {} +
+# a list of durations (testtime: [60s]): 1s, 2s... (as many, all distinct)
+for y in $(find jobs -name '*.yaml'); do
+	awk '/^[ ]*(runtime|testtime):[ ]*(#.*)?$/ { list = 1; n = 0; print; next }
+	    list && /^[ ]*- [0-9]+[smhd]?[ ]*(#.*)?$/ {
+		    sub(/- .*/, "- " ++n "s"); print; next }
+	    { list = 0; print }' "$y" >"$y.short" && mv "$y.short" "$y"
+done
 git init -q repo && echo x >repo/x && git -C repo add x &&
     GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z' \
     git -C repo -c user.name=lkp -c user.email=lkp@localhost commit -q -m one
@@ -69,9 +77,10 @@ while read -r f; do
 	[ -n "$tc" ] && has_program "$tc" || continue
 	total=$((total + 1))
 	q=run.yaml
-	{ echo "<< : $f"; echo "runs: 1"; echo "disturbed: keep"
-	  echo "runtime: 1s"
-	  [ "$tc" != hackbench ] || echo "loops: 1000"; } >"$q"
+	# before the include: LKP splices it as text, so these are hash_0's
+	# and the file's own keys (made short above) win over them
+	{ echo "runs: 1"; echo "disturbed: keep"; echo "runtime: 1s"
+	  [ "$tc" != hackbench ] || echo "loops: 1000"; echo "<< : $f"; } >"$q"
 	# runtime only for a testcase that takes it, as a key: a file that
 	# gives it as its program's option has had its value made 1s above
 	if BISECTD_CONFIG=/nonexistent "$B" check -I jobs "$q" 2>&1 >/dev/null |
