@@ -432,7 +432,12 @@ agent_env(const struct agent_run *ar, const struct knob_set *ks,
 	inventory_build(*inv, ar->workdir, copy);
 	free(copy);
 	for (i = 0; ks != NULL && i < ks->nr; i++) {
-		if (strncmp(ks->knobs[i].name, "sysctl.", 7) == 0)
+		if (knob_is_lkp(ks->knobs[i].name)) {
+			/* LKP's names: recorded as the job wrote them */
+			if ((copy = knob_read(ks, &ks->knobs[i])) != NULL)
+				inventory_set(*inv, ks->knobs[i].name, copy);
+			free(copy);
+		} else if (strncmp(ks->knobs[i].name, "sysctl.", 7) == 0)
 			inventory_sysctl(*inv, ar->root, ks->knobs[i].name + 7);
 		/* cpufreq_governor is one knob per CPU: named once */
 		if (i > 0 && strcmp(ks->knobs[i - 1].name,

@@ -158,6 +158,110 @@ out:
 	return r;
 }
 
+/* Where LKP's sysctl setup finds an "sc_NAME" file, in its order. */
+static const char *const knob_sc_dirs[] = {
+	"kernel", "vm", "fs", "net/core", "net/ipv4", "abi", "debug", NULL
+};
+
+/* transparent_hugepage: {KEY: value}, as LKP's THP setup writes them. */
+static const struct {
+	const char	*key;
+	const char	*file;
+} knob_thp_files[] = {
+	{ "thp_enabled", "enabled" },
+	{ "thp_defrag", "defrag" },
+	{ "shmem_enabled", "shmem_enabled" },
+	{ "enabled_64kB", "hugepages-64kB/enabled" },
+	{ "enabled_32kB", "hugepages-32kB/enabled" },
+	{ "enabled_16kB", "hugepages-16kB/enabled" },
+};
+
+static int
+knob_exists(const char *root, const char *path)
+{
+	struct stat	 st;
+	char		*full = inventory_path(root, path);
+	int		 r = stat(full, &st) == 0 && S_ISREG(st.st_mode);
+
+	free(full);
+	return r;
+}
+
+int
+knob_is_lkp(const char *key)
+{
+	return strncmp(key, "sc_", 3) == 0 ||
+	    strncmp(key, "sysctl.sc_", 10) == 0 ||
+	    strncmp(key, "transparent_hugepage.", 21) == 0;
+}
+
+int
+knob_lkp_path(const char *root, const char *key, char **path,
+    int *bracketed, char **cause)
+{
+	const char	*name, *p;
+	char		*dashed, *try;
+	size_t		 i, d;
+
+	*path = NULL;
+	*bracketed = 0;
+	if (strncmp(key, "transparent_hugepage.", 21) == 0) {
+		name = key + 21;
+		for (i = 0; i < sizeof knob_thp_files / sizeof knob_thp_files[0];
+		    i++) {
+			if (strcmp(knob_thp_files[i].key, name) == 0) {
+				*path = xasprintf(KNOB_THP "%s",
+				    knob_thp_files[i].file);
+				*bracketed = 1;
+				return 1;
+			}
+		}
+		return error_set(cause, "'%s' is not a setting of LKP's "
+		    "transparent_hugepage (thp_enabled, thp_defrag, "
+		    "shmem_enabled, enabled_64kB, enabled_32kB, enabled_16kB)",
+		    key);
+	}
+	/* LKP's sysctl program takes them as its options too */
+	if (strncmp(key, "sysctl.sc_", 10) == 0)
+		key += 7;
+	if (strncmp(key, "sc_", 3) != 0)
+		return 0;
+	name = key + 3;
+	for (p = name; *p != '\0'; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		    *p == '_'))
+			break;
+	}
+	if (*name == '\0' || *p != '\0')
+		return error_set(cause, "'%s' is not a sysctl short name "
+		    "(sc_ and the file's name under /proc/sys, '-' written "
+		    "'_')", key);
+	dashed = xstrdup(name);
+	for (i = 0; dashed[i] != '\0'; i++) {
+		if (dashed[i] == '_')
+			dashed[i] = '-';
+	}
+	for (d = 0; knob_sc_dirs[d] != NULL && *path == NULL; d++) {
+		try = xasprintf("/proc/sys/%s/%s", knob_sc_dirs[d], name);
+		if (!knob_exists(root, try)) {
+			free(try);
+			try = xasprintf("/proc/sys/%s/%s", knob_sc_dirs[d],
+			    dashed);
+			if (!knob_exists(root, try)) {
+				free(try);
+				continue;
+			}
+		}
+		*path = try;
+	}
+	free(dashed);
+	if (*path == NULL)
+		return error_set(cause, "'%s': this machine has no sysctl "
+		    "'%s' (looked in /proc/sys/kernel, vm, fs, net/core, "
+		    "net/ipv4, abi and debug, with '_' and '-')", key, name);
+	return 1;
+}
+
 int
 knob_set_from_job(const struct job *job, const char *root,
     struct knob_set **out, char **cause)
@@ -166,6 +270,7 @@ knob_set_from_job(const struct job *job, const char *root,
 	const char	*v, *key;
 	char		*path;
 	size_t		 i, j;
+	int		 lkp, bracketed;
 
 	ks->root = root != NULL ? xstrdup(root) : NULL;
 	if ((v = job_param(job, "thp_enabled")) != NULL)
@@ -182,9 +287,16 @@ knob_set_from_job(const struct job *job, const char *root,
 	}
 	for (i = 0; i < job->nr_params; i++) {
 		key = job->params[i].key;
-		if (strncmp(key, "sysctl.", 7) != 0)
+		bracketed = 0;
+		if ((lkp = knob_lkp_path(root, key, &path, &bracketed,
+		    cause)) < 0) {
+			knob_set_free(ks);
+			return -1;
+		}
+		if (lkp == 0 && strncmp(key, "sysctl.", 7) != 0)
 			continue;
-		if ((path = inventory_sysctl_path(key + 7)) == NULL) {
+		if (lkp == 0 &&
+		    (path = inventory_sysctl_path(key + 7)) == NULL) {
 			error_set(cause, "'%s' is not a sysctl name that "
 			    "bisect-agent can set", key);
 			knob_set_free(ks);
@@ -199,7 +311,7 @@ knob_set_from_job(const struct job *job, const char *root,
 				return -1;
 			}
 		}
-		knob_add(ks, key, path, job->params[i].value, 0);
+		knob_add(ks, key, path, job->params[i].value, bracketed);
 		free(path);
 	}
 	*out = ks;

@@ -28,6 +28,19 @@ struct knob_set {
 	size_t		 nr;
 };
 
+/*
+ * LKP's names for knobs: "sc_NAME" or "sysctl.sc_NAME" (its sysctl
+ * setup: the file NAME, or
+ * with '-' for '_', under /proc/sys/kernel, vm, fs, net/core, net/ipv4,
+ * abi or debug, the first that root has) and "transparent_hugepage.KEY"
+ * (thp_enabled, thp_defrag, shmem_enabled, enabled_NkB). 1 with *path
+ * (allocated) when key is one, 0 when it is not such a key, -1 with
+ * *cause when it is but names no file.
+ */
+/* Whether key is one of those LKP names (recorded as written). */
+int	 knob_is_lkp(const char *key);
+int	 knob_lkp_path(const char *root, const char *key, char **path,
+	     int *bracketed, char **cause);
 /* The job's knobs; -1 with *cause for a sysctl name that is not one. */
 int	 knob_set_from_job(const struct job *, const char *root,
 	     struct knob_set **out, char **cause);

@@ -62,6 +62,34 @@ monitor_find(const char *name)
 	return NULL;
 }
 
+char *
+monitor_names(void)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	size_t		i;
+
+	for (i = 0; i < sizeof monitor_table / sizeof monitor_table[0]; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", monitor_table[i]->name);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Add m unless it is there; 0 when ops is full. */
+static int
+monitor_select_add(const struct monitor_ops **ops, size_t *nr, size_t max,
+    const struct monitor_ops *m)
+{
+	size_t	j;
+
+	for (j = 0; j < *nr && ops[j] != m; j++)
+		;
+	if (j < *nr)
+		return 1;
+	if (*nr >= max)
+		return 0;
+	ops[(*nr)++] = m;
+	return 1;
+}
+
 size_t
 monitor_select(const struct job *job, struct result *r,
     const struct monitor_ops **ops, size_t max)
@@ -89,10 +117,13 @@ monitor_select(const struct job *job, struct result *r,
 			    names[i]);
 			continue;
 		}
-		for (j = 0; j < nr && ops[j] != m; j++)
-			;
-		if (j == nr)
-			ops[nr++] = m;
+		monitor_select_add(ops, &nr, max, m);
+	}
+	/* LKP's markers: a program key that is a monitor's name */
+	for (j = 0; j < job->nr_programs; j++) {
+		if (strcmp(job->programs[j], job->testcase) != 0 &&
+		    (m = monitor_find(job->programs[j])) != NULL)
+			monitor_select_add(ops, &nr, max, m);
 	}
 	if (skipped.len > 0)
 		result_env_set(r, "monitors_skipped", skipped.buf);

@@ -65,13 +65,16 @@ extern const struct monitor_ops monitor_interference_ops;
 
 /* By name (or LKP alias: numa-numastat); NULL when no such monitor. */
 const struct monitor_ops *monitor_find(const char *name);
+/* "time, proc-vmstat, ...": every monitor's name, for messages. */
+char	*monitor_names(void);
 /* The monitors of a job without "monitors:", NULL-terminated. */
 extern const char *const monitor_defaults[];
 /*
  * A run's monitors into ops (at most max): "time" and "interference"
  * always, then the
  * job's by name, or the default set when the job has no "monitors:"
- * ("monitors: []" means time alone). Unknown names are recorded in the
+ * ("monitors: []" means time alone), and those LKP's job files name as
+ * program markers ("proc-vmstat:"). Unknown names are recorded in the
  * result's env monitors_skipped. Returns how many.
  */
 size_t	 monitor_select(const struct job *, struct result *,

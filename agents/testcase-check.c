@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "agents/inventory.h"
+#include "agents/knob.h"
 #include "agents/monitor.h"
 #include "agents/testcase.h"
 #include "jobs/job.h"
@@ -24,7 +25,8 @@
 /* bisectd's own keys: what a job is and how it is sampled. */
 static const char *const testcase_check_bisectd[] = {
 	"testcase", "category", "suite", "run", "metric", "direction",
-	"runs", "timeout", "monitors", "programs", NULL
+	"runs", "timeout", "monitors", "programs", "disturbed", "need_memory",
+	NULL
 };
 /* The knobs (agents/knob.c); sysctl.* too. */
 static const char *const testcase_check_knobs[] = {
@@ -35,6 +37,56 @@ static const char *const testcase_check_knobs[] = {
 static const char *const testcase_check_agent[] = {
 	"nr_cpu", "nr_node", NULL
 };
+/*
+ * LKP's setup keys (and programs) that a run here cannot honour: the key,
+ * or a map or marker of that name, is refused saying why.
+ */
+static const struct {
+	const char	*key;
+	const char	*why;
+} testcase_check_lkp[] = {
+	{ "disk", "LKP's 'disk' sets up the machine's disks (partitions "
+	  "of the named kind, 1HDD, 1SSD...) for the test; bisectd has no "
+	  "disks to give a job: its tests run in the agent's work directory" },
+	{ "fs", "LKP's 'fs' makes a file system on the job's disks, which "
+	  "bisectd does not set up ('disk')" },
+	{ "fs2", "LKP's 'fs2' exports the job's file system over NFS or CIFS, "
+	  "which bisectd does not set up" },
+	{ "md", "LKP's 'md' builds a RAID array of the job's disks, which "
+	  "bisectd does not set up" },
+	{ "swap", "LKP's 'swap' makes swap on the job's disks, which bisectd "
+	  "does not set up" },
+	{ "boot_params", "LKP's 'boot_params' are kernel command-line "
+	  "parameters of its boot; bisect-agent boots no command line a job "
+	  "chooses" },
+	{ "cgroup2", "LKP's 'cgroup2' runs the test in cgroups it makes; "
+	  "bisect-agent does not" },
+	{ "oom-killer", "LKP's 'oom-killer' watches for the kernel's OOM "
+	  "kills and fails the job on one; bisect-agent has no such watch "
+	  "(only 'oom-killer: {ignored: 1}', which keeps the job going, is "
+	  "what it does)" },
+	{ "monitor_delay", "LKP's 'monitor_delay' starts the monitors that "
+	  "many seconds into the test; bisect-agent's monitors start with "
+	  "the testcase and cover the whole run" },
+	{ "nr_instances", "LKP's 'nr_instances' runs that many copies of "
+	  "the test at once, each in its own cgroup; bisect-agent runs one" },
+};
+
+static const char *
+testcase_check_lkp_why(const char *key)
+{
+	size_t	i, len;
+
+	for (i = 0; i < sizeof testcase_check_lkp / sizeof testcase_check_lkp[0];
+	    i++) {
+		len = strlen(testcase_check_lkp[i].key);
+		if (strncmp(key, testcase_check_lkp[i].key, len) == 0 &&
+		    (key[len] == '\0' || key[len] == '.'))
+			return testcase_check_lkp[i].why;
+	}
+	return NULL;
+}
+
 /* Maps whose keys bisectd checks itself (jobs/job-param.c). */
 static const char *const testcase_check_maps[] = {
 	"requires", "kconfig", "sysctl", NULL
@@ -225,6 +277,99 @@ testcase_check_unknown(const struct job *job, const struct job_param *p,
 	return -1;
 }
 
+/* "pgbench-setup.scale_factor": an option of a program the file covers. */
+static int
+testcase_check_covered(const struct testcase_adapter *ad, const char *key,
+    const char **declared)
+{
+	const char	*dot = strchr(key, '.');
+	char		*prefix;
+	int		 r;
+
+	if (ad == NULL || ad->data == NULL || dot == NULL)
+		return 0;
+	prefix = xstrndup(key, (size_t)(dot - key));
+	r = program_covers(ad->data, prefix) &&
+	    testcase_check_in(declared, dot + 1);
+	free(prefix);
+	return r;
+}
+
+static int
+testcase_check_is_program(const struct job *job, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < job->nr_programs; i++) {
+		if (strcmp(job->programs[i], name) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A key LKP applies: 1 when bisectd applies it too (a knob under LKP's
+ * name, cluster: cs-localhost), -1 with *cause when it cannot be honoured
+ * here, 0 when it is none of LKP's.
+ */
+static int
+testcase_check_lkp_key(const struct job *job,
+    const struct testcase_adapter *ad, const struct job_param *p,
+    char **cause)
+{
+	const char	*why;
+	char		*path = NULL, *msg = NULL, *prefix, *dot;
+	int		 bracketed, r;
+
+	if ((r = knob_lkp_path(NULL, p->key, &path, &bracketed, &msg)) != 0) {
+		free(path);
+		if (r < 0) {
+			testcase_check_fail(cause, job, p, msg);
+			free(msg);
+		}
+		return r;
+	}
+	if (strcmp(p->key, "cluster") == 0) {
+		if (strcmp(p->value, "cs-localhost") == 0)
+			return 1;
+		msg = xasprintf("cluster '%s' is several machines: bisectd "
+		    "runs a job on one (only 'cluster: cs-localhost', where "
+		    "it has every role)", p->value);
+		goto fail;
+	}
+	/* what LKP's ignored OOM watch leaves is what bisect-agent does */
+	if (strcmp(p->key, "oom-killer.ignored") == 0 &&
+	    strcmp(p->value, "1") == 0)
+		return 1;
+	/* an inline run: gets them as its environment, as any parameter */
+	if (job->run == NULL && (why = testcase_check_lkp_why(p->key)) != NULL) {
+		msg = xasprintf("'%s' cannot be honoured here: %s", p->key, why);
+		goto fail;
+	}
+	/* the option of a marker: perf-profile.delay */
+	if ((dot = strchr(p->key, '.')) == NULL)
+		return 0;
+	prefix = xstrndup(p->key, (size_t)(dot - p->key));
+	if (!testcase_check_is_program(job, prefix) ||
+	    strcmp(prefix, job->testcase) == 0 || (ad != NULL &&
+	    ad->data != NULL && program_covers(ad->data, prefix))) {
+		free(prefix);
+		return 0;
+	}
+	if (monitor_find(prefix) != NULL)
+		msg = xasprintf("monitor '%s' takes no options: '%s' would "
+		    "not be applied", prefix, p->key);
+	else
+		msg = xasprintf("'%s' is an option of program '%s', which is "
+		    "neither the testcase's nor a monitor bisect-agent has",
+		    p->key, prefix);
+	free(prefix);
+fail:
+	testcase_check_fail(cause, job, p, msg);
+	free(msg);
+	return -1;
+}
+
 static int
 testcase_check_monitors(const struct job *job, char **cause)
 {
@@ -254,31 +399,63 @@ testcase_check_monitors(const struct job *job, char **cause)
 
 /*
  * LKP's program keys (jobs/job.c): the testcase's own program is what
- * runs; any other (a setup script, a monitor written LKP's way) bisectd
- * would not run, so it is refused rather than ignored.
+ * runs, and a marker that names a monitor the agent has (by its name, so
+ * any monitor registered in agents/monitor.c) runs that monitor beside
+ * it; any other (a setup script bisectd does not have) would not run, so
+ * it is refused rather than ignored.
  */
 static int
-testcase_check_programs(const struct job *job, char **cause)
+testcase_check_programs(const struct job *job,
+    const struct testcase_adapter *ad, char **cause)
 {
 	const struct job_param	*p = testcase_check_param(job, "programs");
-	char			*msg;
+	const char		*why, *v;
+	char			*msg, *names = NULL;
 	size_t			 i;
 	int			 r = 0;
 
 	for (i = 0; i < job->nr_programs && r == 0; i++) {
-		if (strcmp(job->programs[i], job->testcase) == 0)
+		/* the testcase's own; a monitor; the knobs' program */
+		if (strcmp(job->programs[i], job->testcase) == 0 ||
+		    monitor_find(job->programs[i]) != NULL ||
+		    strcmp(job->programs[i], "transparent_hugepage") == 0 ||
+		    (ad != NULL && ad->data != NULL &&
+		    program_covers(ad->data, job->programs[i])))
 			continue;
-		if (monitor_find(job->programs[i]) != NULL)
-			msg = xasprintf("program '%s' is a monitor: list it "
-			    "under 'monitors:'", job->programs[i]);
+		v = job_param(job, "oom-killer.ignored");
+		if (strcmp(job->programs[i], "oom-killer") == 0 && v != NULL &&
+		    strcmp(v, "1") == 0)
+			continue;
+		if ((why = testcase_check_lkp_why(job->programs[i])) != NULL)
+			msg = xasprintf("program '%s' cannot be honoured "
+			    "here: %s", job->programs[i], why);
 		else
-			msg = xasprintf("program '%s' is not one bisectd runs "
-			    "(only the testcase's own, '%s')",
-			    job->programs[i], job->testcase);
+			msg = xasprintf("program '%s' is not one bisectd runs: "
+			    "neither the testcase's own, '%s', nor a monitor "
+			    "bisect-agent has (%s)", job->programs[i],
+			    job->testcase, names = monitor_names());
 		r = testcase_check_fail(cause, job, p, msg);
 		free(msg);
+		free(names);
+		names = NULL;
 	}
 	return r;
+}
+
+static const struct job_param *
+testcase_check_value_at(const struct job *job, const struct program *prog,
+    const char *name)
+{
+	const struct job_param	*p = testcase_check_param(job, name);
+	char			*key;
+	size_t			 i;
+
+	for (i = 0; p == NULL && i < prog->nr_programs; i++) {
+		key = xasprintf("%s.%s", prog->programs[i], name);
+		p = testcase_check_param(job, key);
+		free(key);
+	}
+	return p;
 }
 
 static int
@@ -295,7 +472,8 @@ testcase_check_values(const struct job *job,
 
 	for (i = 0; i < job->nr_params; i++) {
 		p = &job->params[i];
-		if (strncmp(p->key, "sysctl.", 7) == 0) {
+		if (strncmp(p->key, "sysctl.", 7) == 0 &&
+		    strncmp(p->key, "sysctl.sc_", 10) != 0) {
 			if ((path = inventory_sysctl_path(p->key + 7)) == NULL) {
 				error_set(&why, "'%s' is not a sysctl name "
 				    "that bisect-agent can set", p->key);
@@ -318,9 +496,10 @@ testcase_check_values(const struct job *job,
 	if (ad->data != NULL) {
 		for (i = 0; i < ad->data->nr_params; i++) {
 			pp = &ad->data->params[i];
-			if ((v = job_param(job, pp->name)) == NULL)
+			if ((v = testcase_data_value(ad->data, job,
+			    pp->name)) == NULL)
 				continue;
-			p = testcase_check_param(job, pp->name);
+			p = testcase_check_value_at(job, ad->data, pp->name);
 			if (program_value(pp, v, 0, &num, NULL, &why) != 0)
 				goto fail;
 		}
@@ -428,7 +607,7 @@ testcase_validate(const struct job *job, char **cause)
 	const char			**declared = NULL;
 	char				 *names, *msg = NULL, *dot;
 	size_t				  i;
-	int				  r = -1;
+	int				  r = -1, lkp;
 
 	if (job->run == NULL && (ad = testcase_find(job->testcase)) == NULL) {
 		const struct program *const	*t;
@@ -461,6 +640,12 @@ testcase_validate(const struct job *job, char **cause)
 		if (testcase_check_in(testcase_check_bisectd, p->key) ||
 		    testcase_check_in(testcase_check_knobs, p->key))
 			continue;
+		if (testcase_check_covered(ad, p->key, declared))
+			continue;
+		if ((lkp = testcase_check_lkp_key(job, ad, p, cause)) < 0)
+			goto out;
+		if (lkp > 0)
+			continue;
 		if ((dot = strchr(p->key, '.')) != NULL) {
 			msg = xstrndup(p->key, (size_t)(dot - p->key));
 			if (testcase_check_in(testcase_check_maps, msg)) {
@@ -492,7 +677,7 @@ testcase_validate(const struct job *job, char **cause)
 			goto out;
 	}
 	if (testcase_check_monitors(job, cause) != 0 ||
-	    testcase_check_programs(job, cause) != 0)
+	    testcase_check_programs(job, ad, cause) != 0)
 		goto out;
 	if (testcase_check_values(job, ad, cause) != 0)
 		goto out;

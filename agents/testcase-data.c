@@ -103,6 +103,24 @@ data_eval(struct data_run *dr, const char *text, double *out, char **cause)
 	return r == 0 ? 0 : -1;
 }
 
+const char *
+testcase_data_value(const struct program *p, const struct job *job,
+    const char *name)
+{
+	const char	*v;
+	char		*key;
+	size_t		 i;
+
+	if ((v = job_param(job, name)) != NULL)
+		return v;
+	for (i = 0; p != NULL && i < p->nr_programs && v == NULL; i++) {
+		key = xasprintf("%s.%s", p->programs[i], name);
+		v = job_param(job, key);
+		free(key);
+	}
+	return v;
+}
+
 static int
 data_resolve(struct data_run *dr, char **cause)
 {
@@ -119,14 +137,16 @@ data_resolve(struct data_run *dr, char **cause)
 		pp = &dr->p->params[i];
 		dv = &dr->vals[i];
 		dv->number = NAN;
-		if ((v = job_param(dr->ctx->job, pp->name)) == NULL)
+		if ((v = testcase_data_value(dr->p, dr->ctx->job,
+		    pp->name)) == NULL)
 			v = pp->dflt_expr == NULL ? pp->dflt : NULL;
 		if (v != NULL) {
 			if (program_value(pp, v, nr_cpu, &dv->number,
 			    &dv->text, cause) != 0)
 				return -1;
 			if (pp->type == PROGRAM_FILE && !file_exists(v)) {
-				if (job_param(dr->ctx->job, pp->name) != NULL)
+				if (testcase_data_value(dr->p, dr->ctx->job,
+				    pp->name) != NULL)
 					return error_set(cause, "'%s' names "
 					    "'%s', which does not exist",
 					    pp->name, v);

@@ -1,7 +1,9 @@
 /*
  * stress-ng (Debian package stress-ng): the stressor named by "test"
  * (LKP's parameter: cpu, vm, fork, ...) with nr_threads instances
- * (default 100% of the CPUs) for runtime seconds (default 60), its
+ * (default 100% of the CPUs) for testtime seconds (LKP's key for its
+ * --timeout; else runtime, default 60), LKP's options method, mode,
+ * type, sched, advise and hdd_opts given as stress-ng's, its
  * temporary files in the work directory. Metrics come from the YAML file
  * it writes with --yaml (RESULTDIR/stress-ng.yaml): for each stressor,
  * stress-ng.STRESSOR.ops (bogo ops) and stress-ng.STRESSOR.ops_per_sec
@@ -40,14 +42,45 @@ testcase_stress_ng_name(const char *s)
 	return p - s <= 64;
 }
 
+/*
+ * LKP's stress-ng options, each given to stress-ng as its option: of the
+ * stressor ("method: all" with "test: cpu" is --cpu-method all) or not.
+ */
+static const struct {
+	const char	*key;
+	const char	*option;
+	int		 of_test;
+} testcase_stress_ng_opts[] = {
+	{ "method", "method", 1 },
+	{ "mode", "mode", 1 },
+	{ "type", "type", 1 },
+	{ "sched", "sched", 1 },
+	{ "advise", "madvise-advise", 0 },
+	{ "hdd_opts", "hdd-opts", 0 },
+	{ NULL, NULL, 0 },
+};
+
+static int
+testcase_stress_ng_opt(const char *key, const char *v, char **cause)
+{
+	if (*v == '\0' || strspn(v, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_,.") != strlen(v) ||
+	    strlen(v) > 256)
+		return error_set(cause, "'%s' must be a stress-ng option "
+		    "value (letters, digits, '-', '_', ',', '.'), not '%s'",
+		    key, v);
+	return 0;
+}
+
 static int
 testcase_stress_ng_command(const struct testcase_adapter *ad,
     const struct testcase_ctx *ctx, struct testcase_argv *argv,
     char **cause)
 {
-	const char	*test = job_param(ctx->job, "test");
+	const char	*test = job_param(ctx->job, "test"), *v;
 	char		*yaml;
-	unsigned	 n;
+	unsigned	 n, secs;
+	size_t		 i;
 
 	if (test == NULL)
 		return error_set(cause, "stress-ng needs 'test': the stressor "
@@ -61,9 +94,28 @@ testcase_stress_ng_command(const struct testcase_adapter *ad,
 	testcase_argv_add(argv, "stress-ng");
 	testcase_argv_add(argv, "--%s", test);
 	testcase_argv_add(argv, "%u", n);
+	/* LKP's stress-ng takes testtime for its --timeout */
+	if ((v = job_param(ctx->job, "testtime")) != NULL)
+		secs = (unsigned)strtoul(v, NULL, 10);
+	else
+		secs = ctx->job->runtime > 0 ? ctx->job->runtime : 60;
 	testcase_argv_add(argv, "--timeout");
-	testcase_argv_add(argv, "%us", ctx->job->runtime > 0 ?
-	    ctx->job->runtime : 60);
+	testcase_argv_add(argv, "%us", secs);
+	for (i = 0; testcase_stress_ng_opts[i].key != NULL; i++) {
+		if ((v = job_param(ctx->job, testcase_stress_ng_opts[i].key)) ==
+		    NULL)
+			continue;
+		if (testcase_stress_ng_opt(testcase_stress_ng_opts[i].key, v,
+		    cause) != 0)
+			return -1;
+		if (testcase_stress_ng_opts[i].of_test)
+			testcase_argv_add(argv, "--%s-%s", test,
+			    testcase_stress_ng_opts[i].option);
+		else
+			testcase_argv_add(argv, "--%s",
+			    testcase_stress_ng_opts[i].option);
+		testcase_argv_add(argv, "%s", v);
+	}
 	testcase_argv_add(argv, "--temp-path");
 	testcase_argv_add(argv, "%s", ctx->workdir);
 	testcase_argv_add(argv, "--metrics-brief");
@@ -220,7 +272,8 @@ static int
 testcase_stress_ng_check(const struct job *job, const char **key,
     char **cause)
 {
-	const char	*test = job_param(job, "test");
+	const char	*test = job_param(job, "test"), *v;
+	size_t		 i;
 
 	*key = "test";
 	if (test == NULL)
@@ -229,12 +282,19 @@ testcase_stress_ng_check(const struct job *job, const char **key,
 	if (!testcase_stress_ng_name(test))
 		return error_set(cause, "'test' must be a stress-ng stressor "
 		    "name, not '%s'", test);
+	for (i = 0; testcase_stress_ng_opts[i].key != NULL; i++) {
+		*key = testcase_stress_ng_opts[i].key;
+		if ((v = job_param(job, *key)) != NULL &&
+		    testcase_stress_ng_opt(*key, v, cause) != 0)
+			return -1;
+	}
 	*key = "nr_threads";
 	return testcase_check_count(job, "nr_threads", cause);
 }
 
 static const char *const testcase_stress_ng_params[] = {
-	"test", "nr_threads", "runtime", NULL
+	"test", "nr_threads", "runtime", "testtime", "method", "mode", "type",
+	"sched", "advise", "hdd_opts", NULL
 };
 
 static const char *const testcase_stress_ng_metrics[] = {

@@ -103,6 +103,12 @@ int	 testcase_fio_parse_json(const char *buf, size_t len,
 	     struct strbuf *metrics, char **cause);
 
 /* Program files (agents/testcase-data.c). */
+/*
+ * A program file's parameter in a job: its own key, else an option of an
+ * LKP program the file covers ("pgbench-setup.scale_factor"), or NULL.
+ */
+const char *testcase_data_value(const struct program *, const struct job *,
+	     const char *name);
 int	 testcase_data_command(const struct testcase_adapter *,
 	     const struct testcase_ctx *, struct testcase_argv *,
 	     char **cause);

@@ -5,8 +5,9 @@
  * commit of the job has the same share of samples on each machine. A
  * position moves only when its agent is out of service and nothing the
  * job measured there would be compared with another machine's samples.
- * requires: is matched against each agent's cached inventory, here and
- * when a request is made (placement_job_placeable).
+ * requires: (and LKP's need_memory) is matched against each agent's
+ * cached inventory, here and when a request is made
+ * (placement_job_placeable).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,8 @@ placement_job_requires(const struct job *job)
 	size_t	i;
 
 	for (i = 0; i < job->nr_params; i++) {
-		if (strncmp(job->params[i].key, "requires.", 9) == 0)
+		if (strncmp(job->params[i].key, "requires.", 9) == 0 ||
+		    strcmp(job->params[i].key, "need_memory") == 0)
 			return 1;
 	}
 	return 0;

@@ -231,6 +231,53 @@ job_param_check_require(const struct job_param_key *k, const char *file,
 	return 0;
 }
 
+/*
+ * LKP's need_memory: "N" bytes, "N" with K, M, G, T or P (B or not, any
+ * case; powers of 1024), or "N%": N/100 GiB per CPU of the machine, as
+ * LKP's filters/need_memory reads it. Normalised to "NU" or "N%".
+ */
+static int
+job_param_memory_parse(const char *s, unsigned long long *number,
+    char *unit)
+{
+	size_t		 len = strlen(s);
+	const char	*p;
+
+	*unit = '\0';
+	if (len > 0 && s[len - 1] == '%') {
+		*unit = '%';
+		len--;
+	} else {
+		if (len > 1 && (s[len - 1] == 'B' || s[len - 1] == 'b') &&
+		    strchr("KMGTPkmgtp", s[len - 2]) != NULL)
+			len--;
+		if (len > 0 && (p = strchr("KMGTPkmgtp", s[len - 1])) != NULL) {
+			*unit = (char)toupper((unsigned char)*p);
+			len--;
+		} else if (len > 0 && (s[len - 1] == 'B' || s[len - 1] == 'b'))
+			len--;
+	}
+	return job_param_uint(s, len, 1ULL << 40, number);
+}
+
+static int
+job_param_check_memory(const struct job_param_key *k, const char *file,
+    const char *key, const struct yamlnode *n, char **out, char **cause)
+{
+	unsigned long long	number;
+	char			unit;
+
+	if (job_param_memory_parse(n->value, &number, &unit) != 0)
+		return yamlnode_error(cause, file, n,
+		    "'%s' must be a memory size like 300MB, 4G or 50%% (of "
+		    "1 GiB per CPU), not '%s'", key, n->value);
+	if (unit != '\0')
+		*out = xasprintf("%llu%c", number, unit);
+	else
+		*out = xasprintf("%llu", number);
+	return 0;
+}
+
 static int
 job_param_check_any(const struct job_param_key *k, const char *file,
     const char *key, const struct yamlnode *n, char **out, char **cause)
@@ -245,12 +292,14 @@ static const struct job_param_key job_param_keys[] = {
 	{ "direction", job_param_check_choice, job_param_directions, 0 },
 	{ "disturbed", job_param_check_choice, job_param_disturbed, 0 },
 	{ "metric", job_param_check_metric, NULL, 0 },
+	{ "need_memory", job_param_check_memory, NULL, 1 },
 	{ "numa_balancing", job_param_check_choice, job_param_zero_one, 1 },
 	{ "run", job_param_check_run, NULL, 0 },
 	{ "runs", job_param_check_runs, NULL, 0 },
 	{ "runtime", job_param_check_duration, NULL, 1 },
 	{ "suite", job_param_check_name, NULL, 0 },
 	{ "testcase", job_param_check_name, NULL, 0 },
+	{ "testtime", job_param_check_duration, NULL, 1 },
 	{ "thp_defrag", job_param_check_choice, job_param_thp_defrag, 1 },
 	{ "thp_enabled", job_param_check_choice, job_param_thp_enabled, 1 },
 	{ "timeout", job_param_check_duration, NULL, 1 },
@@ -343,7 +392,8 @@ job_param_is_testcase(const char *key)
 {
 	static const char *const bookkeeping[] = {
 		"testcase", "category", "run", "metric", "direction", "runs",
-		"timeout", "monitors", "programs", "suite", "disturbed"
+		"timeout", "monitors", "programs", "suite", "disturbed",
+		"need_memory", "cluster"
 	};
 	size_t	i;
 
@@ -383,7 +433,9 @@ job_requires_met(const struct job *job, unsigned nr_node, unsigned nr_cpu,
 		"requires.nr_node", "requires.nr_cpu", "requires.memory"
 	};
 	unsigned long long	 have[] = { nr_node, nr_cpu, memory };
+	unsigned long long	 number, need;
 	const char		*v;
+	char			 unit;
 	size_t			 i;
 
 	for (i = 0; i < nitems(keys); i++) {
@@ -392,6 +444,28 @@ job_requires_met(const struct job *job, unsigned nr_node, unsigned nr_cpu,
 			if (why != NULL)
 				*why = xasprintf("'%s' is '%s', the machine "
 				    "has %llu", keys[i], v, have[i]);
+			return 0;
+		}
+	}
+	if ((v = job_param(job, "need_memory")) != NULL) {
+		if (job_param_memory_parse(v, &number, &unit) != 0) {
+			if (why != NULL)
+				*why = xasprintf("'need_memory' is '%s', not "
+				    "a memory size", v);
+			return 0;
+		}
+		if (unit == '%')
+			need = (unsigned long long)nr_cpu * number / 100 << 30;
+		else if (unit != '\0')
+			need = number << (10 * (strchr("KMGTP", unit) -
+			    "KMGTP" + 1));
+		else
+			need = number;
+		if (memory < need) {
+			if (why != NULL)
+				*why = xasprintf("'need_memory' is '%s' (%llu "
+				    "bytes), the machine has %llu", v, need,
+				    memory);
 			return 0;
 		}
 	}

@@ -94,6 +94,9 @@ program_free(struct program *p)
 	free(p->name);
 	free(p->package);
 	free(p->description);
+	for (i = 0; i < p->nr_programs; i++)
+		free(p->programs[i]);
+	free(p->programs);
 	for (i = 0; i < p->nr_params; i++) {
 		free(p->params[i].name);
 		free(p->params[i].dflt);
@@ -135,6 +138,18 @@ program_free(struct program *p)
 	}
 	free(p->metrics);
 	free(p);
+}
+
+int
+program_covers(const struct program *p, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < p->nr_programs; i++) {
+		if (strcmp(p->programs[i], name) == 0)
+			return 1;
+	}
+	return 0;
 }
 
 const struct program_param *
@@ -925,8 +940,8 @@ static int
 program_parse_root(struct program_parser *pp, const struct yamlnode *root)
 {
 	static const char *const known[] = {
-		"program", "package", "description", "params", "mkdir",
-		"setup", "repeat", "argv", "output", "metrics", NULL
+		"program", "package", "description", "programs", "params",
+		"mkdir", "setup", "repeat", "argv", "output", "metrics", NULL
 	};
 	struct program		*p = pp->p;
 	const struct yamlnode	*v, *n;
@@ -957,6 +972,25 @@ program_parse_root(struct program_parser *pp, const struct yamlnode *root)
 	if ((v = program_get(root, "description")) != NULL &&
 	    program_scalar(pp, v, "description", &p->description) != 0)
 		return -1;
+	if ((v = program_get(root, "programs")) != NULL) {
+		if (v->type != YAMLNODE_SEQUENCE)
+			return yamlnode_error(pp->cause, pp->file, v,
+			    "'programs' must be a list of LKP program names");
+		p->programs = xcalloc(v->nr + 1, sizeof *p->programs);
+		for (i = 0; i < v->nr; i++) {
+			if (program_scalar(pp, v->items[i], "programs",
+			    &p->programs[i]) != 0)
+				return -1;
+			p->nr_programs++;
+			if (strspn(p->programs[i], "abcdefghijklmnopqrstuvwxyz"
+			    "0123456789_-") != strlen(p->programs[i]) ||
+			    strcmp(p->programs[i], p->name) == 0)
+				return yamlnode_error(pp->cause, pp->file,
+				    v->items[i], "'programs' lists '%s': an "
+				    "LKP program name other than the file's",
+				    p->programs[i]);
+		}
+	}
 	if ((v = program_get(root, "params")) != NULL) {
 		if (v->type != YAMLNODE_MAPPING)
 			return yamlnode_error(pp->cause, pp->file, v,

@@ -116,6 +116,8 @@ struct program {
 	char			 *name;
 	char			 *package;
 	char			 *description;
+	char			**programs;	/* LKP's others it does too */
+	size_t			  nr_programs;
 	struct program_param	 *params;
 	size_t			  nr_params;
 	char			**mkdir;
@@ -150,6 +152,11 @@ int	 program_table(const struct program *const **out, size_t *nr,
 const struct program *program_find(const char *name);
 const struct program_param *program_param(const struct program *,
 	     const char *name);
+/*
+ * Whether name is one of the LKP programs the file does as well as its
+ * own ("programs: [iperf-server]"): their markers and options are its.
+ */
+int	 program_covers(const struct program *, const char *name);
 /* A built-in program's metric by its full name, or NULL. */
 const struct metric_info *program_metric_info(const char *metric);
 /* Whether name is a template built-in ({workdir}, {nr_cpu}...). */

@@ -24,6 +24,9 @@ while read -r f; do
 			    -e "s/.*: program '[^']*' is a monitor.*/a monitor written as a program/" \
 			    -e "s/.*: program '[^']*' is not one.*/a program bisectd does not run/" \
 			    -e "s/.*has no 'run:' command and no adapter.*/no adapter and no run:/" \
+			    -e "s/.*: program '\\([^'.]*\\)' cannot be honoured here.*/LKP's \\\`\\1\\\` (cannot be honoured here)/" \
+			    -e "s/.*: '\\([^'.]*\\)[^']*' cannot be honoured here.*/LKP's \\\`\\1\\\` (cannot be honoured here)/" \
+			    -e "s/.*: '[^']*' is an option of program '\\([^']*\\)', which is neither.*/an option of a program bisectd does not have (\\\`\\1\\\`)/" \
 			    -e "s/^error: [^ ]* //")
 		fi
 		echo "$f|ok|$(tail -n 1 "$tmp/out")|$v"

@@ -254,6 +254,58 @@ out:
 	free(cause);
 }
 
+/* LKP's need_memory: sizes as its filters/need_memory reads them. */
+static void
+test_need_memory(void)
+{
+	static const struct {
+		const char		*value, *normal;
+		unsigned		 nr_cpu;
+		unsigned long long	 fits, short_of;
+	} t[] = {
+		{ "300MB", "300M", 2, 300ULL << 20, (300ULL << 20) - 1 },
+		{ "4G", "4G", 2, 4ULL << 30, (4ULL << 30) - 1 },
+		{ "2g", "2G", 2, 2ULL << 30, (2ULL << 30) - 1 },
+		{ "1024", "1024", 2, 1024, 1023 },
+		{ "50%", "50%", 8, 4ULL << 30, (4ULL << 30) - 1 },
+		{ "100%", "100%", 3, 3ULL << 30, (3ULL << 30) - 1 },
+	};
+	struct job	**jobs = NULL;
+	char		 *cause = NULL, *why = NULL, *yaml;
+	size_t		  nr = 0, i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		yaml = xasprintf("testcase: t\nrun: 'true'\nneed_memory: %s\n",
+		    t[i].value);
+		if (job_parse("j.yaml", yaml, strlen(yaml), &jobs, &nr,
+		    &cause) != 0) {
+			ok(0, "need_memory: %s: %s", t[i].value, cause);
+			free(cause);
+			cause = NULL;
+			free(yaml);
+			continue;
+		}
+		is_str(job_param(jobs[0], "need_memory"), t[i].normal,
+		    "need_memory: %s normalised", t[i].value);
+		ok(job_requires_met(jobs[0], 1, t[i].nr_cpu, t[i].fits, NULL),
+		    "%s fits %llu bytes", t[i].value, t[i].fits);
+		ok(!job_requires_met(jobs[0], 1, t[i].nr_cpu, t[i].short_of,
+		    &why) && why != NULL && strstr(why, "'need_memory'") != NULL,
+		    "%s does not fit one byte less", t[i].value);
+		free(why);
+		why = NULL;
+		job_list_free(jobs, nr);
+		jobs = NULL;
+		free(yaml);
+	}
+	yaml = xstrdup("testcase: t\nrun: 'true'\nneed_memory: 4X\n");
+	ok(job_parse("j.yaml", yaml, strlen(yaml), &jobs, &nr, &cause) != 0 &&
+	    strstr(cause, "j.yaml:3:14: 'need_memory' must be a memory size") !=
+	    NULL, "4X is no size: %s", cause ? cause : "");
+	free(cause);
+	free(yaml);
+}
+
 static void
 test_load(void)
 {
@@ -567,6 +619,7 @@ main(void)
 	test_design_example_dbench();
 	test_design_example_inline();
 	test_lkp_style();
+	test_need_memory();
 	test_load();
 	test_bad();
 	test_limits();

@@ -5,7 +5,8 @@
  * the failures: a missing file, a write that does not stick, a value
  * changed during the run, a restore that cannot write, bad names; and
  * cpufreq_governor on every CPU, a governor the machine does not offer,
- * a machine without cpufreq.
+ * a machine without cpufreq; LKP's names (sc_NAME, sysctl: {sc_NAME},
+ * transparent_hugepage: {...}).
  */
 #include <sys/stat.h>
 
@@ -290,6 +291,88 @@ test_sysctl_path(void)
 	ok(inventory_sysctl_path("vm.swap piness") == NULL, "a blank");
 }
 
+/* LKP's names: sc_NAME found in its directories, '-' for '_'; THP maps. */
+static void
+test_lkp_names(void)
+{
+	struct job	*j;
+	struct knob_set	*ks = NULL;
+	char		*cause = NULL, *path = NULL;
+	int		 br = -1;
+	char		*full;
+
+	/* an earlier test left THP's enabled a directory */
+	full = xasprintf("%s/sys/kernel/mm/transparent_hugepage/enabled", root);
+	rmdir(full);
+	free(full);
+	fixture();
+	put("/proc/sys/vm/overcommit_memory", "0\n");
+	put("/proc/sys/kernel/ctrl-alt-del", "0\n");
+	put("/proc/sys/net/core/somaxconn", "4096\n");
+	put("/proc/sys/fs/file-max", "100\n");
+	ok(knob_lkp_path(root, "sc_overcommit_memory", &path, &br, &cause) == 1 &&
+	    strcmp(path, "/proc/sys/vm/overcommit_memory") == 0 && br == 0,
+	    "sc_overcommit_memory is vm/overcommit_memory: %s",
+	    path ? path : cause);
+	free(path);
+	path = NULL;
+	ok(knob_lkp_path(root, "sc_ctrl_alt_del", &path, &br, &cause) == 1 &&
+	    strcmp(path, "/proc/sys/kernel/ctrl-alt-del") == 0,
+	    "'_' read as '-': kernel/ctrl-alt-del");
+	free(path);
+	path = NULL;
+	ok(knob_lkp_path(root, "sysctl.sc_somaxconn", &path, &br, &cause) == 1 &&
+	    strcmp(path, "/proc/sys/net/core/somaxconn") == 0,
+	    "sysctl: {sc_somaxconn} is net/core/somaxconn");
+	free(path);
+	path = NULL;
+	put("/proc/sys/kernel/file-max", "1\n");
+	ok(knob_lkp_path(root, "sc_file_max", &path, &br, &cause) == 1 &&
+	    strcmp(path, "/proc/sys/kernel/file-max") == 0,
+	    "kernel before fs, as LKP's list has them");
+	free(path);
+	path = NULL;
+	ok(knob_lkp_path(root, "transparent_hugepage.thp_defrag", &path, &br,
+	    &cause) == 1 && strcmp(path,
+	    "/sys/kernel/mm/transparent_hugepage/defrag") == 0 && br == 1,
+	    "transparent_hugepage.thp_defrag is THP's defrag, bracketed");
+	free(path);
+	path = NULL;
+	ok(knob_lkp_path(root, "nr_threads", &path, &br, &cause) == 0 &&
+	    path == NULL, "nr_threads is no knob");
+	ok(knob_lkp_path(root, "sc_no_such", &path, &br, &cause) == -1 &&
+	    strstr(cause, "this machine has no sysctl 'no_such'") != NULL,
+	    "a name that is no file: %s", cause ? cause : "");
+	free(cause);
+	cause = NULL;
+	ok(knob_lkp_path(root, "sc_../etc", &path, &br, &cause) == -1 &&
+	    strstr(cause, "is not a sysctl short name") != NULL,
+	    "no path in a short name");
+	free(cause);
+	cause = NULL;
+	ok(knob_lkp_path(root, "transparent_hugepage.thp", &path, &br,
+	    &cause) == -1, "an unknown THP setting");
+	free(cause);
+	cause = NULL;
+
+	j = job("testcase: t\nrun: 'true'\nsc_overcommit_memory: 1\n"
+	    "transparent_hugepage: {thp_enabled: never}\n");
+	ok(j != NULL && knob_set_from_job(j, root, &ks, &cause) == 0 &&
+	    ks->nr == 2, "two knobs from LKP's names");
+	br = ks != NULL ? knob_apply(ks, &cause) : -1;
+	ok(br == 0, "applied: %s", cause ? cause : "");
+	path = get("/proc/sys/vm/overcommit_memory");
+	ok(strcmp(path, "1\n") == 0 || strcmp(path, "1") == 0,
+	    "overcommit_memory written");
+	free(path);
+	ok(ks != NULL && knob_restore(ks, &cause) == 0, "restored");
+	path = get("/proc/sys/vm/overcommit_memory");
+	ok(strncmp(path, "0", 1) == 0, "overcommit_memory restored");
+	free(path);
+	knob_set_free(ks);
+	job_free(j);
+}
+
 int
 main(void)
 {
@@ -300,6 +383,7 @@ main(void)
 	test_failures();
 	test_cpufreq();
 	test_sysctl_path();
+	test_lkp_names();
 	dir_remove_tree(root, NULL);
 	return tap_done();
 }

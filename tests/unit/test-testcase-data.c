@@ -96,8 +96,8 @@ test_bad_files(void)
 		  "must agree" },
 		{ "program: p\nargs: [p]\n",
 		  "p.yaml:2:1: unknown key 'args' in a program file (known: "
-		  "program, package, description, params, mkdir, setup, repeat, "
-		  "argv, output, metrics)" },
+		  "program, package, description, programs, params, mkdir, setup, "
+		  "repeat, argv, output, metrics)" },
 		{ "program: p\nparams: {n: {type: number}}\nargv: [p]\n",
 		  "p.yaml:2:20: parameter 'n': 'type' must be count, size, "
 		  "duration, integer, word, string or file" },
