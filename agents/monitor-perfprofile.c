@@ -1,0 +1,348 @@
+/*
+ * perf-profile (LKP's name; Debian package linux-perf): "perf record -a
+ * -g" samples every CPU's call chains for the length of the testcase,
+ * into RESULTDIR/perf-profile.data (capped in size, kept for "perf report
+ * -i"). At stop, perf report folds the chains and agents/perf-profile.c
+ * turns them into LKP's perf-profile.{self,children,calltrace} rows. The
+ * event is the CPU's cycles where it counts them, else cpu-clock.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agents/child.h"
+#include "agents/monitor.h"
+#include "agents/monitor-tool.h"
+#include "agents/perf-profile.h"
+#include "agents/result.h"
+#include "agents/testcase.h"
+#include "jobs/job.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define PERFPROFILE_FREQ	800		/* samples a second per CPU */
+#define PERFPROFILE_MAX_FREQ	100000		/* perf_event_max_sample_rate */
+#define PERFPROFILE_MAX_DELAY	86400		/* seconds */
+#define PERFPROFILE_MAX_DATA	"256M"		/* perf record --max-size */
+#define PERFPROFILE_DATA	"perf-profile.data"
+#define PERFPROFILE_REPORT_WAIT	600		/* s for perf report */
+#define PERFPROFILE_REPORT_MAX	(256u << 20)	/* bytes of its output */
+
+static const char *const monitor_perfprofile_options[] = {
+	"freq", "delay", NULL
+};
+
+struct monitor_perfprofile {
+	struct monitor_tool	 tool;
+	struct strbuf		 out;
+	char			*data;
+	char			*vmlinux;
+	const char		*event;
+};
+
+/* NAME.OPTION as a whole number in [min, max], def when absent. */
+static int
+monitor_perfprofile_number(const struct job *job, const char *option,
+    unsigned long min, unsigned long max, unsigned long def,
+    unsigned long *out, char **cause)
+{
+	char		*key = xasprintf("perf-profile.%s", option), *end;
+	const char	*v = job != NULL ? job_param(job, key) : NULL;
+	unsigned long	 n;
+	int		 r = -1;
+
+	*out = def;
+	if (v == NULL) {
+		r = 0;
+		goto out;
+	}
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (*v < '0' || *v > '9' || *end != '\0' || errno != 0 || n < min ||
+	    n > max) {
+		error_set(cause, "'%s' must be a whole number from %lu to %lu, "
+		    "not '%s'", key, min, max, v);
+		goto out;
+	}
+	*out = n;
+	r = 0;
+out:
+	free(key);
+	return r;
+}
+
+static int
+monitor_perfprofile_settings(const struct job *job, unsigned long *freq,
+    unsigned long *delay, const char **key, char **cause)
+{
+	if (monitor_perfprofile_number(job, "freq", 1, PERFPROFILE_MAX_FREQ,
+	    PERFPROFILE_FREQ, freq, cause) != 0) {
+		if (key != NULL)
+			*key = "perf-profile.freq";
+		return -1;
+	}
+	if (monitor_perfprofile_number(job, "delay", 0, PERFPROFILE_MAX_DELAY,
+	    0, delay, cause) != 0) {
+		if (key != NULL)
+			*key = "perf-profile.delay";
+		return -1;
+	}
+	return 0;
+}
+
+static int
+monitor_perfprofile_check(const struct job *job, const char **key,
+    char **cause)
+{
+	unsigned long	freq, delay;
+
+	return monitor_perfprofile_settings(job, &freq, &delay, key, cause);
+}
+
+/* cycles where the CPU counts them (a PMU); cpu-clock, a timer, else. */
+static const char *
+monitor_perfprofile_event(void)
+{
+	char *const	 probe[] = { "perf", "stat", "-x", ",", "-e", "cycles",
+	    "--", "true", NULL };
+	struct strbuf	 sb = STRBUF_INIT;
+	char		*cause = NULL;
+	const char	*ev = "cpu-clock";
+
+	if (monitor_tool_probe(probe, &sb, &cause) == 0 &&
+	    strstr(sb.buf, "<not") == NULL && strstr(sb.buf, "cycles") != NULL)
+		ev = "cycles";
+	free(cause);
+	strbuf_release(&sb);
+	return ev;
+}
+
+static void
+monitor_perfprofile_free(void *state)
+{
+	struct monitor_perfprofile	*mp = state;
+
+	if (mp == NULL)
+		return;
+	monitor_tool_release(&mp->tool);
+	strbuf_release(&mp->out);
+	free(mp->data);
+	free(mp->vmlinux);
+	free(mp);
+}
+
+static int
+monitor_perfprofile_start(void **state, const struct monitor_run *run,
+    char **cause)
+{
+	struct monitor_perfprofile	*mp = xcalloc(1, sizeof *mp);
+	unsigned long			 freq, delay;
+	const char			*ev;
+	char				 fbuf[32], dbuf[32];
+	char				*vmlinux = NULL;
+	int				 r = -1;
+
+	mp->tool.pid = -1;
+	mp->tool.fd = -1;
+	strbuf_init(&mp->out);
+	if (run->root != NULL && strcmp(run->root, "/") != 0) {
+		error_set(cause, "perf samples this machine's CPUs, not those "
+		    "of '%s'", run->root);
+		goto out;
+	}
+	if (monitor_perfprofile_settings(run->job, &freq, &delay, NULL,
+	    cause) != 0)
+		goto out;
+	mp->event = ev = monitor_perfprofile_event();
+	snprintf(fbuf, sizeof fbuf, "%lu", freq);
+	snprintf(dbuf, sizeof dbuf, "%lu", delay * 1000);
+	mp->data = path_join(run->resultdir, PERFPROFILE_DATA);
+	{
+		char *const	probe[] = { "perf", "record", "-a", "-g", "-e",
+		    (char *)ev, "-F", fbuf, "-o", "/dev/null", "--", "true",
+		    NULL };
+		char *const	argv[] = { "perf", "record", "-a", "-g", "-e",
+		    (char *)ev, "-F", fbuf, "--max-size=" PERFPROFILE_MAX_DATA,
+		    "-o", mp->data, delay > 0 ? "-D" : NULL, dbuf, NULL };
+
+		/* perf refuses -a without the rights (perf_event_paranoid) */
+		if (monitor_tool_probe(probe, &mp->out, cause) != 0 ||
+		    monitor_tool_start(&mp->tool, argv, cause) != 0) {
+			if (strstr(*cause, "not installed") != NULL) {
+				free(*cause);
+				*cause = xstrdup("'perf' is not installed "
+				    "(Debian package linux-perf)");
+			}
+			goto out;
+		}
+	}
+	if (run->workdir != NULL) {
+		vmlinux = path_join(run->workdir, "vmlinux");
+		if (access(vmlinux, R_OK) == 0) {
+			mp->vmlinux = vmlinux;
+			vmlinux = NULL;
+		}
+	}
+	*state = mp;
+	mp = NULL;
+	r = 0;
+out:
+	free(vmlinux);
+	monitor_perfprofile_free(mp);
+	return r;
+}
+
+/* A temporary file, unlinked at once; -1 with *cause. */
+static int
+monitor_perfprofile_tmp(char **cause)
+{
+	const char	*tmp = getenv("TMPDIR");
+	char		*path;
+	int		 fd;
+
+	path = xasprintf("%s/bisect-agent-perf.XXXXXX",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+	if ((fd = mkostemp(path, O_CLOEXEC)) == -1)
+		error_errno(cause, "couldn't create '%s'", path);
+	else
+		unlink(path);
+	free(path);
+	return fd;
+}
+
+static int
+monitor_perfprofile_slurp(int fd, size_t max, struct strbuf *sb,
+    char **cause)
+{
+	char	buf[65536];
+	ssize_t	n = 0;
+	off_t	off = 0;
+
+	strbuf_reset(sb);
+	while (sb->len < max && (n = pread(fd, buf, sizeof buf, off)) > 0) {
+		strbuf_add(sb, buf, (size_t)n);
+		off += n;
+	}
+	if (n == -1)
+		return error_errno(cause, "couldn't read perf report's output");
+	return 0;
+}
+
+/* perf report's folded chains into sb; its messages quoted on failure. */
+static int
+monitor_perfprofile_report(struct monitor_perfprofile *mp, struct strbuf *sb,
+    char **cause)
+{
+	struct timespec	 ts = { 0, 20 * 1000 * 1000 };
+	struct strbuf	 err = STRBUF_INIT;
+	char		*perf = NULL, *karg = NULL;
+	pid_t		 pid = -1, w;
+	long		 waited;
+	int		 outfd = -1, errfd = -1, status = 0, r = -1;
+
+	if ((perf = testcase_which("perf")) == NULL) {
+		error_set(cause, "'perf' is not installed");
+		goto out;
+	}
+	if (mp->vmlinux != NULL)
+		karg = xasprintf("--vmlinux=%s", mp->vmlinux);
+	{
+		char *const	argv[] = { perf, "report", "-i", mp->data,
+		    "--stdio", "--no-children", "--sort", "symbol", "-g",
+		    "folded,0,caller,count", karg, NULL };
+
+		if ((outfd = monitor_perfprofile_tmp(cause)) == -1 ||
+		    (errfd = monitor_perfprofile_tmp(cause)) == -1 ||
+		    child_spawn(argv, outfd, errfd, SIGKILL, &pid,
+		    cause) != 0) {
+			pid = -1;
+			goto out;
+		}
+	}
+	for (waited = 0; waited < PERFPROFILE_REPORT_WAIT * 50L; waited++) {
+		w = waitpid(pid, &status, WNOHANG);
+		if (w == pid || (w == -1 && errno != EINTR))
+			break;
+		nanosleep(&ts, NULL);
+	}
+	if (waited >= PERFPROFILE_REPORT_WAIT * 50L) {
+		error_set(cause, "perf report did not end within %ds",
+		    PERFPROFILE_REPORT_WAIT);
+		goto out;
+	}
+	pid = -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		monitor_perfprofile_slurp(errfd, 8192, &err, NULL);
+		strbuf_rtrim(&err);
+		error_set(cause, "perf report failed: %.300s", err.buf);
+		goto out;
+	}
+	if (monitor_perfprofile_slurp(outfd, PERFPROFILE_REPORT_MAX, sb,
+	    cause) != 0)
+		goto out;
+	r = 0;
+out:
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+			;
+	}
+	if (outfd != -1)
+		close(outfd);
+	if (errfd != -1)
+		close(errfd);
+	strbuf_release(&err);
+	free(perf);
+	free(karg);
+	return r;
+}
+
+static int
+monitor_perfprofile_stop(void *state, const struct monitor_exit *e,
+    struct result *r, char **cause)
+{
+	struct monitor_perfprofile	*mp = state;
+	struct strbuf			 folded = STRBUF_INIT;
+	double				 seconds;
+	int				 ret = -1;
+
+	(void)e;
+	if (monitor_tool_stop(&mp->tool, &mp->out, &seconds, cause) != 0) {
+		/* --max-size ends perf record early: the profile is kept */
+		if (strstr(mp->out.buf, "size limit reached") == NULL)
+			goto out;
+		free(*cause);
+		*cause = NULL;
+		result_env_set(r, "perf_profile_capped", PERFPROFILE_MAX_DATA);
+	}
+	if (monitor_perfprofile_report(mp, &folded, cause) != 0)
+		goto out;
+	if (perf_profile_parse(r, folded.buf, folded.len, cause) < 0)
+		goto out;
+	result_env_set(r, "perf_profile_event", mp->event);
+	if (mp->vmlinux != NULL)
+		result_env_set(r, "perf_profile_symbols", "vmlinux");
+	ret = 0;
+out:
+	strbuf_release(&folded);
+	return ret;
+}
+
+const struct monitor_ops monitor_perfprofile_ops = {
+	.name = "perf-profile",
+	.start_run = monitor_perfprofile_start,
+	.options = monitor_perfprofile_options,
+	.check = monitor_perfprofile_check,
+	.stop = monitor_perfprofile_stop,
+	.free = monitor_perfprofile_free,
+};
