@@ -6,10 +6,12 @@
  * turns them into LKP's perf-profile.{self,children,calltrace} rows. The
  * event is the CPU's cycles where it counts them, else cpu-clock.
  */
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -37,6 +39,7 @@
 #define PERFPROFILE_DATA	"perf-profile.data"
 #define PERFPROFILE_REPORT_WAIT	600		/* s for perf report */
 #define PERFPROFILE_REPORT_MAX	(256u << 20)	/* bytes of its output */
+#define PERFPROFILE_READY_WAIT	30000		/* ms for perf record to start */
 
 static const char *const monitor_perfprofile_options[] = {
 	"freq", "delay", NULL
@@ -48,6 +51,12 @@ struct monitor_perfprofile {
 	char			*data;
 	char			*vmlinux;
 	const char		*event;
+	/* perf record --control: "enable" to ctl, "ack" back */
+	char			*dir;
+	int			 ctl;
+	int			 ack;
+	struct timespec		 enable_at;	/* with a delay */
+	int			 enabled;
 };
 
 /* NAME.OPTION as a whole number in [min, max], def when absent. */
@@ -136,9 +145,82 @@ monitor_perfprofile_free(void *state)
 		return;
 	monitor_tool_release(&mp->tool);
 	strbuf_release(&mp->out);
+	if (mp->ctl != -1)
+		close(mp->ctl);
+	if (mp->ack != -1)
+		close(mp->ack);
+	if (mp->dir != NULL)
+		dir_remove_tree(mp->dir, NULL);
+	free(mp->dir);
 	free(mp->data);
 	free(mp->vmlinux);
 	free(mp);
+}
+
+static int	monitor_perfprofile_slurp(int, size_t, struct strbuf *, char **);
+
+/* Two FIFOs in a directory of their own; the paths into ctl and ack. */
+static int
+monitor_perfprofile_fifos(struct monitor_perfprofile *mp, char **ctl,
+    char **ack, char **cause)
+{
+	const char	*tmp = getenv("TMPDIR");
+
+	mp->dir = xasprintf("%s/bisect-agent-perf.XXXXXX",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+	if (mkdtemp(mp->dir) == NULL) {
+		error_errno(cause, "couldn't create '%s'", mp->dir);
+		free(mp->dir);
+		mp->dir = NULL;
+		return -1;
+	}
+	*ctl = path_join(mp->dir, "ctl");
+	*ack = path_join(mp->dir, "ack");
+	if (mkfifo(*ctl, 0600) == -1 || mkfifo(*ack, 0600) == -1)
+		return error_errno(cause, "couldn't make FIFOs in '%s'",
+		    mp->dir);
+	/* read-write: neither open waits for perf to open its end */
+	if ((mp->ctl = open(*ctl, O_RDWR | O_CLOEXEC)) == -1 ||
+	    (mp->ack = open(*ack, O_RDWR | O_CLOEXEC)) == -1)
+		return error_errno(cause, "couldn't open the FIFOs in '%s'",
+		    mp->dir);
+	return 0;
+}
+
+/* "enable" to perf record; with wait, its "ack" within the time. */
+static int
+monitor_perfprofile_enable(struct monitor_perfprofile *mp, int wait,
+    char **cause)
+{
+	struct pollfd	pfd = { mp->ack, POLLIN, 0 };
+	char		buf[64];
+	ssize_t		n;
+	int		waited = 0;
+
+	mp->enabled = 1;
+	if (write(mp->ctl, "enable\n", 7) != 7)
+		return error_errno(cause, "couldn't tell perf record to start");
+	if (!wait)
+		return 0;
+	while (waited < PERFPROFILE_READY_WAIT) {
+		if (poll(&pfd, 1, 100) == 1) {
+			if ((n = read(mp->ack, buf, sizeof buf)) > 0 &&
+			    memmem(buf, (size_t)n, "ack", 3) != NULL)
+				return 0;
+		}
+		if (waitpid(mp->tool.pid, NULL, WNOHANG) == mp->tool.pid) {
+			mp->tool.pid = -1;
+			strbuf_reset(&mp->out);
+			monitor_perfprofile_slurp(mp->tool.fd, 8192, &mp->out,
+			    NULL);
+			strbuf_rtrim(&mp->out);
+			return error_set(cause, "perf record exited at start: "
+			    "%.300s", mp->out.buf);
+		}
+		waited += 100;
+	}
+	return error_set(cause, "perf record did not start sampling within "
+	    "%ds", PERFPROFILE_READY_WAIT / 1000);
 }
 
 static int
@@ -148,12 +230,13 @@ monitor_perfprofile_start(void **state, const struct monitor_run *run,
 	struct monitor_perfprofile	*mp = xcalloc(1, sizeof *mp);
 	unsigned long			 freq, delay;
 	const char			*ev;
-	char				 fbuf[32], dbuf[32];
-	char				*vmlinux = NULL;
+	char				 fbuf[32], *control = NULL;
+	char				*vmlinux = NULL, *ctl = NULL, *ack = NULL;
 	int				 r = -1;
 
 	mp->tool.pid = -1;
 	mp->tool.fd = -1;
+	mp->ctl = mp->ack = -1;
 	strbuf_init(&mp->out);
 	if (run->root != NULL && strcmp(run->root, "/") != 0) {
 		error_set(cause, "perf samples this machine's CPUs, not those "
@@ -165,15 +248,19 @@ monitor_perfprofile_start(void **state, const struct monitor_run *run,
 		goto out;
 	mp->event = ev = monitor_perfprofile_event();
 	snprintf(fbuf, sizeof fbuf, "%lu", freq);
-	snprintf(dbuf, sizeof dbuf, "%lu", delay * 1000);
 	mp->data = path_join(run->resultdir, PERFPROFILE_DATA);
+	if (monitor_perfprofile_fifos(mp, &ctl, &ack, cause) != 0)
+		goto out;
+	control = xasprintf("--control=fifo:%s,%s", ctl, ack);
 	{
 		char *const	probe[] = { "perf", "record", "-a", "-g", "-e",
 		    (char *)ev, "-F", fbuf, "-o", "/dev/null", "--", "true",
 		    NULL };
-		char *const	argv[] = { "perf", "record", "-a", "-g", "-e",
-		    (char *)ev, "-F", fbuf, "--max-size=" PERFPROFILE_MAX_DATA,
-		    "-o", mp->data, delay > 0 ? "-D" : NULL, dbuf, NULL };
+		/* -N: no copy of every binary sampled into ~/.debug */
+		char *const	argv[] = { "perf", "record", "-a", "-g", "-N",
+		    "-e", (char *)ev, "-F", fbuf,
+		    "--max-size=" PERFPROFILE_MAX_DATA, "-D", "-1", control,
+		    "-o", mp->data, NULL };
 
 		/* perf refuses -a without the rights (perf_event_paranoid) */
 		if (monitor_tool_probe(probe, &mp->out, cause) != 0 ||
@@ -185,6 +272,14 @@ monitor_perfprofile_start(void **state, const struct monitor_run *run,
 			}
 			goto out;
 		}
+	}
+	/* the testcase starts once perf samples, or after the delay */
+	if (delay == 0) {
+		if (monitor_perfprofile_enable(mp, 1, cause) != 0)
+			goto out;
+	} else {
+		clock_gettime(CLOCK_MONOTONIC, &mp->enable_at);
+		mp->enable_at.tv_sec += (time_t)delay;
 	}
 	if (run->workdir != NULL) {
 		vmlinux = path_join(run->workdir, "vmlinux");
@@ -198,8 +293,27 @@ monitor_perfprofile_start(void **state, const struct monitor_run *run,
 	r = 0;
 out:
 	free(vmlinux);
+	free(control);
+	free(ctl);
+	free(ack);
 	monitor_perfprofile_free(mp);
 	return r;
+}
+
+/* The sampler thread's tick: start sampling once the delay is over. */
+static void
+monitor_perfprofile_sample(void *state)
+{
+	struct monitor_perfprofile	*mp = state;
+	struct timespec			 now;
+
+	if (mp->enabled)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec > mp->enable_at.tv_sec ||
+	    (now.tv_sec == mp->enable_at.tv_sec &&
+	    now.tv_nsec >= mp->enable_at.tv_nsec))
+		monitor_perfprofile_enable(mp, 0, NULL);
 }
 
 /* A temporary file, unlinked at once; -1 with *cause. */
@@ -341,6 +455,7 @@ out:
 const struct monitor_ops monitor_perfprofile_ops = {
 	.name = "perf-profile",
 	.start_run = monitor_perfprofile_start,
+	.sample = monitor_perfprofile_sample,
 	.options = monitor_perfprofile_options,
 	.check = monitor_perfprofile_check,
 	.stop = monitor_perfprofile_stop,
