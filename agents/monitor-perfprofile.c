@@ -452,12 +452,29 @@ out:
 	return ret;
 }
 
+/*
+ * Under qemu the agent runs on the host, where perf would sample qemu and
+ * not the kernel under test; recording in the guest needs perf in its
+ * initramfs, which bisect-agent does not put there yet.
+ */
+static int
+monitor_perfprofile_boot(const char *boot, char **why)
+{
+	if (boot == NULL || strcmp(boot, "qemu") != 0)
+		return 0;
+	return error_set(why, "monitor 'perf-profile' cannot profile a qemu "
+	    "guest: the guest's initramfs does not carry perf (the kernel "
+	    "would also need CONFIG_PERF_EVENTS=y), and perf on the host "
+	    "samples qemu, not the kernel under test");
+}
+
 const struct monitor_ops monitor_perfprofile_ops = {
 	.name = "perf-profile",
 	.start_run = monitor_perfprofile_start,
 	.sample = monitor_perfprofile_sample,
 	.options = monitor_perfprofile_options,
 	.check = monitor_perfprofile_check,
+	.boot = monitor_perfprofile_boot,
 	.stop = monitor_perfprofile_stop,
 	.free = monitor_perfprofile_free,
 };

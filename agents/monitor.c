@@ -63,6 +63,20 @@ monitor_find(const char *name)
 	return NULL;
 }
 
+int
+monitor_job_boot(const struct job *job, const char *boot, char **why)
+{
+	const struct monitor_ops	*m;
+	size_t				 i;
+
+	for (i = 0; i < job->nr_monitors; i++) {
+		if ((m = monitor_find(job->monitors[i])) != NULL &&
+		    m->boot != NULL && m->boot(boot, why) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 size_t
 monitor_select(const struct job *job, struct result *r,
     const struct monitor_ops **ops, size_t max)

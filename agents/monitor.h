@@ -56,6 +56,11 @@ struct monitor_ops {
 	const char *const *options;
 	int		(*check)(const struct job *, const char **key,
 			    char **cause);
+	/*
+	 * Whether it can run where an agent boots the kernel under test
+	 * this way ("qemu", "kexec"; NULL: none): -1 with *why when not.
+	 */
+	int		(*boot)(const char *boot, char **why);
 	/* Called every interval from the sampler thread; NULL: no sampling. */
 	void		(*sample)(void *state);
 	/*
@@ -85,6 +90,11 @@ extern const struct monitor_ops monitor_perfprofile_ops;
 
 /* By name (or LKP alias: numa-numastat); NULL when no such monitor. */
 const struct monitor_ops *monitor_find(const char *name);
+/*
+ * Whether every monitor the job names can run on an agent that boots
+ * this way (NULL: none): 0, or -1 with *why (the first that cannot).
+ */
+int	 monitor_job_boot(const struct job *, const char *boot, char **why);
 /* The monitors of a job without "monitors:", NULL-terminated. */
 extern const char *const monitor_defaults[];
 /*
