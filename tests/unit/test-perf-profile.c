@@ -13,6 +13,7 @@
 
 #include "agents/perf-profile.h"
 #include "agents/result.h"
+#include "bisectd/build-kernel.h"
 #include "tests/unit/tap.h"
 #include "util/file.h"
 #include "util/strbuf.h"
@@ -153,10 +154,52 @@ test_constructed(void)
 	result_free(r);
 }
 
+/* A kernel build keeps its System.map with the artifacts. */
+static void
+test_keep_symbols(void)
+{
+	char	 tmpl[] = "/tmp/test-perf-profile.XXXXXX";
+	char	*dir = mkdtemp(tmpl), *build, *cache, *from, *to, *cause = NULL;
+	char	*buf = NULL;
+	size_t	 len;
+
+	if (!ok(dir != NULL, "a scratch directory"))
+		return;
+	build = path_join(dir, "build");
+	cache = path_join(dir, "cache");
+	dir_create(build, NULL);
+	dir_create(cache, NULL);
+	is_int(build_kernel_keep_symbols(build, cache, &cause), 0,
+	    "no System.map: nothing to keep, no error");
+	to = path_join(cache, "System.map");
+	ok(!file_exists(to), "and nothing kept");
+	from = path_join(build, "System.map");
+	file_write_atomic(from, "ffffffff81000000 T _text\n", 26, NULL);
+	is_int(build_kernel_keep_symbols(build, cache, &cause), 0,
+	    "System.map kept");
+	ok(file_read(to, &buf, &len, NULL) == 0 && len == 26 &&
+	    memcmp(buf, "ffffffff81000000 T _text\n", 26) == 0,
+	    "as the build wrote it");
+	free(buf);
+	file_write_atomic(to, "artifact\n", 9, NULL);
+	build_kernel_keep_symbols(build, cache, &cause);
+	buf = NULL;
+	ok(file_read(to, &buf, &len, NULL) == 0 && len == 9,
+	    "one the recipe's artifacts hold is left as it is");
+	free(buf);
+	dir_remove_tree(dir, NULL);
+	free(build);
+	free(cache);
+	free(from);
+	free(to);
+	free(cause);
+}
+
 int
 main(void)
 {
 	test_fixture();
 	test_constructed();
+	test_keep_symbols();
 	return tap_done();
 }
