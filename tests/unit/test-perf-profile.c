@@ -14,6 +14,8 @@
 #include "agents/perf-profile.h"
 #include "agents/result.h"
 #include "bisectd/build-kernel.h"
+#include "jobs/job.h"
+#include "jobs/metric.h"
 #include "tests/unit/tap.h"
 #include "util/file.h"
 #include "util/strbuf.h"
@@ -195,9 +197,21 @@ test_keep_symbols(void)
 	free(cause);
 }
 
+/* A symbol's name never gives its row a direction. */
+static void
+test_metric(void)
+{
+	is_int(metric_lookup("perf-profile.self.cycles-pp.tcp_throughput_"
+	    "update")->direction, JOB_DIRECTION_UNKNOWN,
+	    "'*throughput*' in a symbol is no direction");
+	is_int(metric_lookup("perf-profile.children.cycles-pp.update_latency")
+	    ->direction, JOB_DIRECTION_UNKNOWN, "nor is '*latency*'");
+}
+
 int
 main(void)
 {
+	test_metric();
 	test_fixture();
 	test_constructed();
 	test_keep_symbols();
