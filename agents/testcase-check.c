@@ -267,7 +267,7 @@ testcase_check_has_monitor(const struct job *job, const char *name)
 /*
  * A monitor's option, "perf-profile.freq": 1 when p is one the monitor
  * has, -1 (with *cause) when it names a monitor that has no such option,
- * 0 when p is no monitor's.
+ * 0 when p is not the option of a monitor under "monitors:".
  */
 static int
 testcase_check_monitor_option(const struct job *job,
@@ -283,9 +283,13 @@ testcase_check_monitor_option(const struct job *job,
 		return 0;
 	name = xstrndup(p->key, (size_t)(dot - p->key));
 	m = monitor_find(name);
-	free(name);
-	if (m == NULL || m->options == NULL)
+	/* the options of a monitor the job does not run are unknown */
+	if (m == NULL || m->options == NULL ||
+	    !testcase_check_has_monitor(job, name)) {
+		free(name);
 		return 0;
+	}
+	free(name);
 	for (i = 0; m->options[i] != NULL; i++) {
 		if (strcmp(m->options[i], dot + 1) == 0)
 			return 1;
