@@ -467,6 +467,7 @@ agent_run_job(const struct agent_run *ar, struct result *r,
 	struct testcase_ctx	  ctx;
 	struct testcase_argv	  argv;
 	struct monitor_sampler	 *sampler = NULL;
+	struct monitor_run	  mrun;
 	const struct monitor_ops *mons[AGENT_MAX_MONITORS];
 	void			 *state[AGENT_MAX_MONITORS];
 	char			 *logpath = NULL, *buf = NULL;
@@ -514,7 +515,11 @@ agent_run_job(const struct agent_run *ar, struct result *r,
 	}
 
 	nr_mons = monitor_select(job, r, mons, AGENT_MAX_MONITORS);
-	monitor_start_all(ar->root, r, mons, state, &nr_mons);
+	mrun.root = ar->root;
+	mrun.job = job;
+	mrun.resultdir = ar->resultdir;
+	mrun.workdir = ar->workdir;
+	monitor_start_all(&mrun, r, mons, state, &nr_mons);
 	for (i = 0; i < nr_mons; i++)
 		sampling |= mons[i]->sample != NULL;
 	if (sampling && monitor_sampler_start(&sampler, mons,

@@ -29,6 +29,7 @@ static const struct monitor_ops *const monitor_table[] = {
 	&monitor_perfstat_ops,
 	&monitor_turbostat_ops,
 	&monitor_interference_ops,
+	&monitor_perfprofile_ops,
 };
 
 static const struct {
@@ -90,6 +91,21 @@ monitor_select_add(const struct monitor_ops **ops, size_t *nr, size_t max,
 	return 1;
 }
 
+int
+monitor_job_boot(const struct job *job, const char *boot, char **why)
+{
+	const struct monitor_ops	*m;
+	size_t				 i;
+
+	for (i = 0; i < job->nr_monitors + job->nr_programs; i++) {
+		m = monitor_find(i < job->nr_monitors ? job->monitors[i] :
+		    job->programs[i - job->nr_monitors]);
+		if (m != NULL && m->boot != NULL && m->boot(boot, why) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 size_t
 monitor_select(const struct job *job, struct result *r,
     const struct monitor_ops **ops, size_t max)
@@ -142,7 +158,7 @@ monitor_unavailable(struct result *r, const char *name, const char *cause)
 }
 
 void
-monitor_start_all(const char *root, struct result *r,
+monitor_start_all(const struct monitor_run *run, struct result *r,
     const struct monitor_ops **ops, void **state, size_t *nr)
 {
 	struct strbuf	 ran = STRBUF_INIT, gone = STRBUF_INIT;
@@ -151,8 +167,9 @@ monitor_start_all(const char *root, struct result *r,
 
 	for (i = 0; i < *nr; i++) {
 		state[kept] = NULL;
-		if (ops[i]->start != NULL && ops[i]->start(&state[kept], root,
-		    &cause) != 0) {
+		if ((ops[i]->start_run != NULL ? ops[i]->start_run(
+		    &state[kept], run, &cause) : ops[i]->start != NULL ?
+		    ops[i]->start(&state[kept], run->root, &cause) : 0) != 0) {
 			fprintf(stderr, "bisect-agent: monitor '%s' is not "
 			    "available: %s\n", ops[i]->name, cause);
 			strbuf_addf(&gone, "%s%s", gone.len ? " " : "",

@@ -29,6 +29,14 @@ struct monitor_exit {
 	struct rusage	rusage;		/* of the testcase and its children */
 };
 
+/* What a monitor that takes options or keeps a file is given at start. */
+struct monitor_run {
+	const char		*root;		/* /proc and /sys; NULL: "/" */
+	const struct job	*job;
+	const char		*resultdir;	/* files it keeps go there */
+	const char		*workdir;	/* the build's artifacts */
+};
+
 struct monitor_ops {
 	const char	*name;
 	/*
@@ -37,6 +45,22 @@ struct monitor_ops {
 	 * cpufreq in a VM, no NUMA): the monitor is then left out of the run.
 	 */
 	int		(*start)(void **state, const char *root, char **cause);
+	/* Instead of start: with the job's options and the run's paths. */
+	int		(*start_run)(void **state, const struct monitor_run *,
+			    char **cause);
+	/*
+	 * Its options, "NAME.OPTION" in a job (LKP's "perf-profile: {freq:
+	 * 800}"), NULL-terminated or NULL; check, at queue time, refuses a
+	 * value it cannot apply (*key: the option at fault).
+	 */
+	const char *const *options;
+	int		(*check)(const struct job *, const char **key,
+			    char **cause);
+	/*
+	 * Whether it can run where an agent boots the kernel under test
+	 * this way ("qemu", "kexec"; NULL: none): -1 with *why when not.
+	 */
+	int		(*boot)(const char *boot, char **why);
 	/* Called every interval from the sampler thread; NULL: no sampling. */
 	void		(*sample)(void *state);
 	/*
@@ -62,11 +86,17 @@ extern const struct monitor_ops monitor_cpufreq_ops;
 extern const struct monitor_ops monitor_perfstat_ops;
 extern const struct monitor_ops monitor_turbostat_ops;
 extern const struct monitor_ops monitor_interference_ops;
+extern const struct monitor_ops monitor_perfprofile_ops;
 
 /* By name (or LKP alias: numa-numastat); NULL when no such monitor. */
 const struct monitor_ops *monitor_find(const char *name);
 /* "time, proc-vmstat, ...": every monitor's name, for messages. */
 char	*monitor_names(void);
+/*
+ * Whether every monitor the job names can run on an agent that boots
+ * this way (NULL: none): 0, or -1 with *why (the first that cannot).
+ */
+int	 monitor_job_boot(const struct job *, const char *boot, char **why);
 /* The monitors of a job without "monitors:", NULL-terminated. */
 extern const char *const monitor_defaults[];
 /*
@@ -85,7 +115,7 @@ size_t	 monitor_select(const struct job *, struct result *,
  * and *nr shrinks. env monitors lists the
  * others.
  */
-void	 monitor_start_all(const char *root, struct result *,
+void	 monitor_start_all(const struct monitor_run *, struct result *,
 	     const struct monitor_ops **ops, void **state, size_t *nr);
 
 /* A named value, with one column per CPU or node when it has them. */

@@ -317,6 +317,7 @@ testcase_check_lkp_key(const struct job *job,
     const struct testcase_adapter *ad, const struct job_param *p,
     char **cause)
 {
+	const struct monitor_ops	*m;
 	const char	*why;
 	char		*path = NULL, *msg = NULL, *prefix, *dot;
 	int		 bracketed, r;
@@ -356,7 +357,12 @@ testcase_check_lkp_key(const struct job *job,
 		free(prefix);
 		return 0;
 	}
-	if (monitor_find(prefix) != NULL)
+	/* a monitor with options checks them (testcase_check_monitor_option) */
+	if ((m = monitor_find(prefix)) != NULL && m->options != NULL) {
+		free(prefix);
+		return 0;
+	}
+	if (m != NULL)
 		msg = xasprintf("monitor '%s' takes no options: '%s' would "
 		    "not be applied", prefix, p->key);
 	else
@@ -394,6 +400,86 @@ testcase_check_monitors(const struct job *job, char **cause)
 		r = testcase_check_fail(cause, job, p, sb.buf);
 	}
 	strbuf_release(&sb);
+	return r;
+}
+
+static int
+testcase_check_has_monitor(const struct job *job, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < job->nr_monitors; i++) {
+		if (strcmp(job->monitors[i], name) == 0)
+			return 1;
+	}
+	/* an LKP marker, "perf-profile:", runs the monitor too */
+	for (i = 0; i < job->nr_programs; i++) {
+		if (strcmp(job->programs[i], name) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A monitor's option, "perf-profile.freq": 1 when p is one the monitor
+ * has, -1 (with *cause) when it names a monitor that has no such option,
+ * 0 when p is not the option of a monitor under "monitors:".
+ */
+static int
+testcase_check_monitor_option(const struct job *job,
+    const struct job_param *p, char **cause)
+{
+	const struct monitor_ops	*m;
+	const char			*dot = strchr(p->key, '.');
+	struct strbuf			 sb = STRBUF_INIT;
+	char				*name;
+	size_t				 i;
+
+	if (dot == NULL)
+		return 0;
+	name = xstrndup(p->key, (size_t)(dot - p->key));
+	m = monitor_find(name);
+	/* the options of a monitor the job does not run are unknown */
+	if (m == NULL || m->options == NULL ||
+	    !testcase_check_has_monitor(job, name)) {
+		free(name);
+		return 0;
+	}
+	free(name);
+	for (i = 0; m->options[i] != NULL; i++) {
+		if (strcmp(m->options[i], dot + 1) == 0)
+			return 1;
+	}
+	strbuf_addf(&sb, "monitor '%s' has no option '%s' (it has", m->name,
+	    dot + 1);
+	for (i = 0; m->options[i] != NULL; i++)
+		strbuf_addf(&sb, "%s %s", i ? "," : "", m->options[i]);
+	strbuf_addch(&sb, ')');
+	testcase_check_fail(cause, job, p, sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
+/* The values of the options of the job's monitors. */
+static int
+testcase_check_monitor_values(const struct job *job, char **cause)
+{
+	const struct monitor_ops	*m;
+	const char			*key = NULL;
+	char				*why = NULL;
+	size_t				 i;
+	int				 r = 0;
+
+	for (i = 0; i < job->nr_monitors + job->nr_programs && r == 0; i++) {
+		m = monitor_find(i < job->nr_monitors ? job->monitors[i] :
+		    job->programs[i - job->nr_monitors]);
+		if (m == NULL ||
+		    m->check == NULL || m->check(job, &key, &why) == 0)
+			continue;
+		r = testcase_check_fail(cause, job, key != NULL ?
+		    testcase_check_param(job, key) : NULL, why);
+		free(why);
+	}
 	return r;
 }
 
@@ -654,6 +740,12 @@ testcase_validate(const struct job *job, char **cause)
 			}
 			free(msg);
 		}
+		switch (testcase_check_monitor_option(job, p, cause)) {
+		case 1:
+			continue;
+		case -1:
+			goto out;
+		}
 		if (testcase_check_in(testcase_check_agent, p->key)) {
 			msg = xasprintf("'%s' is the agent's (it is set from "
 			    "the machine): it cannot be a parameter", p->key);
@@ -677,7 +769,8 @@ testcase_validate(const struct job *job, char **cause)
 			goto out;
 	}
 	if (testcase_check_monitors(job, cause) != 0 ||
-	    testcase_check_programs(job, ad, cause) != 0)
+	    testcase_check_programs(job, ad, cause) != 0 ||
+	    testcase_check_monitor_values(job, cause) != 0)
 		goto out;
 	if (testcase_check_values(job, ad, cause) != 0)
 		goto out;

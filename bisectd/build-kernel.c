@@ -253,6 +253,21 @@ out:
 	return r;
 }
 
+int
+build_kernel_keep_symbols(const char *builddir, const char *dir,
+    char **cause)
+{
+	char	*from = path_join(builddir, BUILD_KERNEL_SYMBOLS);
+	char	*to = path_join(dir, BUILD_KERNEL_SYMBOLS);
+	int	 r = 0;
+
+	if (file_exists(from) && !file_exists(to))
+		r = file_copy(from, to, cause);
+	free(from);
+	free(to);
+	return r;
+}
+
 char *
 build_kernel_release(const char *builddir, const char *srcdir)
 {

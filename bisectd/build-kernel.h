@@ -14,6 +14,7 @@
 
 #define BUILD_KERNEL_META	".bisectd-build"
 #define BUILD_KERNEL_CONFIG	".config"
+#define BUILD_KERNEL_SYMBOLS	"System.map"
 #define BUILD_KERNEL_MODDIR	"install"	/* INSTALL_MOD_PATH in BUILD_DIR */
 
 /* What a cache entry records besides its artifacts. */
@@ -52,6 +53,13 @@ int	  build_kernel_hash(const struct config_repo *, const char *dir,
 	      char **out, char **cause);
 /* The release in BUILD_DIR (or the tree): include/config/kernel.release. */
 char	 *build_kernel_release(const char *builddir, const char *srcdir);
+/*
+ * BUILDDIR/System.map into dir, when the build made one and the recipe's
+ * artifacts do not already hold it: the kernel's symbols, for perf report
+ * on the runs' profiles (docs/monitors.md). 0, or -1 with *cause.
+ */
+int	  build_kernel_keep_symbols(const char *builddir, const char *dir,
+	      char **cause);
 int	  build_kernel_meta_write(const char *dir,
 	      const struct build_kernel_meta *, char **cause);
 /* 0 and m filled, or -1 when the file is missing or unreadable. */

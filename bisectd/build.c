@@ -540,6 +540,8 @@ build_collect(const struct config_repo *cr, const struct build_paths *p,
 		free(s);
 		free(marker);
 		s = marker = NULL;
+		if (build_kernel_keep_symbols(p->builddir, p->tmp, cause) != 0)
+			goto out;
 		meta.kernel_release = build_kernel_release(p->builddir,
 		    p->worktree);
 	}

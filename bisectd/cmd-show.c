@@ -8,8 +8,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bisectd/cmd.h"
+#include "util/xalloc.h"
+
+/* The perf-profile monitor's perf.data, when the run kept one here. */
+static char *
+cmd_show_run_profile(const struct store_run *run)
+{
+	char	*path;
+
+	if (run->run_dir == NULL)
+		return NULL;
+	path = xasprintf("%s/result/perf-profile.data", run->run_dir);
+	if (access(path, R_OK) != 0) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
 
 /* show --run RUN --json: the same as one object. */
 static void
@@ -17,6 +35,7 @@ cmd_show_run_json(const struct store_run *run, char **keys, char **values,
     size_t nr_env, char **metrics, const double *samples, size_t nr_samples)
 {
 	json_t	*o, *env = json_object(), *smp = json_object();
+	char	*profile;
 	size_t	 i;
 
 	for (i = 0; i < nr_env; i++)
@@ -43,6 +62,10 @@ cmd_show_run_json(const struct store_run *run, char **keys, char **values,
 	json_object_set_new(o, "set_aside", json_integer(run->set_aside));
 	json_object_set_new(o, "disturbed", run->disturbed != NULL ?
 	    json_string(run->disturbed) : json_null());
+	profile = cmd_show_run_profile(run);
+	json_object_set_new(o, "perf_profile", profile != NULL ?
+	    json_string(profile) : json_null());
+	free(profile);
 	json_object_set_new(o, "environment", env);
 	json_object_set_new(o, "samples", smp);
 	cmd_print_json(o);
@@ -54,7 +77,7 @@ cmd_show_run(struct context *ctx, int64_t id, int json)
 {
 	struct store_run	 run;
 	char			**keys = NULL, **values = NULL, **metrics = NULL;
-	char			 *cause = NULL;
+	char			 *cause = NULL, *profile;
 	double			 *samples = NULL;
 	size_t			  nr_env = 0, nr_samples = 0, i;
 	int			  r = CMD_FAILED;
@@ -84,6 +107,10 @@ cmd_show_run(struct context *ctx, int64_t id, int json)
 	    "(none yet)", run.attempts);
 	if (run.run_dir != NULL)
 		printf("run directory: %s\n", run.run_dir);
+	if ((profile = cmd_show_run_profile(&run)) != NULL)
+		printf("perf profile: %s (perf report -i %s)\n", profile,
+		    profile);
+	free(profile);
 	if (run.error != NULL)
 		printf("error: %s\n", run.error);
 	if (run.has_times) {

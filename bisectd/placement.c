@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agents/monitor.h"
 #include "bisectd/jobcache.h"
 #include "bisectd/placement.h"
 #include "bisectd/worker.h"
@@ -47,11 +48,22 @@ placement_job_placeable(struct context *ctx, const struct job *job,
 	int				 found, r = -1;
 
 	memset(&row, 0, sizeof row);
-	if (!placement_job_requires(job))
+	if (ctx->config->nr_agents == 0 && !placement_job_requires(job))
 		return 1;
 	for (i = 0; i < ctx->config->nr_agents; i++) {
 		a = &ctx->config->agents[i];
 		one = NULL;
+		/* a monitor the agent's boot method cannot run (qemu) */
+		if (monitor_job_boot(job, a->boot, &one) != 0) {
+			strbuf_addf(&reasons, "%sagent '%s': %s", reasons.len ?
+			    "; " : "", a->name, one);
+			free(one);
+			continue;
+		}
+		if (!placement_job_requires(job)) {
+			r = 1;
+			goto out;
+		}
 		store_agent_release(&row);
 		if (store_agent_get(ctx->store, a->name, &row, &found,
 		    &cause) != 0)
@@ -138,7 +150,10 @@ placement_eligible(const struct scheduler *s, size_t i, const struct job *job,
     char **why)
 {
 	const struct store_agent	*row = &s->agents[i];
+	const struct config_agent	*a = &s->ctx->config->agents[i];
 
+	if (job != NULL && monitor_job_boot(job, a->boot, why) != 0)
+		return 0;
 	if (row->name != NULL && strcmp(row->state, "refused") == 0) {
 		*why = xasprintf("refused (%s)", row->error != NULL ?
 		    row->error : "no reason");

@@ -1115,6 +1115,8 @@ report_bisection_mail(struct context *ctx, int64_t id,
 		report_compare_table(&sb, parent_oid, culprit, sa, na, sc, nc,
 		    b.metric, 0);
 		strbuf_addch(&sb, '\n');
+		if (report_profile(&sb, parent_oid, culprit, sa, na, sc, nc))
+			strbuf_addch(&sb, '\n');
 		report_spread_compare(&sb, parent_oid, culprit, sa, na, sc,
 		    nc);
 		strbuf_addch(&sb, '\n');

@@ -75,6 +75,18 @@ void	 report_compare_table(struct strbuf *, const char *label_a,
  * much fairer" reads at a glance (seed 002). Monitors' per-CPU instances
  * are left out.
  */
+/*
+ * The perf-profile rows that moved most from a (the parent) to b (the
+ * culprit), under their own heading, in points (bisectd/report-profile.c):
+ * by REPORT_PROFILE_MIN_POINTS or more and Welch's p < 0.05, at most
+ * REPORT_PROFILE_MAX_ROWS, largest first. 0 and nothing written when a
+ * side has no perf-profile row, 1 when the section was written.
+ */
+#define REPORT_PROFILE_MIN_POINTS	1.0
+#define REPORT_PROFILE_MAX_ROWS		25
+int	 report_profile(struct strbuf *, const char *label_a,
+	    const char *label_b, const struct store_series *a, size_t nr_a,
+	    const struct store_series *b, size_t nr_b);
 void	 report_spread_compare(struct strbuf *, const char *label_a,
 	    const char *label_b, const struct store_series *a, size_t nr_a,
 	    const struct store_series *b, size_t nr_b);

@@ -68,6 +68,8 @@ static const struct metric_info metric_patterns[] = {
 	 * noisy, so they need a larger change.
 	 */
 	{ "interrupts.*",			U, SUM, 10.0 },
+	/* shares of samples, named by symbol: never a direction by name */
+	{ "perf-profile.*",			U, MEAN, 1.0 },
 	{ "softirqs.*",				U, SUM, 10.0 },
 	{ "time.*context_switches",		L, MEAN, 5.0 },
 	{ "time.*page_faults",			L, MEAN, 5.0 },

@@ -1,0 +1,480 @@
+/*
+ * perf-profile (LKP's name; Debian package linux-perf): "perf record -a
+ * -g" samples every CPU's call chains for the length of the testcase,
+ * into RESULTDIR/perf-profile.data (capped in size, kept for "perf report
+ * -i"). At stop, perf report folds the chains and agents/perf-profile.c
+ * turns them into LKP's perf-profile.{self,children,calltrace} rows. The
+ * event is the CPU's cycles where it counts them, else cpu-clock.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agents/child.h"
+#include "agents/monitor.h"
+#include "agents/monitor-tool.h"
+#include "agents/perf-profile.h"
+#include "agents/result.h"
+#include "agents/testcase.h"
+#include "jobs/job.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define PERFPROFILE_FREQ	800		/* samples a second per CPU */
+#define PERFPROFILE_MAX_FREQ	100000		/* perf_event_max_sample_rate */
+#define PERFPROFILE_MAX_DELAY	86400		/* seconds */
+#define PERFPROFILE_MAX_DATA	"256M"		/* perf record --max-size */
+#define PERFPROFILE_DATA	"perf-profile.data"
+#define PERFPROFILE_REPORT_WAIT	600		/* s for perf report */
+#define PERFPROFILE_REPORT_MAX	(256u << 20)	/* bytes of its output */
+#define PERFPROFILE_READY_WAIT	30000		/* ms for perf record to start */
+
+static const char *const monitor_perfprofile_options[] = {
+	"freq", "delay", NULL
+};
+
+struct monitor_perfprofile {
+	struct monitor_tool	 tool;
+	struct strbuf		 out;
+	char			*data;
+	char			*vmlinux;
+	const char		*event;
+	/* perf record --control: "enable" to ctl, "ack" back */
+	char			*dir;
+	int			 ctl;
+	int			 ack;
+	struct timespec		 enable_at;	/* with a delay */
+	int			 enabled;
+};
+
+/* NAME.OPTION as a whole number in [min, max], def when absent. */
+static int
+monitor_perfprofile_number(const struct job *job, const char *option,
+    unsigned long min, unsigned long max, unsigned long def,
+    unsigned long *out, char **cause)
+{
+	char		*key = xasprintf("perf-profile.%s", option), *end;
+	const char	*v = job != NULL ? job_param(job, key) : NULL;
+	unsigned long	 n;
+	int		 r = -1;
+
+	*out = def;
+	if (v == NULL) {
+		r = 0;
+		goto out;
+	}
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (*v < '0' || *v > '9' || *end != '\0' || errno != 0 || n < min ||
+	    n > max) {
+		error_set(cause, "'%s' must be a whole number from %lu to %lu, "
+		    "not '%s'", key, min, max, v);
+		goto out;
+	}
+	*out = n;
+	r = 0;
+out:
+	free(key);
+	return r;
+}
+
+static int
+monitor_perfprofile_settings(const struct job *job, unsigned long *freq,
+    unsigned long *delay, const char **key, char **cause)
+{
+	if (monitor_perfprofile_number(job, "freq", 1, PERFPROFILE_MAX_FREQ,
+	    PERFPROFILE_FREQ, freq, cause) != 0) {
+		if (key != NULL)
+			*key = "perf-profile.freq";
+		return -1;
+	}
+	if (monitor_perfprofile_number(job, "delay", 0, PERFPROFILE_MAX_DELAY,
+	    0, delay, cause) != 0) {
+		if (key != NULL)
+			*key = "perf-profile.delay";
+		return -1;
+	}
+	return 0;
+}
+
+static int
+monitor_perfprofile_check(const struct job *job, const char **key,
+    char **cause)
+{
+	unsigned long	freq, delay;
+
+	return monitor_perfprofile_settings(job, &freq, &delay, key, cause);
+}
+
+/* cycles where the CPU counts them (a PMU); cpu-clock, a timer, else. */
+static const char *
+monitor_perfprofile_event(void)
+{
+	char *const	 probe[] = { "perf", "stat", "-x", ",", "-e", "cycles",
+	    "--", "true", NULL };
+	struct strbuf	 sb = STRBUF_INIT;
+	char		*cause = NULL;
+	const char	*ev = "cpu-clock";
+
+	if (monitor_tool_probe(probe, &sb, &cause) == 0 &&
+	    strstr(sb.buf, "<not") == NULL && strstr(sb.buf, "cycles") != NULL)
+		ev = "cycles";
+	free(cause);
+	strbuf_release(&sb);
+	return ev;
+}
+
+static void
+monitor_perfprofile_free(void *state)
+{
+	struct monitor_perfprofile	*mp = state;
+
+	if (mp == NULL)
+		return;
+	monitor_tool_release(&mp->tool);
+	strbuf_release(&mp->out);
+	if (mp->ctl != -1)
+		close(mp->ctl);
+	if (mp->ack != -1)
+		close(mp->ack);
+	if (mp->dir != NULL)
+		dir_remove_tree(mp->dir, NULL);
+	free(mp->dir);
+	free(mp->data);
+	free(mp->vmlinux);
+	free(mp);
+}
+
+static int	monitor_perfprofile_slurp(int, size_t, struct strbuf *, char **);
+
+/* Two FIFOs in a directory of their own; the paths into ctl and ack. */
+static int
+monitor_perfprofile_fifos(struct monitor_perfprofile *mp, char **ctl,
+    char **ack, char **cause)
+{
+	const char	*tmp = getenv("TMPDIR");
+
+	mp->dir = xasprintf("%s/bisect-agent-perf.XXXXXX",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+	if (mkdtemp(mp->dir) == NULL) {
+		error_errno(cause, "couldn't create '%s'", mp->dir);
+		free(mp->dir);
+		mp->dir = NULL;
+		return -1;
+	}
+	*ctl = path_join(mp->dir, "ctl");
+	*ack = path_join(mp->dir, "ack");
+	if (mkfifo(*ctl, 0600) == -1 || mkfifo(*ack, 0600) == -1)
+		return error_errno(cause, "couldn't make FIFOs in '%s'",
+		    mp->dir);
+	/* read-write: neither open waits for perf to open its end */
+	if ((mp->ctl = open(*ctl, O_RDWR | O_CLOEXEC)) == -1 ||
+	    (mp->ack = open(*ack, O_RDWR | O_CLOEXEC)) == -1)
+		return error_errno(cause, "couldn't open the FIFOs in '%s'",
+		    mp->dir);
+	return 0;
+}
+
+/* "enable" to perf record; with wait, its "ack" within the time. */
+static int
+monitor_perfprofile_enable(struct monitor_perfprofile *mp, int wait,
+    char **cause)
+{
+	struct pollfd	pfd = { mp->ack, POLLIN, 0 };
+	char		buf[64];
+	ssize_t		n;
+	int		waited = 0;
+
+	mp->enabled = 1;
+	if (write(mp->ctl, "enable\n", 7) != 7)
+		return error_errno(cause, "couldn't tell perf record to start");
+	if (!wait)
+		return 0;
+	while (waited < PERFPROFILE_READY_WAIT) {
+		if (poll(&pfd, 1, 100) == 1) {
+			if ((n = read(mp->ack, buf, sizeof buf)) > 0 &&
+			    memmem(buf, (size_t)n, "ack", 3) != NULL)
+				return 0;
+		}
+		if (waitpid(mp->tool.pid, NULL, WNOHANG) == mp->tool.pid) {
+			mp->tool.pid = -1;
+			strbuf_reset(&mp->out);
+			monitor_perfprofile_slurp(mp->tool.fd, 8192, &mp->out,
+			    NULL);
+			strbuf_rtrim(&mp->out);
+			return error_set(cause, "perf record exited at start: "
+			    "%.300s", mp->out.buf);
+		}
+		waited += 100;
+	}
+	return error_set(cause, "perf record did not start sampling within "
+	    "%ds", PERFPROFILE_READY_WAIT / 1000);
+}
+
+static int
+monitor_perfprofile_start(void **state, const struct monitor_run *run,
+    char **cause)
+{
+	struct monitor_perfprofile	*mp = xcalloc(1, sizeof *mp);
+	unsigned long			 freq, delay;
+	const char			*ev;
+	char				 fbuf[32], *control = NULL;
+	char				*vmlinux = NULL, *ctl = NULL, *ack = NULL;
+	int				 r = -1;
+
+	mp->tool.pid = -1;
+	mp->tool.fd = -1;
+	mp->ctl = mp->ack = -1;
+	strbuf_init(&mp->out);
+	if (run->root != NULL && strcmp(run->root, "/") != 0) {
+		error_set(cause, "perf samples this machine's CPUs, not those "
+		    "of '%s'", run->root);
+		goto out;
+	}
+	if (monitor_perfprofile_settings(run->job, &freq, &delay, NULL,
+	    cause) != 0)
+		goto out;
+	mp->event = ev = monitor_perfprofile_event();
+	snprintf(fbuf, sizeof fbuf, "%lu", freq);
+	mp->data = path_join(run->resultdir, PERFPROFILE_DATA);
+	if (monitor_perfprofile_fifos(mp, &ctl, &ack, cause) != 0)
+		goto out;
+	control = xasprintf("--control=fifo:%s,%s", ctl, ack);
+	{
+		char *const	probe[] = { "perf", "record", "-a", "-g", "-e",
+		    (char *)ev, "-F", fbuf, "-o", "/dev/null", "--", "true",
+		    NULL };
+		/* -N: no copy of every binary sampled into ~/.debug */
+		char *const	argv[] = { "perf", "record", "-a", "-g", "-N",
+		    "-e", (char *)ev, "-F", fbuf,
+		    "--max-size=" PERFPROFILE_MAX_DATA, "-D", "-1", control,
+		    "-o", mp->data, NULL };
+
+		/* perf refuses -a without the rights (perf_event_paranoid) */
+		if (monitor_tool_probe(probe, &mp->out, cause) != 0 ||
+		    monitor_tool_start(&mp->tool, argv, cause) != 0) {
+			if (strstr(*cause, "not installed") != NULL) {
+				free(*cause);
+				*cause = xstrdup("'perf' is not installed "
+				    "(Debian package linux-perf)");
+			}
+			goto out;
+		}
+	}
+	/* the testcase starts once perf samples, or after the delay */
+	if (delay == 0) {
+		if (monitor_perfprofile_enable(mp, 1, cause) != 0)
+			goto out;
+	} else {
+		clock_gettime(CLOCK_MONOTONIC, &mp->enable_at);
+		mp->enable_at.tv_sec += (time_t)delay;
+	}
+	if (run->workdir != NULL) {
+		vmlinux = path_join(run->workdir, "vmlinux");
+		if (access(vmlinux, R_OK) == 0) {
+			mp->vmlinux = vmlinux;
+			vmlinux = NULL;
+		}
+	}
+	*state = mp;
+	mp = NULL;
+	r = 0;
+out:
+	free(vmlinux);
+	free(control);
+	free(ctl);
+	free(ack);
+	monitor_perfprofile_free(mp);
+	return r;
+}
+
+/* The sampler thread's tick: start sampling once the delay is over. */
+static void
+monitor_perfprofile_sample(void *state)
+{
+	struct monitor_perfprofile	*mp = state;
+	struct timespec			 now;
+
+	if (mp->enabled)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec > mp->enable_at.tv_sec ||
+	    (now.tv_sec == mp->enable_at.tv_sec &&
+	    now.tv_nsec >= mp->enable_at.tv_nsec))
+		monitor_perfprofile_enable(mp, 0, NULL);
+}
+
+/* A temporary file, unlinked at once; -1 with *cause. */
+static int
+monitor_perfprofile_tmp(char **cause)
+{
+	const char	*tmp = getenv("TMPDIR");
+	char		*path;
+	int		 fd;
+
+	path = xasprintf("%s/bisect-agent-perf.XXXXXX",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+	if ((fd = mkostemp(path, O_CLOEXEC)) == -1)
+		error_errno(cause, "couldn't create '%s'", path);
+	else
+		unlink(path);
+	free(path);
+	return fd;
+}
+
+static int
+monitor_perfprofile_slurp(int fd, size_t max, struct strbuf *sb,
+    char **cause)
+{
+	char	buf[65536];
+	ssize_t	n = 0;
+	off_t	off = 0;
+
+	strbuf_reset(sb);
+	while (sb->len < max && (n = pread(fd, buf, sizeof buf, off)) > 0) {
+		strbuf_add(sb, buf, (size_t)n);
+		off += n;
+	}
+	if (n == -1)
+		return error_errno(cause, "couldn't read perf report's output");
+	return 0;
+}
+
+/* perf report's folded chains into sb; its messages quoted on failure. */
+static int
+monitor_perfprofile_report(struct monitor_perfprofile *mp, struct strbuf *sb,
+    char **cause)
+{
+	struct timespec	 ts = { 0, 20 * 1000 * 1000 };
+	struct strbuf	 err = STRBUF_INIT;
+	char		*perf = NULL, *karg = NULL;
+	pid_t		 pid = -1, w;
+	long		 waited;
+	int		 outfd = -1, errfd = -1, status = 0, r = -1;
+
+	if ((perf = testcase_which("perf")) == NULL) {
+		error_set(cause, "'perf' is not installed");
+		goto out;
+	}
+	if (mp->vmlinux != NULL)
+		karg = xasprintf("--vmlinux=%s", mp->vmlinux);
+	{
+		char *const	argv[] = { perf, "report", "-i", mp->data,
+		    "--stdio", "--no-children", "--sort", "symbol", "-g",
+		    "folded,0,caller,count", karg, NULL };
+
+		if ((outfd = monitor_perfprofile_tmp(cause)) == -1 ||
+		    (errfd = monitor_perfprofile_tmp(cause)) == -1 ||
+		    child_spawn(argv, outfd, errfd, SIGKILL, &pid,
+		    cause) != 0) {
+			pid = -1;
+			goto out;
+		}
+	}
+	for (waited = 0; waited < PERFPROFILE_REPORT_WAIT * 50L; waited++) {
+		w = waitpid(pid, &status, WNOHANG);
+		if (w == pid || (w == -1 && errno != EINTR))
+			break;
+		nanosleep(&ts, NULL);
+	}
+	if (waited >= PERFPROFILE_REPORT_WAIT * 50L) {
+		error_set(cause, "perf report did not end within %ds",
+		    PERFPROFILE_REPORT_WAIT);
+		goto out;
+	}
+	pid = -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		monitor_perfprofile_slurp(errfd, 8192, &err, NULL);
+		strbuf_rtrim(&err);
+		error_set(cause, "perf report failed: %.300s", err.buf);
+		goto out;
+	}
+	if (monitor_perfprofile_slurp(outfd, PERFPROFILE_REPORT_MAX, sb,
+	    cause) != 0)
+		goto out;
+	r = 0;
+out:
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+			;
+	}
+	if (outfd != -1)
+		close(outfd);
+	if (errfd != -1)
+		close(errfd);
+	strbuf_release(&err);
+	free(perf);
+	free(karg);
+	return r;
+}
+
+static int
+monitor_perfprofile_stop(void *state, const struct monitor_exit *e,
+    struct result *r, char **cause)
+{
+	struct monitor_perfprofile	*mp = state;
+	struct strbuf			 folded = STRBUF_INIT;
+	double				 seconds;
+	int				 ret = -1;
+
+	(void)e;
+	if (monitor_tool_stop(&mp->tool, &mp->out, &seconds, cause) != 0) {
+		/* --max-size ends perf record early: the profile is kept */
+		if (strstr(mp->out.buf, "size limit reached") == NULL)
+			goto out;
+		free(*cause);
+		*cause = NULL;
+		result_env_set(r, "perf_profile_capped", PERFPROFILE_MAX_DATA);
+	}
+	if (monitor_perfprofile_report(mp, &folded, cause) != 0)
+		goto out;
+	if (perf_profile_parse(r, folded.buf, folded.len, cause) < 0)
+		goto out;
+	result_env_set(r, "perf_profile_event", mp->event);
+	if (mp->vmlinux != NULL)
+		result_env_set(r, "perf_profile_symbols", "vmlinux");
+	ret = 0;
+out:
+	strbuf_release(&folded);
+	return ret;
+}
+
+/*
+ * Under qemu the agent runs on the host, where perf would sample qemu and
+ * not the kernel under test; recording in the guest needs perf in its
+ * initramfs, which bisect-agent does not put there yet.
+ */
+static int
+monitor_perfprofile_boot(const char *boot, char **why)
+{
+	if (boot == NULL || strcmp(boot, "qemu") != 0)
+		return 0;
+	return error_set(why, "monitor 'perf-profile' cannot profile a qemu "
+	    "guest: the guest's initramfs does not carry perf (the kernel "
+	    "would also need CONFIG_PERF_EVENTS=y), and perf on the host "
+	    "samples qemu, not the kernel under test");
+}
+
+const struct monitor_ops monitor_perfprofile_ops = {
+	.name = "perf-profile",
+	.start_run = monitor_perfprofile_start,
+	.sample = monitor_perfprofile_sample,
+	.options = monitor_perfprofile_options,
+	.check = monitor_perfprofile_check,
+	.boot = monitor_perfprofile_boot,
+	.stop = monitor_perfprofile_stop,
+	.free = monitor_perfprofile_free,
+};
