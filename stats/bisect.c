@@ -104,6 +104,7 @@ bisect_result_release(struct bisect_result *res)
 	if (res == NULL)
 		return;
 	free(res->wants);
+	free(res->builds);
 	free(res->culprits);
 	free(res->candidates);
 	free(res->error);
@@ -165,12 +166,31 @@ bisect_state_release(struct bisect_state *st)
 	free(st->wants);
 	free(st->found);
 	free(st->cands);
+	free(st->spec);
 	free(st->logpost);
 	free(st->post);
 	free(st->pbad);
 	free(st->gain);
 	free(st->lvl);
 	free(st->mark);
+}
+
+/* the speculative builds, but for commits the wants build anyway */
+static void
+bisect_fill_builds(struct bisect_result *res, const struct bisect_state *st)
+{
+	size_t	i, k;
+
+	if (st->nr_spec == 0)
+		return;
+	res->builds = xcalloc(st->nr_spec, sizeof *res->builds);
+	for (i = 0; i < st->nr_spec; i++) {
+		for (k = 0; k < res->nr_wants; k++)
+			if (res->wants[k].commit == st->spec[i])
+				break;
+		if (k == res->nr_wants)
+			res->builds[res->nr_builds++] = st->spec[i];
+	}
 }
 
 /* Copy the state's conclusion into the caller's result. */
@@ -197,6 +217,7 @@ bisect_fill(struct bisect_result *res, struct bisect_state *st,
 		res->wants = xcalloc(n ? n : 1, sizeof *res->wants);
 		memcpy(res->wants, st->wants, n * sizeof *res->wants);
 		res->nr_wants = n;
+		bisect_fill_builds(res, st);
 		return;
 	}
 	res->remaining = s == BISECT_FOUND ? 1 : s == BISECT_AMBIGUOUS ?
