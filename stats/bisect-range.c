@@ -932,7 +932,7 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 			n_set += r->in[i];
 		range_progress(st, n_set);
 		if (st->in->slots > 1)
-			bisect_rounds_ends_speculate(st, r);
+			bisect_rounds_ends(st, r);
 		return BISECT_CONTINUE;
 	}
 	if (ends == 0)

@@ -13,8 +13,9 @@
 #include "stats/bisect-rounds.h"
 #include "util/xalloc.h"
 
-#define ROUNDS_NATS	3.0	/* one point's odds, as bisect_model_batch */
+#define ROUNDS_NATS	6.0	/* one point's odds, as bisect_model_batch */
 #define ROUNDS_TOL	0.25	/* of the quantiles' spacing, for a build */
+#define ROUNDS_FLOOR	1.5	/* a point's batch, in the job's runs, at least */
 #define ROUNDS_EDGE	1e-9	/* cdf this close to 0 or 1 decides nothing */
 
 size_t
@@ -260,8 +261,8 @@ bisect_rounds_search(struct bisect_state *st, const struct bisect_range *r,
 		goto out;
 	/* never fewer than the job's runs: a small batch misleads a round */
 	batch = bisect_rounds_batch(effect, k, st->max_runs);
-	if (batch < st->first_runs)
-		batch = st->first_runs;
+	if (batch < ROUNDS_FLOOR * st->first_runs)
+		batch = (unsigned)ceil(ROUNDS_FLOOR * st->first_runs);
 	n = bisect_rounds_points(pts, left, st->pbad, elig, built, st->nr);
 	for (i = 0; i < n; i++)
 		bisect_range_want(st, pts[i], (unsigned)(st->c[pts[i]].nr_samples
@@ -278,17 +279,25 @@ out:
 	return best;
 }
 
+/*
+ * While the ends are told apart, the slots they leave sample the commits
+ * nearest the quantiles of a flat prior, half as often as each end so
+ * far: once the ends differ, the first posterior already splits the
+ * range. The first round's likeliest points, under each outcome of
+ * those, are the builds to start.
+ */
 void
-bisect_rounds_ends_speculate(struct bisect_state *st,
-    const struct bisect_range *r)
+bisect_rounds_ends(struct bisect_state *st, const struct bisect_range *r)
 {
-	unsigned	 k = st->in->slots;
+	unsigned	 k = st->in->slots, n_pt = 0;
+	unsigned	 left = k > 2 && r->depth == 0 ? k - 2 : 0;
 	double		*post = xcalloc(st->nr + 1, sizeof *post);
 	double		*cdf = xcalloc(st->nr + 1, sizeof *cdf);
 	unsigned char	*elig = xcalloc(st->nr + 1, 1);
 	unsigned char	*built = xcalloc(st->nr + 1, 1);
 	size_t		*pts = xcalloc(k + 1, sizeof *pts);
-	size_t		 i, n = 0, m = 0;
+	size_t		*spec = xcalloc((size_t)k * (k + 1) + 1, sizeof *spec);
+	size_t		 i, n = 0, nspec;
 
 	for (i = 0; i < st->nr; i++)
 		n += r->in[i];
@@ -301,14 +310,21 @@ bisect_rounds_ends_speculate(struct bisect_state *st,
 		elig[i] = r->in[i] && i != r->top &&
 		    st->c[i].build != BISECT_BUILD_FAILED &&
 		    cdf[i] > ROUNDS_EDGE && cdf[i] < 1 - ROUNDS_EDGE;
-	n = bisect_rounds_points(pts, k, cdf, elig, built, st->nr);
+	n = bisect_rounds_points(pts, left, cdf, elig, built, st->nr);
+	for (i = 0; i < st->nr_wants; i++)
+		if (st->wants[i].commit == r->top)
+			n_pt = (st->wants[i].samples + 1) / 2;
+	if (n_pt < st->first_runs)
+		n_pt = st->first_runs;
 	for (i = 0; i < n; i++)
-		if (!built[pts[i]])
-			pts[m++] = pts[i];
-	rounds_spec_add(st, pts, m);
+		bisect_range_want(st, pts[i], n_pt);
+	nspec = bisect_rounds_speculate(spec, (size_t)k * (k + 1), &st->g,
+	    post, elig, built, pts, n, k, st->nr);
+	rounds_spec_add(st, spec, nspec);
 	free(post);
 	free(cdf);
 	free(elig);
 	free(built);
 	free(pts);
+	free(spec);
 }

@@ -67,13 +67,14 @@ size_t	 bisect_rounds_speculate(size_t *out, size_t max,
  * one-slot search when slots > 1: it wants the ends when their levels are
  * in doubt and the k points, and records the speculative builds in the
  * state. Returns the best gain, as the one-slot search does.
- * bisect_rounds_ends_speculate records, while the ends are being told
- * apart, the first round's points under a flat prior.
+ * bisect_rounds_ends, while the ends are being told apart, samples the commits nearest the quantiles of a flat
+ * prior in the slots the ends leave, and records the first round's
+ * likeliest points as speculative builds.
  */
 double	 bisect_rounds_search(struct bisect_state *,
 	    const struct bisect_range *, double effect, unsigned k_re,
 	    double bal_min);
-void	 bisect_rounds_ends_speculate(struct bisect_state *,
+void	 bisect_rounds_ends(struct bisect_state *,
 	    const struct bisect_range *);
 
 #endif
