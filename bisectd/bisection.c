@@ -298,6 +298,33 @@ bisection_direction(const char *direction)
 }
 
 /*
+ * With several slots, the builds of the next round's likeliest commits
+ * (res->builds), queued as builds alone so that they overlap this
+ * round's runs; they are no progress of their own.
+ */
+static int
+bisection_speculate(struct store *st, struct bisection *bs,
+    const struct store_bisection *b, const struct bisect_result *res,
+    char **cause)
+{
+	int64_t	build;
+	size_t	i;
+
+	for (i = 0; i < res->nr_builds; i++) {
+		if (bs->range.commits[res->builds[i]].build !=
+		    BISECT_BUILD_UNKNOWN)
+			continue;
+		if (store_build_ensure(st, b->repo,
+		    bs->range.oids[res->builds[i]], bs->recipe, &build,
+		    cause) != 0 ||
+		    (bs->kconfig != NULL && store_kernel_set_kconfig(st, build,
+		    bs->kconfig, cause) != 0))
+			return -1;
+	}
+	return 0;
+}
+
+/*
  * Queue what the driver wants: runs up to each want's total, and for a
  * want of 0 samples the build alone (*builds counts them), whose image
  * may make runs there needless.
@@ -335,7 +362,7 @@ bisection_want(struct scheduler *s, struct bisection *bs,
 			(*added)++;
 		}
 	}
-	return 0;
+	return bisection_speculate(st, bs, b, res, cause);
 }
 
 void
