@@ -27,9 +27,11 @@ size_t	 bisect_rounds_points(size_t *out, unsigned k, const double *cdf,
 
 /*
  * Samples that move one commit's odds decisively within a round of k
- * points, at this effect size (in units of the noise's scale): e^3 for
- * one point, and e^(3 + ln k) for k, so that all k are right about as
- * often as one is. At least 2, at most max.
+ * points, at this effect size (in units of the noise's scale): e^6 for
+ * one point, and e^(6 + ln k) for k, so that all k are right about as
+ * often as one is (the one-slot search asks e^3 and comes back later; a
+ * round that must come back costs a round). At least 2, at most max; the
+ * search asks at least 1.5 times the job's runs of a new point.
  */
 unsigned bisect_rounds_batch(double effect, unsigned k, unsigned max);
 
