@@ -48,6 +48,7 @@
  *   [--verbose] [--trace TRIAL] (every round of one trial, on stderr)
  *   [--rounds] (only the tables of issue 13: rounds by slots, and time to
  *   culprit under a cost model; they follow the scenarios when all run)
+ *   [--slots N] (every scenario's driver with N slots)
  */
 #include <math.h>
 #include <stdio.h>
@@ -433,6 +434,7 @@ struct cost_clock {
 };
 
 static const struct cost_model *sim_cost;
+static unsigned	sim_slots;	/* --slots: instead of the scenario's */
 static struct cost_clock sim_clock;
 
 struct store {
@@ -821,7 +823,7 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 	in.direction = 1;
 	in.min_effect_pct = sc->min_effect != 0 ? sc->min_effect :
 	    sim_min_effect;
-	in.slots = sc->slots;
+	in.slots = sim_slots ? sim_slots : sc->slots;
 	in.initial_runs = INITIAL_RUNS;
 	in.max_runs = MAX_RUNS;
 	for (i = 0; i < h->nr; i++) {
@@ -1212,22 +1214,22 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 	printf("  settings: max_runs %u, initial_runs %u, min_effect_pct "
 	    "%g, slots %u\n", sim_max_runs, sim_initial_runs,
 	    sc->min_effect != 0 ? sc->min_effect : sim_min_effect,
-	    sc->slots ? sc->slots : 1);
+	    sim_slots ? sim_slots : sc->slots ? sc->slots : 1);
 	printf("  %-10s %7s  %5s  %5s  %5s  %5s  %5s  %4s  %4s  %4s  %4s  %5s  "
 	    "%6s  %5s%s\n", "method", "right", "runs", "p90", "p99", "max",
 	    "builds", "max", "peak", "p90", "cut", "wrong", "unconf", "incon",
-	    sc->slots > 1 ? "  rounds" : "");
-	tally_print("driver", &t[0], trials, sc->slots > 1);
+	    (sim_slots ? sim_slots : sc->slots) > 1 ? "  rounds" : "");
+	tally_print("driver", &t[0], trials, (sim_slots ? sim_slots : sc->slots) > 1);
 	if (t[0].revert_runs > 0 || sc->images)
 		printf("  driver: %zu runs of revert checks in all, counted "
 		    "in its runs%s", t[0].revert_runs, sc->images ? "" : "\n");
 	if (sc->images)
 		printf("; %zu runs at an image sampled already\n", t[0].dup);
 	if (methods > 4)
-		tally_print("pooled", &t[4], trials, sc->slots > 1);
+		tally_print("pooled", &t[4], trials, (sim_slots ? sim_slots : sc->slots) > 1);
 	for (j = 1; j < 4; j++) {
 		snprintf(name, sizeof name, "fixed-%u", fixed[j - 1]);
-		tally_print(name, &t[j], trials, sc->slots > 1);
+		tally_print(name, &t[j], trials, (sim_slots ? sim_slots : sc->slots) > 1);
 	}
 	printf("  samples: times and boots %s; runs of a round interleaved "
 	    "at random\n", sim_untimed ? "withheld from the driver" :
@@ -1275,10 +1277,13 @@ rounds_method_run(const struct rounds_method *rm, size_t trials,
 	size_t			*builds = xcalloc(trials, sizeof *builds);
 	size_t			*wasted = xcalloc(trials, sizeof *wasted);
 	size_t			*mins = xcalloc(trials, sizeof *mins);
-	size_t			 i, right = 0;
+	size_t			 i, right = 0, cut = 0;
 	double			 med;
+	unsigned		 saved;
 
 	sc.slots = rm->slots ? rm->slots : 1;
+	saved = sim_slots;
+	sim_slots = 0;
 	memset(&s, 0, sizeof s);
 	s.rng = gsl_rng_alloc(gsl_rng_mt19937);
 	s.noise = sc.noise;
@@ -1294,6 +1299,7 @@ rounds_method_run(const struct rounds_method *rm, size_t trials,
 		else
 			run_fixed(&h, &sc, &s, 10, &o);
 		right += o.right;
+		cut += o.cut;
 		rounds[i] = o.rounds;
 		runs[i] = o.runs;
 		builds[i] = o.builds;
@@ -1302,6 +1308,7 @@ rounds_method_run(const struct rounds_method *rm, size_t trials,
 		history_free(&h);
 	}
 	sim_cost = NULL;
+	sim_slots = saved;
 	med = (double)quantile(mins, trials, 0.5);
 	printf("  %-22s %5u %5u %6.1f%%  %4zu %4zu  %5zu  %5zu  %5zu  %6.2f",
 	    label, rm->machines, rm->builders,
@@ -1310,6 +1317,7 @@ rounds_method_run(const struct rounds_method *rm, size_t trials,
 	    rm->slots ? quantile(rounds, trials, 0.9) : 0,
 	    quantile(runs, trials, 0.5), quantile(builds, trials, 0.5),
 	    quantile(wasted, trials, 0.5), med / 60);
+	printf("  %4zu", cut);
 	if (base1 > 0)
 		printf("  %5.2f", med / base1);
 	if (base2 > 0)
@@ -1329,9 +1337,9 @@ rounds_method_run(const struct rounds_method *rm, size_t trials,
 static void
 rounds_header(const char *extra)
 {
-	printf("  %-22s %5s %5s %7s  %4s %4s  %5s  %5s  %5s  %6s%s\n",
+	printf("  %-22s %5s %5s %7s  %4s %4s  %5s  %5s  %5s  %6s  %4s%s\n",
 	    "method", "mach", "build", "right", "rnds", "p90", "runs",
-	    "builds", "waste", "hours", extra);
+	    "builds", "waste", "hours", "cut", extra);
 }
 
 static void
@@ -1421,6 +1429,9 @@ main(int argc, char **argv)
 			sim_verbose = 1;
 		else if (strcmp(argv[i], "--rounds") == 0)
 			rounds = 1;
+		else if (strcmp(argv[i], "--slots") == 0 &&
+		    i + 1 < (size_t)argc)
+			sim_slots = (unsigned)strtoul(argv[++i], NULL, 10);
 		else if (strcmp(argv[i], "--untimed") == 0)
 			sim_untimed = 1;
 		else if (strcmp(argv[i], "--trace") == 0 &&
@@ -1436,7 +1447,7 @@ main(int argc, char **argv)
 			    "[--scenario NAME] [--seed S] [--list] "
 			    "[--max-runs N] [--initial-runs N] "
 			    "[--min-effect PCT] [--untimed] [--verbose] "
-			    "[--rounds] "
+			    "[--rounds] [--slots N] "
 			    "[--trace TRIAL]"
 			    "\n");
 			return 2;

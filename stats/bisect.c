@@ -248,6 +248,18 @@ bisect_fill(struct bisect_result *res, struct bisect_state *st,
 }
 
 /*
+ * With several slots a commit built and never sampled was built ahead
+ * for a round that went another way (bisect-rounds.h): the builders'
+ * spare time, not the budget's.
+ */
+static int
+bisect_rounds_spare(const struct bisect_input *in, size_t i)
+{
+	return in->slots > 1 && in->commits[i].build == BISECT_BUILD_OK &&
+	    in->commits[i].nr_samples == 0;
+}
+
+/*
  * The whole bisection's budget (docs/bisection.md): by default twice
  * max_runs per step of a binary search over the range, with two steps
  * more (the ends, the confirmation), and six builds per step. Spent when
@@ -267,7 +279,7 @@ bisect_budget(struct bisect_state *st, const struct bisect_input *in,
 		runs += in->commits[i].nr_samples;
 		if (in->commits[i].build != BISECT_BUILD_UNKNOWN ||
 		    in->commits[i].nr_samples > 0)
-			builds++;
+			builds += !bisect_rounds_spare(in, i);
 	}
 	while (steps < 64 && ((size_t)1 << steps) < n)
 		steps++;
