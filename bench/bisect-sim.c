@@ -407,12 +407,12 @@ struct outcome {
 /*
  * The cost model of issue 13 (--rounds): build, boot and run minutes, the
  * machines and the builders; NULL (the default) leaves every table as it
- * was. A round's builds go to the builder free first; its runs are cut
- * into one chunk per machine when there are fewer commits than machines
- * (each chunk boots the commit once), the chunks to the machine free
- * first, each after its commit's build. Speculative builds (the driver's
+ * was. A round's builds go to the builder free first; its runs go one by
+ * one to the machine free first, after their commit's build, a boot each
+ * time a machine changes commit (cost_batch). Speculative builds (the driver's
  * res.builds, in its order) start on a free builder once the round's own
  * builds are under way, and only if they end before the round does.
+ * Each batch boots afresh.
  */
 struct cost_model {
 	unsigned	machines;
@@ -682,21 +682,26 @@ cost_first_free(const double *t, unsigned n)
 
 /*
  * One batch from c->now: need[k] builds commit k's image first (on the
- * builders, in order), then runs[k] runs of it spread over the machines.
- * Returns when the last run ends (or the last build, without runs).
+ * builders, in order), then runs[k] runs of it. A machine that comes free
+ * runs the commit it has booted while that has runs left, else boots the
+ * commit ready first (the most runs left on a tie). Returns when the last
+ * run ends (or the last build, without runs).
  */
 static double
 cost_batch(struct cost_clock *c, const int *need, const size_t *runs,
     size_t nr)
 {
 	const struct cost_model	*m = sim_cost;
-	double			 mach[COST_MAX], *ready, end = c->now, t;
-	size_t			 k, with = 0, chunks, j, n;
+	double			 mach[COST_MAX], *ready, end = c->now, t, bt;
+	size_t			*left, booted[COST_MAX], k, best, todo = 0;
 	unsigned		 b, i;
 
 	ready = xcalloc(nr + 1, sizeof *ready);
-	for (i = 0; i < m->machines; i++)
+	left = xcalloc(nr + 1, sizeof *left);
+	for (i = 0; i < m->machines; i++) {
 		mach[i] = c->now;
+		booted[i] = (size_t)-1;
+	}
 	for (k = 0; k < nr; k++) {
 		ready[k] = c->now;
 		if (need[k]) {
@@ -706,24 +711,37 @@ cost_batch(struct cost_clock *c, const int *need, const size_t *runs,
 			if (ready[k] > end)
 				end = ready[k];
 		}
-		with += runs[k] > 0;
+		left[k] = runs[k];
+		todo += runs[k];
 	}
-	for (k = 0; k < nr; k++) {
-		if (runs[k] == 0)
-			continue;
-		chunks = with < m->machines ? m->machines / with : 1;
-		if (chunks > runs[k])
-			chunks = runs[k];
-		for (j = 0; j < chunks; j++) {
-			n = runs[k] / chunks + (j < runs[k] % chunks);
-			i = cost_first_free(mach, m->machines);
-			t = mach[i] > ready[k] ? mach[i] : ready[k];
-			mach[i] = t + m->boot + (double)n * m->run;
-			if (mach[i] > end)
-				end = mach[i];
+	while (todo > 0) {
+		i = cost_first_free(mach, m->machines);
+		k = booted[i];
+		if (k != (size_t)-1 && left[k] > 0) {
+			mach[i] += m->run;
+		} else {
+			best = (size_t)-1;
+			bt = INFINITY;
+			for (k = 0; k < nr; k++) {
+				if (left[k] == 0)
+					continue;
+				t = ready[k] > mach[i] ? ready[k] : mach[i];
+				if (t < bt || (t == bt && left[k] > left[best])) {
+					bt = t;
+					best = k;
+				}
+			}
+			k = best;
+			booted[i] = k;
+			mach[i] = bt + m->boot + m->run;
 		}
+		left[k]--;
+		todo--;
+		if (mach[i] > end)
+			end = mach[i];
 	}
 	free(ready);
+	free(left);
 	return end;
 }
 
