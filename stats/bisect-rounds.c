@@ -74,7 +74,7 @@ bisect_rounds_grow(unsigned n, unsigned k)
 
 	if (add < 1)
 		add = 1;
-	return n + add * (per ? per : 1);
+	return n + add * (per > 1 ? per / 2 : 1);
 }
 
 unsigned

@@ -118,8 +118,9 @@ test_batch(void)
 
 	is_int(bisect_rounds_first(3, 4), 12, "the ends' first look, 4 slots");
 	is_int(bisect_rounds_first(3, 1), 3, "and 1 slot: the job's runs");
-	is_int(bisect_rounds_grow(12, 4), 24, "each look adds half again, "
-	    "times the slots per end");
+	is_int(bisect_rounds_grow(12, 4), 18, "each look adds half again, "
+	    "as one slot does");
+	is_int(bisect_rounds_grow(12, 8), 24, "with 8 slots twice that");
 	is_int(bisect_rounds_grow(12, 1), 18, "one slot's look: half again");
 	is_int(bisect_rounds_regrow(2, 4), 8, "the confirmation: 2 a side per "
 	    "slot");
