@@ -1272,7 +1272,8 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
  */
 struct rounds_method {
 	const char	*name;
-	unsigned	 slots;		/* 0: fixed-repeat, 10 runs a step */
+	unsigned	 slots;		/* 0: fixed-repeat, fixed runs a step */
+	unsigned	 fixed;
 	unsigned	 machines;
 	unsigned	 builders;
 	int		 speculate;
@@ -1315,7 +1316,7 @@ rounds_method_run(const struct rounds_method *rm, size_t trials,
 		if (rm->slots)
 			run_driver(&h, &sc, &s, &o, i, 1);
 		else
-			run_fixed(&h, &sc, &s, 10, &o);
+			run_fixed(&h, &sc, &s, rm->fixed, &o);
 		right += o.right;
 		cut += o.cut;
 		rounds[i] = o.rounds;
@@ -1364,7 +1365,7 @@ static void
 rounds_report(size_t trials, unsigned long seed)
 {
 	static const unsigned	 slots[] = { 1, 2, 4, 8 };
-	struct rounds_method	 rm;
+	struct rounds_method	 rm = { 0 };
 	char			 label[64];
 	double			 one, fixed;
 	size_t			 i;
@@ -1401,11 +1402,15 @@ rounds_report(size_t trials, unsigned long seed)
 	rm.builders = 1;
 	rm.speculate = 0;
 	rounds_method_run(&rm, trials, seed, &one, "driver, 1 slot", 0, 0);
+	rm.fixed = 10;
 	for (b = 1; b <= 2; b++) {
 		rm.slots = 0;
 		rm.machines = 4;
 		rm.builders = b;
 		rm.speculate = 0;
+		rm.fixed = 20;
+		rounds_method_run(&rm, trials, seed, NULL, "fixed-20", one, 0);
+		rm.fixed = 10;
 		rounds_method_run(&rm, trials, seed, &fixed, "fixed-10", one, 0);
 		rm.slots = 4;
 		rounds_method_run(&rm, trials, seed, NULL,
