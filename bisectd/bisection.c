@@ -300,17 +300,19 @@ bisection_direction(const char *direction)
 /*
  * With several slots, the builds of the next round's likeliest commits
  * (res->builds), queued as builds alone so that they overlap this
- * round's runs; they are no progress of their own.
+ * round's runs; they are no progress of their own. Builds are taken in
+ * the order queued, so no more than the slots' count of them: more would
+ * hold up the next round's own builds behind them.
  */
 static int
 bisection_speculate(struct store *st, struct bisection *bs,
     const struct store_bisection *b, const struct bisect_result *res,
-    char **cause)
+    unsigned slots, char **cause)
 {
 	int64_t	build;
 	size_t	i;
 
-	for (i = 0; i < res->nr_builds; i++) {
+	for (i = 0; i < res->nr_builds && i < slots; i++) {
 		if (bs->range.commits[res->builds[i]].build !=
 		    BISECT_BUILD_UNKNOWN)
 			continue;
@@ -362,7 +364,8 @@ bisection_want(struct scheduler *s, struct bisection *bs,
 			(*added)++;
 		}
 	}
-	return bisection_speculate(st, bs, b, res, cause);
+	return bisection_speculate(st, bs, b, res, scheduler_slots(s->ctx),
+	    cause);
 }
 
 void
