@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/bisect-model.h"
-#include "stats/bisect-posterior.h"
 #include "stats/bisect-rounds.h"
 #include "util/xalloc.h"
 
@@ -284,88 +282,43 @@ out:
 	return best;
 }
 
-/* the good ends' samples, pooled */
-static double *
-rounds_goods(const struct bisect_state *st, const struct bisect_range *r,
-    size_t *n)
-{
-	double	*g;
-	size_t	 i, k = 0, total = 0;
-
-	for (i = 0; i < r->nr_goods; i++)
-		total += st->c[r->goods[i]].nr_samples;
-	g = xcalloc(total + 1, sizeof *g);
-	for (i = 0; i < r->nr_goods; i++) {
-		if (st->c[r->goods[i]].nr_samples == 0)
-			continue;
-		memcpy(g + k, st->c[r->goods[i]].samples,
-		    st->c[r->goods[i]].nr_samples * sizeof *g);
-		k += st->c[r->goods[i]].nr_samples;
-	}
-	*n = total;
-	return g;
-}
-
 /*
- * While the ends are told apart, the slots they leave sample the commits
- * nearest the quantiles of the posterior as if the ends differed (a flat
- * prior before any sample), half as often as each end so far: once the
- * ends do differ, the search has already begun. The next round's
- * likeliest points, under each outcome of those, are the builds to start.
+ * While the ends are told apart, nothing else is sampled: their looks
+ * are theirs alone, so that their runs go out as interleaved pairs
+ * (DESIGN 4.7; bisectd/dispatch.c pairs a batch of two commits only).
+ * The builders are idle then: the first round's points, the quantiles of
+ * a flat prior, are the builds to start.
  */
 void
 bisect_rounds_ends(struct bisect_state *st, const struct bisect_range *r)
 {
-	struct bisect_model	 m;
-	unsigned		 k = st->in->slots, n_pt = 0;
-	unsigned		 left = k > 2 && r->depth == 0 ? k - 2 : 0;
-	double			*post = xcalloc(st->nr + 1, sizeof *post);
-	double			*cdf = xcalloc(st->nr + 1, sizeof *cdf);
-	double			*g;
-	unsigned char		*elig = xcalloc(st->nr + 1, 1);
-	unsigned char		*built = xcalloc(st->nr + 1, 1);
-	size_t			*pts = xcalloc(k + 1, sizeof *pts);
-	size_t			*spec = xcalloc((size_t)k * (k + 1) + 1,
-				    sizeof *spec);
-	size_t			 i, n = 0, nspec, ng;
+	unsigned	 k = st->in->slots;
+	double		*post = xcalloc(st->nr + 1, sizeof *post);
+	double		*cdf = xcalloc(st->nr + 1, sizeof *cdf);
+	unsigned char	*elig = xcalloc(st->nr + 1, 1);
+	unsigned char	*built = xcalloc(st->nr + 1, 1);
+	size_t		*pts = xcalloc(k + 1, sizeof *pts);
+	size_t		 i, n = 0, m = 0;
 
-	g = rounds_goods(st, r, &ng);
-	if (ng >= st->first_runs &&
-	    st->c[r->top].nr_samples >= st->first_runs) {
-		bisect_posterior(st, r, g, ng, &m);
-		memcpy(post, st->post, st->nr * sizeof *post);
-	} else {
-		for (i = 0; i < st->nr; i++)
-			n += r->in[i];
-		for (i = 0; i < st->nr; i++)
-			post[i] = r->in[i] && n ? 1.0 / (double)n : 0;
-	}
 	for (i = 0; i < st->nr; i++)
+		n += r->in[i];
+	for (i = 0; i < st->nr; i++) {
+		post[i] = r->in[i] && n ? 1.0 / (double)n : 0;
 		built[i] = (unsigned char)rounds_built(st, i);
+	}
 	bisect_graph_sums(&st->g, post, cdf);
 	for (i = 0; i < st->nr; i++)
 		elig[i] = r->in[i] && i != r->top &&
 		    st->c[i].build != BISECT_BUILD_FAILED &&
-		    st->c[i].nr_samples < st->max_runs &&
 		    cdf[i] > ROUNDS_EDGE && cdf[i] < 1 - ROUNDS_EDGE;
-	n = bisect_rounds_points(pts, left, cdf, elig, built, st->nr);
-	for (i = 0; i < st->nr_wants; i++)
-		if (st->wants[i].commit == r->top)
-			n_pt = (st->wants[i].samples + 1) / 2;
-	if (n_pt < st->first_runs)
-		n_pt = st->first_runs;
+	n = bisect_rounds_points(pts, k, cdf, elig, built, st->nr);
 	for (i = 0; i < n; i++)
-		bisect_range_want(st, pts[i], st->c[pts[i]].nr_samples == 0 ?
-		    n_pt : (unsigned)st->c[pts[i]].nr_samples +
-		    (n_pt + 1) / 2);
-	nspec = bisect_rounds_speculate(spec, (size_t)k * (k + 1), &st->g,
-	    post, elig, built, pts, n, k, st->nr);
-	rounds_spec_add(st, spec, nspec);
-	free(g);
+		if (!built[pts[i]])
+			pts[m++] = pts[i];
+	rounds_spec_add(st, pts, m);
 	free(post);
 	free(cdf);
 	free(elig);
 	free(built);
 	free(pts);
-	free(spec);
 }

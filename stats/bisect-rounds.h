@@ -37,9 +37,9 @@ unsigned bisect_rounds_batch(double effect, unsigned k, unsigned max);
 
 /*
  * The ends' looks with k slots. The first is the job's runs times k (the
- * ends and the commits between share the slots); each next one adds half
- * again, times k / 4 from 8 slots on (measured: adding more from 4 slots
- * cost runs and saved no round).
+ * ends have every slot to themselves); each next one adds half again,
+ * times k / 4 from 8 slots on (measured: adding more from 4 slots cost
+ * runs and saved no round).
  */
 unsigned bisect_rounds_grow(unsigned n, unsigned k);
 unsigned bisect_rounds_first(unsigned first_runs, unsigned k);
@@ -70,9 +70,9 @@ size_t	 bisect_rounds_speculate(size_t *out, size_t max,
  * one-slot search when slots > 1: it wants the ends when their levels are
  * in doubt and the k points, and records the speculative builds in the
  * state. Returns the best gain, as the one-slot search does.
- * bisect_rounds_ends, while the ends are being told apart, samples the commits nearest the quantiles of a flat
- * prior in the slots the ends leave, and records the first round's
- * likeliest points as speculative builds.
+ * bisect_rounds_ends, while the ends are being told apart (their looks
+ * are theirs alone), records the first round's points, the quantiles of
+ * a flat prior, as speculative builds.
  */
 double	 bisect_rounds_search(struct bisect_state *,
 	    const struct bisect_range *, double effect, unsigned k_re,
