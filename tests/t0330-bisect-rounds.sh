@@ -6,15 +6,17 @@
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/lib-bisect.sh"
 
-# config_slots N: bisectd.yaml with the local agent of N slots
+# config_slots N: bisectd.yaml with the local agent of N slots. The build
+# lists the commit's files into its image, so that every commit's image
+# is its own and the driver must run them to tell them apart.
 config_slots() {
 	cat >bisectd.yaml <<-EOF
 	repos:
 	  - name: bench
 	    path: repo
 	    build:
-	      command: test ! -e broken
-	      artifacts: [bench.sh, speed, noise]
+	      command: test ! -e broken && ls changes >tree
+	      artifacts: [bench.sh, speed, noise, tree]
 	agents:
 	  - name: local
 	    transport: local
