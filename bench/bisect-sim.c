@@ -46,6 +46,9 @@
  * Usage: bisect-sim [--trials N] [--scenario NAME] [--seed S] [--list]
  *   [--untimed] (the driver is not told the samples' times and boots)
  *   [--verbose] [--trace TRIAL] (every round of one trial, on stderr)
+ *   [--rounds] (only the tables of issue 13: rounds by slots, and time to
+ *   culprit under a cost model; they follow the scenarios when all run)
+ *   [--slots N] (every scenario's driver with N slots)
  */
 #include <math.h>
 #include <stdio.h>
@@ -397,7 +400,42 @@ struct outcome {
 	enum bisect_status status;	/* the driver's */
 	size_t	dup;		/* runs at an image sampled before */
 	size_t	revert_runs;	/* of the revert check, in runs too */
+	double	minutes;	/* wall clock under the cost model */
+	size_t	wasted;		/* speculative builds no round wanted */
 };
+
+/*
+ * The cost model of issue 13 (--rounds): build, boot and run minutes, the
+ * machines and the builders; NULL (the default) leaves every table as it
+ * was. A round's builds go to the builder free first; its runs go one by
+ * one to the machine free first, after their commit's build, a boot each
+ * time a machine changes commit (cost_batch). Speculative builds (the driver's
+ * res.builds, in its order) start on a free builder once the round's own
+ * builds are under way, and only if they end before the round does.
+ * Each batch boots afresh.
+ */
+struct cost_model {
+	unsigned	machines;
+	unsigned	builders;
+	double		build;
+	double		boot;
+	double		run;
+	int		speculate;
+};
+
+#define COST_MAX	16	/* machines or builders */
+
+struct cost_clock {
+	double		 now;
+	double		 start;		/* of the round: the driver's call */
+	double		 builder[COST_MAX];
+	unsigned char	*spec;		/* per commit: built speculatively */
+	unsigned char	*wanted;	/* named in a round's wants */
+};
+
+static const struct cost_model *sim_cost;
+static unsigned	sim_slots;	/* --slots: instead of the scenario's */
+static struct cost_clock sim_clock;
 
 struct store {
 	double		**s;
@@ -621,6 +659,164 @@ sim_revert(const struct history *h, struct sim *s, const struct store *st,
 	free(x);
 }
 
+static void
+cost_start(struct cost_clock *c, size_t nr)
+{
+	free(c->spec);
+	free(c->wanted);
+	memset(c, 0, sizeof *c);
+	c->spec = xcalloc(nr, 1);
+	c->wanted = xcalloc(nr, 1);
+}
+
+static unsigned
+cost_first_free(const double *t, unsigned n)
+{
+	unsigned	i, best = 0;
+
+	for (i = 1; i < n; i++)
+		if (t[i] < t[best])
+			best = i;
+	return best;
+}
+
+/*
+ * One batch from c->now: need[k] builds commit k's image first (on the
+ * builders, in order), then runs[k] runs of it. A machine that comes free
+ * runs the commit it has booted while that has runs left, else boots the
+ * commit ready first (the most runs left on a tie). Returns when the last
+ * run ends (or the last build, without runs).
+ */
+static double
+cost_batch(struct cost_clock *c, const int *need, const size_t *runs,
+    size_t nr)
+{
+	const struct cost_model	*m = sim_cost;
+	double			 mach[COST_MAX], *ready, end = c->now, t, bt;
+	size_t			*left, booted[COST_MAX], k, best, todo = 0;
+	unsigned		 b, i;
+
+	ready = xcalloc(nr + 1, sizeof *ready);
+	left = xcalloc(nr + 1, sizeof *left);
+	for (i = 0; i < m->machines; i++) {
+		mach[i] = c->now;
+		booted[i] = (size_t)-1;
+	}
+	for (k = 0; k < nr; k++) {
+		ready[k] = c->now;
+		if (need[k]) {
+			b = cost_first_free(c->builder, m->builders);
+			t = c->builder[b] > c->now ? c->builder[b] : c->now;
+			c->builder[b] = ready[k] = t + m->build;
+			if (ready[k] > end)
+				end = ready[k];
+		}
+		left[k] = runs[k];
+		todo += runs[k];
+	}
+	while (todo > 0) {
+		i = cost_first_free(mach, m->machines);
+		k = booted[i];
+		if (k != (size_t)-1 && left[k] > 0) {
+			mach[i] += m->run;
+		} else {
+			best = (size_t)-1;
+			bt = INFINITY;
+			for (k = 0; k < nr; k++) {
+				if (left[k] == 0)
+					continue;
+				t = ready[k] > mach[i] ? ready[k] : mach[i];
+				if (t < bt || (t == bt && left[k] > left[best])) {
+					bt = t;
+					best = k;
+				}
+			}
+			k = best;
+			booted[i] = k;
+			mach[i] = bt + m->boot + m->run;
+		}
+		left[k]--;
+		todo--;
+		if (mach[i] > end)
+			end = mach[i];
+	}
+	free(ready);
+	free(left);
+	return end;
+}
+
+/* The round the driver asked for: its builds, then its runs. */
+static void
+cost_round(struct cost_clock *c, const struct history *h,
+    const struct store *st, const struct bisect_result *res,
+    struct outcome *o)
+{
+	int	*need = xcalloc(res->nr_wants + 1, sizeof *need);
+	size_t	*runs = xcalloc(res->nr_wants + 1, sizeof *runs), k, x;
+
+	for (k = 0; k < res->nr_wants; k++) {
+		x = res->wants[k].commit;
+		c->wanted[x] = 1;
+		need[k] = !st->built[x];
+		if (!h->failed[x] && res->wants[k].samples > st->n[x])
+			runs[k] = res->wants[k].samples - st->n[x];
+	}
+	c->start = c->now;
+	c->now = cost_batch(c, need, runs, res->nr_wants);
+	o->minutes = c->now;
+	free(need);
+	free(runs);
+}
+
+/*
+ * Builds for the next round while this one's runs are in flight: those
+ * that a free builder ends before the round ends (c->now), counted in
+ * the builds; the driver sees them built at its next call.
+ */
+static void
+cost_speculate(struct cost_clock *c, struct history *h, struct store *st,
+    const struct bisect_result *res, struct outcome *o)
+{
+	size_t		k, x;
+	unsigned	b;
+	double		t;
+
+	if (!sim_cost->speculate)
+		return;
+	for (k = 0; k < res->nr_builds; k++) {
+		x = res->builds[k];
+		if (st->built[x])
+			continue;
+		b = cost_first_free(c->builder, sim_cost->builders);
+		t = c->builder[b] > c->start ? c->builder[b] : c->start;
+		if (t + sim_cost->build > c->now)
+			break;
+		c->builder[b] = t + sim_cost->build;
+		st->built[x] = 1;
+		c->spec[x] = 1;
+		o->builds++;
+		h->commits[x].build = h->failed[x] ? BISECT_BUILD_FAILED :
+		    BISECT_BUILD_OK;
+		if (h->image != NULL)
+			h->commits[x].image = h->image[x];
+	}
+}
+
+/* the revert check's build and runs, and the builds no round wanted */
+static void
+cost_finish(struct cost_clock *c, const struct history *h,
+    struct outcome *o)
+{
+	size_t	i;
+	int	need = 1;
+
+	if (o->revert_runs > 0)
+		c->now = cost_batch(c, &need, &o->revert_runs, 1);
+	o->minutes = c->now;
+	for (i = 0; i < h->nr; i++)
+		o->wasted += c->spec[i] && !c->wanted[i];
+}
+
 /* blocked: tell the driver which machine took each sample */
 static void
 run_driver(struct history *h, const struct scenario *sc, struct sim *s,
@@ -645,7 +841,7 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 	in.direction = 1;
 	in.min_effect_pct = sc->min_effect != 0 ? sc->min_effect :
 	    sim_min_effect;
-	in.slots = sc->slots;
+	in.slots = sim_slots ? sim_slots : sc->slots;
 	in.initial_runs = INITIAL_RUNS;
 	in.max_runs = MAX_RUNS;
 	for (i = 0; i < h->nr; i++) {
@@ -697,7 +893,11 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 			bx[nb] = x;
 			bn[nb++] = res.wants[k].samples;
 		}
+		if (sim_cost != NULL)
+			cost_round(&sim_clock, h, &st, &res, o);
 		store_batch(&st, s, h, bx, bn, nb, o);
+		if (sim_cost != NULL)
+			cost_speculate(&sim_clock, h, &st, &res, o);
 		bisect_result_release(&res);
 	}
 	for (i = 0; i < h->nr; i++)
@@ -712,6 +912,8 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 	}
 	if (res.status == BISECT_FOUND && res.nr_culprits > 0)
 		sim_revert(h, s, &st, &res, o);
+	if (sim_cost != NULL)
+		cost_finish(&sim_clock, h, o);
 	o->status = res.status;
 
 	switch (h->nr_culprits) {
@@ -789,6 +991,16 @@ mean_of(const double *x, size_t n)
 	return s / (double)n;
 }
 
+/* A step of git bisect run: nr commits built, then r runs of each. */
+static void
+cost_fixed(unsigned r, size_t nr)
+{
+	int	need[2] = { 1, 1 };
+	size_t	runs[2] = { r, r };
+
+	sim_clock.now = cost_batch(&sim_clock, need, runs, nr);
+}
+
 /*
  * git bisect run with r runs per step: the ends measured first for the
  * threshold, then git's midpoint (bisect_midpoint over what is left),
@@ -816,6 +1028,8 @@ run_fixed(struct history *h, const struct scenario *sc, struct sim *s,
 
 	store_take(&st, s, h, 0, r, o);
 	store_take(&st, s, h, h->bad, r, o);
+	if (sim_cost != NULL)
+		cost_fixed(r, 2);
 	mg = mean_of(st.s[0], r);
 	mb = mean_of(st.s[h->bad], r);
 	thr = (mg + mb) / 2;
@@ -863,6 +1077,8 @@ run_fixed(struct history *h, const struct scenario *sc, struct sim *s,
 		}
 		x = back[x];
 		store_take(&st, s, h, x, r, o);
+		if (sim_cost != NULL)
+			cost_fixed(r, 1);
 		o->peak = r;
 		history_ancestors(h, x, mark);
 		if (mean_of(st.s[x], r) < thr) {
@@ -879,6 +1095,7 @@ run_fixed(struct history *h, const struct scenario *sc, struct sim *s,
 			break;
 	o->right = h->nr_culprits == 1 && i < h->nr && i == h->culprit[0];
 out:
+	o->minutes = sim_clock.now;
 	free(cand);
 	free(mark);
 	free(skip);
@@ -1015,22 +1232,22 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 	printf("  settings: max_runs %u, initial_runs %u, min_effect_pct "
 	    "%g, slots %u\n", sim_max_runs, sim_initial_runs,
 	    sc->min_effect != 0 ? sc->min_effect : sim_min_effect,
-	    sc->slots ? sc->slots : 1);
+	    sim_slots ? sim_slots : sc->slots ? sc->slots : 1);
 	printf("  %-10s %7s  %5s  %5s  %5s  %5s  %5s  %4s  %4s  %4s  %4s  %5s  "
 	    "%6s  %5s%s\n", "method", "right", "runs", "p90", "p99", "max",
 	    "builds", "max", "peak", "p90", "cut", "wrong", "unconf", "incon",
-	    sc->slots > 1 ? "  rounds" : "");
-	tally_print("driver", &t[0], trials, sc->slots > 1);
+	    (sim_slots ? sim_slots : sc->slots) > 1 ? "  rounds" : "");
+	tally_print("driver", &t[0], trials, (sim_slots ? sim_slots : sc->slots) > 1);
 	if (t[0].revert_runs > 0 || sc->images)
 		printf("  driver: %zu runs of revert checks in all, counted "
 		    "in its runs%s", t[0].revert_runs, sc->images ? "" : "\n");
 	if (sc->images)
 		printf("; %zu runs at an image sampled already\n", t[0].dup);
 	if (methods > 4)
-		tally_print("pooled", &t[4], trials, sc->slots > 1);
+		tally_print("pooled", &t[4], trials, (sim_slots ? sim_slots : sc->slots) > 1);
 	for (j = 1; j < 4; j++) {
 		snprintf(name, sizeof name, "fixed-%u", fixed[j - 1]);
-		tally_print(name, &t[j], trials, sc->slots > 1);
+		tally_print(name, &t[j], trials, (sim_slots ? sim_slots : sc->slots) > 1);
 	}
 	printf("  samples: times and boots %s; runs of a round interleaved "
 	    "at random\n", sim_untimed ? "withheld from the driver" :
@@ -1046,13 +1263,172 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 	gsl_rng_free(hist_rng);
 }
 
+/*
+ * --rounds: gauss-1.5 at 1, 2, 4 and 8 slots (as many machines, 2
+ * builders, speculation on), then the cost model of issue 13 at 4
+ * machines: the driver on one machine with one builder, fixed-repeat
+ * bisection with 10 runs per step spread over the 4 machines, and the
+ * driver with 4 slots, with and without speculative builds.
+ */
+struct rounds_method {
+	const char	*name;
+	unsigned	 slots;		/* 0: fixed-repeat, fixed runs a step */
+	unsigned	 fixed;
+	unsigned	 machines;
+	unsigned	 builders;
+	int		 speculate;
+};
+
+static void
+rounds_method_run(const struct rounds_method *rm, size_t trials,
+    unsigned long seed, double *out_minutes, const char *label,
+    double base1, double base2)
+{
+	struct scenario		 sc = scenarios[0];
+	struct cost_model	 cm = { rm->machines, rm->builders, 10, 1, 5,
+				    rm->speculate };
+	struct history		 h;
+	struct sim		 s;
+	struct outcome		 o;
+	gsl_rng			*hist_rng = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t			*rounds = xcalloc(trials, sizeof *rounds);
+	size_t			*runs = xcalloc(trials, sizeof *runs);
+	size_t			*builds = xcalloc(trials, sizeof *builds);
+	size_t			*wasted = xcalloc(trials, sizeof *wasted);
+	size_t			*mins = xcalloc(trials, sizeof *mins);
+	size_t			 i, right = 0, cut = 0;
+	double			 med;
+	unsigned		 saved;
+
+	sc.slots = rm->slots ? rm->slots : 1;
+	saved = sim_slots;
+	sim_slots = 0;
+	memset(&s, 0, sizeof s);
+	s.rng = gsl_rng_alloc(gsl_rng_mt19937);
+	s.noise = sc.noise;
+	sim_cost = &cm;
+	for (i = 0; i < trials; i++) {
+		gsl_rng_set(hist_rng, seed * 1000003 + i);
+		history_make(&h, &sc, hist_rng);
+		gsl_rng_set(s.rng, (seed * 1000003 + i) * 7 + 1);
+		s.clock = 0;
+		cost_start(&sim_clock, h.nr);
+		if (rm->slots)
+			run_driver(&h, &sc, &s, &o, i, 1);
+		else
+			run_fixed(&h, &sc, &s, rm->fixed, &o);
+		right += o.right;
+		cut += o.cut;
+		rounds[i] = o.rounds;
+		runs[i] = o.runs;
+		builds[i] = o.builds;
+		wasted[i] = o.wasted;
+		mins[i] = (size_t)ceil(o.minutes);
+		history_free(&h);
+	}
+	sim_cost = NULL;
+	sim_slots = saved;
+	med = (double)quantile(mins, trials, 0.5);
+	printf("  %-22s %5u %5u %6.1f%%  %4zu %4zu  %5zu  %5zu  %5zu  %6.2f",
+	    label, rm->machines, rm->builders,
+	    100.0 * (double)right / (double)trials,
+	    rm->slots ? quantile(rounds, trials, 0.5) : 0,
+	    rm->slots ? quantile(rounds, trials, 0.9) : 0,
+	    quantile(runs, trials, 0.5), quantile(builds, trials, 0.5),
+	    quantile(wasted, trials, 0.5), med / 60);
+	printf("  %4zu", cut);
+	if (base1 > 0)
+		printf("  %5.2f", med / base1);
+	if (base2 > 0)
+		printf("  %5.2f", med / base2);
+	printf("\n");
+	if (out_minutes != NULL)
+		*out_minutes = med;
+	free(rounds);
+	free(runs);
+	free(builds);
+	free(wasted);
+	free(mins);
+	gsl_rng_free(s.rng);
+	gsl_rng_free(hist_rng);
+}
+
+static void
+rounds_header(const char *extra)
+{
+	printf("  %-22s %5s %5s %7s  %4s %4s  %5s  %5s  %5s  %6s  %4s%s\n",
+	    "method", "mach", "build", "right", "rnds", "p90", "runs",
+	    "builds", "waste", "hours", "cut", extra);
+}
+
+static void
+rounds_report(size_t trials, unsigned long seed)
+{
+	static const unsigned	 slots[] = { 1, 2, 4, 8 };
+	struct rounds_method	 rm = { 0 };
+	char			 label[64];
+	double			 one, fixed;
+	size_t			 i;
+	unsigned		 b;
+
+	printf("rounds: gauss-1.5 (1024 commits, one culprit of 1.5 sd) by "
+	    "slots; %zu trials, seed %lu\n", trials, seed);
+	printf("  settings: max_runs %u, initial_runs %u, min_effect_pct %g; "
+	    "cost model: build 10 min, boot 1 min, run 5 min, machines = "
+	    "slots, 2 builders, speculative builds on\n", sim_max_runs,
+	    sim_initial_runs, sim_min_effect);
+	printf("  (rounds median and 90th percentile; runs, builds, wasted "
+	    "builds and hours the median; the revert check counted in "
+	    "runs, builds and hours)\n");
+	rounds_header("");
+	for (i = 0; i < sizeof slots / sizeof slots[0]; i++) {
+		rm.slots = slots[i];
+		rm.machines = slots[i];
+		rm.builders = 2;
+		rm.speculate = 1;
+		snprintf(label, sizeof label, "driver, %u slot%s", slots[i],
+		    slots[i] == 1 ? "" : "s");
+		rounds_method_run(&rm, trials, seed, NULL, label, 0, 0);
+	}
+	printf("cost: time to culprit, gauss-1.5, 1024 commits; build 10 min, "
+	    "boot 1 min, run 5 min; %zu trials, seed %lu\n", trials, seed);
+	printf("  settings: max_runs %u, initial_runs %u, min_effect_pct %g; "
+	    "x1: against the driver on 1 machine with 1 builder, x10: "
+	    "against fixed-10 on the same machines and builders\n",
+	    sim_max_runs, sim_initial_runs, sim_min_effect);
+	rounds_header("     x1    x10");
+	rm.slots = 1;
+	rm.machines = 1;
+	rm.builders = 1;
+	rm.speculate = 0;
+	rounds_method_run(&rm, trials, seed, &one, "driver, 1 slot", 0, 0);
+	rm.fixed = 10;
+	for (b = 1; b <= 2; b++) {
+		rm.slots = 0;
+		rm.machines = 4;
+		rm.builders = b;
+		rm.speculate = 0;
+		rm.fixed = 20;
+		rounds_method_run(&rm, trials, seed, NULL, "fixed-20", one, 0);
+		rm.fixed = 10;
+		rounds_method_run(&rm, trials, seed, &fixed, "fixed-10", one, 0);
+		rm.slots = 4;
+		rounds_method_run(&rm, trials, seed, NULL,
+		    "driver, 4 slots", one, fixed);
+		rm.speculate = 1;
+		rounds_method_run(&rm, trials, seed, NULL,
+		    "driver, 4 slots, spec", one, fixed);
+	}
+	fflush(stdout);
+}
+
 int
 main(int argc, char **argv)
 {
 	size_t		 trials = 500, i;
 	unsigned long	 seed = 1;
 	const char	*only = NULL;
-	int		 any = 0;
+	int		 any = 0, rounds = 0;
 
 	for (i = 1; i < (size_t)argc; i++) {
 		if (strcmp(argv[i], "--trials") == 0 && i + 1 < (size_t)argc)
@@ -1074,6 +1450,11 @@ main(int argc, char **argv)
 			sim_min_effect = strtod(argv[++i], NULL);
 		else if (strcmp(argv[i], "--verbose") == 0)
 			sim_verbose = 1;
+		else if (strcmp(argv[i], "--rounds") == 0)
+			rounds = 1;
+		else if (strcmp(argv[i], "--slots") == 0 &&
+		    i + 1 < (size_t)argc)
+			sim_slots = (unsigned)strtoul(argv[++i], NULL, 10);
 		else if (strcmp(argv[i], "--untimed") == 0)
 			sim_untimed = 1;
 		else if (strcmp(argv[i], "--trace") == 0 &&
@@ -1089,6 +1470,7 @@ main(int argc, char **argv)
 			    "[--scenario NAME] [--seed S] [--list] "
 			    "[--max-runs N] [--initial-runs N] "
 			    "[--min-effect PCT] [--untimed] [--verbose] "
+			    "[--rounds] [--slots N] "
 			    "[--trace TRIAL]"
 			    "\n");
 			return 2;
@@ -1101,9 +1483,14 @@ main(int argc, char **argv)
 	    "median and most, peak (the most samples of one commit, the ends "
 	    "apart) the median and 90th percentile\n", trials, seed);
 	for (i = 0; i < NR_SCENARIOS; i++) {
-		if (only != NULL && strcmp(only, scenarios[i].name) != 0)
+		if (rounds || (only != NULL &&
+		    strcmp(only, scenarios[i].name) != 0))
 			continue;
 		scenario_run(&scenarios[i], trials, seed);
+		any = 1;
+	}
+	if (rounds || only == NULL) {
+		rounds_report(trials, seed);
 		any = 1;
 	}
 	if (!any) {

@@ -312,6 +312,35 @@ bisection_want_init(struct want *w, const struct bisection *bs,
 }
 
 /*
+ * With several slots, the builds of the next round's likeliest commits
+ * (res->builds), queued as builds alone so that they overlap this
+ * round's runs; they are no progress of their own. Builds are taken in
+ * the order queued, so no more than the slots' count of them: more would
+ * hold up the next round's own builds behind them.
+ */
+static int
+bisection_speculate(struct store *st, struct bisection *bs,
+    const struct store_bisection *b, const struct bisect_result *res,
+    unsigned slots, char **cause)
+{
+	int64_t	build;
+	size_t	i;
+
+	for (i = 0; i < res->nr_builds && i < slots; i++) {
+		if (bs->range.commits[res->builds[i]].build !=
+		    BISECT_BUILD_UNKNOWN)
+			continue;
+		if (store_build_ensure(st, b->repo,
+		    bs->range.oids[res->builds[i]], bs->recipe, &build,
+		    cause) != 0 ||
+		    (bs->kconfig != NULL && store_kernel_set_kconfig(st, build,
+		    bs->kconfig, cause) != 0))
+			return -1;
+	}
+	return 0;
+}
+
+/*
  * Queue what the driver wants: runs up to each want's total, and for a
  * want of 0 samples the build alone (*builds counts them), whose image
  * may make runs there needless. *exhausted names a commit whose runs
@@ -341,7 +370,8 @@ bisection_want(struct scheduler *s, struct bisection *bs,
 		if (ex)
 			*exhausted = w.oid;
 	}
-	return 0;
+	return bisection_speculate(st, bs, b, res, scheduler_slots(s->ctx),
+	    cause);
 }
 
 void

@@ -23,6 +23,7 @@
 #include "stats/bisect-model.h"
 #include "stats/bisect-posterior.h"
 #include "stats/bisect-range.h"
+#include "stats/bisect-rounds.h"
 #include "stats/bisect-stat.h"
 #include "util/xalloc.h"
 
@@ -128,11 +129,23 @@ range_want_goods(struct bisect_state *st, const struct bisect_range *r,
 }
 
 static unsigned
-range_grow(unsigned n)
+range_grow(const struct bisect_state *st, unsigned n)
 {
 	unsigned next = (unsigned)ceil(n * 1.5);
 
+	/* several slots: the ends share them, each look takes more */
+	if (st->in->slots > 1)
+		return bisect_rounds_grow(n, st->in->slots);
+
 	return next > n ? next : n + 1;
+}
+
+static unsigned
+range_first(const struct bisect_state *st)
+{
+	if (st->in->slots > 1)
+		return bisect_rounds_first(st->first_runs, st->in->slots);
+	return st->first_runs;
 }
 
 static enum bisect_stat_alt
@@ -177,7 +190,7 @@ range_first_look(const struct bisect_state *st, const struct bisect_range *r,
 {
 	double		*g, pct, lo, hi, shift;
 	size_t		 i, k, n, nb;
-	unsigned	 t = st->first_runs, found = last;
+	unsigned	 t = range_first(st), found = last;
 
 	g = xcalloc((size_t)last * r->nr_goods + 1, sizeof *g);
 	while (t < last) {
@@ -198,7 +211,7 @@ range_first_look(const struct bisect_state *st, const struct bisect_range *r,
 				break;
 			}
 		}
-		t = range_grow(t);
+		t = range_grow(st, t);
 	}
 	free(g);
 	return found;
@@ -357,7 +370,7 @@ range_ends(struct bisect_state *st, const struct bisect_range *r,
 	double		*g, *b = (double *)st->c[r->top].samples;
 	double		 pct, lo, hi, min_eff = st->in->min_effect_pct, popp;
 	size_t		 ng, nb = range_n(st, r->top);
-	unsigned	 target = st->first_runs, next;
+	unsigned	 target = range_first(st), next;
 	int		 ret = -1;
 
 	if (target > n_max)
@@ -376,7 +389,7 @@ range_ends(struct bisect_state *st, const struct bisect_range *r,
 		goto out;
 	}
 	for (;;) {
-		next = range_grow(target);
+		next = range_grow(st, target);
 		if (next > n_max)
 			next = n_max;
 		if (next <= target || nb < next || ng < next)
@@ -431,7 +444,7 @@ range_ends(struct bisect_state *st, const struct bisect_range *r,
 		ret = 0;
 		goto out;
 	}
-	target = range_grow(target);
+	target = range_grow(st, target);
 	if (target > n_max)
 		target = n_max;
 	bisect_range_want(st, r->top, target);
@@ -884,7 +897,7 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 	struct bisect_model	 m;
 	double			*g = NULL, shift = 0, p = 1;
 	size_t			 ng, i, cs, n_set, n99 = 1, *set = NULL;
-	unsigned		 n_end = 0, n_max, k_new, k_re;
+	unsigned		 n_end = 0, n_max, k_new, k_re, k_conf;
 	int			 ends;
 	enum bisect_status	 s;
 
@@ -918,6 +931,8 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 		for (i = 0, n_set = 0; i < st->nr; i++)
 			n_set += r->in[i];
 		range_progress(st, n_set);
+		if (st->in->slots > 1)
+			bisect_rounds_ends(st, r);
 		return BISECT_CONTINUE;
 	}
 	if (ends == 0)
@@ -929,15 +944,19 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 	bisect_posterior(st, r, g, ng, &m);
 	k_new = bisect_model_batch(&m, st->max_runs);
 	k_re = (k_new + 1) / 2;
+	/* the confirmation's two sides share the slots too */
+	k_conf = st->in->slots > 1 ? bisect_rounds_regrow(k_re,
+	    st->in->slots) : k_re;
 
 	set = range_top_mass(st, r, 1 - EPS_FOUND, &n_set);
 	cs = set[0];
 	free(range_top_mass(st, r, 0.99, &n99));
 	if (st->post[cs] >= 1 - EPS_FOUND) {
-		s = range_confirm(st, r, cs, g, ng, shift, k_re);
+		s = range_confirm(st, r, cs, g, ng, shift, k_conf);
 		goto out;
 	}
-	if (range_search(st, r, k_new, k_re) >= BAL_MIN) {
+	if ((st->in->slots > 1 ? bisect_rounds_search(st, r, m.effect, k_re,
+	    BAL_MIN) : range_search(st, r, k_new, k_re)) >= BAL_MIN) {
 		s = BISECT_CONTINUE;
 		if (!st->spent)
 			goto out;
@@ -958,7 +977,7 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 	 * most probable commit is the answer, as sure as the cap allows.
 	 */
 	if (n_set == 1 || range_capped(st, r)) {
-		s = range_confirm(st, r, cs, g, ng, shift, k_re);
+		s = range_confirm(st, r, cs, g, ng, shift, k_conf);
 		goto out;
 	}
 	for (i = 0; i < n_set; i++)

@@ -56,6 +56,10 @@ struct bisect_state {
 	size_t				*cands;
 	size_t				 nr_cands;
 	size_t				 alloc_cands;
+	/* slots > 1: builds to start for the next round (bisect-rounds.h) */
+	size_t				*spec;
+	size_t				 nr_spec;
+	size_t				 alloc_spec;
 
 	int				 progress;	/* set once */
 	size_t				 remaining;

@@ -104,6 +104,7 @@ bisect_result_release(struct bisect_result *res)
 	if (res == NULL)
 		return;
 	free(res->wants);
+	free(res->builds);
 	free(res->culprits);
 	free(res->candidates);
 	free(res->error);
@@ -165,12 +166,31 @@ bisect_state_release(struct bisect_state *st)
 	free(st->wants);
 	free(st->found);
 	free(st->cands);
+	free(st->spec);
 	free(st->logpost);
 	free(st->post);
 	free(st->pbad);
 	free(st->gain);
 	free(st->lvl);
 	free(st->mark);
+}
+
+/* the speculative builds, but for commits the wants build anyway */
+static void
+bisect_fill_builds(struct bisect_result *res, const struct bisect_state *st)
+{
+	size_t	i, k;
+
+	if (st->nr_spec == 0)
+		return;
+	res->builds = xcalloc(st->nr_spec, sizeof *res->builds);
+	for (i = 0; i < st->nr_spec; i++) {
+		for (k = 0; k < res->nr_wants; k++)
+			if (res->wants[k].commit == st->spec[i])
+				break;
+		if (k == res->nr_wants)
+			res->builds[res->nr_builds++] = st->spec[i];
+	}
 }
 
 /* Copy the state's conclusion into the caller's result. */
@@ -197,6 +217,7 @@ bisect_fill(struct bisect_result *res, struct bisect_state *st,
 		res->wants = xcalloc(n ? n : 1, sizeof *res->wants);
 		memcpy(res->wants, st->wants, n * sizeof *res->wants);
 		res->nr_wants = n;
+		bisect_fill_builds(res, st);
 		return;
 	}
 	res->remaining = s == BISECT_FOUND ? 1 : s == BISECT_AMBIGUOUS ?
@@ -227,6 +248,18 @@ bisect_fill(struct bisect_result *res, struct bisect_state *st,
 }
 
 /*
+ * With several slots a commit built and never sampled was built ahead
+ * for a round that went another way (bisect-rounds.h): the builders'
+ * spare time, not the budget's.
+ */
+static int
+bisect_rounds_spare(const struct bisect_input *in, size_t i)
+{
+	return in->slots > 1 && in->commits[i].build == BISECT_BUILD_OK &&
+	    in->commits[i].nr_samples == 0;
+}
+
+/*
  * The whole bisection's budget (docs/bisection.md): by default twice
  * max_runs per step of a binary search over the range, with two steps
  * more (the ends, the confirmation), and six builds per step. Spent when
@@ -246,7 +279,7 @@ bisect_budget(struct bisect_state *st, const struct bisect_input *in,
 		runs += in->commits[i].nr_samples;
 		if (in->commits[i].build != BISECT_BUILD_UNKNOWN ||
 		    in->commits[i].nr_samples > 0)
-			builds++;
+			builds += !bisect_rounds_spare(in, i);
 	}
 	while (steps < 64 && ((size_t)1 << steps) < n)
 		steps++;

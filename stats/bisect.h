@@ -101,6 +101,13 @@ struct bisect_result {
 	enum bisect_status	 status;
 	struct bisect_want	*wants;
 	size_t			 nr_wants;
+	/*
+	 * slots > 1, CONTINUE: commits worth building while the wants run,
+	 * the next round's likeliest points first (stats/bisect-rounds.h);
+	 * none of them is among wants
+	 */
+	size_t			*builds;
+	size_t			 nr_builds;
 	size_t			*culprits;	/* FOUND: main culprit first */
 	size_t			 nr_culprits;
 	size_t			*candidates;	/* AMBIGUOUS */

@@ -1,0 +1,324 @@
+/*
+ * k-point rounds and speculative builds (see bisect-rounds.h and
+ * docs/bisection.md, "Rounds over several slots"). With one slot the
+ * driver tests the posterior's weighted midpoint; with k it tests the k
+ * commits nearest the quantiles j / (k + 1), so that a round of decisive
+ * samples leaves a (k + 1)-th of the mass, and it names the next round's
+ * likeliest points, under each outcome of this one, as builds to start.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/bisect-rounds.h"
+#include "util/xalloc.h"
+
+#define ROUNDS_NATS	6.0	/* one point's odds, as bisect_model_batch */
+#define ROUNDS_TOL	0.25	/* of the quantiles' spacing, for a build */
+#define ROUNDS_FLOOR	1.5	/* a point's batch, in the job's runs, at least */
+#define ROUNDS_EDGE	1e-9	/* cdf this close to 0 or 1 decides nothing */
+
+size_t
+bisect_rounds_points(size_t *out, unsigned k, const double *cdf,
+    const unsigned char *eligible, const unsigned char *built, size_t nr)
+{
+	unsigned char	*taken = xcalloc(nr ? nr : 1, 1);
+	double		 tol = ROUNDS_TOL / (k + 1), q, d, bd;
+	size_t		 i, n = 0, pick;
+	unsigned	 j;
+
+	for (j = 1; j <= k; j++) {
+		q = (double)j / (k + 1);
+		pick = (size_t)-1;
+		bd = INFINITY;
+		for (i = 0; i < nr; i++) {
+			if (!eligible[i] || taken[i])
+				continue;
+			d = fabs(cdf[i] - q);
+			if (built != NULL && built[i])
+				d -= tol;
+			if (d < bd) {
+				bd = d;
+				pick = i;
+			}
+		}
+		if (pick == (size_t)-1)
+			break;
+		taken[pick] = 1;
+		out[n++] = pick;
+	}
+	free(taken);
+	return n;
+}
+
+unsigned
+bisect_rounds_batch(double effect, unsigned k, unsigned max)
+{
+	double	want, nats = ROUNDS_NATS + log(k ? (double)k : 1);
+
+	/* one sample moves the log odds by effect^2 / 2 on average */
+	want = effect > 0 ? 2 * nats / (effect * effect) : (double)max;
+	if (!(want < (double)max))
+		want = max;
+	if (want < 2)
+		want = 2;
+	return (unsigned)ceil(want);
+}
+
+unsigned
+bisect_rounds_grow(unsigned n, unsigned k)
+{
+	unsigned	add = (unsigned)ceil(n * 0.5), per = (k + 1) / 2;
+
+	if (add < 1)
+		add = 1;
+	return n + add * (per > 1 ? per / 2 : 1);
+}
+
+unsigned
+bisect_rounds_first(unsigned first_runs, unsigned k)
+{
+	return first_runs * (k ? k : 1);
+}
+
+unsigned
+bisect_rounds_regrow(unsigned k_re, unsigned k)
+{
+	return (k_re > 2 ? k_re : 2) * (k ? k : 1);
+}
+
+static void
+rounds_mark_fn(size_t a, void *payload)
+{
+	((unsigned char *)payload)[a] = 1;
+}
+
+static const double *rounds_sort_cdf;
+
+static int
+rounds_cmp_cdf(const void *a, const void *b)
+{
+	size_t	x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (rounds_sort_cdf[x] != rounds_sort_cdf[y])
+		return rounds_sort_cdf[x] < rounds_sort_cdf[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static const double *rounds_sort_score;
+
+static int
+rounds_cmp_score(const void *a, const void *b)
+{
+	size_t	x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (rounds_sort_score[x] != rounds_sort_score[y])
+		return rounds_sort_score[x] > rounds_sort_score[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+size_t
+bisect_rounds_speculate(size_t *out, size_t max, struct bisect_graph *g,
+    const double *post, const unsigned char *eligible,
+    const unsigned char *built, const size_t *points, size_t nr_points,
+    unsigned k, size_t nr)
+{
+	double		*cdf = xcalloc(nr + 1, sizeof *cdf);
+	double		*cond = xcalloc(nr + 1, sizeof *cond);
+	double		*score = xcalloc(nr + 1, sizeof *score);
+	unsigned char	*anc = xcalloc((nr_points + 1) * (nr + 1), 1);
+	unsigned char	*elig = xcalloc(nr + 1, 1);
+	unsigned char	*point = xcalloc(nr + 1, 1);
+	size_t		*pts = xcalloc(nr_points + 1, sizeof *pts);
+	size_t		*next = xcalloc(k + 1, sizeof *next);
+	size_t		*cand = xcalloc(nr + 1, sizeof *cand);
+	size_t		 s, i, j, n, nc = 0;
+	double		 w;
+	int		 in;
+
+	bisect_graph_sums(g, post, cdf);
+	memcpy(pts, points, nr_points * sizeof *pts);
+	rounds_sort_cdf = cdf;
+	qsort(pts, nr_points, sizeof *pts, rounds_cmp_cdf);
+	for (j = 0; j < nr_points; j++) {
+		point[pts[j]] = 1;
+		bisect_graph_ancestors(g, pts[j], rounds_mark_fn,
+		    anc + j * (nr + 1));
+	}
+	/* outcome s: the s points of lowest cdf good, the others bad */
+	for (s = 0; s <= nr_points; s++) {
+		w = 0;
+		for (i = 0; i < nr; i++) {
+			in = 1;
+			for (j = 0; j < nr_points && in; j++)
+				in = j < s ? !anc[j * (nr + 1) + i] :
+				    anc[j * (nr + 1) + i];
+			cond[i] = in ? post[i] : 0;
+			w += cond[i];
+		}
+		if (!(w > 0))
+			continue;
+		for (i = 0; i < nr; i++)
+			cond[i] /= w;
+		bisect_graph_sums(g, cond, cdf);
+		for (i = 0; i < nr; i++)
+			elig[i] = eligible[i] && cdf[i] > ROUNDS_EDGE &&
+			    cdf[i] < 1 - ROUNDS_EDGE;
+		n = bisect_rounds_points(next, k, cdf, elig, built, nr);
+		for (j = 0; j < n; j++)
+			score[next[j]] += w;
+	}
+	for (i = 0; i < nr; i++)
+		if (score[i] > 0 && !point[i] && !(built != NULL && built[i]))
+			cand[nc++] = i;
+	rounds_sort_score = score;
+	qsort(cand, nc, sizeof *cand, rounds_cmp_score);
+	if (nc > max)
+		nc = max;
+	memcpy(out, cand, nc * sizeof *out);
+	free(cdf);
+	free(cond);
+	free(score);
+	free(anc);
+	free(elig);
+	free(point);
+	free(pts);
+	free(next);
+	free(cand);
+	return nc;
+}
+
+static void
+rounds_spec_add(struct bisect_state *st, const size_t *x, size_t n)
+{
+	size_t	i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < st->nr_spec; k++)
+			if (st->spec[k] == x[i])
+				break;
+		if (k < st->nr_spec)
+			continue;
+		ALLOC_GROW(st->spec, st->nr_spec, st->alloc_spec);
+		st->spec[st->nr_spec++] = x[i];
+	}
+}
+
+static int
+rounds_built(const struct bisect_state *st, size_t i)
+{
+	return st->c[i].nr_samples > 0 || st->c[i].build != BISECT_BUILD_UNKNOWN;
+}
+
+double
+bisect_rounds_search(struct bisect_state *st, const struct bisect_range *r,
+    double effect, unsigned k_re, double bal_min)
+{
+	unsigned	 k = st->in->slots, left = k, batch;
+	unsigned char	*elig = xcalloc(st->nr + 1, 1);
+	unsigned char	*next = xcalloc(st->nr + 1, 1);
+	unsigned char	*built = xcalloc(st->nr + 1, 1);
+	size_t		*pts = xcalloc(k + 1, sizeof *pts);
+	size_t		*spec = xcalloc((size_t)k * (k + 1) + 1, sizeof *spec);
+	size_t		 i, n, ng = 0, nspec;
+	double		 best = 0, inner = 0;
+
+	for (i = 0; i < r->nr_goods; i++)
+		ng += st->c[r->goods[i]].nr_samples;
+	for (i = 0; i < st->nr; i++) {
+		built[i] = (unsigned char)rounds_built(st, i);
+		if (!r->in[i] || i == r->top ||
+		    st->c[i].build == BISECT_BUILD_FAILED)
+			continue;
+		next[i] = 1;
+		if (st->c[i].nr_samples >= st->max_runs)
+			continue;
+		if (st->gain[i] > inner)
+			inner = st->gain[i];
+		elig[i] = st->gain[i] >= bal_min;
+	}
+	best = inner;
+	/* the ends first when their levels are what is in doubt */
+	if (st->c[r->top].nr_samples < st->max_runs &&
+	    st->gain_top >= bal_min && st->gain_top >= inner && left > 0) {
+		bisect_range_want(st, r->top,
+		    (unsigned)(st->c[r->top].nr_samples + k_re));
+		left--;
+		if (st->gain_top > best)
+			best = st->gain_top;
+	}
+	if (ng < st->max_runs * r->nr_goods && st->gain_goods >= bal_min &&
+	    st->gain_goods >= inner && left > 0) {
+		for (i = 0; i < r->nr_goods; i++)
+			bisect_range_want(st, r->goods[i], (unsigned)((ng +
+			    k_re * r->nr_goods + r->nr_goods - 1) /
+			    r->nr_goods));
+		left--;
+		if (st->gain_goods > best)
+			best = st->gain_goods;
+	}
+	if (best < bal_min)
+		goto out;
+	/* never fewer than the job's runs: a small batch misleads a round */
+	batch = bisect_rounds_batch(effect, k, st->max_runs);
+	if (batch < ROUNDS_FLOOR * st->first_runs)
+		batch = (unsigned)ceil(ROUNDS_FLOOR * st->first_runs);
+	n = bisect_rounds_points(pts, left, st->pbad, elig, built, st->nr);
+	/* fewer points than slots: the slots left over sample them more */
+	if (n > 0 && n < left)
+		batch *= (left + n - 1) / n;
+	for (i = 0; i < n; i++)
+		bisect_range_want(st, pts[i], (unsigned)(st->c[pts[i]].nr_samples
+		    == 0 ? batch : st->c[pts[i]].nr_samples + (batch + 1) / 2));
+	nspec = bisect_rounds_speculate(spec, (size_t)k * (k + 1), &st->g,
+	    st->post, next, built, pts, n, k, st->nr);
+	rounds_spec_add(st, spec, nspec);
+out:
+	free(elig);
+	free(next);
+	free(built);
+	free(pts);
+	free(spec);
+	return best;
+}
+
+/*
+ * While the ends are told apart, nothing else is sampled: their looks
+ * are theirs alone, so that their runs go out as interleaved pairs
+ * (DESIGN 4.7; bisectd/dispatch.c pairs a batch of two commits only).
+ * The builders are idle then: the first round's points, the quantiles of
+ * a flat prior, are the builds to start.
+ */
+void
+bisect_rounds_ends(struct bisect_state *st, const struct bisect_range *r)
+{
+	unsigned	 k = st->in->slots;
+	double		*post = xcalloc(st->nr + 1, sizeof *post);
+	double		*cdf = xcalloc(st->nr + 1, sizeof *cdf);
+	unsigned char	*elig = xcalloc(st->nr + 1, 1);
+	unsigned char	*built = xcalloc(st->nr + 1, 1);
+	size_t		*pts = xcalloc(k + 1, sizeof *pts);
+	size_t		 i, n = 0, m = 0;
+
+	for (i = 0; i < st->nr; i++)
+		n += r->in[i];
+	for (i = 0; i < st->nr; i++) {
+		post[i] = r->in[i] && n ? 1.0 / (double)n : 0;
+		built[i] = (unsigned char)rounds_built(st, i);
+	}
+	bisect_graph_sums(&st->g, post, cdf);
+	for (i = 0; i < st->nr; i++)
+		elig[i] = r->in[i] && i != r->top &&
+		    st->c[i].build != BISECT_BUILD_FAILED &&
+		    cdf[i] > ROUNDS_EDGE && cdf[i] < 1 - ROUNDS_EDGE;
+	n = bisect_rounds_points(pts, k, cdf, elig, built, st->nr);
+	for (i = 0; i < n; i++)
+		if (!built[pts[i]])
+			pts[m++] = pts[i];
+	rounds_spec_add(st, pts, m);
+	free(post);
+	free(cdf);
+	free(elig);
+	free(built);
+	free(pts);
+}

@@ -1,0 +1,83 @@
+/*
+ * Rounds over several slots (DESIGN §4 point 8, issue 13): with k free
+ * slots a round tests k commits that cut the posterior into k + 1 parts
+ * of equal mass, each sampled enough to move its odds decisively in that
+ * round, and names the commits the next round will most likely want so
+ * that they are built while this round's runs are in flight.
+ */
+#ifndef STATS_BISECT_ROUNDS_H
+#define STATS_BISECT_ROUNDS_H
+
+#include <stddef.h>
+
+#include "stats/bisect-graph.h"
+#include "stats/bisect-range.h"
+
+/*
+ * Up to k commits among the eligible ones, one nearest each quantile
+ * j / (k + 1) of cdf (cdf[i]: the probability that commit i is bad),
+ * distinct, in the order of the quantiles. A commit already built
+ * (built[i], may be NULL) is taken over an unbuilt one up to a quarter of
+ * the quantiles' spacing further away: its build is paid for. Returns
+ * how many were chosen.
+ */
+size_t	 bisect_rounds_points(size_t *out, unsigned k, const double *cdf,
+	    const unsigned char *eligible, const unsigned char *built,
+	    size_t nr);
+
+/*
+ * Samples that move one commit's odds decisively within a round of k
+ * points, at this effect size (in units of the noise's scale): e^6 for
+ * one point, and e^(6 + ln k) for k, so that all k are right about as
+ * often as one is (the one-slot search asks e^3 and comes back later; a
+ * round that must come back costs a round). At least 2, at most max; the
+ * search asks at least 1.5 times the job's runs of a new point.
+ */
+unsigned bisect_rounds_batch(double effect, unsigned k, unsigned max);
+
+/*
+ * The ends' looks with k slots. The first is the job's runs times k (the
+ * ends have every slot to themselves); each next one adds half again,
+ * times k / 4 from 8 slots on (measured: adding more from 4 slots cost
+ * runs and saved no round).
+ */
+unsigned bisect_rounds_grow(unsigned n, unsigned k);
+unsigned bisect_rounds_first(unsigned first_runs, unsigned k);
+
+/*
+ * Samples added to each side of the confirmation (a culprit against its
+ * parent) per round with k slots: the one-slot step, ceil(k / 2) times.
+ */
+unsigned bisect_rounds_regrow(unsigned k_re, unsigned k);
+
+/*
+ * The builds to start now for the next round: for each outcome of a
+ * round testing points[] (the first s of them, in cdf order, good and
+ * the rest bad, for s = 0..nr_points), the next round's points (the
+ * quantiles of the posterior post[] given that outcome), weighted by the
+ * outcome's probability; the commits not built yet (built[], may be
+ * NULL) and not among points[], most probable first, at most max of
+ * them. g is the range's graph over all nr commits (members = commits).
+ * Returns how many were written to out.
+ */
+size_t	 bisect_rounds_speculate(size_t *out, size_t max,
+	    struct bisect_graph *g, const double *post,
+	    const unsigned char *eligible, const unsigned char *built,
+	    const size_t *points, size_t nr_points, unsigned k, size_t nr);
+
+/*
+ * The driver's hooks (bisect-range.c). bisect_rounds_search replaces the
+ * one-slot search when slots > 1: it wants the ends when their levels are
+ * in doubt and the k points, and records the speculative builds in the
+ * state. Returns the best gain, as the one-slot search does.
+ * bisect_rounds_ends, while the ends are being told apart (their looks
+ * are theirs alone), records the first round's points, the quantiles of
+ * a flat prior, as speculative builds.
+ */
+double	 bisect_rounds_search(struct bisect_state *,
+	    const struct bisect_range *, double effect, unsigned k_re,
+	    double bal_min);
+void	 bisect_rounds_ends(struct bisect_state *,
+	    const struct bisect_range *);
+
+#endif
