@@ -370,7 +370,7 @@ bisection_want(struct scheduler *s, struct bisection *bs,
 		if (ex)
 			*exhausted = w.oid;
 	}
-	return bisection_speculate(st, bs, b, res, scheduler_slots(s->ctx),
+	return bisection_speculate(s->ctx->store, bs, b, res, scheduler_slots(s->ctx),
 	    cause);
 }
 
