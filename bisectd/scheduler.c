@@ -193,11 +193,9 @@ scheduler_reap(struct scheduler *s)
 			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 				scheduler_probe_died(s, c->agent, why);
 		} else if (c->kind == SCHEDULER_CHILD_FETCH) {
-			/* it said why itself; the branches are read anyway */
-			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-				log_warn("repository '%s': fetch: %s", c->repo,
-				    why + 4);
-			tracker_fetched(s->tracker, c->repo);
+			/* the tracker says why, once */
+			tracker_fetched(s->tracker, s->ctx->config, c->repo,
+			    status);
 		} else if (c->kind == SCHEDULER_CHILD_BUILD)
 			store_build_retry(s->ctx->store, c->id, why,
 			    s->ctx->config->max_attempts, &cause);

@@ -26,8 +26,10 @@ series_load(struct series *s, struct store *st, int64_t job,
 	memset(s, 0, sizeof *s);
 	s->points = xcalloc(nr + 1, sizeof *s->points);
 	for (i = 0; i < nr; i++) {
-		if (store_series_get(st, job, repo, t[i].commit_oid, metric,
-		    &one, cause) != 0) {
+		/* a commit of a tree tested already has that one's values */
+		if (store_series_get(st, job, repo, t[i].tested_as != NULL ?
+		    t[i].tested_as : t[i].commit_oid, metric, &one,
+		    cause) != 0) {
 			series_release(s);
 			return -1;
 		}
