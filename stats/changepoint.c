@@ -31,6 +31,8 @@
 #define CHANGEPOINT_PERMUTATIONS	199
 #define CHANGEPOINT_ALPHA		0.05
 #define CHANGEPOINT_MIN_SIZE		2
+/* Seeded intervals down to 1/2^CHANGEPOINT_LEVELS of a segment. */
+#define CHANGEPOINT_LEVELS		2
 
 struct cp_segment {
 	size_t	ulo, uhi;	/* commits [ulo, uhi) */
@@ -54,6 +56,9 @@ struct cp_state {
 	size_t			*rank;		/* per value, in its segment */
 	double			*s;		/* per value: sum |v - w| */
 	size_t			*sorted;	/* scratch */
+	size_t			*gsorted;	/* every value, sorted */
+	size_t			*vunit;		/* the commit of each value */
+	unsigned char		*inset;		/* per commit, scratch */
 	double			*fw_cnt;	/* Fenwick trees over ranks */
 	double			*fw_sum;
 	size_t			*order;		/* commits in sweep order */
@@ -85,13 +90,18 @@ changepoint_prepare(struct cp_state *st, const size_t *u, size_t nu)
 	size_t	m = 0, r, i, j;
 	double	total = 0, prefix = 0, z, sum = 0;
 
-	for (j = 0; j < nu; j++) {
-		for (i = st->ustart[u[j]]; i < st->ustart[u[j] + 1]; i++) {
+	/* the values in order: all of them sorted once, filtered */
+	for (j = 0; j < nu; j++)
+		st->inset[u[j]] = 1;
+	for (j = 0; j < st->n; j++) {
+		i = st->gsorted[j];
+		if (st->inset[st->vunit[i]]) {
 			st->sorted[m++] = i;
 			total += st->v[i];
 		}
 	}
-	qsort_r(st->sorted, m, sizeof *st->sorted, changepoint_cmp, st->v);
+	for (j = 0; j < nu; j++)
+		st->inset[u[j]] = 0;
 	for (r = 0; r < m; r++) {
 		i = st->sorted[r];
 		z = st->v[i];
@@ -179,7 +189,8 @@ changepoint_sweep(struct cp_state *st, const size_t *u, size_t nu,
  * The seeded intervals of a segment of n commits (Kovacs et al., "Seeded
  * binary segmentation", Biometrika 2023): the whole, then at each level
  * intervals half as long, 2^(k+1) - 1 of them, evenly spread, down to
- * 2 min_size + 2 commits. A short dip in the middle of a long segment
+ * 2 min_size + 2 commits or a quarter of the segment (CHANGEPOINT_LEVELS),
+ * which bounds the cost to about five times one sweep's. A short dip in the middle of a long segment
  * barely moves the best split of the whole, but it is a plain step in an
  * interval that holds one of its edges. Interval i of level k: *start and
  * *len; returns 0 past the last.
@@ -192,7 +203,7 @@ changepoint_interval(size_t n, size_t min_size, size_t idx, size_t *start,
 
 	for (k = 0;; k++) {
 		l = k == 0 ? n : n >> k;
-		if (k > 0 && l < shortest)
+		if (k > CHANGEPOINT_LEVELS || (k > 0 && l < shortest))
 			return 0;
 		count = k == 0 ? 1 : ((size_t)2 << k) - 1;
 		if (idx < count)
@@ -432,7 +443,7 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 	struct changepoint	*points = NULL, *cp;
 	unsigned		 permutations = CHANGEPOINT_PERMUTATIONS;
 	double			 alpha = CHANGEPOINT_ALPHA, min_effect = 0;
-	size_t			 max_points = 0, i, before, after;
+	size_t			 max_points = 0, i, k, before, after;
 	uint64_t		 seed = 0;
 	int			 r = -1;
 
@@ -488,6 +499,15 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 	st.fw_cnt = xreallocarray(NULL, n + 1, sizeof *st.fw_cnt);
 	st.fw_sum = xreallocarray(NULL, n + 1, sizeof *st.fw_sum);
 	st.order = xreallocarray(NULL, st.nr_units, sizeof *st.order);
+	st.gsorted = xreallocarray(NULL, n, sizeof *st.gsorted);
+	st.vunit = xreallocarray(NULL, n, sizeof *st.vunit);
+	st.inset = xcalloc(st.nr_units, 1);
+	for (i = 0; i < st.nr_units; i++)
+		for (k = st.ustart[i]; k < st.ustart[i + 1]; k++)
+			st.vunit[k] = i;
+	for (i = 0; i < n; i++)
+		st.gsorted[i] = i;
+	qsort_r(st.gsorted, n, sizeof *st.gsorted, changepoint_cmp, st.v);
 	rng_seed(&st.rng, seed);
 
 	changepoint_run(&st, permutations, alpha, max_points);
@@ -529,6 +549,9 @@ out:
 	free(st.fw_cnt);
 	free(st.fw_sum);
 	free(st.order);
+	free(st.gsorted);
+	free(st.vunit);
+	free(st.inset);
 	free(st.segs);
 	free(st.found);
 	return r;
