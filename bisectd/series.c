@@ -3,7 +3,8 @@
  * in run order; the change-point test gets every value with its commit as
  * the group, so that it shuffles whole commits (stats/changepoint.h). The
  * settings are continuous mode's: a change point needs p < 0.01 and three
- * commits either side, because a false alarm costs a whole bisection and
+ * commits either side to be found (it is then placed with one allowed on a
+ * side, stats/changepoint.c), because a false alarm costs a whole bisection and
  * a mail to people, and a series is looked at again every time runs end,
  * so each chance to err adds up.
  */
@@ -75,7 +76,8 @@ series_detect(struct series *s, double min_effect_pct, char **cause)
 	memset(&opts, 0, sizeof opts);
 	opts.min_effect_pct = min_effect_pct;
 	opts.alpha = SERIES_ALPHA;
-	opts.min_size = 3;
+	opts.permutations = SERIES_PERMUTATIONS;
+	opts.min_size = SERIES_MIN_SIZE;
 	opts.seed = 1;
 	if (changepoint_detect(&s->cp, values, groups, n, &opts, cause) != 0)
 		goto out;

@@ -15,8 +15,12 @@
 #include "stats/changepoint.h"
 #include "stats/summary.h"
 
-/* Continuous mode's significance level for a change point. */
-#define SERIES_ALPHA	0.01
+/* Continuous mode's significance level for a change point (p < it). */
+#define SERIES_ALPHA		0.01
+/* Permutations of its test: p < 0.01 then means 3 exceedances or fewer. */
+#define SERIES_PERMUTATIONS	399
+/* Commits each side of a change point while it is searched for. */
+#define SERIES_MIN_SIZE		3
 
 struct series_point {
 	int64_t		 seq;		/* the commit's place on the branch */

@@ -31,8 +31,8 @@
 #define CHANGEPOINT_PERMUTATIONS	199
 #define CHANGEPOINT_ALPHA		0.05
 #define CHANGEPOINT_MIN_SIZE		2
-/* Seeded intervals down to 1/2^CHANGEPOINT_LEVELS of a segment. */
-#define CHANGEPOINT_LEVELS		2
+/* The longest stretch tried against the rest of its segment, commits. */
+#define CHANGEPOINT_DIP			12
 
 struct cp_segment {
 	size_t	ulo, uhi;	/* commits [ulo, uhi) */
@@ -186,60 +186,89 @@ changepoint_sweep(struct cp_state *st, const size_t *u, size_t nu,
 }
 
 /*
- * The seeded intervals of a segment of n commits (Kovacs et al., "Seeded
- * binary segmentation", Biometrika 2023): the whole, then at each level
- * intervals half as long, 2^(k+1) - 1 of them, evenly spread, down to
- * 2 min_size + 2 commits or a quarter of the segment (CHANGEPOINT_LEVELS),
- * which bounds the cost to about five times one sweep's. A short dip in the middle of a long segment
- * barely moves the best split of the whole, but it is a plain step in an
- * interval that holds one of its edges. Interval i of level k: *start and
- * *len; returns 0 past the last.
+ * The largest q of a stretch inside the commits u[0 .. nu - 1] (prepared)
+ * against the rest of them: min_size to CHANGEPOINT_DIP commits, with at
+ * least min_size commits on either side (the epidemic alternative). A dip
+ * that is fixed a few commits later barely moves the best single split,
+ * but it is a plain change between the stretch and the rest. *split gets
+ * the stretch's first commit, 0 when none is allowed.
  */
-static int
-changepoint_interval(size_t n, size_t min_size, size_t idx, size_t *start,
-    size_t *len)
+static double
+changepoint_dip(struct cp_state *st, const size_t *u, size_t nu,
+    double pairs, size_t *split)
 {
-	size_t	k, count, l, shortest = 2 * min_size + 2;
+	size_t	m = 0, j, i, a, b, r, k, ms = st->min_size;
+	double	in_pairs, sum_s, cnt, sum, cnt_lo, sum_lo, d, z;
+	double	cross, out_pairs, kx, ky, e, q, best = -INFINITY;
 
-	for (k = 0;; k++) {
-		l = k == 0 ? n : n >> k;
-		if (k > CHANGEPOINT_LEVELS || (k > 0 && l < shortest))
-			return 0;
-		count = k == 0 ? 1 : ((size_t)2 << k) - 1;
-		if (idx < count)
-			break;
-		idx -= count;
+	*split = 0;
+	for (j = 0; j < nu; j++)
+		m += st->ustart[u[j] + 1] - st->ustart[u[j]];
+	for (a = ms; a + 2 * ms <= nu; a++) {
+		memset(st->fw_cnt, 0, (m + 1) * sizeof *st->fw_cnt);
+		memset(st->fw_sum, 0, (m + 1) * sizeof *st->fw_sum);
+		in_pairs = sum_s = cnt = sum = 0;
+		k = 0;
+		for (b = a; b + ms < nu && b - a < CHANGEPOINT_DIP; b++) {
+			for (i = st->ustart[u[b]]; i < st->ustart[u[b] + 1];
+			    i++) {
+				z = st->v[i];
+				r = st->rank[i];
+				cnt_lo = changepoint_fenwick_sum(st->fw_cnt, r);
+				sum_lo = changepoint_fenwick_sum(st->fw_sum, r);
+				d = (z * cnt_lo - sum_lo) +
+				    ((sum - sum_lo) - z * (cnt - cnt_lo));
+				in_pairs += d;
+				sum_s += st->s[i];
+				changepoint_fenwick_add(st->fw_cnt, m, r, 1);
+				changepoint_fenwick_add(st->fw_sum, m, r, z);
+				cnt += 1;
+				sum += z;
+				k++;
+			}
+			if (b + 1 - a < ms || k < 2 || m - k < 2)
+				continue;
+			kx = (double)k;
+			ky = (double)(m - k);
+			cross = sum_s - 2 * in_pairs;
+			out_pairs = pairs - in_pairs - cross;
+			e = 2 * cross / (kx * ky) -
+			    2 * in_pairs / (kx * (kx - 1)) -
+			    2 * out_pairs / (ky * (ky - 1));
+			q = kx * ky / (double)m * e;
+			if (q > best) {
+				best = q;
+				*split = a;
+			}
+		}
 	}
-	*len = l;
-	*start = count == 1 ? 0 : (idx * (n - l) + (count - 1) / 2) /
-	    (count - 1);
-	return 1;
+	return best;
 }
 
 /*
- * The largest q of a segment over its seeded intervals, its commits in
- * the order st->order[seg->ulo ..]; *split is the first commit of Y in
- * that order (an index into st->order), 0 when none.
+ * The largest q of a segment, its commits in the order st->order[seg->ulo
+ * ..]: its best split, or its best stretch against the rest; *split is
+ * the first commit of Y (an index into st->order), 0 when none.
  */
 static double
 changepoint_segment_max(struct cp_state *st, const struct cp_segment *seg,
     size_t *split)
 {
-	size_t	n = seg->uhi - seg->ulo, idx, start, len, s;
-	double	best = -INFINITY, q, pairs;
-	size_t	*u;
+	size_t	n = seg->uhi - seg->ulo, s;
+	double	best, q, pairs;
+	size_t	*u = st->order + seg->ulo;
 
 	*split = 0;
-	for (idx = 0; changepoint_interval(n, st->min_size, idx, &start,
-	    &len); idx++) {
-		u = st->order + seg->ulo + start;
-		pairs = changepoint_prepare(st, u, len);
-		q = changepoint_sweep(st, u, len, pairs, st->min_size,
-		    st->min_size, &s);
-		if (s != 0 && q > best) {
-			best = q;
-			*split = seg->ulo + start + s;
-		}
+	pairs = changepoint_prepare(st, u, n);
+	/* the newest commits: a step may have one commit after it */
+	best = changepoint_sweep(st, u, n, pairs, st->min_size,
+	    seg->uhi == st->nr_units ? 1 : st->min_size, &s);
+	if (s != 0)
+		*split = seg->ulo + s;
+	q = changepoint_dip(st, u, n, pairs, &s);
+	if (s != 0 && (*split == 0 || q > best)) {
+		best = q;
+		*split = seg->ulo + s;
 	}
 	return best;
 }
