@@ -62,7 +62,9 @@ struct tracker {
 	struct tracker_repo	*repos;
 	size_t			 nr_repos;
 	size_t			 alloc_repos;
-	long			 last_samples;	/* runs ended at last detection */
+	int64_t			 last_active;	/* runs pending or running, */
+	int64_t			 last_newest;	/* and the newest, last turn */
+	int			 started;	/* the first turn is over */
 	int			 index_due;	/* runs ended since the index */
 	time_t			 next_index;	/* not rewritten before then */
 };
@@ -769,7 +771,7 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 	const struct config		*cfg = s->ctx->config;
 	const struct config_repo	*cr;
 	struct tracker_repo		*tr;
-	struct store_counts		 counts;
+	int64_t				 active, newest;
 	git_repository			*repo = NULL;
 	time_t				 now = time(NULL);
 	pid_t				 pid;
@@ -779,11 +781,18 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 
 	if (cfg->continuous.nr_jobs == 0)
 		return 0;
-	if (store_counts(s->ctx->store, &counts, cause) != 0)
+	if (store_tracked_activity(s->ctx->store, &active, &newest,
+	    cause) != 0)
 		return -1;
-	/* Detection runs again only when a run has ended since. */
-	detect = counts.runs_done + counts.runs_failed != t->last_samples;
-	t->last_samples = counts.runs_done + counts.runs_failed;
+	/*
+	 * Detection runs again only when a run may have ended since: fewer
+	 * runs are active, or runs were added (and may have ended already).
+	 */
+	detect = active != t->last_active || newest != t->last_newest ||
+	    !t->started;
+	t->started = 1;
+	t->last_active = active;
+	t->last_newest = newest;
 	for (i = 0; i < cfg->nr_repos; i++) {
 		cr = &cfg->repos[i];
 		if (cr->nr_track == 0)

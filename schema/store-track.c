@@ -46,8 +46,12 @@ static const char sql_tracked_list[] =
     "SELECT seq, commit_oid, base, queued, tested_as FROM tracked WHERE "
     "repo = ? AND branch = ? ORDER BY seq";
 static const char sql_tracked_unqueued[] =
-    "SELECT seq, commit_oid, base, queued, tested_as FROM tracked WHERE "
-    "repo = ? AND branch = ? AND queued = 0 ORDER BY seq";
+    "SELECT seq, commit_oid, base, queued, tested_as FROM tracked "
+    "INDEXED BY tracked_unqueued WHERE repo = ? AND branch = ? AND "
+    "queued = 0 ORDER BY seq";
+static const char sql_tracked_activity[] =
+    "SELECT (SELECT count(*) FROM runs WHERE status IN ('pending', "
+    "'running')), (SELECT coalesce(max(id), 0) FROM runs)";
 static const char sql_tracked_queued[] =
     "UPDATE tracked SET queued = 1 WHERE repo = ? AND branch = ? AND seq = ?";
 static const char sql_tracked_busy[] =
@@ -282,6 +286,24 @@ store_tracked_queued(struct store *st, const char *repo, const char *branch,
 	    branch, seq) != 0)
 		return -1;
 	return store_exec_stmt(st, stmt, cause);
+}
+
+int
+store_tracked_activity(struct store *st, int64_t *active, int64_t *newest,
+    char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r;
+
+	*active = *newest = 0;
+	if (store_stmt(st, &stmt, cause, sql_tracked_activity, "") != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1) {
+		*active = sqlite3_column_int64(stmt, 0);
+		*newest = sqlite3_column_int64(stmt, 1);
+	}
+	sqlite3_reset(stmt);
+	return r < 0 ? -1 : 0;
 }
 
 int

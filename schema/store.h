@@ -392,6 +392,12 @@ int	 store_tracked_unqueued(struct store *, const char *repo,
 int	 store_tracked_queued(struct store *, const char *repo,
 	     const char *branch, int64_t seq, char **cause);
 void	 store_tracked_list_free(struct store_tracked *, size_t);
+/*
+ * The runs pending or running, and the newest run's id: cheap (indexes
+ * only), so that an idle daemon sees at once that no run has ended.
+ */
+int	 store_tracked_activity(struct store *, int64_t *active,
+	     int64_t *newest, char **cause);
 /* Is a run of job pending or running at one of the branch's commits? */
 int	 store_tracked_busy(struct store *, const char *repo,
 	     const char *branch, int64_t job, int *busy, char **cause);

@@ -9,7 +9,7 @@
 -- improvement, and a regression is closed by the improvement that fixed it.
 ALTER TABLE tracked ADD COLUMN tree_oid TEXT;
 ALTER TABLE tracked ADD COLUMN tested_as TEXT;
-CREATE INDEX tracked_unqueued ON tracked (repo, branch) WHERE queued = 0;
+CREATE INDEX tracked_unqueued ON tracked (repo, branch, seq) WHERE queued = 0;
 
 CREATE TABLE tracked_trees (
 	repo		TEXT NOT NULL,
