@@ -56,18 +56,20 @@ series_detect(struct series *s, double min_effect_pct, char **cause)
 {
 	struct changepoint_opts	 opts;
 	double			*values = NULL;
-	size_t			*groups = NULL, n = 0, i, k;
+	size_t			*groups = NULL, n = 0, i, k, from;
 	int			 r = -1;
 
 	changepoint_result_release(&s->cp);
 	memset(&s->cp, 0, sizeof s->cp);
 	if (s->nr < 6)
 		return 0;
-	for (i = 0; i < s->nr; i++)
+	/* the newest SERIES_WINDOW commits: the cost does not grow with age */
+	from = s->nr > SERIES_WINDOW ? s->nr - SERIES_WINDOW : 0;
+	for (i = from; i < s->nr; i++)
 		n += s->points[i].nr;
 	values = xcalloc(n, sizeof *values);
 	groups = xcalloc(n, sizeof *groups);
-	for (n = 0, i = 0; i < s->nr; i++) {
+	for (n = 0, i = from; i < s->nr; i++) {
 		for (k = 0; k < s->points[i].nr; k++) {
 			values[n] = s->points[i].values[k];
 			groups[n++] = i;

@@ -52,6 +52,7 @@ struct tracker_repo {
 	time_t	 next_fetch;
 	pid_t	 fetching;	/* the fetch child, or 0 */
 	int	 fetched;	/* its refs are to be read */
+	int	 queue_due;	/* they were read: queue what came in */
 	unsigned char *missing;	/* per tracked branch: said it is missing */
 	size_t	 nr_missing;
 	unsigned failures;	/* fetches failed in a row */
@@ -104,6 +105,7 @@ tracker_repo(struct tracker *t, const char *name)
 	t->repos[t->nr_repos].next_fetch = 0;
 	t->repos[t->nr_repos].fetching = 0;
 	t->repos[t->nr_repos].fetched = 0;
+	t->repos[t->nr_repos].queue_due = 1;
 	t->repos[t->nr_repos].missing = NULL;
 	t->repos[t->nr_repos].nr_missing = 0;
 	t->repos[t->nr_repos].failures = 0;
@@ -728,41 +730,52 @@ out:
 
 static int
 tracker_detect(struct scheduler *s, const struct config_repo *cr,
-    const char *branch, char **cause)
+    const char *branch, struct job **jobs, size_t nr_jobs, char **cause)
 {
-	const struct config_continuous	*cc = &s->ctx->config->continuous;
-	struct store_tracked		*t = NULL;
-	struct job			**jobs = NULL;
-	struct job_options		  jopts;
-	size_t				  nr = 0, nr_jobs = 0, i, j;
-	int				  r = -1;
+	struct store_tracked	*t = NULL;
+	size_t			 nr = 0, j;
+	int			 r = -1;
 
 	if (store_tracked_list(s->ctx->store, cr->name, branch, &t, &nr,
 	    cause) != 0)
 		return -1;
-	memset(&jopts, 0, sizeof jopts);
-	jopts.include_dirs = (const char *const *)s->ctx->config->job_include;
-	jopts.nr_include_dirs = s->ctx->config->nr_job_include;
-	for (i = 0; i < cc->nr_jobs; i++) {
-		job_list_free(jobs, nr_jobs);
-		jobs = NULL;
-		nr_jobs = 0;
-		if (job_load_with(cc->jobs[i], &jopts, &jobs, &nr_jobs,
+	for (j = 0; j < nr_jobs; j++) {
+		if (jobs[j]->metric == NULL)
+			continue;
+		if (tracker_detect_job(s, cr, branch, jobs[j], t, nr,
 		    cause) != 0)
 			goto out;
-		for (j = 0; j < nr_jobs; j++) {
-			if (jobs[j]->metric == NULL)
-				continue;
-			if (tracker_detect_job(s, cr, branch, jobs[j], t, nr,
-			    cause) != 0)
-				goto out;
-		}
 	}
 	r = 0;
 out:
-	job_list_free(jobs, nr_jobs);
 	store_tracked_list_free(t, nr);
 	return r;
+}
+
+/* The continuous jobs, loaded once for a turn's detection. */
+static int
+tracker_jobs(struct scheduler *s, struct job ***out, size_t *nr,
+    char **cause)
+{
+	const struct config		*cfg = s->ctx->config;
+	struct job_options		 jopts;
+	struct job			**one = NULL;
+	size_t				 n = 0, i, j;
+
+	memset(&jopts, 0, sizeof jopts);
+	jopts.include_dirs = (const char *const *)cfg->job_include;
+	jopts.nr_include_dirs = cfg->nr_job_include;
+	for (i = 0; i < cfg->continuous.nr_jobs; i++) {
+		if (job_load_with(cfg->continuous.jobs[i], &jopts, &one, &n,
+		    cause) != 0)
+			return -1;
+		*out = xreallocarray(*out, *nr + n, sizeof **out);
+		for (j = 0; j < n; j++)
+			(*out)[(*nr)++] = one[j];
+		free(one);
+		one = NULL;
+	}
+	return 0;
 }
 
 int
@@ -772,6 +785,8 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 	const struct config_repo	*cr;
 	struct tracker_repo		*tr;
 	int64_t				 active, newest;
+	struct job			**jobs = NULL;
+	size_t				 nr_jobs = 0;
 	git_repository			*repo = NULL;
 	time_t				 now = time(NULL);
 	pid_t				 pid;
@@ -791,6 +806,8 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 	detect = active != t->last_active || newest != t->last_newest ||
 	    !t->started;
 	t->started = 1;
+	if (detect && tracker_jobs(s, &jobs, &nr_jobs, cause) != 0)
+		goto out;
 	t->last_active = active;
 	t->last_newest = newest;
 	for (i = 0; i < cfg->nr_repos; i++) {
@@ -824,6 +841,7 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 		}
 		if (tr->fetched) {
 			tr->fetched = 0;
+			tr->queue_due = 1;
 			git_libgit2_init();
 			if (git_repository_open(&repo, cr->path) != 0) {
 				tracker_git_error(cause, "couldn't open",
@@ -840,12 +858,15 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 			git_libgit2_shutdown();
 		}
 		for (j = 0; j < cr->nr_track; j++) {
-			if (tracker_queue(s, cr, cr->track[j], cause) != 0)
-				goto out;
-			if (detect && tracker_detect(s, cr, cr->track[j],
+			/* only a reading of the branches adds rows to queue */
+			if (tr->queue_due && tracker_queue(s, cr, cr->track[j],
 			    cause) != 0)
 				goto out;
+			if (detect && tracker_detect(s, cr, cr->track[j], jobs,
+			    nr_jobs, cause) != 0)
+				goto out;
 		}
+		tr->queue_due = 0;
 	}
 	/*
 	 * The series' page follows its runs, at most every
@@ -864,6 +885,7 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 	}
 	r = 0;
 out:
+	job_list_free(jobs, nr_jobs);
 	if (repo != NULL) {
 		git_repository_free(repo);
 		git_libgit2_shutdown();
