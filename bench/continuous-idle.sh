@@ -3,7 +3,8 @@
 # branches of COMMITS tracked commits each (all tested, nothing new),
 # reading every branch every INTERVAL seconds, measured over SECONDS s
 # of its life by its CPU time (utime + stime in /proc/PID/stat), as a
-# share of one core. The rows are written straight into the store of a
+# share of one core, after 2 x INTERVAL s of warm-up (the start looks at
+# every series once; that is reported apart). The rows are written straight into the store of a
 # daemon that made it, then a second daemon runs on it.
 #
 #   bench/continuous-idle.sh [BRANCHES [COMMITS [SECONDS [INTERVAL]]]]
@@ -81,10 +82,12 @@ pid=$!
 wait_for ready daemon.log
 hz=$(getconf CLK_TCK)
 ticks() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
-sleep 2	# past the first reading of every branch
+t_ready=$(ticks)
+sleep $((2 * interval))	# past the start's detection and the first readings
 t0=$(ticks)
 sleep "$seconds"	# the measurement itself: the daemon is left idle
 t1=$(ticks)
+echo "continuous-idle: start: $((t0 - t_ready)) ticks of CPU in the $((2 * interval)) s after ready (a first look at every series)"
 echo "continuous-idle: $branches branches x $commits tracked commits, interval $interval s:" \
 	"$((t1 - t0)) ticks of CPU in $seconds s =" \
 	"$(awk -v t=$((t1 - t0)) -v hz="$hz" -v s="$seconds" 'BEGIN { printf "%.3f%%", 100 * t / hz / s }') of a core"

@@ -519,7 +519,7 @@ out:
 
 static int
 tracker_queue(struct scheduler *s, const struct config_repo *cr,
-    const char *branch, char **cause)
+    char **cause)
 {
 	const struct config_continuous	*cc = &s->ctx->config->continuous;
 	struct store_tracked		*t = NULL;
@@ -529,7 +529,7 @@ tracker_queue(struct scheduler *s, const struct config_repo *cr,
 	int64_t				 id;
 	int				 resumed, r = -1;
 
-	if (store_tracked_unqueued(s->ctx->store, cr->name, branch, &t, &nr,
+	if (store_tracked_unqueued(s->ctx->store, cr->name, &t, &nr,
 	    cause) != 0)
 		return -1;
 	for (i = 0; i < nr; i++) {
@@ -548,7 +548,7 @@ tracker_queue(struct scheduler *s, const struct config_repo *cr,
 				goto out;
 			}
 		}
-		if (store_tracked_queued(s->ctx->store, cr->name, branch,
+		if (store_tracked_queued(s->ctx->store, cr->name, t[i].branch,
 		    t[i].seq, cause) != 0)
 			goto out;
 		s->progress = 1;
@@ -733,17 +733,19 @@ tracker_detect(struct scheduler *s, const struct config_repo *cr,
     const char *branch, struct job **jobs, size_t nr_jobs, char **cause)
 {
 	struct store_tracked	*t = NULL;
-	size_t			 nr = 0, j;
+	size_t			 nr = 0, j, off;
 	int			 r = -1;
 
 	if (store_tracked_list(s->ctx->store, cr->name, branch, &t, &nr,
 	    cause) != 0)
 		return -1;
+	/* the test looks at the newest SERIES_WINDOW commits only */
+	off = nr > SERIES_WINDOW ? nr - SERIES_WINDOW : 0;
 	for (j = 0; j < nr_jobs; j++) {
 		if (jobs[j]->metric == NULL)
 			continue;
-		if (tracker_detect_job(s, cr, branch, jobs[j], t, nr,
-		    cause) != 0)
+		if (tracker_detect_job(s, cr, branch, jobs[j], t + off,
+		    nr - off, cause) != 0)
 			goto out;
 	}
 	r = 0;
@@ -848,25 +850,31 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 				    cr->name);
 				goto out;
 			}
+			/* one transaction: one lock, not one per query */
+			if (store_begin(s->ctx->store, cause) != 0)
+				goto out;
 			for (j = 0; j < cr->nr_track; j++) {
 				if (tracker_record(s, tr, repo, cr, j,
-				    cause) != 0)
+				    cause) != 0) {
+					store_rollback(s->ctx->store);
 					goto out;
+				}
 			}
+			if (store_commit(s->ctx->store, cause) != 0)
+				goto out;
 			git_repository_free(repo);
 			repo = NULL;
 			git_libgit2_shutdown();
 		}
+		/* only a reading of the branches adds rows to queue */
+		if (tr->queue_due && tracker_queue(s, cr, cause) != 0)
+			goto out;
+		tr->queue_due = 0;
 		for (j = 0; j < cr->nr_track; j++) {
-			/* only a reading of the branches adds rows to queue */
-			if (tr->queue_due && tracker_queue(s, cr, cr->track[j],
-			    cause) != 0)
-				goto out;
 			if (detect && tracker_detect(s, cr, cr->track[j], jobs,
 			    nr_jobs, cause) != 0)
 				goto out;
 		}
-		tr->queue_due = 0;
 	}
 	/*
 	 * The series' page follows its runs, at most every

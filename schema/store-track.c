@@ -46,9 +46,9 @@ static const char sql_tracked_list[] =
     "SELECT seq, commit_oid, base, queued, tested_as FROM tracked WHERE "
     "repo = ? AND branch = ? ORDER BY seq";
 static const char sql_tracked_unqueued[] =
-    "SELECT seq, commit_oid, base, queued, tested_as FROM tracked "
-    "INDEXED BY tracked_unqueued WHERE repo = ? AND branch = ? AND "
-    "queued = 0 ORDER BY seq";
+    "SELECT seq, commit_oid, base, queued, tested_as, branch FROM tracked "
+    "INDEXED BY tracked_unqueued WHERE repo = ? AND queued = 0 ORDER BY "
+    "branch, seq";
 static const char sql_tracked_activity[] =
     "SELECT (SELECT count(*) FROM runs WHERE status IN ('pending', "
     "'running')), (SELECT coalesce(max(id), 0) FROM runs)";
@@ -239,7 +239,10 @@ store_tracked_read(struct store *st, const char *sql, const char *repo,
 
 	*out = NULL;
 	*nr = 0;
-	if (store_stmt(st, &stmt, cause, sql, "tt", repo, branch) != 0)
+	if (branch == NULL) {
+		if (store_stmt(st, &stmt, cause, sql, "t", repo) != 0)
+			return -1;
+	} else if (store_stmt(st, &stmt, cause, sql, "tt", repo, branch) != 0)
 		return -1;
 	while ((r = store_step(st, stmt, cause)) == 1) {
 		ALLOC_GROW(v, n, alloc);
@@ -248,6 +251,8 @@ store_tracked_read(struct store *st, const char *sql, const char *repo,
 		v[n].base = sqlite3_column_int(stmt, 2);
 		v[n].queued = sqlite3_column_int(stmt, 3);
 		v[n].tested_as = store_column_text(stmt, 4);
+		v[n].branch = branch == NULL ? store_column_text(stmt, 5) :
+		    NULL;
 		n++;
 	}
 	sqlite3_reset(stmt);
@@ -270,9 +275,9 @@ store_tracked_list(struct store *st, const char *repo, const char *branch,
 
 int
 store_tracked_unqueued(struct store *st, const char *repo,
-    const char *branch, struct store_tracked **out, size_t *nr, char **cause)
+    struct store_tracked **out, size_t *nr, char **cause)
 {
-	return store_tracked_read(st, sql_tracked_unqueued, repo, branch, out,
+	return store_tracked_read(st, sql_tracked_unqueued, repo, NULL, out,
 	    nr, cause);
 }
 
@@ -326,6 +331,7 @@ store_tracked_list_free(struct store_tracked *v, size_t n)
 	for (i = 0; i < n; i++) {
 		free(v[i].commit_oid);
 		free(v[i].tested_as);
+		free(v[i].branch);
 	}
 	free(v);
 }

@@ -358,6 +358,7 @@ struct store_tracked {
 	int	 base;
 	int	 queued;
 	char	*tested_as;	/* the commit of the same tree run, or NULL */
+	char	*branch;	/* store_tracked_unqueued's only */
 };
 /* The newest seq of a branch, or -1 when it was never seen. */
 int	 store_tracked_last(struct store *, const char *repo,
@@ -385,10 +386,9 @@ int	 store_tracked_set_gone(struct store *, const char *repo,
 int	 store_tracked_list(struct store *, const char *repo,
 	     const char *branch, struct store_tracked **out, size_t *nr,
 	     char **cause);
-/* The rows not queued yet. */
+/* The rows not queued yet, of every branch of the repository. */
 int	 store_tracked_unqueued(struct store *, const char *repo,
-	     const char *branch, struct store_tracked **out, size_t *nr,
-	     char **cause);
+	     struct store_tracked **out, size_t *nr, char **cause);
 int	 store_tracked_queued(struct store *, const char *repo,
 	     const char *branch, int64_t seq, char **cause);
 void	 store_tracked_list_free(struct store_tracked *, size_t);
