@@ -13,6 +13,14 @@
  * q over all of them again (as the ecp package does), and the p-value is
  * (1 + #{q_perm >= q}) / (1 + permutations).
  *
+ * Beside the best split, each segment's best stretch of 3 to
+ * CHANGEPOINT_DIP commits against the rest of it is a candidate (the
+ * epidemic alternative: a dip that is fixed a few commits later), and the
+ * permutation test takes the largest q of both kinds. At the newest end
+ * of the series a split may leave one commit after it; every change point
+ * found is then placed again within min_size commits, one allowed on a
+ * side. A split needs p < alpha, strictly.
+ *
  * The sums over pairs are kept incrementally while the split point sweeps
  * across a segment, with a Fenwick tree over the ranks of the values, so
  * one sweep costs O(m log m) instead of O(m^2): a permutation test of a
