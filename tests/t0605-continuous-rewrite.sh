@@ -7,6 +7,8 @@
 # tracked commit is said once, not at every fetch; a deleted branch is said
 # once and marked gone in status and on the web page. The one regression
 # (commit 12) is reported once through all of it; no false one appears.
+# (The series starts at commit 4: with fewer than a dozen commits the
+# permutation test cannot reach p < 0.01.)
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/lib-bisect.sh"
 
@@ -101,8 +103,8 @@ test_expect_success 'setup: a history with one culprit, an empty upstream' '
 	  interval: 1
 	web: web
 	EOF
-	push master~16 master &&
-	push master~16 other
+	push master~20 master &&
+	push master~20 other
 '
 
 test_expect_success 'the daemon tests the first tip once for both branches' '
@@ -117,8 +119,8 @@ test_expect_success 'the daemon tests the first tip once for both branches' '
 test_expect_success 'pushed commits are tested, the regression bisected' '
 	push master~8 master &&
 	test_wait_for 900 found_culprit &&
-	test_wait_for 600 settled 9 &&
-	logged 1 "8 new commits on .master." &&
+	test_wait_for 600 settled 13 &&
+	logged 1 "12 new commits on .master." &&
 	test "$(count "SELECT count(*) FROM regressions")" = 1 &&
 	count "SELECT count(*) FROM builds" >builds.before &&
 	count "SELECT count(*) FROM runs" >runs.before
@@ -129,7 +131,7 @@ test_expect_success 'a same-tree rewrite: no build, no run, no new report' '
 	push "$tip" master &&
 	test_wait_for 300 logged 1 "branch .master. was rewritten: 3 commits leave its series, 3 come in" &&
 	test_wait_for 300 logged 1 "3 commits of a tree tested already" &&
-	test_wait_for 600 settled 9 &&
+	test_wait_for 600 settled 13 &&
 	test "$(count "SELECT count(*) FROM builds")" = "$(cat builds.before)" &&
 	test "$(count "SELECT count(*) FROM runs")" = "$(cat runs.before)" &&
 	series >series.out &&
@@ -142,9 +144,9 @@ test_expect_success 'reset back two and push one: only the new one is tested' '
 	tip=$(commit_on "$(cat tip)~2" extra) &&
 	push "$tip" master &&
 	test_wait_for 300 logged 1 "was rewritten: 2 commits leave its series, 1 come in" &&
-	test_wait_for 600 settled 8 &&
+	test_wait_for 600 settled 12 &&
 	series >series.out &&
-	test "$(sed -n 7p series.out)" = "commit 14 (reworded)" &&
+	test "$(sed -n 11p series.out)" = "commit 14 (reworded)" &&
 	test "$(tail -n 1 series.out)" = extra &&
 	test "$(count "SELECT count(*) FROM builds")" = "$(($(cat builds.before) + 1))" &&
 	echo "$tip" >tip
@@ -165,19 +167,19 @@ test_expect_success 'a rebase onto a new base keeps the commits before it' '
 	}) &&
 	push "$tip" master &&
 	test_wait_for 300 logged 1 "was rewritten: 2 commits leave its series, 3 come in" &&
-	test_wait_for 600 settled 9 &&
+	test_wait_for 600 settled 13 &&
 	series >series.out &&
-	test "$(sed -n 6,9p series.out | tr "\n" ,)" = "commit 13,newbase,commit 14 (reworded) (rebased),extra (rebased)," &&
+	test "$(sed -n 10,13p series.out | tr "\n" ,)" = "commit 13,newbase,commit 14 (reworded) (rebased),extra (rebased)," &&
 	test "$(count "SELECT count(*) FROM regressions")" = 1
 '
 
 test_expect_success 'a reset to a tracked commit is said once' '
-	c13=$(series_oids | sed -n 6p) &&
+	c13=$(series_oids | sed -n 10p) &&
 	echo "$c13" >c13 &&
 	push "$c13" master &&
 	test_wait_for 300 logged 1 "was rewritten: 3 commits leave its series, 0 come in" &&
-	test_wait_for 600 settled 6 &&
-	other=$(commit_on "$(git -C source rev-parse master~16)" other1) &&
+	test_wait_for 600 settled 10 &&
+	other=$(commit_on "$(git -C source rev-parse master~20)" other1) &&
 	push "$other" other &&
 	test_wait_for 300 logged 1 "1 new commits on .other." &&
 	other=$(commit_on "$other" other2) &&
@@ -187,7 +189,7 @@ test_expect_success 'a reset to a tracked commit is said once' '
 	logged 4 "was rewritten" &&
 	logged 1 "new commits on .master." &&
 	bisectctl status >status.out &&
-	grep -qx "  bench master: 6 commits seen, 6 queued, newest $(echo "$c13" | cut -c1-10)" status.out
+	grep -qx "  bench master: 10 commits seen, 10 queued, newest $(echo "$c13" | cut -c1-10)" status.out
 '
 
 test_expect_success 'a deleted branch is said once, marked gone' '
@@ -196,7 +198,7 @@ test_expect_success 'a deleted branch is said once, marked gone' '
 	tip=$(commit_on "$(cat c13)" after) &&
 	push "$tip" master &&
 	test_wait_for 300 logged 1 "1 new commits on .master." &&
-	test_wait_for 600 settled 7 &&
+	test_wait_for 600 settled 11 &&
 	logged 1 "is gone upstream" &&
 	bisectctl status >status.out &&
 	grep -q "^  bench other: .*, gone upstream$" status.out &&
