@@ -8,6 +8,18 @@
  *
  *   changepoint-sim [--trials N] [--commits C] [--runs R]
  *                   [--permutations P] [--alpha A] [--seed S]
+ *   changepoint-sim --suite [--trials N] [--seed S]
+ *
+ * With --suite, continuous mode's scenarios instead (issue 17), each a
+ * series of 41 commits x 3 runs looked at as the daemon does, with its
+ * settings (bisectd/series.h) and its rules for rows (bisectd/tracker.c):
+ * a change point becomes a regression or improvement row unless a row of
+ * that kind overlaps or touches its range; an improvement closes the open
+ * regressions before it. A step of 1-3 bad commits at the tail, looked at
+ * after each commit from the 36th; a -5% dip of 5-10 commits in the
+ * middle, looked at once it is over; a regression and then its revert,
+ * looked at after every commit; and noise alone, looked at once, for the
+ * false-alarm rate these are had at.
  */
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bisectd/series.h"
 #include "stats/changepoint.h"
 #include "stats/compare.h"
 #include "stats/rng.h"
@@ -202,11 +215,226 @@ pct(unsigned k, unsigned n)
 	return n == 0 ? 0 : 100.0 * k / n;
 }
 
+/* Continuous mode's scenarios (--suite). */
+#define SUITE_COMMITS	41
+#define SUITE_RUNS	3
+#define SUITE_ROWS	16
+
+enum suite_kind { SUITE_NOISE, SUITE_TAIL, SUITE_DIP, SUITE_REVERT };
+
+struct suite_row {
+	int	improvement;
+	size_t	good, bad;	/* commits either side */
+	int	fixed_by;	/* the improvement's row, or -1 */
+};
+
+struct suite_state {
+	struct suite_row	rows[SUITE_ROWS];
+	size_t			nr;
+};
+
+/* One look at commits [0, len): the tracker's rules for its rows. */
+static void
+suite_look(struct suite_state *ss, const double *v, const size_t *g,
+    size_t len, struct rng *r)
+{
+	struct changepoint_result	res;
+	struct changepoint_opts		co;
+	const struct changepoint	*cp;
+	struct suite_row		*row;
+	size_t				i, j;
+	int				improvement, found;
+
+	memset(&co, 0, sizeof co);
+	co.alpha = SERIES_ALPHA;
+	co.permutations = SERIES_PERMUTATIONS;
+	co.min_size = SERIES_MIN_SIZE;
+	co.seed = rng_next(r);
+	if (len < 6 || changepoint_detect(&res, v, g, len * SUITE_RUNS, &co,
+	    NULL) != 0)
+		return;
+	for (i = 0; i < res.nr_points; i++) {
+		cp = &res.points[i];
+		if (cp->group == 0)
+			continue;
+		improvement = cp->change_pct > 0;
+		for (found = 0, j = 0; j < ss->nr; j++)
+			found |= ss->rows[j].improvement == improvement &&
+			    ss->rows[j].good <= cp->group &&
+			    ss->rows[j].bad >= cp->group - 1;
+		if (found || ss->nr == SUITE_ROWS)
+			continue;
+		row = &ss->rows[ss->nr];
+		row->improvement = improvement;
+		row->good = cp->group - 1;
+		row->bad = cp->group;
+		row->fixed_by = -1;
+		for (j = 0; improvement && j < ss->nr; j++)
+			if (!ss->rows[j].improvement &&
+			    ss->rows[j].fixed_by < 0 &&
+			    ss->rows[j].bad <= row->good)
+				ss->rows[j].fixed_by = (int)ss->nr;
+		ss->nr++;
+	}
+	changepoint_result_release(&res);
+}
+
+/* Commit c's level: 100, or 95 inside [from, to). */
+static void
+suite_series(double *v, size_t *g, size_t from, size_t to, struct rng *r)
+{
+	size_t	c, k;
+
+	for (c = 0; c < SUITE_COMMITS; c++)
+		for (k = 0; k < SUITE_RUNS; k++) {
+			g[c * SUITE_RUNS + k] = c;
+			v[c * SUITE_RUNS + k] = (c >= from && c < to ? 95 :
+			    MEAN) + SD * rng_normal(r);
+		}
+}
+
+/*
+ * The regression rows, and whether one is [at - 1, at] (exact), or off
+ * by one at most (covered: the bisection of a range one commit off finds
+ * no change, and the next look places it again).
+ */
+static unsigned
+suite_regressions(const struct suite_state *ss, size_t at, int *exact,
+    int *covered)
+{
+	unsigned	n = 0;
+	size_t		i;
+
+	*exact = *covered = 0;
+	for (i = 0; i < ss->nr; i++) {
+		if (ss->rows[i].improvement)
+			continue;
+		n++;
+		*exact |= ss->rows[i].good + 1 == at && ss->rows[i].bad == at;
+		*covered |= ss->rows[i].good + 2 >= at && ss->rows[i].bad <=
+		    at + 1;
+	}
+	return n;
+}
+
+static void
+suite_run(enum suite_kind kind, size_t bad, unsigned trials, uint64_t seed)
+{
+	double			v[SUITE_COMMITS * SUITE_RUNS], lo, hi;
+	size_t			g[SUITE_COMMITS * SUITE_RUNS], at = 0, to = 0;
+	size_t			len, i;
+	struct suite_state	ss;
+	struct rng		r;
+	unsigned		trial, one = 0, exact = 0, any = 0, closed = 0;
+	unsigned		several = 0;
+	unsigned		n;
+	int			ex, cov;
+	char			name[64];
+
+	rng_seed(&r, seed ^ ((uint64_t)kind << 40) ^ ((uint64_t)bad << 32));
+	for (trial = 0; trial < trials; trial++) {
+		memset(&ss, 0, sizeof ss);
+		switch (kind) {
+		case SUITE_NOISE:
+			suite_series(v, g, 0, 0, &r);
+			suite_look(&ss, v, g, SUITE_COMMITS, &r);
+			break;
+		case SUITE_TAIL:
+			at = SUITE_COMMITS - bad;
+			suite_series(v, g, at, SUITE_COMMITS, &r);
+			for (len = 36; len <= SUITE_COMMITS; len++)
+				suite_look(&ss, v, g, len, &r);
+			break;
+		case SUITE_DIP:
+			len = 5 + (size_t)rng_below(&r, 6);
+			at = (SUITE_COMMITS - len) / 2;
+			to = at + len;
+			suite_series(v, g, at, to, &r);
+			suite_look(&ss, v, g, SUITE_COMMITS, &r);
+			break;
+		case SUITE_REVERT:
+			at = 10 + (size_t)rng_below(&r, 6);
+			to = at + 10 + (size_t)rng_below(&r, 6);
+			suite_series(v, g, at, to, &r);
+			for (len = 6; len <= SUITE_COMMITS; len++)
+				suite_look(&ss, v, g, len, &r);
+			break;
+		}
+		n = suite_regressions(&ss, at, &ex, &cov);
+		any += ss.nr > 0;
+		several += n > 1;
+		one += n == 1 && cov;
+		exact += n == 1 && ex;
+		for (i = 0; kind == SUITE_REVERT && i < ss.nr; i++)
+			if (!ss.rows[i].improvement && cov &&
+			    ss.rows[i].fixed_by >= 0 &&
+			    ss.rows[ss.rows[i].fixed_by].good + 2 >= to &&
+			    ss.rows[ss.rows[i].fixed_by].bad <= to + 1) {
+				closed++;
+				break;
+			}
+	}
+	switch (kind) {
+	case SUITE_NOISE:
+		wilson(any, trials, &lo, &hi);
+		printf("%-34s | any row: %5.1f%% [%4.1f, %4.1f]\n",
+		    "noise only, 41 commits, one look", pct(any, trials), lo,
+		    hi);
+		break;
+	case SUITE_TAIL:
+		snprintf(name, sizeof name, "tail step, %zu bad commit%s", bad,
+		    bad == 1 ? "" : "s");
+		wilson(one, trials, &lo, &hi);
+		printf("%-34s | one regression row over it: %5.1f%% [%4.1f, "
+		    "%4.1f] (+-1), placed exactly %5.1f%%, two rows or more "
+		    "%4.1f%%\n", name, pct(one, trials), lo, hi,
+		    pct(exact, trials), pct(several, trials));
+		break;
+	case SUITE_DIP:
+		wilson(one, trials, &lo, &hi);
+		printf("%-34s | one regression row at its start: %5.1f%% "
+		    "[%4.1f, %4.1f] (+-1), placed exactly %5.1f%%\n",
+		    "-5% dip of 5-10 commits, middle", pct(one, trials), lo, hi,
+		    pct(exact, trials));
+		break;
+	case SUITE_REVERT:
+		wilson(closed, trials, &lo, &hi);
+		printf("%-34s | closed by the revert: %5.1f%% [%4.1f, %4.1f], "
+		    "one regression row %5.1f%%\n",
+		    "-5% regression, reverted later", pct(closed, trials), lo,
+		    hi, pct(one, trials));
+		break;
+	}
+	fflush(stdout);
+}
+
+static int
+suite(unsigned trials, uint64_t seed)
+{
+	clock_t	start = clock();
+	size_t	bad;
+
+	printf("changepoint-sim --suite: %d commits x %d runs, noise sd 2%% of "
+	    "the mean, %u trials per row, seed %llu;\ncontinuous mode's test: "
+	    "p < %g by %d permutations, %d commits each side to find a change "
+	    "point\n\n", SUITE_COMMITS, SUITE_RUNS, trials,
+	    (unsigned long long)seed, SERIES_ALPHA, SERIES_PERMUTATIONS,
+	    SERIES_MIN_SIZE);
+	suite_run(SUITE_NOISE, 0, trials, seed);
+	for (bad = 1; bad <= 3; bad++)
+		suite_run(SUITE_TAIL, bad, trials, seed);
+	suite_run(SUITE_DIP, 0, trials, seed);
+	suite_run(SUITE_REVERT, 0, trials, seed);
+	printf("\n%.1f s CPU\n", (double)(clock() - start) / CLOCKS_PER_SEC);
+	return 0;
+}
+
 static int
 usage(void)
 {
 	fprintf(stderr, "usage: changepoint-sim [--trials N] [--commits C] "
-	    "[--runs R] [--permutations P] [--alpha A] [--seed S]\n");
+	    "[--runs R] [--permutations P] [--alpha A] [--seed S]\n"
+	    "       changepoint-sim --suite [--trials N] [--seed S]\n");
 	return 2;
 }
 
@@ -218,10 +446,14 @@ main(int argc, char **argv)
 	clock_t		start, total = 0;
 	double		lo, hi, secs;
 	size_t		i;
-	int		a;
+	int		a, suite_mode = 0;
 	char		*end;
 
 	for (a = 1; a < argc; a++) {
+		if (strcmp(argv[a], "--suite") == 0) {
+			suite_mode = 1;
+			continue;
+		}
 		if (a + 1 >= argc)
 			return usage();
 		if (strcmp(argv[a], "--trials") == 0)
@@ -245,6 +477,8 @@ main(int argc, char **argv)
 	if (o.trials == 0 || o.commits < 12 || o.runs < 2 ||
 	    !(o.alpha > 0 && o.alpha < 1))
 		return usage();
+	if (suite_mode)
+		return suite(o.trials, o.seed);
 
 	printf("changepoint-sim: %zu commits x %zu runs, %u trials per row, "
 	    "E-Divisive with %u permutations, alpha %g, seed %llu\n",

@@ -23,19 +23,20 @@ cmd_status_branch(struct store *st, const char *repo, const char *branch,
 	size_t			 nr_t = 0, nr_jobs = 0, nr_g = 0, i, j;
 	size_t			 queued = 0;
 	json_t			*jb, *jregs = NULL;
-	int			 r = -1;
+	int			 gone, r = -1;
 
 	if (store_tracked_list(st, repo, branch, &t, &nr_t, cause) != 0 ||
-	    store_tracked_jobs(st, repo, branch, &jobs, &nr_jobs, cause) != 0)
+	    store_tracked_jobs(st, repo, branch, &jobs, &nr_jobs, cause) != 0 ||
+	    store_tracked_gone(st, repo, branch, &gone, cause) != 0)
 		goto out;
 	for (i = 0; i < nr_t; i++)
 		queued += t[i].queued != 0;
 	if (jout != NULL) {
-		jb = json_pack("{s:s, s:s, s:I, s:I, s:o, s:[]}", "repo", repo,
-		    "branch", branch, "seen", (json_int_t)nr_t, "queued",
+		jb = json_pack("{s:s, s:s, s:I, s:I, s:o, s:b, s:[]}", "repo",
+		    repo, "branch", branch, "seen", (json_int_t)nr_t, "queued",
 		    (json_int_t)queued, "newest", nr_t > 0 ?
-		    json_string(t[nr_t - 1].commit_oid) : json_null(),
-		    "regressions");
+		    json_string(t[nr_t - 1].commit_oid) : json_null(), "gone",
+		    gone, "regressions");
 		json_array_append_new(jout, jb);
 		jregs = json_object_get(jb, "regressions");
 	} else {
@@ -43,6 +44,8 @@ cmd_status_branch(struct store *st, const char *repo, const char *branch,
 		    nr_t, queued);
 		if (nr_t > 0)
 			printf(", newest %.10s", t[nr_t - 1].commit_oid);
+		if (gone)
+			printf(", gone upstream");
 		putchar('\n');
 	}
 	for (i = 0; i < nr_jobs; i++) {
@@ -52,14 +55,25 @@ cmd_status_branch(struct store *st, const char *repo, const char *branch,
 		for (j = 0; j < nr_g; j++) {
 			if (jregs != NULL) {
 				json_array_append_new(jregs, json_pack(
-				    "{s:f, s:s, s:s, s:s, s:I, s:s, s:o}",
-				    "change_pct", g[j].change_pct, "metric",
+				    "{s:s, s:f, s:s, s:s, s:s, s:I, s:s, s:o, "
+				    "s:o}", "kind", g[j].kind, "change_pct",
+				    g[j].change_pct, "metric",
 				    g[j].metric, "good", g[j].good, "bad",
 				    g[j].bad, "bisection",
 				    (json_int_t)g[j].bisection, "status",
 				    g[j].status != NULL ? g[j].status :
 				    "pending", "culprit", g[j].culprit != NULL ?
-				    json_string(g[j].culprit) : json_null()));
+				    json_string(g[j].culprit) : json_null(),
+				    "fixed", g[j].fixed_bad == NULL ?
+				    json_null() : json_pack("{s:s, s:s}",
+				    "good", g[j].fixed_good, "bad",
+				    g[j].fixed_bad)));
+				continue;
+			}
+			if (strcmp(g[j].kind, "improvement") == 0) {
+				printf("    %+.1f%% %s between %.10s and %.10s: "
+				    "an improvement\n", g[j].change_pct,
+				    g[j].metric, g[j].good, g[j].bad);
 				continue;
 			}
 			printf("    %+.1f%% %s between %.10s and %.10s: "
@@ -70,6 +84,9 @@ cmd_status_branch(struct store *st, const char *repo, const char *branch,
 				printf(", %sculprit %.10s", g[j].status != NULL &&
 				    strcmp(g[j].status, "unconfirmed") == 0 ?
 				    "unconfirmed " : "", g[j].culprit);
+			if (g[j].fixed_bad != NULL)
+				printf("; closed: fixed between %.10s and "
+				    "%.10s", g[j].fixed_good, g[j].fixed_bad);
 			putchar('\n');
 		}
 		store_regression_list_free(g, nr_g);

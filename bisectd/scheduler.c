@@ -248,11 +248,9 @@ scheduler_reap(struct scheduler *s)
 			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 				scheduler_probe_died(s, c->agent, why);
 		} else if (c->kind == SCHEDULER_CHILD_FETCH) {
-			/* it said why itself; the branches are read anyway */
-			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-				log_warn("repository '%s': fetch: %s", c->repo,
-				    why + 4);
-			tracker_fetched(s->tracker, c->repo);
+			/* the tracker says why, once */
+			tracker_fetched(s->tracker, s->ctx->config, c->repo,
+			    status);
 		} else if (scheduler_requeue(s, c->kind, c->id, c->token, why,
 		    &cause) != 0) {
 			/* said once; tried again every turn until it is written */

@@ -3,7 +3,8 @@
  * in run order; the change-point test gets every value with its commit as
  * the group, so that it shuffles whole commits (stats/changepoint.h). The
  * settings are continuous mode's: a change point needs p < 0.01 and three
- * commits either side, because a false alarm costs a whole bisection and
+ * commits either side to be found (it is then placed with one allowed on a
+ * side, stats/changepoint.c), because a false alarm costs a whole bisection and
  * a mail to people, and a series is looked at again every time runs end,
  * so each chance to err adds up.
  */
@@ -26,8 +27,10 @@ series_load(struct series *s, struct store *st, int64_t job,
 	memset(s, 0, sizeof *s);
 	s->points = xcalloc(nr + 1, sizeof *s->points);
 	for (i = 0; i < nr; i++) {
-		if (store_series_get(st, job, repo, t[i].commit_oid, metric,
-		    &one, cause) != 0) {
+		/* a commit of a tree tested already has that one's values */
+		if (store_series_get(st, job, repo, t[i].tested_as != NULL ?
+		    t[i].tested_as : t[i].commit_oid, metric, &one,
+		    cause) != 0) {
 			series_release(s);
 			return -1;
 		}
@@ -53,18 +56,20 @@ series_detect(struct series *s, double min_effect_pct, char **cause)
 {
 	struct changepoint_opts	 opts;
 	double			*values = NULL;
-	size_t			*groups = NULL, n = 0, i, k;
+	size_t			*groups = NULL, n = 0, i, k, from;
 	int			 r = -1;
 
 	changepoint_result_release(&s->cp);
 	memset(&s->cp, 0, sizeof s->cp);
 	if (s->nr < 6)
 		return 0;
-	for (i = 0; i < s->nr; i++)
+	/* the newest SERIES_WINDOW commits: the cost does not grow with age */
+	from = s->nr > SERIES_WINDOW ? s->nr - SERIES_WINDOW : 0;
+	for (i = from; i < s->nr; i++)
 		n += s->points[i].nr;
 	values = xcalloc(n, sizeof *values);
 	groups = xcalloc(n, sizeof *groups);
-	for (n = 0, i = 0; i < s->nr; i++) {
+	for (n = 0, i = from; i < s->nr; i++) {
 		for (k = 0; k < s->points[i].nr; k++) {
 			values[n] = s->points[i].values[k];
 			groups[n++] = i;
@@ -73,7 +78,8 @@ series_detect(struct series *s, double min_effect_pct, char **cause)
 	memset(&opts, 0, sizeof opts);
 	opts.min_effect_pct = min_effect_pct;
 	opts.alpha = SERIES_ALPHA;
-	opts.min_size = 3;
+	opts.permutations = SERIES_PERMUTATIONS;
+	opts.min_size = SERIES_MIN_SIZE;
 	opts.seed = 1;
 	if (changepoint_detect(&s->cp, values, groups, n, &opts, cause) != 0)
 		goto out;

@@ -15,8 +15,14 @@
 #include "stats/changepoint.h"
 #include "stats/summary.h"
 
-/* Continuous mode's significance level for a change point. */
-#define SERIES_ALPHA	0.01
+/* Continuous mode's significance level for a change point (p < it). */
+#define SERIES_ALPHA		0.01
+/* Permutations of its test: p < 0.01 then means 3 exceedances or fewer. */
+#define SERIES_PERMUTATIONS	399
+/* The newest commits of a series looked at for change points. */
+#define SERIES_WINDOW		200
+/* Commits each side of a change point while it is searched for. */
+#define SERIES_MIN_SIZE		3
 
 struct series_point {
 	int64_t		 seq;		/* the commit's place on the branch */
@@ -42,8 +48,9 @@ int	series_load(struct series *, struct store *, int64_t job,
 	    const char *repo, const char *metric,
 	    const struct store_tracked *t, size_t nr, char **cause);
 /*
- * The change points, at SERIES_ALPHA, ignoring changes smaller than
- * min_effect_pct; none with fewer than six commits.
+ * The change points among the newest SERIES_WINDOW commits, at
+ * SERIES_ALPHA, ignoring changes smaller than min_effect_pct; none with
+ * fewer than six commits.
  */
 int	series_detect(struct series *, double min_effect_pct, char **cause);
 /* Where a commit sits in the series: its index, or -1. */

@@ -17,6 +17,10 @@
  */
 #include <git2.h>
 
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,19 +42,30 @@
 
 /* Seconds between two writes of the web index in continuous mode. */
 #define TRACKER_INDEX_EVERY	30
+/* How far a walk goes counting the commits that max_new skips. */
+#define TRACKER_COUNT_MAX	100000
+/* The longest wait between two fetches of a failing remote, seconds. */
+#define TRACKER_BACKOFF_MAX	3600
 
 struct tracker_repo {
 	char	*name;
 	time_t	 next_fetch;
 	pid_t	 fetching;	/* the fetch child, or 0 */
 	int	 fetched;	/* its refs are to be read */
+	int	 queue_due;	/* they were read: queue what came in */
+	unsigned char *missing;	/* per tracked branch: said it is missing */
+	size_t	 nr_missing;
+	unsigned failures;	/* fetches failed in a row */
+	char	*failure;	/* the last one's cause, said once */
 };
 
 struct tracker {
 	struct tracker_repo	*repos;
 	size_t			 nr_repos;
 	size_t			 alloc_repos;
-	long			 last_samples;	/* runs ended at last detection */
+	int64_t			 last_active;	/* runs pending or running, */
+	int64_t			 last_newest;	/* and the newest, last turn */
+	int			 started;	/* the first turn is over */
 	int			 index_due;	/* runs ended since the index */
 	time_t			 next_index;	/* not rewritten before then */
 };
@@ -68,8 +83,11 @@ tracker_free(struct tracker *t)
 
 	if (t == NULL)
 		return;
-	for (i = 0; i < t->nr_repos; i++)
+	for (i = 0; i < t->nr_repos; i++) {
 		free(t->repos[i].name);
+		free(t->repos[i].missing);
+		free(t->repos[i].failure);
+	}
 	free(t->repos);
 	free(t);
 }
@@ -87,6 +105,11 @@ tracker_repo(struct tracker *t, const char *name)
 	t->repos[t->nr_repos].next_fetch = 0;
 	t->repos[t->nr_repos].fetching = 0;
 	t->repos[t->nr_repos].fetched = 0;
+	t->repos[t->nr_repos].queue_due = 1;
+	t->repos[t->nr_repos].missing = NULL;
+	t->repos[t->nr_repos].nr_missing = 0;
+	t->repos[t->nr_repos].failures = 0;
+	t->repos[t->nr_repos].failure = NULL;
 	return &t->repos[t->nr_repos++];
 }
 
@@ -130,19 +153,53 @@ tracker_fetch_sideband(const char *str, int len, void *payload)
 	return 0;
 }
 
+/* Where a fetch child leaves the cause of its failure. */
+static char *
+tracker_fetch_note(const struct config *cfg, const char *repo)
+{
+	char	*name = xasprintf("fetch-%s.error", repo);
+	char	*path = path_join(cfg->workdir, name);
+
+	free(name);
+	return path;
+}
+
+/*
+ * A remote that is a local path is looked at first: libgit2 says
+ * "unsupported URL protocol" for one that does not exist.
+ */
+static int
+tracker_fetch_local(const struct config_repo *cr, char **cause)
+{
+	const char	*p = cr->fetch;
+	struct stat	 sb;
+
+	if (strncmp(p, "file://", 7) == 0)
+		p += 7;
+	else if (p[0] != '/' && strncmp(p, "./", 2) != 0 &&
+	    strncmp(p, "../", 3) != 0)
+		return 0;
+	if (stat(p, &sb) != 0)
+		return error_set(cause, "couldn't fetch in repository '%s': no "
+		    "such repository '%s': %s", cr->name, p, strerror(errno));
+	return 0;
+}
+
 /*
  * In the fetch child: fetch the tracked branches, their tips landing in
- * refs/bisectd/track/. A fetch that makes no progress for `stall` seconds
- * (a remote that accepted the connection and went quiet) ends the child.
+ * refs/bisectd/track/ (pruned when the branch is gone upstream). A fetch
+ * that makes no progress for `stall` seconds (a remote that accepted the
+ * connection and went quiet) ends the child.
  */
 int
-tracker_fetch_repo(const struct config_repo *cr, unsigned stall, char **cause)
+tracker_fetch_repo(const struct config *cfg, const struct config_repo *cr,
+    unsigned stall, char **cause)
 {
 	git_repository		*repo = NULL;
 	git_remote		*remote = NULL;
 	git_fetch_options	 opts = GIT_FETCH_OPTIONS_INIT;
 	git_strarray		 specs;
-	char			**refspecs = NULL;
+	char			**refspecs = NULL, *note;
 	size_t			 i;
 	int			 r = -1;
 
@@ -156,10 +213,15 @@ tracker_fetch_repo(const struct config_repo *cr, unsigned stall, char **cause)
 		tracker_git_error(cause, "couldn't open", cr->name);
 		goto out;
 	}
-	if (git_remote_lookup(&remote, repo, cr->fetch) != 0 &&
-	    git_remote_create_anonymous(&remote, repo, cr->fetch) != 0) {
-		tracker_git_error(cause, "couldn't find the remote", cr->name);
-		goto out;
+	if (git_remote_lookup(&remote, repo, cr->fetch) != 0) {
+		if (tracker_fetch_local(cr, cause) != 0)
+			goto out;
+		if (git_remote_create_anonymous(&remote, repo,
+		    cr->fetch) != 0) {
+			tracker_git_error(cause, "couldn't find the remote",
+			    cr->name);
+			goto out;
+		}
 	}
 	refspecs = xcalloc(cr->nr_track + 1, sizeof *refspecs);
 	for (i = 0; i < cr->nr_track; i++)
@@ -168,6 +230,7 @@ tracker_fetch_repo(const struct config_repo *cr, unsigned stall, char **cause)
 	specs.strings = refspecs;
 	specs.count = cr->nr_track;
 	opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_ALL;
+	opts.prune = GIT_FETCH_PRUNE;
 	opts.callbacks.transfer_progress = tracker_fetch_progress;
 	opts.callbacks.sideband_progress = tracker_fetch_sideband;
 	opts.callbacks.payload = &stall;
@@ -178,6 +241,12 @@ tracker_fetch_repo(const struct config_repo *cr, unsigned stall, char **cause)
 	r = 0;
 out:
 	alarm(0);
+	note = tracker_fetch_note(cfg, cr->name);
+	if (r != 0)
+		(void)file_write_atomic(note, *cause, strlen(*cause), NULL);
+	else
+		(void)unlink(note);
+	free(note);
 	for (i = 0; refspecs != NULL && i < cr->nr_track; i++)
 		free(refspecs[i]);
 	free(refspecs);
@@ -187,13 +256,62 @@ out:
 	return r;
 }
 
+/*
+ * A failed fetch is said once, with its cause, and again only when the
+ * cause changes; the next tries come later and later (the interval
+ * doubled each time, up to TRACKER_BACKOFF_MAX, or the interval when
+ * longer); the first fetch that works again is said too.
+ */
 void
-tracker_fetched(struct tracker *t, const char *repo)
+tracker_fetched(struct tracker *t, const struct config *cfg,
+    const char *repo, int status)
 {
 	struct tracker_repo	*tr = tracker_repo(t, repo);
+	char			*note, *why = NULL;
+	long			 delay, cap;
+	unsigned		 i;
+	size_t			 len;
 
 	tr->fetching = 0;
 	tr->fetched = 1;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		if (tr->failures > 0)
+			log_info("repository '%s': fetch works again, after %u "
+			    "failed", repo, tr->failures);
+		tr->failures = 0;
+		free(tr->failure);
+		tr->failure = NULL;
+		return;
+	}
+	note = tracker_fetch_note(cfg, repo);
+	if (file_read(note, &why, &len, NULL) != 0 || len == 0) {
+		free(why);
+		if (WIFSIGNALED(status))
+			why = xasprintf("repository '%s': its fetch was killed "
+			    "by signal %d", repo, WTERMSIG(status));
+		else if (WEXITSTATUS(status) == 3)
+			why = xasprintf("repository '%s': the fetch stalled",
+			    repo);
+		else
+			why = xasprintf("repository '%s': its fetch exited "
+			    "with status %d", repo, WEXITSTATUS(status));
+	}
+	free(note);
+	tr->failures++;
+	cap = TRACKER_BACKOFF_MAX;
+	if (cap < cfg->continuous.interval)
+		cap = cfg->continuous.interval;
+	delay = cfg->continuous.interval > 0 ? cfg->continuous.interval : 1;
+	for (i = 1; i < tr->failures && delay < cap; i++)
+		delay *= 2;
+	if (delay > cap)
+		delay = cap;
+	tr->next_fetch = time(NULL) + delay;
+	if (tr->failure == NULL || strcmp(tr->failure, why) != 0)
+		log_warn("%s; trying again in %ld s, then less often (up to "
+		    "every %ld s) until it works", why, delay, cap);
+	free(tr->failure);
+	tr->failure = why;
 }
 
 static int
@@ -209,24 +327,107 @@ tracker_tip(git_repository *repo, const struct config_repo *cr,
 	return git_reference_name_to_id(out, repo, ref);
 }
 
-/* Append the branch's new first-parent commits, oldest first. */
+/* Append one commit to the branch's series, with its tree. */
 static int
-tracker_record(struct scheduler *s, git_repository *repo,
-    const struct config_repo *cr, const char *branch, char **cause)
+tracker_add(struct scheduler *s, git_repository *repo,
+    const struct config_repo *cr, const char *branch, const git_oid *oid,
+    int base, int *reused, char **cause)
+{
+	git_commit	*c = NULL;
+	char		 hex[GIT_OID_HEXSZ + 1], tree[GIT_OID_HEXSZ + 1];
+	char		*as = NULL;
+	int		 r = -1;
+
+	git_oid_tostr(hex, sizeof hex, oid);
+	if (git_commit_lookup(&c, repo, oid) != 0) {
+		tracker_git_error(cause, "couldn't read a commit", cr->name);
+		goto out;
+	}
+	git_oid_tostr(tree, sizeof tree, git_commit_tree_id(c));
+	if (store_tracked_add(s->ctx->store, cr->name, branch, hex, tree, base,
+	    &as, cause) != 0)
+		goto out;
+	if (as != NULL)
+		(*reused)++;
+	r = 0;
+out:
+	free(as);
+	git_commit_free(c);
+	return r;
+}
+
+/* A branch without a tip: said once, and marked gone when it was seen. */
+static int
+tracker_missing(struct scheduler *s, struct tracker_repo *tr,
+    const struct config_repo *cr, size_t b, char **cause)
+{
+	const char	*branch = cr->track[b];
+	char		*last = NULL;
+	int64_t		 seq;
+	int		 gone, r = -1;
+
+	if (store_tracked_last(s->ctx->store, cr->name, branch, &seq, &last,
+	    cause) != 0 ||
+	    store_tracked_gone(s->ctx->store, cr->name, branch, &gone,
+	    cause) != 0)
+		goto out;
+	if (last == NULL) {
+		if (!tr->missing[b])
+			log_warn("repository '%s': no branch '%s' to track yet",
+			    cr->name, branch);
+		tr->missing[b] = 1;
+		r = 0;
+		goto out;
+	}
+	if (!gone) {
+		log_warn("repository '%s': branch '%s' is gone upstream: its "
+		    "series and regressions are kept, marked gone", cr->name,
+		    branch);
+		if (store_tracked_set_gone(s->ctx->store, cr->name, branch, 1,
+		    cause) != 0)
+			goto out;
+	}
+	r = 0;
+out:
+	free(last);
+	return r;
+}
+
+/*
+ * The series follows the branch's first-parent line: the walk from the
+ * tip stops at the first commit the series has (the fork point). When
+ * that is not the series' newest commit the branch was rewritten: the
+ * commits after the fork leave the series (their runs stay in the store)
+ * and the new line is appended, oldest first.
+ */
+static int
+tracker_record(struct scheduler *s, struct tracker_repo *tr,
+    git_repository *repo, const struct config_repo *cr, size_t b,
+    char **cause)
 {
 	const struct config_continuous	*cc = &s->ctx->config->continuous;
+	const char			*branch = cr->track[b];
 	git_revwalk			*walk = NULL;
-	git_oid				 tip, oid, base;
+	git_oid				 tip, oid, base, old;
 	char				 hex[GIT_OID_HEXSZ + 1], *last = NULL;
-	char				**fresh = NULL;
-	size_t				 nr = 0, i;
-	int64_t				 seq;
+	git_oid				*fresh = NULL;
+	size_t				 nr = 0, skipped = 0, i;
+	int64_t				 seq, fork = -1;
+	int				 gone, dropped = 0, reused = 0, ff;
 	int				 r = -1;
 
-	if (tracker_tip(repo, cr, branch, &tip) != 0) {
-		log_warn("repository '%s': no branch '%s' to track yet",
-		    cr->name, branch);
-		return 0;
+	if (tracker_tip(repo, cr, branch, &tip) != 0)
+		return tracker_missing(s, tr, cr, b, cause);
+	tr->missing[b] = 0;
+	if (store_tracked_gone(s->ctx->store, cr->name, branch, &gone,
+	    cause) != 0)
+		return -1;
+	if (gone) {
+		log_info("repository '%s': branch '%s' is back", cr->name,
+		    branch);
+		if (store_tracked_set_gone(s->ctx->store, cr->name, branch, 0,
+		    cause) != 0)
+			return -1;
 	}
 	if (store_tracked_last(s->ctx->store, cr->name, branch, &seq, &last,
 	    cause) != 0)
@@ -247,14 +448,11 @@ tracker_record(struct scheduler *s, git_repository *repo,
 			}
 			base = *git_object_id(obj);
 			git_object_free(obj);
-			git_oid_tostr(hex, sizeof hex, &base);
-			if (store_tracked_add(s->ctx->store, cr->name, branch,
-			    hex, 1, cause) != 0)
+			if (tracker_add(s, repo, cr, branch, &base, 1, &reused,
+			    cause) != 0)
 				goto out;
 		}
-		git_oid_tostr(hex, sizeof hex, &tip);
-		r = store_tracked_add(s->ctx->store, cr->name, branch, hex, 0,
-		    cause);
+		r = tracker_add(s, repo, cr, branch, &tip, 0, &reused, cause);
 		goto out;
 	}
 	if (git_revwalk_new(&walk, repo) != 0 ||
@@ -263,27 +461,56 @@ tracker_record(struct scheduler *s, git_repository *repo,
 		goto out;
 	}
 	git_revwalk_simplify_first_parent(walk);
-	while (nr < (size_t)cc->max_new && git_revwalk_next(&oid, walk) == 0) {
+	while (git_revwalk_next(&oid, walk) == 0) {
 		git_oid_tostr(hex, sizeof hex, &oid);
-		if (strcmp(hex, last) == 0)
+		if (store_tracked_seq(s->ctx->store, cr->name, branch, hex,
+		    &fork, cause) != 0)
+			goto out;
+		if (fork >= 0)
 			break;
-		fresh = xreallocarray(fresh, nr + 1, sizeof *fresh);
-		fresh[nr++] = xstrdup(hex);
+		if (nr < (size_t)cc->max_new) {
+			fresh = xreallocarray(fresh, nr + 1, sizeof *fresh);
+			fresh[nr++] = oid;
+		} else if (++skipped == TRACKER_COUNT_MAX)
+			break;
+	}
+	if (skipped == TRACKER_COUNT_MAX)
+		log_warn("repository '%s': branch '%s': no commit of its series "
+		    "in the newest %d of its line: nothing leaves the series",
+		    cr->name, branch, TRACKER_COUNT_MAX);
+	else if (fork < 0 || strcmp(hex, last) != 0) {
+		ff = git_oid_fromstr(&old, last) == 0 &&
+		    git_graph_descendant_of(repo, &tip, &old) == 1;
+		if (store_tracked_drop(s->ctx->store, cr->name, branch, fork,
+		    &dropped, cause) != 0)
+			goto out;
+		log_info("repository '%s': branch '%s' %s: %d commits leave "
+		    "its series, %zu come in%s", cr->name, branch, ff ?
+		    "moved off its first-parent line" : "was rewritten",
+		    dropped, nr + skipped, fork < 0 ? " (no commit in "
+		    "common)" : "");
 	}
 	for (i = nr; i > 0; i--) {
 		if (!cc->every && i != 1)
 			continue;
-		if (store_tracked_add(s->ctx->store, cr->name, branch,
-		    fresh[i - 1], 0, cause) != 0)
+		if (tracker_add(s, repo, cr, branch, &fresh[i - 1], 0, &reused,
+		    cause) != 0)
 			goto out;
 	}
-	if (nr > 0)
+	if (nr > 0 && fork >= 0 && dropped == 0)
 		log_info("repository '%s': %zu new commits on '%s'", cr->name,
-		    nr, branch);
+		    nr + skipped, branch);
+	if (skipped > 0)
+		log_info("repository '%s': branch '%s': %s%zu older new commits "
+		    "skipped (continuous: max_new is %d): the newest %zu are "
+		    "tested", cr->name, branch, skipped == TRACKER_COUNT_MAX ?
+		    "at least " : "", skipped, cc->max_new, nr);
+	if (reused > 0)
+		log_info("repository '%s': branch '%s': %d commits of a tree "
+		    "tested already: their builds and runs are reused",
+		    cr->name, branch, reused);
 	r = 0;
 out:
-	for (i = 0; i < nr; i++)
-		free(fresh[i]);
 	free(fresh);
 	free(last);
 	git_revwalk_free(walk);
@@ -292,7 +519,7 @@ out:
 
 static int
 tracker_queue(struct scheduler *s, const struct config_repo *cr,
-    const char *branch, char **cause)
+    char **cause)
 {
 	const struct config_continuous	*cc = &s->ctx->config->continuous;
 	struct store_tracked		*t = NULL;
@@ -302,12 +529,10 @@ tracker_queue(struct scheduler *s, const struct config_repo *cr,
 	int64_t				 id;
 	int				 resumed, r = -1;
 
-	if (store_tracked_list(s->ctx->store, cr->name, branch, &t, &nr,
+	if (store_tracked_unqueued(s->ctx->store, cr->name, &t, &nr,
 	    cause) != 0)
 		return -1;
 	for (i = 0; i < nr; i++) {
-		if (t[i].queued)
-			continue;
 		rev = t[i].commit_oid;
 		for (j = 0; j < cc->nr_jobs; j++) {
 			memset(&spec, 0, sizeof spec);
@@ -323,7 +548,7 @@ tracker_queue(struct scheduler *s, const struct config_repo *cr,
 				goto out;
 			}
 		}
-		if (store_tracked_queued(s->ctx->store, cr->name, branch,
+		if (store_tracked_queued(s->ctx->store, cr->name, t[i].branch,
 		    t[i].seq, cause) != 0)
 			goto out;
 		s->progress = 1;
@@ -364,6 +589,69 @@ tracker_regressed(double change_pct, enum job_direction dir)
 	return 1;
 }
 
+/* A bisection between two commits of the series, for metric of job. */
+static int
+tracker_bisect(struct scheduler *s, const struct config_repo *cr,
+    const struct job *job, const char *good, const char *bad, int64_t *id,
+    char **cause)
+{
+	struct request_spec	 spec;
+	const char		*revs[2];
+	char			*file;
+	int			 resumed, r;
+
+	if ((file = tracker_job_file(s, job, cause)) == NULL)
+		return -1;
+	memset(&spec, 0, sizeof spec);
+	revs[0] = good;
+	revs[1] = bad;
+	spec.kind = "bisect";
+	spec.job_file = file;
+	spec.repo = cr->name;
+	spec.revs = revs;
+	spec.nr_revs = 2;
+	spec.metric = job->metric;
+	r = request_create(s->ctx, &spec, id, &resumed, cause);
+	free(file);
+	return r;
+}
+
+/*
+ * An improvement after open regressions of the series closes them: the
+ * regression that came and went is recorded as fixed by it.
+ */
+static int
+tracker_improved(struct scheduler *s, const struct config_repo *cr,
+    const char *branch, const struct job *job, int64_t job_row,
+    const struct changepoint *cp, const struct series_point *before,
+    const struct series_point *after, char **cause)
+{
+	struct store	*st = s->ctx->store;
+	int64_t		*open = NULL, id;
+	size_t		 nr = 0, i;
+	int		 r = -1;
+
+	if (store_regression_open(st, cr->name, branch, job_row, job->metric,
+	    before->seq, &open, &nr, cause) != 0)
+		goto out;
+	if (store_regression_add(st, cr->name, branch, job_row, job->metric,
+	    "improvement", before->oid, after->oid, before->seq, after->seq,
+	    cp->change_pct, cp->p_value, 0, &id, cause) != 0)
+		goto out;
+	log_info("repository '%s' branch '%s': %+.1f%% %s between %.12s and "
+	    "%.12s (p = %.3g): an improvement%s", cr->name, branch,
+	    cp->change_pct, job->metric, before->oid, after->oid, cp->p_value,
+	    nr > 0 ? ", that fixes the regression before it" : "");
+	for (i = 0; i < nr; i++)
+		if (store_regression_fix(st, open[i], id, cause) != 0)
+			goto out;
+	s->progress = 1;
+	r = 0;
+out:
+	free(open);
+	return r;
+}
+
 static int
 tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
     const char *branch, const struct job *job, const struct store_tracked *t,
@@ -375,12 +663,11 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 	const struct changepoint	*cp;
 	const struct series_point	*before, *after;
 	struct series			 series;
-	struct request_spec		 spec;
 	size_t				 i;
-	char				*desc = job_describe(job), *file = NULL;
-	const char			*revs[2];
+	char				*desc = job_describe(job);
+	const char			*kind;
 	int64_t				 job_row, id;
-	int				 busy, found, resumed, r = -1;
+	int				 busy, found, bad, r = -1;
 
 	memset(&series, 0, sizeof series);
 	if (dir == JOB_DIRECTION_UNKNOWN)
@@ -388,7 +675,8 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 	if (store_job_add(st, job->id, job->testcase, desc, job->canonical,
 	    job->metric, job_direction_name(job->direction), &job_row,
 	    cause) != 0 ||
-	    store_run_busy(st, job_row, cr->name, &busy, cause) != 0)
+	    store_tracked_busy(st, cr->name, branch, job_row, &busy,
+	    cause) != 0)
 		goto out;
 	if (busy) {
 		r = 0;
@@ -400,36 +688,36 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 		goto out;
 	for (i = 0; i < series.cp.nr_points; i++) {
 		cp = &series.cp.points[i];
-		if (!tracker_regressed(cp->change_pct, dir) || cp->group == 0)
+		if (cp->group == 0)
 			continue;
+		bad = tracker_regressed(cp->change_pct, dir);
+		/* with no direction known every change is a regression */
+		kind = bad ? "regression" : "improvement";
 		before = &series.points[cp->group - 1];
 		after = &series.points[cp->group];
 		if (store_regression_overlaps(st, cr->name, branch, job_row,
-		    job->metric, before->seq, after->seq, &found, cause) != 0)
+		    job->metric, kind, before->seq, after->seq, &found,
+		    cause) != 0)
 			goto out;
 		if (found)
 			continue;
+		if (!bad) {
+			if (tracker_improved(s, cr, branch, job, job_row, cp,
+			    before, after, cause) != 0)
+				goto out;
+			continue;
+		}
 		log_info("repository '%s' branch '%s': %+.1f%% %s between "
 		    "%.12s and %.12s (p = %.3g): bisecting", cr->name, branch,
 		    cp->change_pct, job->metric, before->oid, after->oid,
 		    cp->p_value);
-		free(file);
-		if ((file = tracker_job_file(s, job, cause)) == NULL)
-			goto out;
-		memset(&spec, 0, sizeof spec);
-		revs[0] = before->oid;
-		revs[1] = after->oid;
-		spec.kind = "bisect";
-		spec.job_file = file;
-		spec.repo = cr->name;
-		spec.revs = revs;
-		spec.nr_revs = 2;
-		spec.metric = job->metric;
-		if (request_create(s->ctx, &spec, &id, &resumed, cause) != 0)
+		if (tracker_bisect(s, cr, job, before->oid, after->oid, &id,
+		    cause) != 0)
 			goto out;
 		if (store_regression_add(st, cr->name, branch, job_row,
-		    job->metric, before->oid, after->oid, before->seq,
-		    after->seq, cp->change_pct, cp->p_value, id, cause) != 0)
+		    job->metric, "regression", before->oid, after->oid,
+		    before->seq, after->seq, cp->change_pct, cp->p_value, id,
+		    NULL, cause) != 0)
 			goto out;
 		s->progress = 1;
 	}
@@ -437,42 +725,59 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 out:
 	series_release(&series);
 	free(desc);
-	free(file);
 	return r;
 }
 
 static int
 tracker_detect(struct scheduler *s, const struct config_repo *cr,
-    const char *branch, char **cause)
+    const char *branch, struct job **jobs, size_t nr_jobs, char **cause)
 {
-	const struct config_continuous	*cc = &s->ctx->config->continuous;
-	struct store_tracked		*t = NULL;
-	struct job			**jobs = NULL;
-	size_t				  nr = 0, nr_jobs = 0, i, j;
-	int				  r = -1;
+	struct store_tracked	*t = NULL;
+	size_t			 nr = 0, j, off;
+	int			 r = -1;
 
 	if (store_tracked_list(s->ctx->store, cr->name, branch, &t, &nr,
 	    cause) != 0)
 		return -1;
-	for (i = 0; i < cc->nr_jobs; i++) {
-		job_list_free(jobs, nr_jobs);
-		jobs = NULL;
-		nr_jobs = 0;
-		if (job_load(cc->jobs[i], &jobs, &nr_jobs, cause) != 0)
+	/* the test looks at the newest SERIES_WINDOW commits only */
+	off = nr > SERIES_WINDOW ? nr - SERIES_WINDOW : 0;
+	for (j = 0; j < nr_jobs; j++) {
+		if (jobs[j]->metric == NULL)
+			continue;
+		if (tracker_detect_job(s, cr, branch, jobs[j], t + off,
+		    nr - off, cause) != 0)
 			goto out;
-		for (j = 0; j < nr_jobs; j++) {
-			if (jobs[j]->metric == NULL)
-				continue;
-			if (tracker_detect_job(s, cr, branch, jobs[j], t, nr,
-			    cause) != 0)
-				goto out;
-		}
 	}
 	r = 0;
 out:
-	job_list_free(jobs, nr_jobs);
 	store_tracked_list_free(t, nr);
 	return r;
+}
+
+/* The continuous jobs, loaded once for a turn's detection. */
+static int
+tracker_jobs(struct scheduler *s, struct job ***out, size_t *nr,
+    char **cause)
+{
+	const struct config		*cfg = s->ctx->config;
+	struct job_options		 jopts;
+	struct job			**one = NULL;
+	size_t				 n = 0, i, j;
+
+	memset(&jopts, 0, sizeof jopts);
+	jopts.include_dirs = (const char *const *)cfg->job_include;
+	jopts.nr_include_dirs = cfg->nr_job_include;
+	for (i = 0; i < cfg->continuous.nr_jobs; i++) {
+		if (job_load_with(cfg->continuous.jobs[i], &jopts, &one, &n,
+		    cause) != 0)
+			return -1;
+		*out = xreallocarray(*out, *nr + n, sizeof **out);
+		for (j = 0; j < n; j++)
+			(*out)[(*nr)++] = one[j];
+		free(one);
+		one = NULL;
+	}
+	return 0;
 }
 
 int
@@ -481,7 +786,9 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 	const struct config		*cfg = s->ctx->config;
 	const struct config_repo	*cr;
 	struct tracker_repo		*tr;
-	struct store_counts		 counts;
+	int64_t				 active, newest;
+	struct job			**jobs = NULL;
+	size_t				 nr_jobs = 0;
 	git_repository			*repo = NULL;
 	time_t				 now = time(NULL);
 	pid_t				 pid;
@@ -491,16 +798,32 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 
 	if (cfg->continuous.nr_jobs == 0)
 		return 0;
-	if (store_counts(s->ctx->store, &counts, cause) != 0)
+	if (store_tracked_activity(s->ctx->store, &active, &newest,
+	    cause) != 0)
 		return -1;
-	/* Detection runs again only when a run has ended since. */
-	detect = counts.runs_done + counts.runs_failed != t->last_samples;
-	t->last_samples = counts.runs_done + counts.runs_failed;
+	/*
+	 * Detection runs again only when a run may have ended since: fewer
+	 * runs are active, or runs were added (and may have ended already).
+	 */
+	detect = active != t->last_active || newest != t->last_newest ||
+	    !t->started;
+	t->started = 1;
+	if (detect && tracker_jobs(s, &jobs, &nr_jobs, cause) != 0)
+		goto out;
+	t->last_active = active;
+	t->last_newest = newest;
 	for (i = 0; i < cfg->nr_repos; i++) {
 		cr = &cfg->repos[i];
 		if (cr->nr_track == 0)
 			continue;
 		tr = tracker_repo(t, cr->name);
+		if (tr->nr_missing < cr->nr_track) {
+			tr->missing = xreallocarray(tr->missing, cr->nr_track,
+			    1);
+			memset(tr->missing + tr->nr_missing, 0,
+			    cr->nr_track - tr->nr_missing);
+			tr->nr_missing = cr->nr_track;
+		}
 		if (tr->fetching == 0 && now >= tr->next_fetch) {
 			tr->next_fetch = now + cfg->continuous.interval;
 			/* a remote is fetched in a child: it may be slow */
@@ -520,26 +843,36 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 		}
 		if (tr->fetched) {
 			tr->fetched = 0;
+			tr->queue_due = 1;
 			git_libgit2_init();
 			if (git_repository_open(&repo, cr->path) != 0) {
 				tracker_git_error(cause, "couldn't open",
 				    cr->name);
 				goto out;
 			}
+			/* one transaction: one lock, not one per query */
+			if (store_begin(s->ctx->store, cause) != 0)
+				goto out;
 			for (j = 0; j < cr->nr_track; j++) {
-				if (tracker_record(s, repo, cr, cr->track[j],
-				    cause) != 0)
+				if (tracker_record(s, tr, repo, cr, j,
+				    cause) != 0) {
+					store_rollback(s->ctx->store);
 					goto out;
+				}
 			}
+			if (store_commit(s->ctx->store, cause) != 0)
+				goto out;
 			git_repository_free(repo);
 			repo = NULL;
 			git_libgit2_shutdown();
 		}
+		/* only a reading of the branches adds rows to queue */
+		if (tr->queue_due && tracker_queue(s, cr, cause) != 0)
+			goto out;
+		tr->queue_due = 0;
 		for (j = 0; j < cr->nr_track; j++) {
-			if (tracker_queue(s, cr, cr->track[j], cause) != 0)
-				goto out;
-			if (detect && tracker_detect(s, cr, cr->track[j],
-			    cause) != 0)
+			if (detect && tracker_detect(s, cr, cr->track[j], jobs,
+			    nr_jobs, cause) != 0)
 				goto out;
 		}
 	}
@@ -560,6 +893,7 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 	}
 	r = 0;
 out:
+	job_list_free(jobs, nr_jobs);
 	if (repo != NULL) {
 		git_repository_free(repo);
 		git_libgit2_shutdown();

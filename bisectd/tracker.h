@@ -17,13 +17,19 @@ void		 tracker_free(struct tracker *);
 /* One scheduler turn's worth: cheap when nothing is due. */
 int		 tracker_turn(struct tracker *, struct scheduler *,
 		     char **cause);
-/* The repository's fetch child has ended: read its branches next turn. */
-void		 tracker_fetched(struct tracker *, const char *repo);
 /*
- * In the fetch child: fetch the repository's tracked branches; a fetch
- * without progress for stall seconds ends the process (exit status 3).
+ * The repository's fetch child has ended with wait status status: read
+ * its branches next turn; after a failure, fetch again later and later.
  */
-int		 tracker_fetch_repo(const struct config_repo *, unsigned stall,
-		     char **cause);
+void		 tracker_fetched(struct tracker *, const struct config *,
+		     const char *repo, int status);
+/*
+ * In the fetch child: fetch the repository's tracked branches (refs of
+ * branches gone upstream are pruned); a fetch without progress for stall
+ * seconds ends the process (exit status 3). A failure's cause is left in
+ * the work directory for the daemon, which says it once.
+ */
+int		 tracker_fetch_repo(const struct config *,
+		     const struct config_repo *, unsigned stall, char **cause);
 
 #endif

@@ -222,9 +222,18 @@ web_index_regressions(struct strbuf *sb, const struct web_index_job *ij)
 		strbuf_addf(sb, "<tr><td><code>%.10s</code> and <code>%.10s"
 		    "</code></td><td>%+.1f%% ", g->good, g->bad, g->change_pct);
 		web_escape(sb, g->metric);
+		if (strcmp(g->kind, "improvement") == 0) {
+			strbuf_addf(sb, "</td><td>%.2g</td><td colspan=\"2\">"
+			    "an improvement</td></tr>\n", g->p_value);
+			continue;
+		}
 		strbuf_addf(sb, "</td><td>%.2g</td><td>%lld ", g->p_value,
 		    (long long)g->bisection);
 		web_escape(sb, g->status != NULL ? g->status : "pending");
+		if (g->fixed_bad != NULL)
+			strbuf_addf(sb, "; closed: fixed between <code>%.10s"
+			    "</code> and <code>%.10s</code>", g->fixed_good,
+			    g->fixed_bad);
 		strbuf_addstr(sb, "</td><td>");
 		if (g->culprit == NULL)
 			strbuf_addstr(sb, "<span class=\"muted\">none yet</span>");
@@ -258,6 +267,7 @@ web_index_metrics(struct store *st, const struct web_index_job *ij,
 		v[n++] = xstrdup(ij->job.metric);
 	for (i = ij->nr_t; i-- > 0;) {
 		if (store_series_all(st, ij->job.id, ij->repo,
+		    ij->t[i].tested_as != NULL ? ij->t[i].tested_as :
 		    ij->t[i].commit_oid, &all, &nr_all, cause) != 0) {
 			while (n-- > 0)
 				free(v[n]);
@@ -337,11 +347,12 @@ web_index_branch(struct strbuf *sb, struct store *st, const char *dir,
 	struct store_tracked	*t = NULL;
 	int64_t			*jobs = NULL;
 	size_t			 nr_t = 0, nr_jobs = 0, i, queued = 0;
-	int			 r = -1;
+	int			 gone, r = -1;
 
 	memset(&ij, 0, sizeof ij);
 	if (store_tracked_list(st, repo, branch, &t, &nr_t, cause) != 0 ||
-	    store_tracked_jobs(st, repo, branch, &jobs, &nr_jobs, cause) != 0)
+	    store_tracked_jobs(st, repo, branch, &jobs, &nr_jobs, cause) != 0 ||
+	    store_tracked_gone(st, repo, branch, &gone, cause) != 0)
 		goto out;
 	for (i = 0; i < nr_t; i++)
 		queued += t[i].queued != 0;
@@ -355,6 +366,9 @@ web_index_branch(struct strbuf *sb, struct store *st, const char *dir,
 		strbuf_addf(sb, "; from <code>%.12s</code> to <code>%.12s"
 		    "</code>", t[0].commit_oid, t[nr_t - 1].commit_oid);
 	strbuf_addstr(sb, ".</p>\n");
+	if (gone)
+		strbuf_addstr(sb, "<p class=\"gone\">This branch is gone "
+		    "upstream: its series is as it was last seen.</p>\n");
 	if (nr_jobs == 0)
 		strbuf_addstr(sb, "<p class=\"muted\">No run has finished on "
 		    "this branch yet.</p>\n");

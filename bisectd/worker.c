@@ -590,9 +590,9 @@ worker_fetch(struct context *ctx, const char *repo, char **cause)
 		return error_errno(cause, "couldn't fork a fetch");
 	if (pid == 0) {
 		worker_child_setup(parent);
-		if (tracker_fetch_repo(cr, stall, &why) == 0)
+		/* the cause is said by the daemon, once */
+		if (tracker_fetch_repo(ctx->config, cr, stall, &why) == 0)
 			_exit(0);
-		log_warn("%s", why);
 		_exit(1);
 	}
 	return pid;

@@ -16,34 +16,78 @@
 static const char sql_tracked_last[] =
     "SELECT seq, commit_oid FROM tracked WHERE repo = ? AND branch = ? "
     "ORDER BY seq DESC LIMIT 1";
+static const char sql_tracked_branch_add[] =
+    "INSERT OR IGNORE INTO tracked_branches (repo, branch, next_seq) VALUES "
+    "(?, ?, (SELECT coalesce(max(seq) + 1, 0) FROM tracked WHERE repo = ? "
+    "AND branch = ?))";
+static const char sql_tracked_tree[] =
+    "SELECT commit_oid FROM tracked_trees WHERE repo = ? AND tree_oid = ?";
+static const char sql_tracked_tree_add[] =
+    "INSERT OR IGNORE INTO tracked_trees (repo, tree_oid, commit_oid) "
+    "VALUES (?, ?, ?)";
 static const char sql_tracked_add[] =
     "INSERT OR IGNORE INTO tracked (repo, branch, seq, commit_oid, base, "
-    "seen) VALUES (?, ?, (SELECT coalesce(max(seq) + 1, 0) FROM tracked "
-    "WHERE repo = ? AND branch = ?), ?, ?, ?)";
+    "seen, tree_oid, tested_as, queued) VALUES (?, ?, (SELECT next_seq FROM "
+    "tracked_branches WHERE repo = ? AND branch = ?), ?, ?, ?, ?, ?, ?)";
+static const char sql_tracked_branch_next[] =
+    "UPDATE tracked_branches SET next_seq = next_seq + 1 WHERE repo = ? AND "
+    "branch = ?";
+static const char sql_tracked_seq[] =
+    "SELECT seq FROM tracked WHERE repo = ? AND branch = ? AND "
+    "commit_oid = ?";
+static const char sql_tracked_drop[] =
+    "DELETE FROM tracked WHERE repo = ? AND branch = ? AND seq > ? AND "
+    "base = 0";
+static const char sql_tracked_gone_get[] =
+    "SELECT gone FROM tracked_branches WHERE repo = ? AND branch = ?";
+static const char sql_tracked_gone_set[] =
+    "UPDATE tracked_branches SET gone = ? WHERE repo = ? AND branch = ?";
 static const char sql_tracked_list[] =
-    "SELECT seq, commit_oid, base, queued FROM tracked WHERE repo = ? AND "
-    "branch = ? ORDER BY seq";
+    "SELECT seq, commit_oid, base, queued, tested_as FROM tracked WHERE "
+    "repo = ? AND branch = ? ORDER BY seq";
+static const char sql_tracked_unqueued[] =
+    "SELECT seq, commit_oid, base, queued, tested_as, branch FROM tracked "
+    "INDEXED BY tracked_unqueued WHERE repo = ? AND queued = 0 ORDER BY "
+    "branch, seq";
+static const char sql_tracked_activity[] =
+    "SELECT (SELECT count(*) FROM runs WHERE status IN ('pending', "
+    "'running')), (SELECT coalesce(max(id), 0) FROM runs)";
 static const char sql_tracked_queued[] =
     "UPDATE tracked SET queued = 1 WHERE repo = ? AND branch = ? AND seq = ?";
+static const char sql_tracked_busy[] =
+    "SELECT EXISTS (SELECT 1 FROM tracked t JOIN runs r ON r.job = ? AND "
+    "r.repo = t.repo AND r.commit_oid = coalesce(t.tested_as, t.commit_oid) "
+    "AND r.status IN ('pending', 'running') WHERE t.repo = ? AND "
+    "t.branch = ?)";
 static const char sql_regression_overlaps[] =
     "SELECT EXISTS (SELECT 1 FROM regressions WHERE repo = ? AND branch = ? "
-    "AND job = ? AND metric = ? AND good_seq < ? AND bad_seq > ?)";
+    "AND job = ? AND metric = ? AND kind = ? AND good_seq <= ? AND "
+    "bad_seq >= ?)";
 static const char sql_regression_add[] =
     "INSERT INTO regressions (repo, branch, job, metric, good, bad, "
-    "good_seq, bad_seq, change_pct, p_value, bisection, created) VALUES "
-    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    "good_seq, bad_seq, change_pct, p_value, bisection, created, kind) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+static const char sql_regression_open[] =
+    "SELECT id FROM regressions WHERE repo = ? AND branch = ? AND job = ? "
+    "AND metric = ? AND kind = 'regression' AND fixed_by IS NULL AND "
+    "bad_seq <= ? ORDER BY id";
+static const char sql_regression_fix[] =
+    "UPDATE regressions SET fixed_by = ? WHERE id = ?";
 static const char sql_regression_count[] =
     "SELECT count(*) FROM regressions";
 static const char sql_tracked_branches[] =
     "SELECT DISTINCT repo, branch FROM tracked ORDER BY repo, branch";
 static const char sql_tracked_jobs[] =
     "SELECT DISTINCT r.job FROM tracked t JOIN runs r ON r.repo = t.repo "
-    "AND r.commit_oid = t.commit_oid WHERE t.repo = ? AND t.branch = ? AND "
+    "AND r.commit_oid = coalesce(t.tested_as, t.commit_oid) WHERE t.repo = ? AND t.branch = ? AND "
     "r.status = 'done' ORDER BY r.job";
 static const char sql_regression_list[] =
     "SELECT g.metric, g.good, g.bad, g.good_seq, g.bad_seq, g.change_pct, "
-    "g.p_value, g.bisection, b.status, json_extract(b.result, '$.culprit') "
+    "g.p_value, g.bisection, b.status, json_extract(b.result, '$.culprit'), "
+    "g.kind, f.good, f.bad, json_extract(fb.result, '$.culprit') "
     "FROM regressions g LEFT JOIN bisections b ON b.id = g.bisection "
+    "LEFT JOIN regressions f ON f.id = g.fixed_by "
+    "LEFT JOIN bisections fb ON fb.id = f.bisection "
     "WHERE g.repo = ? AND g.branch = ? AND g.job = ? ORDER BY g.good_seq, "
     "g.id";
 
@@ -67,29 +111,138 @@ store_tracked_last(struct store *st, const char *repo, const char *branch,
 	return r < 0 ? -1 : 0;
 }
 
+/*
+ * A commit whose tree was tested already in the repository is tested as
+ * that commit; otherwise it is the one its tree's later commits use.
+ */
 int
 store_tracked_add(struct store *st, const char *repo, const char *branch,
-    const char *oid, int base, char **cause)
+    const char *oid, const char *tree, int base, char **tested_as,
+    char **cause)
+{
+	sqlite3_stmt	*stmt;
+	char		*as = NULL;
+	int		 r = -1;
+
+	if (tested_as != NULL)
+		*tested_as = NULL;
+	if (store_stmt(st, &stmt, cause, sql_tracked_branch_add, "tttt", repo,
+	    branch, repo, branch) != 0 || store_exec_stmt(st, stmt, cause) != 0)
+		goto out;
+	if (tree != NULL) {
+		if (store_stmt(st, &stmt, cause, sql_tracked_tree, "tt", repo,
+		    tree) != 0)
+			goto out;
+		if ((r = store_step(st, stmt, cause)) == 1)
+			as = store_column_text(stmt, 0);
+		sqlite3_reset(stmt);
+		r = -1;
+		if (as != NULL && strcmp(as, oid) == 0) {
+			free(as);
+			as = NULL;
+		}
+		if (as == NULL && (store_stmt(st, &stmt, cause,
+		    sql_tracked_tree_add, "ttt", repo, tree, oid) != 0 ||
+		    store_exec_stmt(st, stmt, cause) != 0))
+			goto out;
+	}
+	if (store_stmt(st, &stmt, cause, sql_tracked_add, "tttttiitti", repo,
+	    branch, repo, branch, oid, (int64_t)base, store_now(), tree, as,
+	    (int64_t)(as != NULL)) != 0 ||
+	    store_exec_stmt(st, stmt, cause) != 0)
+		goto out;
+	if (sqlite3_changes(st->db) == 1 && (store_stmt(st, &stmt, cause,
+	    sql_tracked_branch_next, "tt", repo, branch) != 0 ||
+	    store_exec_stmt(st, stmt, cause) != 0))
+		goto out;
+	if (tested_as != NULL) {
+		*tested_as = as;
+		as = NULL;
+	}
+	r = 0;
+out:
+	free(as);
+	return r;
+}
+
+int
+store_tracked_seq(struct store *st, const char *repo, const char *branch,
+    const char *oid, int64_t *seq, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r;
+
+	*seq = -1;
+	if (store_stmt(st, &stmt, cause, sql_tracked_seq, "ttt", repo, branch,
+	    oid) != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1)
+		*seq = sqlite3_column_int64(stmt, 0);
+	sqlite3_reset(stmt);
+	return r < 0 ? -1 : 0;
+}
+
+int
+store_tracked_drop(struct store *st, const char *repo, const char *branch,
+    int64_t after, int *nr, char **cause)
 {
 	sqlite3_stmt	*stmt;
 
-	if (store_stmt(st, &stmt, cause, sql_tracked_add, "tttttii", repo,
-	    branch, repo, branch, oid, (int64_t)base, store_now()) != 0)
+	*nr = 0;
+	if (store_stmt(st, &stmt, cause, sql_tracked_drop, "tti", repo, branch,
+	    after) != 0 || store_exec_stmt(st, stmt, cause) != 0)
+		return -1;
+	*nr = sqlite3_changes(st->db);
+	return 0;
+}
+
+int
+store_tracked_gone(struct store *st, const char *repo, const char *branch,
+    int *gone, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r;
+
+	*gone = 0;
+	if (store_stmt(st, &stmt, cause, sql_tracked_gone_get, "tt", repo,
+	    branch) != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1)
+		*gone = sqlite3_column_int(stmt, 0);
+	sqlite3_reset(stmt);
+	return r < 0 ? -1 : 0;
+}
+
+int
+store_tracked_set_gone(struct store *st, const char *repo,
+    const char *branch, int gone, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_tracked_branch_add, "tttt", repo,
+	    branch, repo, branch) != 0 || store_exec_stmt(st, stmt, cause) != 0)
+		return -1;
+	if (store_stmt(st, &stmt, cause, sql_tracked_gone_set, "itt",
+	    (int64_t)gone, repo, branch) != 0)
 		return -1;
 	return store_exec_stmt(st, stmt, cause);
 }
 
-int
-store_tracked_list(struct store *st, const char *repo, const char *branch,
-    struct store_tracked **out, size_t *nr, char **cause)
+static int
+store_tracked_read(struct store *st, const char *sql, const char *repo,
+    const char *branch, struct store_tracked **out, size_t *nr, char **cause)
 {
 	sqlite3_stmt		*stmt;
 	struct store_tracked	*v = NULL;
 	size_t			 n = 0, alloc = 0;
 	int			 r;
 
-	if (store_stmt(st, &stmt, cause, sql_tracked_list, "tt", repo,
-	    branch) != 0)
+	*out = NULL;
+	*nr = 0;
+	if (branch == NULL) {
+		if (store_stmt(st, &stmt, cause, sql, "t", repo) != 0)
+			return -1;
+	} else if (store_stmt(st, &stmt, cause, sql, "tt", repo, branch) != 0)
 		return -1;
 	while ((r = store_step(st, stmt, cause)) == 1) {
 		ALLOC_GROW(v, n, alloc);
@@ -97,6 +250,9 @@ store_tracked_list(struct store *st, const char *repo, const char *branch,
 		v[n].commit_oid = store_column_text(stmt, 1);
 		v[n].base = sqlite3_column_int(stmt, 2);
 		v[n].queued = sqlite3_column_int(stmt, 3);
+		v[n].tested_as = store_column_text(stmt, 4);
+		v[n].branch = branch == NULL ? store_column_text(stmt, 5) :
+		    NULL;
 		n++;
 	}
 	sqlite3_reset(stmt);
@@ -107,6 +263,22 @@ store_tracked_list(struct store *st, const char *repo, const char *branch,
 	*out = v;
 	*nr = n;
 	return 0;
+}
+
+int
+store_tracked_list(struct store *st, const char *repo, const char *branch,
+    struct store_tracked **out, size_t *nr, char **cause)
+{
+	return store_tracked_read(st, sql_tracked_list, repo, branch, out, nr,
+	    cause);
+}
+
+int
+store_tracked_unqueued(struct store *st, const char *repo,
+    struct store_tracked **out, size_t *nr, char **cause)
+{
+	return store_tracked_read(st, sql_tracked_unqueued, repo, NULL, out,
+	    nr, cause);
 }
 
 int
@@ -121,40 +293,101 @@ store_tracked_queued(struct store *st, const char *repo, const char *branch,
 	return store_exec_stmt(st, stmt, cause);
 }
 
+int
+store_tracked_activity(struct store *st, int64_t *active, int64_t *newest,
+    char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r;
+
+	*active = *newest = 0;
+	if (store_stmt(st, &stmt, cause, sql_tracked_activity, "") != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1) {
+		*active = sqlite3_column_int64(stmt, 0);
+		*newest = sqlite3_column_int64(stmt, 1);
+	}
+	sqlite3_reset(stmt);
+	return r < 0 ? -1 : 0;
+}
+
+int
+store_tracked_busy(struct store *st, const char *repo, const char *branch,
+    int64_t job, int *busy, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_tracked_busy, "itt", job, repo,
+	    branch) != 0)
+		return -1;
+	return store_collect_int(st, stmt, busy, cause);
+}
+
 void
 store_tracked_list_free(struct store_tracked *v, size_t n)
 {
 	size_t	i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(v[i].commit_oid);
+		free(v[i].tested_as);
+		free(v[i].branch);
+	}
 	free(v);
 }
 
 int
 store_regression_overlaps(struct store *st, const char *repo,
-    const char *branch, int64_t job, const char *metric, int64_t good_seq,
-    int64_t bad_seq, int *found, char **cause)
+    const char *branch, int64_t job, const char *metric, const char *kind,
+    int64_t good_seq, int64_t bad_seq, int *found, char **cause)
 {
 	sqlite3_stmt	*stmt;
 
-	if (store_stmt(st, &stmt, cause, sql_regression_overlaps, "ttitii",
-	    repo, branch, job, metric, bad_seq, good_seq) != 0)
+	if (store_stmt(st, &stmt, cause, sql_regression_overlaps, "ttittii",
+	    repo, branch, job, metric, kind, bad_seq, good_seq) != 0)
 		return -1;
 	return store_collect_int(st, stmt, found, cause);
 }
 
 int
 store_regression_add(struct store *st, const char *repo, const char *branch,
-    int64_t job, const char *metric, const char *good, const char *bad,
-    int64_t good_seq, int64_t bad_seq, double change_pct, double p_value,
-    int64_t bisection, char **cause)
+    int64_t job, const char *metric, const char *kind, const char *good,
+    const char *bad, int64_t good_seq, int64_t bad_seq, double change_pct,
+    double p_value, int64_t bisection, int64_t *id, char **cause)
 {
 	sqlite3_stmt	*stmt;
 
-	if (store_stmt(st, &stmt, cause, sql_regression_add, "ttitttiiddii",
+	if (store_stmt(st, &stmt, cause, sql_regression_add, "ttitttiiddiit",
 	    repo, branch, job, metric, good, bad, good_seq, bad_seq,
-	    change_pct, p_value, bisection, store_now()) != 0)
+	    change_pct, p_value, bisection, store_now(), kind) != 0 ||
+	    store_exec_stmt(st, stmt, cause) != 0)
+		return -1;
+	if (id != NULL)
+		*id = sqlite3_last_insert_rowid(st->db);
+	return 0;
+}
+
+int
+store_regression_open(struct store *st, const char *repo, const char *branch,
+    int64_t job, const char *metric, int64_t before_seq, int64_t **ids,
+    size_t *nr, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_regression_open, "ttiti", repo,
+	    branch, job, metric, before_seq) != 0)
+		return -1;
+	return store_collect_ids(st, stmt, ids, nr, cause);
+}
+
+int
+store_regression_fix(struct store *st, int64_t id, int64_t fixed_by,
+    char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_regression_fix, "ii", fixed_by,
+	    id) != 0)
 		return -1;
 	return store_exec_stmt(st, stmt, cause);
 }
@@ -216,6 +449,10 @@ store_regression_list(struct store *st, const char *repo, const char *branch,
 		v[n].bisection = sqlite3_column_int64(stmt, 7);
 		v[n].status = store_column_text(stmt, 8);
 		v[n].culprit = store_column_text(stmt, 9);
+		v[n].kind = store_column_text(stmt, 10);
+		v[n].fixed_good = store_column_text(stmt, 11);
+		v[n].fixed_bad = store_column_text(stmt, 12);
+		v[n].fixed_culprit = store_column_text(stmt, 13);
 		n++;
 	}
 	sqlite3_reset(stmt);
@@ -239,6 +476,10 @@ store_regression_list_free(struct store_regression *v, size_t n)
 		free(v[i].bad);
 		free(v[i].status);
 		free(v[i].culprit);
+		free(v[i].kind);
+		free(v[i].fixed_good);
+		free(v[i].fixed_bad);
+		free(v[i].fixed_culprit);
 	}
 	free(v);
 }

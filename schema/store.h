@@ -357,28 +357,70 @@ struct store_tracked {
 	char	*commit_oid;
 	int	 base;
 	int	 queued;
+	char	*tested_as;	/* the commit of the same tree run, or NULL */
+	char	*branch;	/* store_tracked_unqueued's only */
 };
 /* The newest seq of a branch, or -1 when it was never seen. */
 int	 store_tracked_last(struct store *, const char *repo,
 	     const char *branch, int64_t *seq, char **oid, char **cause);
-/* Append a commit (ignored when the branch already has it). */
+/*
+ * Append a commit (ignored when the branch already has it) of tree tree
+ * (or NULL). When a commit of the same tree was tested already in the
+ * repository, the new one is tested as that one: *tested_as (when not
+ * NULL) gets it, and the row needs no queueing.
+ */
 int	 store_tracked_add(struct store *, const char *repo, const char *branch,
-	     const char *oid, int base, char **cause);
+	     const char *oid, const char *tree, int base, char **tested_as,
+	     char **cause);
+/* A commit's seq in the branch's series, or -1. */
+int	 store_tracked_seq(struct store *, const char *repo,
+	     const char *branch, const char *oid, int64_t *seq, char **cause);
+/* The rows after seq leave the series (bases stay); *nr of them. */
+int	 store_tracked_drop(struct store *, const char *repo,
+	     const char *branch, int64_t after, int *nr, char **cause);
+/* Whether the branch was marked gone upstream. */
+int	 store_tracked_gone(struct store *, const char *repo,
+	     const char *branch, int *gone, char **cause);
+int	 store_tracked_set_gone(struct store *, const char *repo,
+	     const char *branch, int gone, char **cause);
 int	 store_tracked_list(struct store *, const char *repo,
 	     const char *branch, struct store_tracked **out, size_t *nr,
 	     char **cause);
+/* The rows not queued yet, of every branch of the repository. */
+int	 store_tracked_unqueued(struct store *, const char *repo,
+	     struct store_tracked **out, size_t *nr, char **cause);
 int	 store_tracked_queued(struct store *, const char *repo,
 	     const char *branch, int64_t seq, char **cause);
 void	 store_tracked_list_free(struct store_tracked *, size_t);
-/* Is a regression already known whose range overlaps (good, bad]? */
+/*
+ * The runs pending or running, and the newest run's id: cheap (indexes
+ * only), so that an idle daemon sees at once that no run has ended.
+ */
+int	 store_tracked_activity(struct store *, int64_t *active,
+	     int64_t *newest, char **cause);
+/* Is a run of job pending or running at one of the branch's commits? */
+int	 store_tracked_busy(struct store *, const char *repo,
+	     const char *branch, int64_t job, int *busy, char **cause);
+/*
+ * Is a row of this kind ('regression', 'improvement') known whose range
+ * overlaps or touches [good, bad]?
+ */
 int	 store_regression_overlaps(struct store *, const char *repo,
 	     const char *branch, int64_t job, const char *metric,
-	     int64_t good_seq, int64_t bad_seq, int *found, char **cause);
+	     const char *kind, int64_t good_seq, int64_t bad_seq, int *found,
+	     char **cause);
 int	 store_regression_add(struct store *, const char *repo,
 	     const char *branch, int64_t job, const char *metric,
-	     const char *good, const char *bad, int64_t good_seq,
-	     int64_t bad_seq, double change_pct, double p_value,
-	     int64_t bisection, char **cause);
+	     const char *kind, const char *good, const char *bad,
+	     int64_t good_seq, int64_t bad_seq, double change_pct,
+	     double p_value, int64_t bisection, int64_t *id, char **cause);
+/* The open (not fixed) regressions of a series ending at or before seq. */
+int	 store_regression_open(struct store *, const char *repo,
+	     const char *branch, int64_t job, const char *metric,
+	     int64_t before_seq, int64_t **ids, size_t *nr, char **cause);
+/* Regression id was fixed by the improvement fixed_by. */
+int	 store_regression_fix(struct store *, int64_t id, int64_t fixed_by,
+	     char **cause);
 int	 store_regression_count(struct store *, int *nr, char **cause);
 /* Every tracked branch, as repository and branch names side by side. */
 int	 store_tracked_branches(struct store *, char ***repos,
@@ -398,6 +440,10 @@ struct store_regression {
 	int64_t	 bisection;
 	char	*status;	/* the bisection's, or NULL */
 	char	*culprit;	/* NULL until one is found */
+	char	*kind;		/* "regression" or "improvement" */
+	char	*fixed_good;	/* the fix's range, NULL while open */
+	char	*fixed_bad;
+	char	*fixed_culprit;	/* the fix's culprit, when bisected */
 };
 /* A job's regressions on a branch, oldest range first. */
 int	 store_regression_list(struct store *, const char *repo,

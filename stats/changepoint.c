@@ -13,6 +13,14 @@
  * q over all of them again (as the ecp package does), and the p-value is
  * (1 + #{q_perm >= q}) / (1 + permutations).
  *
+ * Beside the best split, each segment's best stretch of 3 to
+ * CHANGEPOINT_DIP commits against the rest of it is a candidate (the
+ * epidemic alternative: a dip that is fixed a few commits later), and the
+ * permutation test takes the largest q of both kinds. At the newest end
+ * of the series a split may leave one commit after it; every change point
+ * found is then placed again within min_size commits, one allowed on a
+ * side. A split needs p < alpha, strictly.
+ *
  * The sums over pairs are kept incrementally while the split point sweeps
  * across a segment, with a Fenwick tree over the ranks of the values, so
  * one sweep costs O(m log m) instead of O(m^2): a permutation test of a
@@ -31,10 +39,11 @@
 #define CHANGEPOINT_PERMUTATIONS	199
 #define CHANGEPOINT_ALPHA		0.05
 #define CHANGEPOINT_MIN_SIZE		2
+/* The longest stretch tried against the rest of its segment, commits. */
+#define CHANGEPOINT_DIP			12
 
 struct cp_segment {
 	size_t	ulo, uhi;	/* commits [ulo, uhi) */
-	double	pairs;		/* sum of |v - w| over all pairs */
 	double	best_q;
 	size_t	best_split;	/* the first commit of Y; 0 when none */
 };
@@ -55,6 +64,9 @@ struct cp_state {
 	size_t			*rank;		/* per value, in its segment */
 	double			*s;		/* per value: sum |v - w| */
 	size_t			*sorted;	/* scratch */
+	size_t			*gsorted;	/* every value, sorted */
+	size_t			*vunit;		/* the commit of each value */
+	unsigned char		*inset;		/* per commit, scratch */
 	double			*fw_cnt;	/* Fenwick trees over ranks */
 	double			*fw_sum;
 	size_t			*order;		/* commits in sweep order */
@@ -76,19 +88,28 @@ changepoint_cmp(const void *a, const void *b, void *values)
 	return (x > y) - (x < y);
 }
 
-/* Ranks of a segment's values among themselves, and each one's distances. */
-static void
-changepoint_segment_prepare(struct cp_state *st, struct cp_segment *seg)
+/*
+ * Ranks of the values of commits u[0 .. nu - 1] among themselves, and
+ * each one's sum of distances to the others; returns the sum over pairs.
+ */
+static double
+changepoint_prepare(struct cp_state *st, const size_t *u, size_t nu)
 {
-	size_t	vlo = st->ustart[seg->ulo], vhi = st->ustart[seg->uhi];
-	size_t	m = vhi - vlo, r, i;
+	size_t	m = 0, r, i, j;
 	double	total = 0, prefix = 0, z, sum = 0;
 
-	for (i = 0; i < m; i++) {
-		st->sorted[i] = vlo + i;
-		total += st->v[vlo + i];
+	/* the values in order: all of them sorted once, filtered */
+	for (j = 0; j < nu; j++)
+		st->inset[u[j]] = 1;
+	for (j = 0; j < st->n; j++) {
+		i = st->gsorted[j];
+		if (st->inset[st->vunit[i]]) {
+			st->sorted[m++] = i;
+			total += st->v[i];
+		}
 	}
-	qsort_r(st->sorted, m, sizeof *st->sorted, changepoint_cmp, st->v);
+	for (j = 0; j < nu; j++)
+		st->inset[u[j]] = 0;
 	for (r = 0; r < m; r++) {
 		i = st->sorted[r];
 		z = st->v[i];
@@ -98,7 +119,7 @@ changepoint_segment_prepare(struct cp_state *st, struct cp_segment *seg)
 		prefix += z;
 		sum += st->s[i];
 	}
-	seg->pairs = sum / 2;
+	return sum / 2;
 }
 
 static void
@@ -120,26 +141,26 @@ changepoint_fenwick_sum(const double *t, size_t r)
 }
 
 /*
- * The largest q over the allowed splits of seg, its commits taken in the
- * order st->order[seg->ulo .. seg->uhi - 1]. *split gets the position (in
- * that order) of the first commit of Y, 0 when no split is allowed.
+ * The largest q over the splits of commits u[0 .. nu - 1] (prepared, in
+ * that order) that leave at least lo commits before and min_after after.
+ * *split gets the number of commits before the best split, 0 when none
+ * is allowed.
  */
 static double
-changepoint_segment_sweep(struct cp_state *st, const struct cp_segment *seg,
-    size_t *split)
+changepoint_sweep(struct cp_state *st, const size_t *u, size_t nu,
+    double pairs, size_t lo, size_t min_after, size_t *split)
 {
-	size_t	vlo = st->ustart[seg->ulo], vhi = st->ustart[seg->uhi];
-	size_t	m = vhi - vlo, units = seg->uhi - seg->ulo;
-	size_t	k = 0, u, i, pos, r;
-	double	a_pairs = 0, b_pairs = seg->pairs, c_pairs, cnt_x = 0;
+	size_t	m = 0, k = 0, j, i, pos, r;
+	double	a_pairs = 0, b_pairs = pairs, c_pairs, cnt_x = 0;
 	double	sum_x = 0, cnt_lo, sum_lo, a, z, kx, ky, e, q, best = -INFINITY;
 
 	*split = 0;
+	for (j = 0; j < nu; j++)
+		m += st->ustart[u[j] + 1] - st->ustart[u[j]];
 	memset(st->fw_cnt, 0, (m + 1) * sizeof *st->fw_cnt);
 	memset(st->fw_sum, 0, (m + 1) * sizeof *st->fw_sum);
-	for (pos = 0; pos < units; pos++) {
-		u = st->order[seg->ulo + pos];
-		for (i = st->ustart[u]; i < st->ustart[u + 1]; i++) {
+	for (pos = 0; pos + 1 < nu; pos++) {
+		for (i = st->ustart[u[pos]]; i < st->ustart[u[pos] + 1]; i++) {
 			z = st->v[i];
 			r = st->rank[i];
 			cnt_lo = changepoint_fenwick_sum(st->fw_cnt, r);
@@ -154,13 +175,13 @@ changepoint_segment_sweep(struct cp_state *st, const struct cp_segment *seg,
 			sum_x += z;
 			k++;
 		}
-		if (pos + 1 < st->min_size || units - pos - 1 < st->min_size)
+		if (pos + 1 < lo || nu - pos - 1 < min_after)
 			continue;
 		if (k < 2 || m - k < 2)
 			continue;
 		kx = (double)k;
 		ky = (double)(m - k);
-		c_pairs = seg->pairs - a_pairs - b_pairs;
+		c_pairs = pairs - a_pairs - b_pairs;
 		e = 2 * c_pairs / (kx * ky) - 2 * a_pairs / (kx * (kx - 1)) -
 		    2 * b_pairs / (ky * (ky - 1));
 		q = kx * ky / (double)m * e;
@@ -168,6 +189,94 @@ changepoint_segment_sweep(struct cp_state *st, const struct cp_segment *seg,
 			best = q;
 			*split = pos + 1;
 		}
+	}
+	return best;
+}
+
+/*
+ * The largest q of a stretch inside the commits u[0 .. nu - 1] (prepared)
+ * against the rest of them: min_size to CHANGEPOINT_DIP commits, with at
+ * least min_size commits on either side (the epidemic alternative). A dip
+ * that is fixed a few commits later barely moves the best single split,
+ * but it is a plain change between the stretch and the rest. *split gets
+ * the stretch's first commit, 0 when none is allowed.
+ */
+static double
+changepoint_dip(struct cp_state *st, const size_t *u, size_t nu,
+    double pairs, size_t *split)
+{
+	size_t	m = 0, j, i, a, b, r, k, ms = st->min_size;
+	double	in_pairs, sum_s, cnt, sum, cnt_lo, sum_lo, d, z;
+	double	cross, out_pairs, kx, ky, e, q, best = -INFINITY;
+
+	*split = 0;
+	for (j = 0; j < nu; j++)
+		m += st->ustart[u[j] + 1] - st->ustart[u[j]];
+	for (a = ms; a + 2 * ms <= nu; a++) {
+		memset(st->fw_cnt, 0, (m + 1) * sizeof *st->fw_cnt);
+		memset(st->fw_sum, 0, (m + 1) * sizeof *st->fw_sum);
+		in_pairs = sum_s = cnt = sum = 0;
+		k = 0;
+		for (b = a; b + ms < nu && b - a < CHANGEPOINT_DIP; b++) {
+			for (i = st->ustart[u[b]]; i < st->ustart[u[b] + 1];
+			    i++) {
+				z = st->v[i];
+				r = st->rank[i];
+				cnt_lo = changepoint_fenwick_sum(st->fw_cnt, r);
+				sum_lo = changepoint_fenwick_sum(st->fw_sum, r);
+				d = (z * cnt_lo - sum_lo) +
+				    ((sum - sum_lo) - z * (cnt - cnt_lo));
+				in_pairs += d;
+				sum_s += st->s[i];
+				changepoint_fenwick_add(st->fw_cnt, m, r, 1);
+				changepoint_fenwick_add(st->fw_sum, m, r, z);
+				cnt += 1;
+				sum += z;
+				k++;
+			}
+			if (b + 1 - a < ms || k < 2 || m - k < 2)
+				continue;
+			kx = (double)k;
+			ky = (double)(m - k);
+			cross = sum_s - 2 * in_pairs;
+			out_pairs = pairs - in_pairs - cross;
+			e = 2 * cross / (kx * ky) -
+			    2 * in_pairs / (kx * (kx - 1)) -
+			    2 * out_pairs / (ky * (ky - 1));
+			q = kx * ky / (double)m * e;
+			if (q > best) {
+				best = q;
+				*split = a;
+			}
+		}
+	}
+	return best;
+}
+
+/*
+ * The largest q of a segment, its commits in the order st->order[seg->ulo
+ * ..]: its best split, or its best stretch against the rest; *split is
+ * the first commit of Y (an index into st->order), 0 when none.
+ */
+static double
+changepoint_segment_max(struct cp_state *st, const struct cp_segment *seg,
+    size_t *split)
+{
+	size_t	n = seg->uhi - seg->ulo, s;
+	double	best, q, pairs;
+	size_t	*u = st->order + seg->ulo;
+
+	*split = 0;
+	pairs = changepoint_prepare(st, u, n);
+	/* the newest commits: a step may have one commit after it */
+	best = changepoint_sweep(st, u, n, pairs, st->min_size,
+	    seg->uhi == st->nr_units ? 1 : st->min_size, &s);
+	if (s != 0)
+		*split = seg->ulo + s;
+	q = changepoint_dip(st, u, n, pairs, &s);
+	if (s != 0 && (*split == 0 || q > best)) {
+		best = q;
+		*split = seg->ulo + s;
 	}
 	return best;
 }
@@ -184,12 +293,8 @@ changepoint_identity(struct cp_state *st, const struct cp_segment *seg)
 static void
 changepoint_segment_best(struct cp_state *st, struct cp_segment *seg)
 {
-	size_t	pos;
-
-	changepoint_segment_prepare(st, seg);
 	changepoint_identity(st, seg);
-	seg->best_q = changepoint_segment_sweep(st, seg, &pos);
-	seg->best_split = pos == 0 ? 0 : seg->ulo + pos;
+	seg->best_q = changepoint_segment_max(st, seg, &seg->best_split);
 }
 
 /* The largest q over every segment with its commits shuffled. */
@@ -205,7 +310,7 @@ changepoint_permuted_max(struct cp_state *st)
 		changepoint_identity(st, seg);
 		rng_shuffle(&st->rng, st->order + seg->ulo, seg->uhi - seg->ulo,
 		    sizeof *st->order);
-		q = changepoint_segment_sweep(st, seg, &pos);
+		q = changepoint_segment_max(st, seg, &pos);
 		if (pos != 0 && q > best)
 			best = q;
 	}
@@ -264,7 +369,7 @@ changepoint_run(struct cp_state *st, unsigned permutations, double alpha,
 			if (changepoint_permuted_max(st) >= q)
 				exceed++;
 		p = (1.0 + exceed) / (1.0 + permutations);
-		if (p > alpha)
+		if (!(p < alpha))
 			break;
 
 		ALLOC_GROW(st->found, st->nr_found, st->alloc_found);
@@ -334,6 +439,37 @@ changepoint_prune(struct cp_state *st, double min_effect)
 	}
 }
 
+/*
+ * Each change point found is placed again within min_size commits of
+ * where it was found, between its neighbours, with one commit allowed on
+ * a side: the search keeps min_size commits on each side to be sure of a
+ * change, but a step with one or two commits after it at the end of the
+ * series is then found too early; once it is sure, its place need not be.
+ */
+static void
+changepoint_refine(struct cp_state *st)
+{
+	size_t	i, lo, hi, rel, before, after, split, u;
+	double	pairs;
+
+	for (i = 0; i < st->nr_found; i++) {
+		lo = i == 0 ? 0 : st->found[i - 1].split;
+		hi = i + 1 == st->nr_found ? st->nr_units :
+		    st->found[i + 1].split;
+		for (u = lo; u < hi; u++)
+			st->order[u] = u;
+		rel = st->found[i].split - lo;
+		before = rel > st->min_size + 1 ? rel - st->min_size : 1;
+		after = hi - st->found[i].split;
+		after = after > st->min_size + 1 ? after - st->min_size : 1;
+		pairs = changepoint_prepare(st, st->order + lo, hi - lo);
+		(void)changepoint_sweep(st, st->order + lo, hi - lo, pairs,
+		    before, after, &split);
+		if (split != 0)
+			st->found[i].split = lo + split;
+	}
+}
+
 int
 changepoint_detect(struct changepoint_result *out, const double *values,
     const size_t *groups, size_t n, const struct changepoint_opts *opts,
@@ -344,7 +480,7 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 	struct changepoint	*points = NULL, *cp;
 	unsigned		 permutations = CHANGEPOINT_PERMUTATIONS;
 	double			 alpha = CHANGEPOINT_ALPHA, min_effect = 0;
-	size_t			 max_points = 0, i, before, after;
+	size_t			 max_points = 0, i, k, before, after;
 	uint64_t		 seed = 0;
 	int			 r = -1;
 
@@ -400,12 +536,22 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 	st.fw_cnt = xreallocarray(NULL, n + 1, sizeof *st.fw_cnt);
 	st.fw_sum = xreallocarray(NULL, n + 1, sizeof *st.fw_sum);
 	st.order = xreallocarray(NULL, st.nr_units, sizeof *st.order);
+	st.gsorted = xreallocarray(NULL, n, sizeof *st.gsorted);
+	st.vunit = xreallocarray(NULL, n, sizeof *st.vunit);
+	st.inset = xcalloc(st.nr_units, 1);
+	for (i = 0; i < st.nr_units; i++)
+		for (k = st.ustart[i]; k < st.ustart[i + 1]; k++)
+			st.vunit[k] = i;
+	for (i = 0; i < n; i++)
+		st.gsorted[i] = i;
+	qsort_r(st.gsorted, n, sizeof *st.gsorted, changepoint_cmp, st.v);
 	rng_seed(&st.rng, seed);
 
 	changepoint_run(&st, permutations, alpha, max_points);
 	if (st.nr_found > 1)
 		qsort(st.found, st.nr_found, sizeof *st.found,
 		    changepoint_found_cmp);
+	changepoint_refine(&st);
 	if (min_effect > 0)
 		changepoint_prune(&st, min_effect);
 
@@ -440,6 +586,9 @@ out:
 	free(st.fw_cnt);
 	free(st.fw_sum);
 	free(st.order);
+	free(st.gsorted);
+	free(st.vunit);
+	free(st.inset);
 	free(st.segs);
 	free(st.found);
 	return r;

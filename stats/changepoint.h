@@ -21,7 +21,9 @@
 struct changepoint_opts {
 	unsigned	permutations;	/* 0 means 199 */
 	double		alpha;		/* significance level; 0 means 0.05 */
-	size_t		min_size;	/* commits on each side; 0 means 2 */
+	size_t		min_size;	/* commits on each side to find a change */
+					/* (one after it at the series' end); */
+					/* 0 means 2 */
 	size_t		max_points;	/* 0 means no limit */
 	/*
 	 * After the search, change points whose segments either side

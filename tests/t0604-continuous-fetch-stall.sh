@@ -81,7 +81,7 @@ test_expect_success 'the daemon works on while a fetch hangs' '
 test_expect_success 'a fetch without progress ends, and is tried again' '
 	test_wait_for 300 grep -q "repository .hung.: fetch stalled: no progress for 30 seconds" daemon.log &&
 	test_wait_for 300 connected 2 &&
-	grep -q "repository .hung.: fetch: worker exited with status 3" daemon.log
+	grep -q "repository .hung.: the fetch stalled; trying again in" daemon.log
 '
 
 test_expect_success 'SIGTERM stops the daemon and its fetch child' '

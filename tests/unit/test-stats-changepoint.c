@@ -276,9 +276,59 @@ test_input(void)
 	changepoint_result_release(NULL);
 }
 
+/*
+ * Issue 17: a -5 sd dip of 6 commits in the middle is found at both its
+ * edges; a step with two commits after it at the end of the series is
+ * placed at its commit, not three commits early; p < alpha is strict.
+ */
+static void
+test_dip_and_tail(void)
+{
+	struct changepoint_result	res;
+	struct changepoint_opts		o;
+	double				v[N], steps[COMMITS];
+	size_t				g[N];
+	int				rc;
+
+	memset(&o, 0, sizeof o);
+	o.alpha = 0.01;
+	o.permutations = 399;
+	o.min_size = 3;
+	o.seed = 3;
+	memset(steps, 0, sizeof steps);
+	steps[22] = -5;
+	steps[28] = 5;
+	series(v, g, 11, steps);
+	rc = changepoint_detect(&res, v, g, N, &o, NULL);
+	ok(rc == 0 && res.nr_points == 2 && res.points[0].group == 22 &&
+	    res.points[1].group == 28 && res.points[0].change_pct < 0 &&
+	    res.points[1].change_pct > 0,
+	    "a dip of 6 commits in the middle: both edges (%zu points)",
+	    res.nr_points);
+	changepoint_result_release(&res);
+
+	memset(steps, 0, sizeof steps);
+	steps[COMMITS - 2] = -5;
+	series(v, g, 12, steps);
+	rc = changepoint_detect(&res, v, g, N, &o, NULL);
+	ok(rc == 0 && res.nr_points == 1 && res.points[0].group == COMMITS - 2,
+	    "two bad commits at the tail: placed at the first (%zu points, "
+	    "at %zu)", res.nr_points, res.nr_points > 0 ?
+	    res.points[0].group : 0);
+	changepoint_result_release(&res);
+
+	/* with 9 permutations p is at least 0.1: never < 0.1 */
+	o.permutations = 9;
+	o.alpha = 0.1;
+	rc = changepoint_detect(&res, v, g, N, &o, NULL);
+	ok(rc == 0 && res.nr_points == 0, "p < alpha, not p <= alpha");
+	changepoint_result_release(&res);
+}
+
 int
 main(void)
 {
+	test_dip_and_tail();
 	test_one_step();
 	test_two_steps();
 	test_min_effect();
