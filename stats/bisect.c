@@ -11,6 +11,7 @@
 #include "stats/bisect-graph.h"
 #include "stats/bisect-image.h"
 #include "stats/bisect-machine.h"
+#include "stats/bisect-pair.h"
 #include "stats/bisect-range.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -257,6 +258,82 @@ bisect_budget(struct bisect_state *st, const struct bisect_input *in,
 	st->spent = runs >= res->budget_runs || builds >= res->budget_builds;
 }
 
+/*
+ * The fresh interleaved check of the culprit against its parent, before
+ * FOUND stands (issue 11, item 5): a batch of both, run as pairs after
+ * everything else, until stats/bisect-pair.c's verdict. The images' own
+ * members stand for culprit and parent. On MORE the answer becomes the
+ * batch to take; on DISAGREES, UNCONFIRMED. timed[] are the samples as
+ * the driver decides on them, with their times; raw[] the caller's.
+ */
+static void
+bisect_fresh(struct bisect_result *res, const struct bisect_state *st,
+    const struct bisect_commit *timed, const struct bisect_commit *raw,
+    const struct bisect_image *im)
+{
+	struct bisect_pair_check	 pc;
+	size_t				 cs = res->culprits[0], a, b, np, need;
+	double				*d, change;
+	int				 ratio;
+
+	if (timed[cs].nr_parents == 0 || !st->root_done)
+		return;
+	a = bisect_image_member(im, raw, timed[cs].parents[0]);
+	b = bisect_image_member(im, raw, cs);
+	if (a == b)
+		return;
+	d = xcalloc(timed[a].nr_samples + timed[b].nr_samples + 1,
+	    sizeof *d);
+	np = bisect_pair_fresh(d, &ratio, timed, st->nr, a, b);
+	if (np == (size_t)-1) {
+		res->fresh_verdict = BISECT_PAIR_UNTIMED;
+		goto out;
+	}
+	change = ratio ? log1p(st->root_pct / 100) : st->root_shift;
+	if (!isfinite(change) || change == 0)
+		goto out;
+	bisect_pair_decide(&pc, d, np, change, BISECT_PAIR_FIRST,
+	    st->max_runs / 2);
+	if (pc.verdict == BISECT_PAIR_MORE && st->spent)
+		pc.verdict = BISECT_PAIR_UNDECIDED;
+	res->fresh_verdict = pc.verdict;
+	res->fresh_pairs = pc.pairs;
+	res->fresh_step_pct = ratio ? pc.step_pct : NAN;
+	res->fresh_p_agree = pc.p_agree;
+	res->fresh_p_disagree = pc.p_disagree;
+	switch (pc.verdict) {
+	case BISECT_PAIR_MORE:
+		need = pc.want - np;
+		res->status = BISECT_CONTINUE;
+		free(res->culprits);
+		res->culprits = NULL;
+		res->nr_culprits = 0;
+		free(res->wants);
+		res->wants = xcalloc(2, sizeof *res->wants);
+		res->wants[0].commit = b;
+		res->wants[0].samples = (unsigned)(raw[b].nr_samples + need);
+		res->wants[1].commit = a;
+		res->wants[1].samples = (unsigned)(raw[a].nr_samples + need);
+		res->nr_wants = 2;
+		res->remaining = 1;
+		res->steps = 0;
+		break;
+	case BISECT_PAIR_DISAGREES:
+		res->status = BISECT_UNCONFIRMED;
+		free(res->contradiction);
+		res->contradiction = xasprintf("a fresh interleaved check of "
+		    "the culprit against its parent disagrees: %zu pairs, the "
+		    "median pair %+.2f%% against the change's %+.2f%%, "
+		    "significantly less than half of it (p = %.2g)", pc.pairs,
+		    pc.step_pct, st->root_pct, pc.p_disagree);
+		break;
+	default:
+		break;
+	}
+out:
+	free(d);
+}
+
 int
 bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 {
@@ -272,6 +349,9 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	int			 r = -1;
 
 	memset(res, 0, sizeof *res);
+	res->fresh_verdict = -1;
+	res->fresh_step_pct = res->fresh_p_agree = NAN;
+	res->fresh_p_disagree = NAN;
 	memset(&st, 0, sizeof st);
 	memset(&root, 0, sizeof root);
 	memset(&mf, 0, sizeof mf);
@@ -399,7 +479,9 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 		res->status = BISECT_UNCONFIRMED;
 		res->contradiction = xstrdup("the culprit's image is "
 		    "byte-identical to its first parent's");
-	}
+	} else if (s == BISECT_FOUND && res->nr_culprits > 0)
+		bisect_fresh(res, &st, adj != NULL ? adj : in->commits,
+		    in->commits, &im);
 	res->budget_spent = st.cut;
 	r = 0;
 	goto out;
