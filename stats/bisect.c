@@ -195,6 +195,8 @@ bisect_fill(struct bisect_result *res, struct bisect_state *st,
 	res->steps = st->steps;
 	if (s == BISECT_CONTINUE) {
 		n = st->nr_wants < slots ? st->nr_wants : slots;
+		if (st->pair && n < 2 && st->nr_wants >= 2)
+			n = 2;
 		res->wants = xcalloc(n ? n : 1, sizeof *res->wants);
 		memcpy(res->wants, st->wants, n * sizeof *res->wants);
 		res->nr_wants = n;
@@ -399,6 +401,10 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	if (st.first_runs > st.max_runs)
 		st.first_runs = st.max_runs;
 	st.sign = in->direction > 0 ? -1 : in->direction < 0 ? 1 : 0;
+	for (i = 0, st.timed = 1; i < in->nr_commits; i++)
+		if (in->commits[i].nr_samples > 0 &&
+		    in->commits[i].times == NULL)
+			st.timed = 0;
 	if (bisect_graph_init(&st.g, st.c, st.nr, NULL, &res->error) != 0)
 		goto fail;
 	st.logpost = xcalloc(st.nr, sizeof *st.logpost);
