@@ -401,10 +401,12 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	if (st.first_runs > st.max_runs)
 		st.first_runs = st.max_runs;
 	st.sign = in->direction > 0 ? -1 : in->direction < 0 ? 1 : 0;
-	for (i = 0, st.timed = 1; i < in->nr_commits; i++)
-		if (in->commits[i].nr_samples > 0 &&
-		    in->commits[i].times == NULL)
-			st.timed = 0;
+	/* times known: some samples, and every sampled commit's timed */
+	for (i = 0, st.timed = -1; i < in->nr_commits; i++)
+		if (in->commits[i].nr_samples > 0)
+			st.timed = in->commits[i].times == NULL ? 0 :
+			    st.timed != 0;
+	st.timed = st.timed > 0;
 	if (bisect_graph_init(&st.g, st.c, st.nr, NULL, &res->error) != 0)
 		goto fail;
 	st.logpost = xcalloc(st.nr, sizeof *st.logpost);

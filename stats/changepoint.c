@@ -34,7 +34,6 @@
 
 struct cp_segment {
 	size_t	ulo, uhi;	/* commits [ulo, uhi) */
-	double	pairs;		/* sum of |v - w| over all pairs */
 	double	best_q;
 	size_t	best_split;	/* the first commit of Y; 0 when none */
 };
@@ -76,17 +75,21 @@ changepoint_cmp(const void *a, const void *b, void *values)
 	return (x > y) - (x < y);
 }
 
-/* Ranks of a segment's values among themselves, and each one's distances. */
-static void
-changepoint_segment_prepare(struct cp_state *st, struct cp_segment *seg)
+/*
+ * Ranks of the values of commits u[0 .. nu - 1] among themselves, and
+ * each one's sum of distances to the others; returns the sum over pairs.
+ */
+static double
+changepoint_prepare(struct cp_state *st, const size_t *u, size_t nu)
 {
-	size_t	vlo = st->ustart[seg->ulo], vhi = st->ustart[seg->uhi];
-	size_t	m = vhi - vlo, r, i;
+	size_t	m = 0, r, i, j;
 	double	total = 0, prefix = 0, z, sum = 0;
 
-	for (i = 0; i < m; i++) {
-		st->sorted[i] = vlo + i;
-		total += st->v[vlo + i];
+	for (j = 0; j < nu; j++) {
+		for (i = st->ustart[u[j]]; i < st->ustart[u[j] + 1]; i++) {
+			st->sorted[m++] = i;
+			total += st->v[i];
+		}
 	}
 	qsort_r(st->sorted, m, sizeof *st->sorted, changepoint_cmp, st->v);
 	for (r = 0; r < m; r++) {
@@ -98,7 +101,7 @@ changepoint_segment_prepare(struct cp_state *st, struct cp_segment *seg)
 		prefix += z;
 		sum += st->s[i];
 	}
-	seg->pairs = sum / 2;
+	return sum / 2;
 }
 
 static void
@@ -120,26 +123,26 @@ changepoint_fenwick_sum(const double *t, size_t r)
 }
 
 /*
- * The largest q over the allowed splits of seg, its commits taken in the
- * order st->order[seg->ulo .. seg->uhi - 1]. *split gets the position (in
- * that order) of the first commit of Y, 0 when no split is allowed.
+ * The largest q over the splits of commits u[0 .. nu - 1] (prepared, in
+ * that order) that leave at least lo commits before and min_after after.
+ * *split gets the number of commits before the best split, 0 when none
+ * is allowed.
  */
 static double
-changepoint_segment_sweep(struct cp_state *st, const struct cp_segment *seg,
-    size_t *split)
+changepoint_sweep(struct cp_state *st, const size_t *u, size_t nu,
+    double pairs, size_t lo, size_t min_after, size_t *split)
 {
-	size_t	vlo = st->ustart[seg->ulo], vhi = st->ustart[seg->uhi];
-	size_t	m = vhi - vlo, units = seg->uhi - seg->ulo;
-	size_t	k = 0, u, i, pos, r;
-	double	a_pairs = 0, b_pairs = seg->pairs, c_pairs, cnt_x = 0;
+	size_t	m = 0, k = 0, j, i, pos, r;
+	double	a_pairs = 0, b_pairs = pairs, c_pairs, cnt_x = 0;
 	double	sum_x = 0, cnt_lo, sum_lo, a, z, kx, ky, e, q, best = -INFINITY;
 
 	*split = 0;
+	for (j = 0; j < nu; j++)
+		m += st->ustart[u[j] + 1] - st->ustart[u[j]];
 	memset(st->fw_cnt, 0, (m + 1) * sizeof *st->fw_cnt);
 	memset(st->fw_sum, 0, (m + 1) * sizeof *st->fw_sum);
-	for (pos = 0; pos < units; pos++) {
-		u = st->order[seg->ulo + pos];
-		for (i = st->ustart[u]; i < st->ustart[u + 1]; i++) {
+	for (pos = 0; pos + 1 < nu; pos++) {
+		for (i = st->ustart[u[pos]]; i < st->ustart[u[pos] + 1]; i++) {
 			z = st->v[i];
 			r = st->rank[i];
 			cnt_lo = changepoint_fenwick_sum(st->fw_cnt, r);
@@ -154,19 +157,77 @@ changepoint_segment_sweep(struct cp_state *st, const struct cp_segment *seg,
 			sum_x += z;
 			k++;
 		}
-		if (pos + 1 < st->min_size || units - pos - 1 < st->min_size)
+		if (pos + 1 < lo || nu - pos - 1 < min_after)
 			continue;
 		if (k < 2 || m - k < 2)
 			continue;
 		kx = (double)k;
 		ky = (double)(m - k);
-		c_pairs = seg->pairs - a_pairs - b_pairs;
+		c_pairs = pairs - a_pairs - b_pairs;
 		e = 2 * c_pairs / (kx * ky) - 2 * a_pairs / (kx * (kx - 1)) -
 		    2 * b_pairs / (ky * (ky - 1));
 		q = kx * ky / (double)m * e;
 		if (q > best) {
 			best = q;
 			*split = pos + 1;
+		}
+	}
+	return best;
+}
+
+/*
+ * The seeded intervals of a segment of n commits (Kovacs et al., "Seeded
+ * binary segmentation", Biometrika 2023): the whole, then at each level
+ * intervals half as long, 2^(k+1) - 1 of them, evenly spread, down to
+ * 2 min_size + 2 commits. A short dip in the middle of a long segment
+ * barely moves the best split of the whole, but it is a plain step in an
+ * interval that holds one of its edges. Interval i of level k: *start and
+ * *len; returns 0 past the last.
+ */
+static int
+changepoint_interval(size_t n, size_t min_size, size_t idx, size_t *start,
+    size_t *len)
+{
+	size_t	k, count, l, shortest = 2 * min_size + 2;
+
+	for (k = 0;; k++) {
+		l = k == 0 ? n : n >> k;
+		if (k > 0 && l < shortest)
+			return 0;
+		count = k == 0 ? 1 : ((size_t)2 << k) - 1;
+		if (idx < count)
+			break;
+		idx -= count;
+	}
+	*len = l;
+	*start = count == 1 ? 0 : (idx * (n - l) + (count - 1) / 2) /
+	    (count - 1);
+	return 1;
+}
+
+/*
+ * The largest q of a segment over its seeded intervals, its commits in
+ * the order st->order[seg->ulo ..]; *split is the first commit of Y in
+ * that order (an index into st->order), 0 when none.
+ */
+static double
+changepoint_segment_max(struct cp_state *st, const struct cp_segment *seg,
+    size_t *split)
+{
+	size_t	n = seg->uhi - seg->ulo, idx, start, len, s;
+	double	best = -INFINITY, q, pairs;
+	size_t	*u;
+
+	*split = 0;
+	for (idx = 0; changepoint_interval(n, st->min_size, idx, &start,
+	    &len); idx++) {
+		u = st->order + seg->ulo + start;
+		pairs = changepoint_prepare(st, u, len);
+		q = changepoint_sweep(st, u, len, pairs, st->min_size,
+		    st->min_size, &s);
+		if (s != 0 && q > best) {
+			best = q;
+			*split = seg->ulo + start + s;
 		}
 	}
 	return best;
@@ -184,12 +245,8 @@ changepoint_identity(struct cp_state *st, const struct cp_segment *seg)
 static void
 changepoint_segment_best(struct cp_state *st, struct cp_segment *seg)
 {
-	size_t	pos;
-
-	changepoint_segment_prepare(st, seg);
 	changepoint_identity(st, seg);
-	seg->best_q = changepoint_segment_sweep(st, seg, &pos);
-	seg->best_split = pos == 0 ? 0 : seg->ulo + pos;
+	seg->best_q = changepoint_segment_max(st, seg, &seg->best_split);
 }
 
 /* The largest q over every segment with its commits shuffled. */
@@ -205,7 +262,7 @@ changepoint_permuted_max(struct cp_state *st)
 		changepoint_identity(st, seg);
 		rng_shuffle(&st->rng, st->order + seg->ulo, seg->uhi - seg->ulo,
 		    sizeof *st->order);
-		q = changepoint_segment_sweep(st, seg, &pos);
+		q = changepoint_segment_max(st, seg, &pos);
 		if (pos != 0 && q > best)
 			best = q;
 	}
@@ -264,7 +321,7 @@ changepoint_run(struct cp_state *st, unsigned permutations, double alpha,
 			if (changepoint_permuted_max(st) >= q)
 				exceed++;
 		p = (1.0 + exceed) / (1.0 + permutations);
-		if (p > alpha)
+		if (!(p < alpha))
 			break;
 
 		ALLOC_GROW(st->found, st->nr_found, st->alloc_found);
@@ -331,6 +388,37 @@ changepoint_prune(struct cp_state *st, double min_effect)
 		memmove(&st->found[at], &st->found[at + 1],
 		    (st->nr_found - at - 1) * sizeof *st->found);
 		st->nr_found--;
+	}
+}
+
+/*
+ * Each change point found is placed again within min_size commits of
+ * where it was found, between its neighbours, with one commit allowed on
+ * a side: the search keeps min_size commits on each side to be sure of a
+ * change, but a step with one or two commits after it at the end of the
+ * series is then found too early; once it is sure, its place need not be.
+ */
+static void
+changepoint_refine(struct cp_state *st)
+{
+	size_t	i, lo, hi, rel, before, after, split, u;
+	double	pairs;
+
+	for (i = 0; i < st->nr_found; i++) {
+		lo = i == 0 ? 0 : st->found[i - 1].split;
+		hi = i + 1 == st->nr_found ? st->nr_units :
+		    st->found[i + 1].split;
+		for (u = lo; u < hi; u++)
+			st->order[u] = u;
+		rel = st->found[i].split - lo;
+		before = rel > st->min_size + 1 ? rel - st->min_size : 1;
+		after = hi - st->found[i].split;
+		after = after > st->min_size + 1 ? after - st->min_size : 1;
+		pairs = changepoint_prepare(st, st->order + lo, hi - lo);
+		(void)changepoint_sweep(st, st->order + lo, hi - lo, pairs,
+		    before, after, &split);
+		if (split != 0)
+			st->found[i].split = lo + split;
 	}
 }
 
@@ -406,6 +494,7 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 	if (st.nr_found > 1)
 		qsort(st.found, st.nr_found, sizeof *st.found,
 		    changepoint_found_cmp);
+	changepoint_refine(&st);
 	if (min_effect > 0)
 		changepoint_prune(&st, min_effect);
 
