@@ -423,6 +423,7 @@ struct outcome {
 	size_t	dup;		/* runs at an image sampled before */
 	size_t	revert_runs;	/* of the revert check, in runs too */
 	size_t	set_aside;	/* disturbed attempts set aside, in runs */
+	int	revert_contradicts;	/* the unconfirmed is the revert's */
 };
 
 struct store {
@@ -668,6 +669,11 @@ sim_revert(const struct history *h, struct sim *s, const struct store *st,
 	in.nr_good = st->n[0];
 	in.runs = (unsigned)first;
 	for (;;) {
+		/* with BOOT, each batch of the revert in a boot of its own */
+		if (s->noise == BOOT) {
+			s->boot++;
+			s->boot_offset = gsl_ran_gaussian(s->rng, SD);
+		}
 		while (n < first) {
 			unsigned	tries = 0;
 			int		disturbed;
@@ -689,8 +695,10 @@ sim_revert(const struct history *h, struct sim *s, const struct store *st,
 			break;
 		first = v.want;
 	}
-	if (v.verdict == BISECT_REVERT_CONTRADICTS)
+	if (v.verdict == BISECT_REVERT_CONTRADICTS) {
 		res->status = BISECT_UNCONFIRMED;
+		o->revert_contradicts = 1;
+	}
 	free(x);
 }
 
@@ -817,9 +825,11 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 		break;
 	}
 	if ((sim_verbose && !o->right) || (long)trial == sim_trace) {
-		fprintf(stderr, "trial %zu%s: %s", trial, sc->machines > 1 ?
+		fprintf(stderr, "trial %zu%s: %s%s", trial, sc->machines > 1 ?
 		    blocked ? " (driver)" : " (pooled)" : "",
-		    bisect_status_name(res.status));
+		    bisect_status_name(o->status), o->revert_contradicts ?
+		    " (the revert check)" : res.status == BISECT_UNCONFIRMED ?
+		    " (the fresh check or the image)" : "");
 		for (k = 0; k < res.nr_culprits; k++)
 			fprintf(stderr, " %zu", res.culprits[k]);
 		if (res.nr_candidates) {

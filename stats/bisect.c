@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "stats/bisect.h"
+#include "stats/bisect-boot.h"
 #include "stats/bisect-graph.h"
 #include "stats/bisect-image.h"
 #include "stats/bisect-machine.h"
@@ -343,7 +344,8 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	struct bisect_range	 root;
 	struct bisect_machine_fit mf;
 	struct bisect_input	 adj_in;
-	struct bisect_commit	*adj = NULL, *pool = NULL;
+	struct bisect_commit	*adj = NULL, *pool = NULL, *boo = NULL;
+	struct bisect_boot_units bu;
 	struct bisect_image	 im;
 	unsigned char		*anc_good = NULL;
 	size_t			*goods = NULL, nr_goods = 0, i;
@@ -358,6 +360,7 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	memset(&root, 0, sizeof root);
 	memset(&mf, 0, sizeof mf);
 	memset(&im, 0, sizeof im);
+	memset(&bu, 0, sizeof bu);
 	if (bisect_check(in, &res->error) != 0)
 		goto fail;
 	st.in = in;
@@ -376,6 +379,18 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 		adj_in.commits = adj;
 		st.in = &adj_in;
 		st.c = adj;
+	}
+	/*
+	 * Boots that differ more than runs do: a boot's mean is one sample
+	 * (stats/bisect-boot.h), and the wants ask for new boots.
+	 */
+	boo = xcalloc(in->nr_commits, sizeof *boo);
+	if (bisect_boot_units(&bu, boo, st.c, NULL, in->nr_commits)) {
+		if (st.in == in)
+			adj_in = *in;
+		adj_in.commits = boo;
+		st.in = &adj_in;
+		st.c = boo;
 	}
 	/*
 	 * Commits with one image are one test point: each decides on its
@@ -478,8 +493,10 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	res->min_detectable_pct = st.min_detectable_pct;
 	if (s == BISECT_CONTINUE) {
 		bisect_image_ends(&im, in->bad, goods, nr_goods);
-		bisect_image_wants(&im, in->commits, res->wants,
-		    &res->nr_wants);
+		bisect_image_wants(&im, bu.used ? boo : in->commits,
+		    res->wants, &res->nr_wants);
+		bisect_boot_wants(&bu, in->commits, res->wants,
+		    res->nr_wants);
 	}
 	if (s == BISECT_FOUND && res->nr_culprits > 0 &&
 	    im.same_parent[res->culprits[0]]) {
@@ -501,6 +518,8 @@ out:
 	free(goods);
 	free(adj);
 	free(pool);
+	free(boo);
+	bisect_boot_release(&bu);
 	bisect_image_release(&im);
 	bisect_machine_fit_release(&mf);
 	bisect_state_release(&st);
