@@ -37,8 +37,9 @@
  *            as much as runs do
  * Every sample carries its time (the runs' order: one run at a time) and
  * its boot ("none" boots once per machine, so one boot holds every
- * commit). The runs of a round are dispatched in a randomized
- * interleaved order, as the scheduler dispatches a batch.
+ * commit). The runs of a batch are ordered as bisectd/dispatch.c orders
+ * them: round k takes the k-th run of every commit, in a random order
+ * (two commits make pairs).
  * The machines-* scenarios spread the runs over three test machines as
  * placement does (run k of every commit on machine k mod 3), each machine
  * off by a fixed ratio (in sd of the noise), and run the driver twice on
