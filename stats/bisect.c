@@ -324,11 +324,19 @@ bisect_fresh(struct bisect_result *res, const struct bisect_state *st,
 	case BISECT_PAIR_DISAGREES:
 		res->status = BISECT_UNCONFIRMED;
 		free(res->contradiction);
-		res->contradiction = xasprintf("a fresh interleaved check of "
-		    "the culprit against its parent disagrees: %zu pairs, the "
-		    "median pair %+.2f%% against the change's %+.2f%%, "
-		    "significantly less than half of it (p = %.2g)", pc.pairs,
-		    pc.step_pct, st->root_pct, pc.p_disagree);
+		if (ratio)
+			res->contradiction = xasprintf("a fresh interleaved "
+			    "check of the culprit against its parent "
+			    "disagrees: %zu pairs, the median pair %+.2f%% "
+			    "against the change's %+.2f%%, significantly less "
+			    "than half of it (p = %.2g)", pc.pairs,
+			    pc.step_pct, st->root_pct, pc.p_disagree);
+		else
+			res->contradiction = xasprintf("a fresh interleaved "
+			    "check of the culprit against its parent "
+			    "disagrees: %zu pairs, significantly less than "
+			    "half of the change %+.3g (p = %.2g)", pc.pairs,
+			    change, pc.p_disagree);
 		break;
 	default:
 		break;
