@@ -154,21 +154,19 @@ bisect_pair_fresh(double *d, int *ratio, const struct bisect_commit *commits,
 	int				 positive = 1;
 
 	*ratio = 1;
-	/* every sample of a and b needs its time */
-	for (i = 0; i < 2; i++) {
-		c = &commits[i ? b : a];
-		if (c->nr_samples > 0 && c->times == NULL)
-			return (size_t)-1;
-	}
+	/* every sample needs its time (NaN: the run recorded none) */
 	for (i = 0; i < nr; i++) {
 		c = &commits[i];
-		if (i == a || i == b || c->nr_samples == 0)
+		if (c->nr_samples == 0)
 			continue;
 		if (c->times == NULL)
 			return (size_t)-1;
-		for (k = 0; k < c->nr_samples; k++)
-			if (c->times[k] > last)
+		for (k = 0; k < c->nr_samples; k++) {
+			if (!isfinite(c->times[k]))
+				return (size_t)-1;
+			if (i != a && i != b && c->times[k] > last)
 				last = c->times[k];
+		}
 	}
 	runs = xcalloc(commits[a].nr_samples + commits[b].nr_samples + 1,
 	    sizeof *runs);

@@ -60,8 +60,8 @@ double	bisect_pair_signed_rank(const double *d, size_t n,
  * gets log(b / a) of pair k (b - a when a sample is not positive; *ratio
  * says which, 1 for logs), d holding room for the samples of a and b.
  * Returns the number of pairs;
- * (size_t)-1 when a sample of a, b or of a commit sampled after either
- * carries no time.
+ * (size_t)-1 when a sample of any commit carries no time (no array, or
+ * NaN: a run that recorded none).
  */
 size_t	bisect_pair_fresh(double *d, int *ratio,
 	    const struct bisect_commit *commits, size_t nr, size_t a, size_t b);

@@ -424,11 +424,19 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	if (st.first_runs > st.max_runs)
 		st.first_runs = st.max_runs;
 	st.sign = in->direction > 0 ? -1 : in->direction < 0 ? 1 : 0;
-	/* times known: some samples, and every sampled commit's timed */
-	for (i = 0, st.timed = -1; i < in->nr_commits; i++)
-		if (in->commits[i].nr_samples > 0)
-			st.timed = in->commits[i].times == NULL ? 0 :
-			    st.timed != 0;
+	/* times known: some samples, and every sample's time finite */
+	for (i = 0, st.timed = -1; i < in->nr_commits; i++) {
+		const struct bisect_commit *c = &in->commits[i];
+		size_t k;
+
+		if (c->nr_samples == 0)
+			continue;
+		if (st.timed != 0)
+			st.timed = c->times != NULL;
+		for (k = 0; st.timed > 0 && k < c->nr_samples; k++)
+			if (!isfinite(c->times[k]))
+				st.timed = 0;
+	}
 	st.timed = st.timed > 0;
 	if (bisect_graph_init(&st.g, st.c, st.nr, NULL, &res->error) != 0)
 		goto fail;

@@ -131,6 +131,7 @@ test_fresh(void)
 	static const double bv[] = { 90, 95, 99, 98 };
 	static const double bt2[] = { 2, 7, 9.5, 9.7, 10 };
 	static const double bv2[] = { 90, 95, 99, 97, 98 };
+	const double nan_t[] = { NAN, NAN, NAN, NAN };
 	struct bisect_commit	 c[3];
 	double			 d[16];
 	size_t			 n;
@@ -160,6 +161,11 @@ test_fresh(void)
 	c[0].times = NULL;
 	n = bisect_pair_fresh(d, &ratio, c, 3, 1, 2);
 	ok(n == (size_t)-1, "fresh: a commit without times: no check");
+	c[0].times = ot;
+	c[1].times = nan_t;
+	n = bisect_pair_fresh(d, &ratio, c, 3, 1, 2);
+	ok(n == (size_t)-1, "fresh: a run that recorded no time (NaN): no "
+	    "check, never a want that cannot be met");
 }
 
 static void
