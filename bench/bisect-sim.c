@@ -19,17 +19,27 @@
  *            change of the gaussian case instead (3%, 0.67 of that sd)
  *   drift    gauss plus a slow random walk of the machine's speed (each
  *            run moves it by N(0, 0.2%)), shared by all commits
- *   burst    gauss, and a hog that comes and goes: off for a geometric
- *            number of runs (mean 12), then on for 2 to 6 runs, which
- *            it slows by 5 to 20% (one draw per burst)
+ *   burst    gauss, and a CPU hog that comes and goes: off for a
+ *            geometric number of runs (mean 12), then on for 2 to 6
+ *            runs, which it slows by 5 to 20% (one draw per burst). The
+ *            interference monitor sees a CPU hog (others take more than
+ *            25% of a CPU): each run it hits is flagged disturbed, set
+ *            aside and dispatched again at the end of its batch, at most
+ *            3 times, the 4th attempt counted, as bisectd/worker.c does
+ *            (its busy-for-good rule, 30 s without an undisturbed run,
+ *            is not modelled); set-aside attempts count in the runs
+ *   hidden   the same bursts, which the monitor does not see (memory
+ *            bandwidth or cache taken by another socket's job, a
+ *            thermal throttle): every run counts as it came out
  *   boot     gauss within a boot, and every batch of a commit (its runs
  *            of one round) in a boot of its own, as qemu boots the
  *            commit's kernel, with an offset of N(0, 2%): boots differ
  *            as much as runs do
  * Every sample carries its time (the runs' order: one run at a time) and
  * its boot ("none" boots once per machine, so one boot holds every
- * commit). The runs of a round are dispatched in a randomized
- * interleaved order, as the scheduler dispatches a batch.
+ * commit). The runs of a batch are ordered as bisectd/dispatch.c orders
+ * them: round k takes the k-th run of every commit, in a random order
+ * (two commits make pairs).
  * The machines-* scenarios spread the runs over three test machines as
  * placement does (run k of every commit on machine k mod 3), each machine
  * off by a fixed ratio (in sd of the noise), and run the driver twice on
@@ -63,7 +73,7 @@
 #include "stats/bisect-revert.h"
 #include "util/xalloc.h"
 
-enum noise { GAUSS, HEAVY, BIMODAL, DRIFT, BURST, BOOT };
+enum noise { GAUSS, HEAVY, BIMODAL, DRIFT, BURST, HIDDEN, BOOT };
 
 struct scenario {
 	const char	*name;
@@ -100,9 +110,15 @@ static const struct scenario scenarios[] = {
 	{ "drift-1.5", 0, DRIFT, 1.5, 1, 0, 1,
 	    "linear, slow drift, 1.5 sd" },
 	{ "burst-1.5", 0, BURST, 1.5, 1, 0, 1,
-	    "linear, 1.5 sd, a hog now and then slows a few runs 5-20%" },
+	    "linear, 1.5 sd, a CPU hog now and then slows a few runs 5-20%, "
+	    "the monitor flags them, they are repeated" },
 	{ "burst-slots4", 0, BURST, 1.5, 1, 0, 4,
 	    "burst-1.5, 4 commits sampled per round, interleaved" },
+	{ "hidden-1.5", 0, HIDDEN, 1.5, 1, 0, 1,
+	    "linear, 1.5 sd, bursts as burst-1.5 that the monitor does not "
+	    "see: every run counts" },
+	{ "hidden-slots4", 0, HIDDEN, 1.5, 1, 0, 4,
+	    "hidden-1.5, 4 commits sampled per round, interleaved" },
 	{ "boot-1.5", 0, BOOT, 1.5, 1, 0, 1,
 	    "linear, 1.5 sd, a boot per batch, boots off by N(0, 1 sd)" },
 	{ "drift-slots4", 0, DRIFT, 1.5, 1, 0, 4,
@@ -165,6 +181,7 @@ static double	sim_min_effect = 1.0;
 #define NR_COMMITS	1024
 #define MAX_MACHINES	3
 #define MAX_SAMPLES	4096	/* of one commit, with machine names */
+#define SIM_MAX_SET_ASIDE	3	/* WORKER_MAX_SET_ASIDE */
 
 struct history {
 	size_t			 nr;		/* good end is 0 */
@@ -194,11 +211,17 @@ struct sim {
 /* the machine of each commit's run k: "m" k mod machines */
 static const char *sim_machine[MAX_SAMPLES];
 
-/* Run k of a commit whose true mean is mean. */
+/*
+ * Run k of a commit whose true mean is mean; *disturbed (may be NULL) is
+ * set when the interference monitor would flag the run.
+ */
 static double
-sim_sample(struct sim *s, double mean, size_t k)
+sim_sample(struct sim *s, double mean, size_t k, int *disturbed)
 {
 	double	e = gsl_ran_gaussian(s->rng, SD);
+
+	if (disturbed != NULL)
+		*disturbed = 0;
 
 	switch (s->noise) {
 	case GAUSS:
@@ -215,6 +238,7 @@ sim_sample(struct sim *s, double mean, size_t k)
 		e += s->drift;
 		break;
 	case BURST:
+	case HIDDEN:
 		if (s->burst_left == 0 && gsl_rng_uniform(s->rng) < 1.0 / 12) {
 			s->burst_left = 2 + (unsigned)gsl_rng_uniform_int(s->rng,
 			    5);
@@ -223,6 +247,8 @@ sim_sample(struct sim *s, double mean, size_t k)
 		if (s->burst_left > 0) {
 			e -= s->burst;
 			s->burst_left--;
+			if (disturbed != NULL && s->noise == BURST)
+				*disturbed = 1;
 		}
 		break;
 	case BOOT:
@@ -402,6 +428,8 @@ struct outcome {
 	size_t	revert_runs;	/* of the revert check, in runs too */
 	double	minutes;	/* wall clock under the cost model */
 	size_t	wasted;		/* speculative builds no round wanted */
+	size_t	set_aside;	/* disturbed attempts set aside, in runs */
+	int	revert_contradicts;	/* the unconfirmed is the revert's */
 };
 
 /*
@@ -506,13 +534,26 @@ store_free(struct store *st, size_t nr)
 	sim_boot_names_free();
 }
 
-/* One run of commit x, with its time and boot. */
-static void
+/*
+ * One attempt at a run of commit x, with its time and boot: 0 when the
+ * monitor flagged it disturbed and it is set aside (attempts: its
+ * set-asides so far; the 4th disturbed attempt counts, as in
+ * bisectd/worker.c), 1 when it counts.
+ */
+static int
 store_run(struct store *st, struct sim *s, const struct history *h,
-    size_t x, const char *boot, struct outcome *o)
+    size_t x, const char *boot, unsigned attempts, struct outcome *o)
 {
 	size_t	n = st->n[x];
+	double	v;
+	int	disturbed;
 
+	o->runs++;
+	v = sim_sample(s, h->mean[x], n, &disturbed);
+	if (disturbed && attempts < SIM_MAX_SET_ASIDE) {
+		o->set_aside++;
+		return 0;
+	}
 	ALLOC_GROW(st->s[x], st->n[x], st->alloc[x]);
 	if (st->talloc[x] < st->alloc[x]) {
 		st->t[x] = xreallocarray(st->t[x], st->alloc[x],
@@ -521,17 +562,20 @@ store_run(struct store *st, struct sim *s, const struct history *h,
 		    sizeof *st->b[x]);
 		st->talloc[x] = st->alloc[x];
 	}
-	st->t[x][n] = s->clock;
-	st->s[x][n] = sim_sample(s, h->mean[x], n);
+	st->t[x][n] = s->clock - 1;
+	st->s[x][n] = v;
 	st->b[x][n] = boot;
 	st->n[x]++;
-	o->runs++;
+	return 1;
 }
 
 /*
  * A batch: commit x[k] to n[k] samples for each k, built first, its runs
- * dispatched in a randomized interleaved order; with BOOT each commit's
- * runs of the batch in a boot of their own, else in its machine's boot.
+ * dispatched as bisectd/dispatch.c orders them: round j takes the j-th
+ * new run of every commit, in a random order per round (with two
+ * commits, pairs). A run set aside as disturbed is dispatched again at
+ * the end. With BOOT each commit's runs of the batch are in a boot of
+ * their own, else in its machine's boot.
  */
 static void
 store_batch(struct store *st, struct sim *s, const struct history *h,
@@ -540,7 +584,9 @@ store_batch(struct store *st, struct sim *s, const struct history *h,
 	static const char *const none[MAX_MACHINES] = {
 		"none-m0", "none-m1", "none-m2"
 	};
-	size_t		 *order, nord = 0, i, j, k, tmp, y;
+	size_t		 *order, *round, nord = 0, alloc, i, j, k, tmp, y;
+	size_t		  longest = 0, nround;
+	unsigned	 *tries;
 	const char	**boot = xcalloc(nr + 1, sizeof *boot);
 	double		 *boff = xcalloc(nr + 1, sizeof *boff);
 
@@ -557,22 +603,34 @@ store_batch(struct store *st, struct sim *s, const struct history *h,
 					o->dup += n[k] - st->n[x[k]];
 					break;
 				}
-		if (st->n[x[k]] < n[k])
+		if (st->n[x[k]] < n[k]) {
 			nord += n[k] - st->n[x[k]];
+			if (n[k] - st->n[x[k]] > longest)
+				longest = n[k] - st->n[x[k]];
+		}
 		if (s->noise == BOOT) {
 			boot[k] = sim_boot_name("boot", ++s->boot);
 			boff[k] = gsl_ran_gaussian(s->rng, SD);
 		}
 	}
-	order = xcalloc(nord + 1, sizeof *order);
-	for (k = 0, j = 0; k < nr; k++)
-		for (i = st->n[x[k]]; i < n[k]; i++)
-			order[j++] = k;
-	for (i = nord; i > 1; i--) {
-		j = gsl_rng_uniform_int(s->rng, i);
-		tmp = order[i - 1];
-		order[i - 1] = order[j];
-		order[j] = tmp;
+	alloc = nord + 1;
+	order = xcalloc(alloc, sizeof *order);
+	tries = xcalloc(alloc, sizeof *tries);
+	round = xcalloc(nr + 1, sizeof *round);
+	for (j = 0, i = 0; j < longest; j++) {
+		nround = 0;
+		for (k = 0; k < nr; k++)
+			if (st->n[x[k]] + j < n[k])
+				round[nround++] = k;
+		for (y = nround; y > 1; y--) {
+			size_t r = gsl_rng_uniform_int(s->rng, y);
+
+			tmp = round[y - 1];
+			round[y - 1] = round[r];
+			round[r] = tmp;
+		}
+		for (y = 0; y < nround; y++)
+			order[i++] = round[y];
 	}
 	for (i = 0; i < nord; i++) {
 		k = order[i];
@@ -583,9 +641,18 @@ store_batch(struct store *st, struct sim *s, const struct history *h,
 			boot[k] = none[m];
 		}
 		s->boot_offset = boff[k];
-		store_run(st, s, h, x[k], boot[k], o);
+		if (store_run(st, s, h, x[k], boot[k], tries[i], o))
+			continue;
+		/* set aside: pending again, at the end of the order */
+		ALLOC_GROW(order, nord + 1, alloc);
+		tries = xreallocarray(tries, alloc, sizeof *tries);
+		order[nord] = k;
+		tries[nord] = tries[i] + 1;
+		nord++;
 	}
 	free(order);
+	free(tries);
+	free(round);
 	free(boot);
 	free(boff);
 }
@@ -641,12 +708,25 @@ sim_revert(const struct history *h, struct sim *s, const struct store *st,
 	in.nr_good = st->n[0];
 	in.runs = (unsigned)first;
 	for (;;) {
+		/* with BOOT, each batch of the revert in a boot of its own */
+		if (s->noise == BOOT) {
+			s->boot++;
+			s->boot_offset = gsl_ran_gaussian(s->rng, SD);
+		}
 		while (n < first) {
+			unsigned	tries = 0;
+			int		disturbed;
+
 			ALLOC_GROW(x, n, alloc);
-			x[n] = sim_sample(s, level, n);
+			for (;;) {
+				x[n] = sim_sample(s, level, n, &disturbed);
+				o->runs++;
+				o->revert_runs++;
+				if (!disturbed || tries++ >= SIM_MAX_SET_ASIDE)
+					break;
+				o->set_aside++;
+			}
 			n++;
-			o->runs++;
-			o->revert_runs++;
 		}
 		in.revert = x;
 		in.nr_revert = n;
@@ -654,8 +734,10 @@ sim_revert(const struct history *h, struct sim *s, const struct store *st,
 			break;
 		first = v.want;
 	}
-	if (v.verdict == BISECT_REVERT_CONTRADICTS)
+	if (v.verdict == BISECT_REVERT_CONTRADICTS) {
 		res->status = BISECT_UNCONFIRMED;
+		o->revert_contradicts = 1;
+	}
 	free(x);
 }
 
@@ -946,9 +1028,11 @@ run_driver(struct history *h, const struct scenario *sc, struct sim *s,
 		break;
 	}
 	if ((sim_verbose && !o->right) || (long)trial == sim_trace) {
-		fprintf(stderr, "trial %zu%s: %s", trial, sc->machines > 1 ?
+		fprintf(stderr, "trial %zu%s: %s%s", trial, sc->machines > 1 ?
 		    blocked ? " (driver)" : " (pooled)" : "",
-		    bisect_status_name(res.status));
+		    bisect_status_name(o->status), o->revert_contradicts ?
+		    " (the revert check)" : res.status == BISECT_UNCONFIRMED ?
+		    " (the fresh check or the image)" : "");
 		for (k = 0; k < res.nr_culprits; k++)
 			fprintf(stderr, " %zu", res.culprits[k]);
 		if (res.nr_candidates) {
@@ -1134,6 +1218,7 @@ struct tally {
 	size_t	 inconclusive;
 	size_t	 dup;
 	size_t	 revert_runs;
+	size_t	 set_aside;
 	size_t	*runs;
 	size_t	*builds;
 	size_t	*rounds;
@@ -1209,6 +1294,7 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 				run_fixed(&h, sc, &s, fixed[j - 1], &o);
 			t[j].right += o.right;
 			t[j].cut += o.cut;
+			t[j].set_aside += o.set_aside;
 			if (j == 0 || j == 4) {
 				t[j].wrong += o.status == BISECT_FOUND &&
 				    !o.right;
@@ -1243,6 +1329,11 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 		    "in its runs%s", t[0].revert_runs, sc->images ? "" : "\n");
 	if (sc->images)
 		printf("; %zu runs at an image sampled already\n", t[0].dup);
+	if (sc->noise == BURST)
+		printf("  disturbed runs set aside and repeated, counted in the "
+		    "runs: driver %zu, fixed-5/10/20 %zu/%zu/%zu in all\n",
+		    t[0].set_aside, t[1].set_aside, t[2].set_aside,
+		    t[3].set_aside);
 	if (methods > 4)
 		tally_print("pooled", &t[4], trials, (sim_slots ? sim_slots : sc->slots) > 1);
 	for (j = 1; j < 4; j++) {

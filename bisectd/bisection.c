@@ -28,6 +28,7 @@
 #include "jobs/metric.h"
 #include "schema/store-kernel.h"
 #include "stats/bisect.h"
+#include "stats/bisect-pair.h"
 #include "stats/bisect-revert.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
@@ -803,6 +804,25 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 			builds++;
 	}
 	json_object_set_new(o, "builds", json_integer((json_int_t)builds));
+	/* the fresh interleaved check of the culprit against its parent */
+	if (res->fresh_verdict >= 0) {
+		json_t *fc = json_object();
+
+		json_object_set_new(fc, "verdict", json_string(
+		    bisect_pair_verdict_name(res->fresh_verdict)));
+		json_object_set_new(fc, "pairs",
+		    json_integer((json_int_t)res->fresh_pairs));
+		if (isfinite(res->fresh_step_pct))
+			json_object_set_new(fc, "step_pct", json_real(
+			    bisection_round(res->fresh_step_pct, 0.01)));
+		if (isfinite(res->fresh_p_agree))
+			json_object_set_new(fc, "p_agree",
+			    json_real(res->fresh_p_agree));
+		if (isfinite(res->fresh_p_disagree))
+			json_object_set_new(fc, "p_disagree",
+			    json_real(res->fresh_p_disagree));
+		json_object_set_new(o, "fresh_check", fc);
+	}
 	/* the commits only built, each with the commit whose runs it shares */
 	stand = json_object();
 	for (i = t->nr_ran; i < t->nr_touched; i++) {

@@ -120,6 +120,15 @@ image_rep(const struct bisect_image *im, const struct bisect_commit *raw,
 	return best;
 }
 
+size_t
+bisect_image_member(const struct bisect_image *im,
+    const struct bisect_commit *raw, size_t c)
+{
+	if (!im->used || c >= im->nr)
+		return c;
+	return image_rep(im, raw, c);
+}
+
 void
 bisect_image_ends(struct bisect_image *im, size_t bad, const size_t *goods,
     size_t nr_goods)

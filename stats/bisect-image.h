@@ -42,6 +42,13 @@ size_t	bisect_image_pool(struct bisect_image *, struct bisect_commit *out,
 void	bisect_image_wants(const struct bisect_image *,
 	    const struct bisect_commit *raw, struct bisect_want *wants,
 	    size_t *nr_wants);
+/*
+ * The commit whose runs stand for c's image: the member of its class
+ * with the most of its own samples in raw[] (an end on a tie); c when
+ * no digests are in use.
+ */
+size_t	bisect_image_member(const struct bisect_image *,
+	    const struct bisect_commit *raw, size_t c);
 void	bisect_image_ends(struct bisect_image *, size_t bad,
 	    const size_t *goods, size_t nr_goods);
 /* 1 when a and b are both built with the same digest */

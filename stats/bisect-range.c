@@ -128,6 +128,19 @@ range_want_goods(struct bisect_state *st, const struct bisect_range *r,
 		bisect_range_want(st, r->goods[i], per);
 }
 
+/*
+ * The wants about to be made are a pair (the whole range's ends with one
+ * good end, a culprit and its parent): when they are the first wants and the
+ * samples carry times, they go out as one interleaved batch.
+ */
+static void
+range_pair_begin(struct bisect_state *st, const struct bisect_range *r)
+{
+	if (st->nr_wants == 0 && st->timed && (r == NULL ||
+	    (r->depth == 0 && r->nr_goods == 1)))
+		st->pair = 1;
+}
+
 static unsigned
 range_grow(const struct bisect_state *st, unsigned n)
 {
@@ -384,6 +397,7 @@ range_ends(struct bisect_state *st, const struct bisect_range *r,
 		min_eff = SUB_SHARE * fabs(st->root_pct);
 	g = range_goods(st, r, &ng);
 	if (nb < target || ng < target) {
+		range_pair_begin(st, r);
 		bisect_range_want(st, r->top, target);
 		range_want_goods(st, r, target);
 		goto out;
@@ -447,6 +461,7 @@ range_ends(struct bisect_state *st, const struct bisect_range *r,
 	target = range_grow(st, target);
 	if (target > n_max)
 		target = n_max;
+	range_pair_begin(st, r);
 	bisect_range_want(st, r->top, target);
 	range_want_goods(st, r, target);
 out:
@@ -717,6 +732,8 @@ range_confirm(struct bisect_state *st, const struct bisect_range *r,
 			n_cs = range_n(st, cs);
 			cs_grows = c->build != BISECT_BUILD_FAILED &&
 			    n_cs < st->max_runs && n_cs <= nq;
+			if (cs_grows && k == 0)
+				range_pair_begin(st, NULL);
 			if (cs_grows)
 				bisect_range_want(st, cs, n_cs + k_re < n_conf ?
 				    n_conf : (unsigned)n_cs + k_re);

@@ -62,6 +62,13 @@ struct bisect_state {
 	size_t				 alloc_spec;
 
 	int				 progress;	/* set once */
+	/*
+	 * The first two wants are a pair (the ends' look, a culprit and
+	 * its parent) and go out as one batch whatever the slots, which
+	 * the scheduler dispatches interleaved; set where times are known.
+	 */
+	int				 pair;
+	int				 timed;
 	size_t				 remaining;
 	unsigned			 steps;
 

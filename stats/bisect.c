@@ -8,9 +8,11 @@
 #include <string.h>
 
 #include "stats/bisect.h"
+#include "stats/bisect-boot.h"
 #include "stats/bisect-graph.h"
 #include "stats/bisect-image.h"
 #include "stats/bisect-machine.h"
+#include "stats/bisect-pair.h"
 #include "stats/bisect-range.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -214,6 +216,8 @@ bisect_fill(struct bisect_result *res, struct bisect_state *st,
 	res->steps = st->steps;
 	if (s == BISECT_CONTINUE) {
 		n = st->nr_wants < slots ? st->nr_wants : slots;
+		if (st->pair && n < 2 && st->nr_wants >= 2)
+			n = 2;
 		res->wants = xcalloc(n ? n : 1, sizeof *res->wants);
 		memcpy(res->wants, st->wants, n * sizeof *res->wants);
 		res->nr_wants = n;
@@ -290,6 +294,90 @@ bisect_budget(struct bisect_state *st, const struct bisect_input *in,
 	st->spent = runs >= res->budget_runs || builds >= res->budget_builds;
 }
 
+/*
+ * The fresh interleaved check of the culprit against its parent, before
+ * FOUND stands (issue 11, item 5): a batch of both, run as pairs after
+ * everything else, until stats/bisect-pair.c's verdict. The images' own
+ * members stand for culprit and parent. On MORE the answer becomes the
+ * batch to take; on DISAGREES, UNCONFIRMED. timed[] are the samples as
+ * the driver decides on them, with their times; raw[] the caller's.
+ */
+static void
+bisect_fresh(struct bisect_result *res, const struct bisect_state *st,
+    const struct bisect_commit *timed, const struct bisect_commit *raw,
+    const struct bisect_image *im)
+{
+	struct bisect_pair_check	 pc;
+	size_t				 cs = res->culprits[0], a, b, np, need;
+	double				*d, change;
+	int				 ratio;
+
+	if (timed[cs].nr_parents == 0 || !st->root_done)
+		return;
+	a = bisect_image_member(im, raw, timed[cs].parents[0]);
+	b = bisect_image_member(im, raw, cs);
+	if (a == b)
+		return;
+	d = xcalloc(timed[a].nr_samples + timed[b].nr_samples + 1,
+	    sizeof *d);
+	np = bisect_pair_fresh(d, &ratio, timed, st->nr, a, b);
+	if (np == (size_t)-1) {
+		res->fresh_verdict = BISECT_PAIR_UNTIMED;
+		goto out;
+	}
+	change = ratio ? log1p(st->root_pct / 100) : st->root_shift;
+	if (!isfinite(change) || change == 0)
+		goto out;
+	bisect_pair_decide(&pc, d, np, change, BISECT_PAIR_FIRST,
+	    st->max_runs / 2);
+	if (pc.verdict == BISECT_PAIR_MORE && st->spent)
+		pc.verdict = BISECT_PAIR_UNDECIDED;
+	res->fresh_verdict = pc.verdict;
+	res->fresh_pairs = pc.pairs;
+	res->fresh_step_pct = ratio ? pc.step_pct : NAN;
+	res->fresh_p_agree = pc.p_agree;
+	res->fresh_p_disagree = pc.p_disagree;
+	switch (pc.verdict) {
+	case BISECT_PAIR_MORE:
+		need = pc.want - np;
+		res->status = BISECT_CONTINUE;
+		free(res->culprits);
+		res->culprits = NULL;
+		res->nr_culprits = 0;
+		free(res->wants);
+		res->wants = xcalloc(2, sizeof *res->wants);
+		res->wants[0].commit = b;
+		res->wants[0].samples = (unsigned)(raw[b].nr_samples + need);
+		res->wants[1].commit = a;
+		res->wants[1].samples = (unsigned)(raw[a].nr_samples + need);
+		res->nr_wants = 2;
+		res->remaining = 1;
+		res->steps = 0;
+		break;
+	case BISECT_PAIR_DISAGREES:
+		res->status = BISECT_UNCONFIRMED;
+		free(res->contradiction);
+		if (ratio)
+			res->contradiction = xasprintf("a fresh interleaved "
+			    "check of the culprit against its parent "
+			    "disagrees: %zu pairs, the median pair %+.2f%% "
+			    "against the change's %+.2f%%, significantly less "
+			    "than half of it (p = %.2g)", pc.pairs,
+			    pc.step_pct, st->root_pct, pc.p_disagree);
+		else
+			res->contradiction = xasprintf("a fresh interleaved "
+			    "check of the culprit against its parent "
+			    "disagrees: %zu pairs, significantly less than "
+			    "half of the change %+.3g (p = %.2g)", pc.pairs,
+			    change, pc.p_disagree);
+		break;
+	default:
+		break;
+	}
+out:
+	free(d);
+}
+
 int
 bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 {
@@ -297,7 +385,8 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	struct bisect_range	 root;
 	struct bisect_machine_fit mf;
 	struct bisect_input	 adj_in;
-	struct bisect_commit	*adj = NULL, *pool = NULL;
+	struct bisect_commit	*adj = NULL, *pool = NULL, *boo = NULL;
+	struct bisect_boot_units bu;
 	struct bisect_image	 im;
 	unsigned char		*anc_good = NULL;
 	size_t			*goods = NULL, nr_goods = 0, i;
@@ -305,10 +394,14 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	int			 r = -1;
 
 	memset(res, 0, sizeof *res);
+	res->fresh_verdict = -1;
+	res->fresh_step_pct = res->fresh_p_agree = NAN;
+	res->fresh_p_disagree = NAN;
 	memset(&st, 0, sizeof st);
 	memset(&root, 0, sizeof root);
 	memset(&mf, 0, sizeof mf);
 	memset(&im, 0, sizeof im);
+	memset(&bu, 0, sizeof bu);
 	if (bisect_check(in, &res->error) != 0)
 		goto fail;
 	st.in = in;
@@ -327,6 +420,18 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 		adj_in.commits = adj;
 		st.in = &adj_in;
 		st.c = adj;
+	}
+	/*
+	 * Boots that differ more than runs do: a boot's mean is one sample
+	 * (stats/bisect-boot.h), and the wants ask for new boots.
+	 */
+	boo = xcalloc(in->nr_commits, sizeof *boo);
+	if (bisect_boot_units(&bu, boo, st.c, NULL, in->nr_commits)) {
+		if (st.in == in)
+			adj_in = *in;
+		adj_in.commits = boo;
+		st.in = &adj_in;
+		st.c = boo;
 	}
 	/*
 	 * Commits with one image are one test point: each decides on its
@@ -352,6 +457,20 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	if (st.first_runs > st.max_runs)
 		st.first_runs = st.max_runs;
 	st.sign = in->direction > 0 ? -1 : in->direction < 0 ? 1 : 0;
+	/* times known: some samples, and every sample's time finite */
+	for (i = 0, st.timed = -1; i < in->nr_commits; i++) {
+		const struct bisect_commit *c = &in->commits[i];
+		size_t k;
+
+		if (c->nr_samples == 0)
+			continue;
+		if (st.timed != 0)
+			st.timed = c->times != NULL;
+		for (k = 0; st.timed > 0 && k < c->nr_samples; k++)
+			if (!isfinite(c->times[k]))
+				st.timed = 0;
+	}
+	st.timed = st.timed > 0;
 	if (bisect_graph_init(&st.g, st.c, st.nr, NULL, &res->error) != 0)
 		goto fail;
 	st.logpost = xcalloc(st.nr, sizeof *st.logpost);
@@ -423,8 +542,10 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	res->min_detectable_pct = st.min_detectable_pct;
 	if (s == BISECT_CONTINUE) {
 		bisect_image_ends(&im, in->bad, goods, nr_goods);
-		bisect_image_wants(&im, in->commits, res->wants,
-		    &res->nr_wants);
+		bisect_image_wants(&im, bu.used ? boo : in->commits,
+		    res->wants, &res->nr_wants);
+		bisect_boot_wants(&bu, in->commits, res->wants,
+		    res->nr_wants);
 	}
 	if (s == BISECT_FOUND && res->nr_culprits > 0 &&
 	    im.same_parent[res->culprits[0]]) {
@@ -432,7 +553,9 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 		res->status = BISECT_UNCONFIRMED;
 		res->contradiction = xstrdup("the culprit's image is "
 		    "byte-identical to its first parent's");
-	}
+	} else if (s == BISECT_FOUND && res->nr_culprits > 0)
+		bisect_fresh(res, &st, adj != NULL ? adj : in->commits,
+		    in->commits, &im);
 	res->budget_spent = st.cut;
 	r = 0;
 	goto out;
@@ -444,6 +567,8 @@ out:
 	free(goods);
 	free(adj);
 	free(pool);
+	free(boo);
+	bisect_boot_release(&bu);
 	bisect_image_release(&im);
 	bisect_machine_fit_release(&mf);
 	bisect_state_release(&st);

@@ -142,6 +142,17 @@ struct bisect_result {
 	 * good end's level, that the samples would have shown more often
 	 * than not; NAN when not computed */
 	double			 min_detectable_pct;
+	/*
+	 * The fresh interleaved check of the main culprit against its
+	 * parent (stats/bisect-pair.h): its verdict (an enum
+	 * bisect_pair_verdict; -1 when it was not reached), its pairs, the
+	 * median pair's step in % and its two one-sided p-values.
+	 */
+	int			 fresh_verdict;
+	size_t			 fresh_pairs;
+	double			 fresh_step_pct;
+	double			 fresh_p_agree;
+	double			 fresh_p_disagree;
 };
 
 /*
@@ -149,7 +160,11 @@ struct bisect_result {
  * `bad ^good` plus the good ends, in any order (parents outside the
  * array left out). Wants are totals per commit, at most `slots` of them
  * (1 when 0), the most useful first; asking again without new samples
- * gives the same wants. initial_runs is at least 3 (the ends are
+ * gives the same wants. The one exception is the fresh check of a
+ * culprit against its parent, when the samples carry times: its two
+ * wants come as one batch whatever the slots (the caller dispatches a
+ * batch of two commits as interleaved pairs on one machine), up to
+ * max_runs / 2 pairs on top of max_runs. initial_runs is at least 3 (the ends are
  * sampled that often first); max_runs 0 means 30. Once the runs or the
  * builds so far reach the budget (max_total_runs, max_builds), no more
  * samples are asked for and budget_spent says so.

@@ -249,8 +249,9 @@ test_expect_success 'the environment: what matters, the rest counted' '
 	report_section head1.txt "environment of the culprit'"'"'s runs:" >env1 &&
 	grep -x "	thp_enabled: [a-z]*" env1 &&
 	grep -x "	kernel: .*" env1 &&
-	run=$(db_query "SELECT id FROM runs WHERE commit_oid = \"$c\" AND
-		status = \"done\" ORDER BY seq DESC LIMIT 1") &&
+	run=$(sed -n "s/.*bisectctl show --run \([0-9]*\).*/\1/p" env1) &&
+	test "$(db_query "SELECT commit_oid FROM runs WHERE id = $run AND
+		status = \"done\"")" = "$c" &&
 	grep -x "	and [0-9]* more identical settings; \`bisectctl show --run $run\` lists them" env1 &&
 	shown=$(($(wc -l <env1) - 1)) &&
 	machine=$(last_env_count "$c" model nr_cpu nr_node memory) &&
