@@ -15,9 +15,15 @@
 
 static const char sql_agent_ensure[] =
     "INSERT OR IGNORE INTO agents (name, since) VALUES (?, ?)";
+/*
+ * A refused agent stays refused (placement keeps off it) until its probe
+ * says otherwise; its stamp is forgotten, so that it is probed once more.
+ */
 static const char sql_agent_reset[] =
-    "UPDATE agents SET state = 'unknown', since = ?, retry_at = NULL "
-    "WHERE name = ?";
+    "UPDATE agents SET since = CASE WHEN state = 'refused' THEN since "
+    "ELSE ?1 END, stamp = CASE WHEN state = 'refused' THEN NULL ELSE stamp "
+    "END, state = CASE WHEN state = 'refused' THEN state ELSE 'unknown' END, "
+    "retry_at = NULL WHERE name = ?2";
 static const char sql_agent_get[] =
     "SELECT name, state, error, since, failures, retry_at, stamp, "
     "inventory, inventory_at, nr_node, nr_cpu, memory FROM agents "

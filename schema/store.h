@@ -467,7 +467,10 @@ struct store_agent {
 	unsigned		 nr_cpu;
 	unsigned long long	 memory;	/* bytes */
 };
-/* Make sure the agent has a row, and mark it unknown (to be probed). */
+/*
+ * Make sure the agent has a row, and mark it unknown (to be probed); a
+ * refused one stays refused until its next probe, which it is due.
+ */
 int	 store_agent_reset(struct store *, const char *name, char **cause);
 /* *found = 0 when the agent has no row. */
 int	 store_agent_get(struct store *, const char *name,
