@@ -901,15 +901,62 @@ bisection_publish(struct scheduler *s, int64_t id, int mail)
 	free(path);
 }
 
+/* The report of a bisection that named a culprit; its mail if found. */
+static int
+bisection_report(struct scheduler *s, int64_t id, int found, char **cause)
+{
+	char	*headline = NULL, *body = NULL;
+	int64_t	 report;
+	int	 r = -1;
+
+	if (report_bisection(s->ctx, id, &headline, &body, cause) != 0 ||
+	    store_report_add(s->ctx->store, id, headline, body, &report,
+	    cause) != 0)
+		goto out;
+	bisection_publish(s, id, found);
+	r = 0;
+out:
+	free(headline);
+	free(body);
+	return r;
+}
+
+int
+bisection_report_missing(struct scheduler *s, char **cause)
+{
+	struct store_bisection	 b;
+	int64_t			*ids = NULL;
+	size_t			 nr = 0, i;
+	int			 r = -1;
+
+	if (store_bisection_unreported(s->ctx->store, &ids, &nr, cause) != 0)
+		goto out;
+	for (i = 0; i < nr; i++) {
+		if (store_bisection_get(s->ctx->store, ids[i], &b, cause) != 0)
+			goto out;
+		log_info("bisection %lld: %s without its report (a process "
+		    "stopped between the two): writing it", (long long)ids[i],
+		    b.status);
+		r = bisection_report(s, ids[i], strcmp(b.status, "found") == 0,
+		    cause);
+		store_bisection_release(&b);
+		if (r != 0)
+			goto out;
+	}
+	r = 0;
+out:
+	free(ids);
+	return r;
+}
+
 static int
 bisection_conclude(struct scheduler *s, struct bisection *bs,
     const struct store_bisection *b, const struct bisection_turn *t,
     const struct bisect_result *res, json_t *revert, char **cause)
 {
 	struct store_step	*steps = NULL;
-	char			*json = NULL, *headline = NULL, *body = NULL;
+	char			*json = NULL;
 	size_t			 nr_steps = 0;
-	int64_t			 report;
 	int			 r = -1;
 
 	json = bisection_json(s, bs, b, t, res, revert);
@@ -920,13 +967,9 @@ bisection_conclude(struct scheduler *s, struct bisection *bs,
 		goto out;
 	if (res->status == BISECT_FOUND ||
 	    res->status == BISECT_UNCONFIRMED) {
-		if (report_bisection(s->ctx, b->id, &headline, &body,
+		if (bisection_report(s, b->id, res->status == BISECT_FOUND,
 		    cause) != 0)
 			goto out;
-		if (store_report_add(s->ctx->store, b->id, headline, body,
-		    &report, cause) != 0)
-			goto out;
-		bisection_publish(s, b->id, res->status == BISECT_FOUND);
 	} else if (res->status != BISECT_FAILED)
 		/* its page and plot, with web: (no mail: no culprit) */
 		bisection_publish(s, b->id, 0);
@@ -934,8 +977,6 @@ bisection_conclude(struct scheduler *s, struct bisection *bs,
 out:
 	free(steps);
 	free(json);
-	free(headline);
-	free(body);
 	bisection_forget(s, b->id);
 	s->progress = 1;
 	return r;

@@ -13,6 +13,12 @@
 
 int	bisection_plan(struct scheduler *, int64_t id, char **cause);
 void	bisection_forget(struct scheduler *, int64_t id);
+/*
+ * Write the reports (and queue the mails) of bisections that concluded
+ * with a culprit but were left without a report by a process killed in
+ * between; at the scheduler's start.
+ */
+int	bisection_report_missing(struct scheduler *, char **cause);
 void	bisection_free(struct bisection *);
 
 /*

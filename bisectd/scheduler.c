@@ -829,7 +829,8 @@ scheduler_run(struct context *ctx, const struct scheduler_opts *opts,
 	if (nr_runs > 0 || nr_builds > 0)
 		log_info("requeued %d runs and %d builds left by a scheduler "
 		    "that went away", nr_runs, nr_builds);
-	if (scheduler_agents_setup(&s, cause) != 0)
+	if (scheduler_agents_setup(&s, cause) != 0 ||
+	    bisection_report_missing(&s, cause) != 0)
 		goto out;
 	s.tracker = tracker_new();
 	while (!scheduler_stop) {

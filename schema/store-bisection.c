@@ -21,6 +21,10 @@ static const char sql_bisection_progress[] =
     "UPDATE bisections SET progress = ? WHERE id = ?";
 static const char sql_bisection_finish[] =
     "UPDATE bisections SET status = ?, result = ?, finished = ? WHERE id = ?";
+static const char sql_bisection_unreported[] =
+    "SELECT id FROM bisections WHERE status IN ('found', 'unconfirmed') "
+    "AND NOT EXISTS (SELECT 1 FROM reports WHERE reports.bisection = "
+    "bisections.id) ORDER BY id";
 static const char sql_steps_clear[] =
     "DELETE FROM bisection_steps WHERE bisection = ?";
 static const char sql_step_add[] =
@@ -121,6 +125,17 @@ out:
 	if (r != 0)
 		store_rollback(st);
 	return r;
+}
+
+int
+store_bisection_unreported(struct store *st, int64_t **ids, size_t *nr,
+    char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_bisection_unreported, "") != 0)
+		return -1;
+	return store_collect_ids(st, stmt, ids, nr, cause);
 }
 
 int

@@ -328,6 +328,12 @@ int	 store_bisection_get(struct store *, int64_t id,
 	     struct store_bisection *out, char **cause);
 int	 store_bisection_progress(struct store *, int64_t id,
 	     const char *progress, char **cause);
+/*
+ * The bisections that named a culprit (found, unconfirmed) and have no
+ * report: a process killed between the two writes left them so.
+ */
+int	 store_bisection_unreported(struct store *, int64_t **ids, size_t *nr,
+	     char **cause);
 int	 store_bisection_finish(struct store *, int64_t id, const char *status,
 	     const char *result, const struct store_step *, size_t nr_steps,
 	     char **cause);
