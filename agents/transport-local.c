@@ -316,6 +316,21 @@ transport_local_info(struct transport *t, char **out, char **cause)
 		error_prefix(cause, "agent '%s'", t->name);
 		goto out;
 	}
+	/*
+	 * 126, 127: the program could not be run at all (missing, not
+	 * executable, a library it needs missing). No retry changes that:
+	 * the agent is refused until its configuration changes.
+	 */
+	if (!timed_out && WIFEXITED(status) && (WEXITSTATUS(status) == 126 ||
+	    WEXITSTATUS(status) == 127)) {
+		strbuf_rtrim(&e);
+		error_set(cause, "agent '%s': the agent program '%s' cannot be "
+		    "run (exit %d%s%s): install it beside bisectd, or name it "
+		    "with BISECT_AGENT", t->name, t->agent_path,
+		    WEXITSTATUS(status), e.len ? ": " : "", e.buf);
+		r = TRANSPORT_REFUSED;
+		goto out;
+	}
 	if (timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		if (timed_out)
 			how = xasprintf("timed out after %ds",
