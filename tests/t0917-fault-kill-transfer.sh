@@ -45,10 +45,13 @@ uploading() {
 	ls -a agents/a1/remote/artifacts 2>/dev/null | grep -q "^\.tmp-"
 }
 
-# a result file of the run being fetched here, not complete yet
+# The result file of the running run at commit $1 being fetched here,
+# not complete yet (the earlier test's run left a complete one of its own).
 downloading() {
-	f=$(ls state/runs/*/result/big 2>/dev/null | head -n 1)
-	test -n "$f" && test "$(stat -c %s "$f")" -gt 0
+	d=$(db_query "SELECT run_dir FROM runs WHERE commit_oid = '$1' AND status = 'running'" 2>/dev/null)
+	test -n "$d" && test -f "$d/result/big" &&
+	test "$(stat -c %s "$d/result/big")" -gt 0 &&
+	echo "$d/result/big" >downloading
 }
 
 cat >"$TRASH/big-agent" <<EOF
@@ -96,8 +99,8 @@ test_expect_success 'SIGKILL while downloading the result: resumed, the run done
 	BISECT_AGENT=$TRASH/big-agent &&
 	export BISECT_AGENT &&
 	bg d1 bisectctl queue one.yaml --commit "$c" --wait &&
-	test_wait_for 1200 downloading &&
-	size=$(stat -c %s $(ls state/runs/*/result/big | head -n 1)) &&
+	test_wait_for 1200 downloading "$c" &&
+	size=$(stat -c %s "$(cat downloading)") &&
 	kill_scheduler &&
 	test "$(sample_count "$c" microbench.score)" = 0 &&
 	bg d2 bisectctl queue one.yaml --commit "$c" --wait &&
