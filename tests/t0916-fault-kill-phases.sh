@@ -10,41 +10,11 @@
 # (Upload and download are t0917, over ssh.)
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/lib-bisect.sh"
+. "$(dirname "$0")/lib-fault.sh"
 . "$(dirname "$0")/lib-report.sh"
 
-test_at_exit 'test ! -f "$TRASH/wait.pid" || kill -9 "$(cat "$TRASH/wait.pid")" 2>/dev/null'
 test_at_exit 'test ! -f "$TRASH/holder.pid" || kill -9 "$(cat "$TRASH/holder.pid")" 2>/dev/null'
 test_at_exit 'test ! -f "$TRASH/sink.pid" || kill "$(cat "$TRASH/sink.pid")" 2>/dev/null'
-
-figure() {
-	echo "$*" >>"$TRASH/figures"
-}
-
-# bg NAME CMD...: CMD in the background; its pid in wait.pid, its exit
-# status in NAME.rc when it ends
-bg() {
-	name=$1
-	shift
-	rm -f "$name.rc" wait.pid
-	( "$@" >"$name.out" 2>"$name.err" & echo $! >wait.pid; wait $!; echo $? >"$name.rc" ) &
-	test_wait_for 100 test -s wait.pid
-}
-
-gone() {
-	! kill -0 "$1" 2>/dev/null
-}
-
-# kill_scheduler: SIGKILL to the waiting bisectctl, and it is gone
-kill_scheduler() {
-	p=$(cat wait.pid) &&
-	kill -9 "$p" &&
-	test_wait_for 100 gone "$p" &&
-	rm -f wait.pid
-}
-
-ended() {
-	test_wait_for 1200 test -s "$1.rc" && test "$(cat "$1.rc")" = 0
-}
 
 left() {
 	db_query "SELECT count(*) FROM runs WHERE status IN ('pending', 'running')"
@@ -171,5 +141,5 @@ test_expect_success 'SIGKILL while the SMTP server holds its answer: the mail go
 	figure "mail: killed while the server held its answer to the data; 0 mails kept then, 1 after the resend (attempt 2, same Message-ID), 1 report row"
 '
 
-[ ! -f "$TRASH/figures" ] || sed "s/^/# figure: /" "$TRASH/figures"
+fault_figures
 test_done

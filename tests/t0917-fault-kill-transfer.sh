@@ -7,39 +7,12 @@
 # run done once, its samples once.
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/lib-bisect.sh"
+. "$(dirname "$0")/lib-fault.sh"
 . "$(dirname "$0")/lib-ssh.sh"
 
 ssh_require
 ssh_keys || exit 1
 ssh_agent_start 1 ed25519 || exit 1
-test_at_exit 'test ! -f "$TRASH/wait.pid" || kill -9 "$(cat "$TRASH/wait.pid")" 2>/dev/null'
-
-figure() {
-	echo "$*" >>"$TRASH/figures"
-}
-
-bg() {
-	name=$1
-	shift
-	rm -f "$name.rc" wait.pid
-	( "$@" >"$name.out" 2>"$name.err" & echo $! >wait.pid; wait $!; echo $? >"$name.rc" ) &
-	test_wait_for 100 test -s wait.pid
-}
-
-gone() {
-	! kill -0 "$1" 2>/dev/null
-}
-
-kill_scheduler() {
-	p=$(cat wait.pid) &&
-	kill -9 "$p" &&
-	test_wait_for 100 gone "$p" &&
-	rm -f wait.pid
-}
-
-ended() {
-	test_wait_for 3000 test -s "$1.rc" && test "$(cat "$1.rc")" = 0
-}
 
 uploading() {
 	ls -a agents/a1/remote/artifacts 2>/dev/null | grep -q "^\.tmp-"
@@ -111,5 +84,5 @@ test_expect_success 'SIGKILL while downloading the result: resumed, the run done
 	figure "download: killed with $size of 24000000 bytes of a result file fetched; after the resume the run done at attempt 1 (1 requeue), 1 sample, none twice"
 '
 
-[ ! -f "$TRASH/figures" ] || sed "s/^/# figure: /" "$TRASH/figures"
+fault_figures
 test_done
