@@ -191,7 +191,7 @@ test_expect_success 'the runs ran on the kernels that were built' '
 	db_query "SELECT DISTINCT e.value FROM run_env e JOIN runs r
 		ON e.run = r.id WHERE e.key = '\''kernel'\''" >kernels &&
 	test "$(wc -l <kernels)" = 1 &&
-	grep -qx "$(make -s -C state/worktrees/linux kernelversion)" kernels &&
+	grep -qx "$(make -s -C state/slots/linux/0/tree kernelversion)" kernels &&
 	db_query "SELECT count(*) FROM run_env WHERE key = '\''boot'\''
 		AND value = '\''qemu'\''" >nboot &&
 	test "$(cat nboot)" -gt 0
