@@ -158,4 +158,45 @@ test_expect_success 'and a bisection over those runs goes on to its culprit' '
 	test "$(json_get bisect2.json "d[\"culprit\"]")" = "$(culprit_oid)"
 '
 
+test_expect_success 'memory moving during the runs on both sides alike is noted, not drift' '
+	good=$(cat good) && bad=$(cat bad) &&
+	{ sed "s/^runs: .*/runs: 2/" job.yaml && echo "variant: hotplug"; } >job-hot.yaml &&
+	rm -rf m && cp -R m-orig m &&
+	memtotal m 8000000 &&
+	for c in "$good" "$bad"; do
+		BISECT_AGENT_ROOT=$TRASH/m bisectctl queue job-hot.yaml \
+			--commit "$c" --wait >/dev/null 2>>hot.err || return 1
+	done &&
+	sed -i "s/^runs: .*/runs: 4/" job-hot.yaml &&
+	memtotal m 8400000 &&
+	for c in "$good" "$bad"; do
+		BISECT_AGENT_ROOT=$TRASH/m bisectctl queue job-hot.yaml \
+			--commit "$c" --wait >/dev/null 2>>hot.err || return 1
+	done &&
+	BISECT_AGENT_ROOT=$TRASH/m bisectctl compare "$good" "$bad" \
+		job-hot.yaml --wait >cmp4.out 2>cmp4.err &&
+	grep "microbench.score$" cmp4.out &&
+	! grep -i "drift" cmp4.out &&
+	BISECT_AGENT_ROOT=$TRASH/m bisectctl compare "$good" "$bad" \
+		job-hot.yaml --wait --json >cmp4.json 2>>cmp4.err &&
+	json_get cmp4.json "\" \".join(\"%s=%s\" % (i[\"key\"], i[\"matters\"]) for i in d[\"drift\"])" >hot.keys &&
+	grep -x "memory=False node0.memory=False node1.memory=False" hot.keys &&
+	json_get cmp4.json "d[\"drift\"][0][\"text\"]" |
+		grep "^7.63G at .* | 8.01G at .*; it moved while the runs went on, on every side alike$"
+'
+
+test_expect_success 'memory that parts the sides is still drift' '
+	good=$(cat good) && bad=$(cat bad) &&
+	{ cat job.yaml && echo "variant: parted"; } >job-part.yaml &&
+	memtotal m 8000000 &&
+	BISECT_AGENT_ROOT=$TRASH/m bisectctl queue job-part.yaml \
+		--commit "$good" --wait >/dev/null 2>part.err &&
+	memtotal m 8400000 &&
+	BISECT_AGENT_ROOT=$TRASH/m bisectctl queue job-part.yaml \
+		--commit "$bad" --wait >/dev/null 2>>part.err &&
+	test_expect_code 1 bisectctl compare "$good" "$bad" job-part.yaml \
+		--wait >cmp5.out 2>cmp5.err &&
+	grep "^    memory: 7.63G at $(abbrev $good) (3 runs) | 8.01G at $(abbrev $bad) (3 runs)$" cmp5.err
+'
+
 test_done

@@ -297,6 +297,32 @@ test_compare_tolerance(void)
 	drift_release(&d);
 	for (i = 0; i < 4; i++)
 		env_free(&e[i]);
+
+	/* A host that hot-plugs the VM's memory while the runs go on. */
+	env_set(&e[0], "node0.memory=8G 8955000000");
+	env_set(&e[1], "node0.memory=9G 9351000000");
+	env_set(&e[2], "node0.memory=9G 9223000000");
+	env_set(&e[3], "node0.memory=9G 9351000000");
+	run(&r[0], &e[0], "good", "a");
+	run(&r[1], &e[1], "good", "a");
+	run(&r[2], &e[2], "bad", "b");
+	run(&r[3], &e[3], "bad", "b");
+	drift_compare(&d, r, 4);
+	it = item(&d, "node0.memory");
+	ok(d.nr_matter == 0 && it != NULL && !it->matters,
+	    "memory moving on both sides alike is noted, not drift");
+	ok(it != NULL && strstr(it->text, "on every side alike") != NULL,
+	    "and the text says it moved with time");
+	drift_release(&d);
+	run(&r[1], &e[0], "good", "a");
+	drift_compare(&d, r, 4);
+	it = item(&d, "node0.memory");
+	ok(d.nr_matter == 1 && it != NULL && it->matters,
+	    "memory that parts the sides (8.34G at good, 8.59-8.71G at bad) "
+	    "matters");
+	drift_release(&d);
+	for (i = 0; i < 4; i++)
+		env_free(&e[i]);
 }
 
 int
