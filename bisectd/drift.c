@@ -357,6 +357,62 @@ out:
 	return moved;
 }
 
+/*
+ * Whether every change of a tolerant quantity happened inside one boot:
+ * the runs of each boot (agent and boot id) make a range, and the ranges
+ * of all boots overlap (widened by the tolerance). Memory that changes
+ * with no reboot is the host hot-plugging or ballooning it, not a
+ * setting of the machine; a boot that came up with other memory (a DIMM,
+ * mem=) is a range apart. A run whose boot is unknown is a boot of its
+ * own.
+ */
+static int
+drift_moved_in_boot(const struct drift_run *runs, size_t nr,
+    const char *key)
+{
+	const char	**boot = xcalloc(nr + 1, sizeof *boot);
+	double		 *lo = xcalloc(nr + 1, sizeof *lo);
+	double		 *hi = xcalloc(nr + 1, sizeof *hi);
+	size_t		 *size = xcalloc(nr + 1, sizeof *size);
+	const char	 *v;
+	double		  x, slack = 1 + DRIFT_TOLERANCE_PCT / 100;
+	size_t		  n = 0, i, j;
+	int		  moved = 0, inside = 0;
+
+	for (i = 0; i < nr; i++) {
+		if ((v = drift_get(&runs[i], key)) == NULL ||
+		    drift_number(key, v, &x) != 0)
+			goto out;
+		for (j = 0; runs[i].boot != NULL && j < n; j++) {
+			if (boot[j] != NULL && strcmp(boot[j], runs[i].boot) == 0)
+				break;
+		}
+		if (runs[i].boot == NULL || j == n) {
+			boot[n] = runs[i].boot;
+			lo[n] = hi[n] = x;
+			size[n++] = 1;
+			continue;
+		}
+		lo[j] = x < lo[j] ? x : lo[j];
+		hi[j] = x > hi[j] ? x : hi[j];
+		size[j]++;
+	}
+	for (i = 0; i < n; i++) {
+		inside |= size[i] > 1 && hi[i] > lo[i] * slack;
+		for (j = i + 1; j < n; j++) {
+			if (hi[i] * slack < lo[j] || hi[j] * slack < lo[i])
+				goto out;
+		}
+	}
+	moved = inside;
+out:
+	free(boot);
+	free(lo);
+	free(hi);
+	free(size);
+	return moved;
+}
+
 static void
 drift_add(struct drift *d, const char *key, int matters, const char *text)
 {
@@ -392,6 +448,12 @@ drift_compare(struct drift *d, const struct drift_run *runs, size_t nr)
 				continue;
 			matters = class == DRIFT_MATTERS;
 			if (matters && drift_tolerant(keys[k]) &&
+			    drift_moved_in_boot(runs, nr, keys[k])) {
+				strbuf_addstr(&text, "; it changed within one "
+				    "boot (memory hot-plugged or ballooned by "
+				    "the host)");
+				matters = 0;
+			} else if (matters && drift_tolerant(keys[k]) &&
 			    drift_moved_with_time(runs, nr, keys[k])) {
 				strbuf_addstr(&text, "; it moved while the runs "
 				    "went on, on every side alike");
@@ -449,6 +511,22 @@ drift_full_oid(const char *s)
 	return strlen(s) == 40 && strspn(s, "0123456789abcdef") == 40;
 }
 
+/* The boot a run ran in, "AGENT BOOT_ID", or NULL when not recorded. */
+static char *
+drift_boot(struct store *st, const struct store_run_env *env)
+{
+	struct store_run	 run;
+	char			*boot = NULL;
+
+	memset(&run, 0, sizeof run);
+	if (store_run_get(st, env->run, &run, NULL) == 0 &&
+	    run.boot_id != NULL && run.boot_id[0] != '\0')
+		boot = xasprintf("%s %s", env->agent != NULL ? env->agent :
+		    "", run.boot_id);
+	store_run_release(&run);
+	return boot;
+}
+
 int
 drift_check(struct store *st, int64_t job, const char *repo,
     const char *const *oids, const char *const *labels, size_t nr,
@@ -458,7 +536,8 @@ drift_check(struct store *st, int64_t job, const char *repo,
 	size_t			 *nr_envs = xcalloc(nr + 1, sizeof *nr_envs);
 	struct drift_run	 *runs = NULL;
 	char			**names = xcalloc(nr + 1, sizeof *names);
-	size_t			  n = 0, alloc = 0, i, k;
+	char			**boots = NULL;
+	size_t			  n = 0, alloc = 0, balloc = 0, i, k;
 	int			  r = -1;
 
 	memset(out, 0, sizeof *out);
@@ -473,6 +552,9 @@ drift_check(struct store *st, int64_t job, const char *repo,
 			goto out;
 		for (k = 0; k < nr_envs[i]; k++) {
 			ALLOC_GROW(runs, n, alloc);
+			ALLOC_GROW(boots, n, balloc);
+			boots[n] = drift_boot(st, &envs[i][k]);
+			runs[n].boot = boots[n];
 			runs[n].label = names[i];
 			runs[n].commit = oids[i];
 			runs[n].keys = envs[i][k].keys;
@@ -488,6 +570,9 @@ out:
 		store_run_env_list_free(envs[i], nr_envs[i]);
 		free(names[i]);
 	}
+	for (i = 0; i < n; i++)
+		free(boots[i]);
+	free(boots);
 	free(envs);
 	free(nr_envs);
 	free(names);

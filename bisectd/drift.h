@@ -37,6 +37,7 @@ enum drift_class {
 struct drift_run {
 	const char	*label;		/* "good 1a2b3c4d5e" */
 	const char	*commit;	/* runs of one commit share it */
+	const char	*boot;		/* "AGENT BOOT_ID", or NULL: unknown */
 	char *const	*keys;
 	char *const	*values;
 	size_t		 nr;

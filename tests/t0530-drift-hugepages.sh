@@ -185,18 +185,39 @@ test_expect_success 'memory moving during the runs on both sides alike is noted,
 		grep "^7.63G at .* | 8.01G at .*; it moved while the runs went on, on every side alike$"
 '
 
-test_expect_success 'memory that parts the sides is still drift' '
+test_expect_success 'memory that parts the sides, across a reboot, is still drift' '
 	good=$(cat good) && bad=$(cat bad) &&
 	{ cat job.yaml && echo "variant: parted"; } >job-part.yaml &&
+	mkdir -p m/proc/sys/kernel/random &&
+	echo 11111111-1111-4111-8111-111111111111 >m/proc/sys/kernel/random/boot_id &&
 	memtotal m 8000000 &&
 	BISECT_AGENT_ROOT=$TRASH/m bisectctl queue job-part.yaml \
 		--commit "$good" --wait >/dev/null 2>part.err &&
+	echo 22222222-2222-4222-8222-222222222222 >m/proc/sys/kernel/random/boot_id &&
 	memtotal m 8400000 &&
 	BISECT_AGENT_ROOT=$TRASH/m bisectctl queue job-part.yaml \
 		--commit "$bad" --wait >/dev/null 2>>part.err &&
+	test "$(db_query "SELECT count(DISTINCT boot_id) FROM runs WHERE boot_id LIKE '"'"'1111%'"'"' OR boot_id LIKE '"'"'2222%'"'"'")" = 2 &&
 	test_expect_code 1 bisectctl compare "$good" "$bad" job-part.yaml \
 		--wait >cmp5.out 2>cmp5.err &&
 	grep "^    memory: 7.63G at $(abbrev $good) (3 runs) | 8.01G at $(abbrev $bad) (3 runs)$" cmp5.err
+'
+
+test_expect_success 'memory that changes within one boot is the host hot-plugging it: noted' '
+	good=$(cat good) && bad=$(cat bad) &&
+	{ cat job.yaml && echo "variant: one boot"; } >job-boot.yaml &&
+	echo 33333333-3333-4333-8333-333333333333 >m/proc/sys/kernel/random/boot_id &&
+	memtotal m 8000000 &&
+	BISECT_AGENT_ROOT=$TRASH/m bisectctl queue job-boot.yaml \
+		--commit "$good" --wait >/dev/null 2>boot.err &&
+	memtotal m 8400000 &&
+	BISECT_AGENT_ROOT=$TRASH/m bisectctl queue job-boot.yaml \
+		--commit "$bad" --wait >/dev/null 2>>boot.err &&
+	BISECT_AGENT_ROOT=$TRASH/m bisectctl compare "$good" "$bad" \
+		job-boot.yaml --wait --json >cmp6.json 2>cmp6.err &&
+	json_get cmp6.json "d[\"drift\"][0][\"text\"]" |
+		grep "^7.63G at .* | 8.01G at .*; it changed within one boot (memory hot-plugged or ballooned by the host)$" &&
+	json_get cmp6.json "[i[\"matters\"] for i in d[\"drift\"]]" | grep -x "\[False, False, False\]"
 '
 
 test_done
