@@ -532,7 +532,7 @@ remote_describe_exit(const struct ssh_exec_exit *ex)
 
 int
 ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
-    int cancel_fd, char **cause)
+    int cancel_fd, struct result **out, char **cause)
 {
 	struct strbuf		 inner = STRBUF_INIT, sb = STRBUF_INIT;
 	struct ssh_exec_sink	 k;
@@ -612,6 +612,10 @@ ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
 		file_tail_append(&sb, log, REMOTE_LOG_TAIL);
 		error_set(cause, "%s", sb.buf);
 		goto out;
+	}
+	if (out != NULL) {
+		*out = res;
+		res = NULL;
 	}
 	ret = 0;
 	goto out;

@@ -165,7 +165,7 @@ out:
 
 static int
 transport_local_run(struct transport *t, const struct transport_job *job,
-    char **cause)
+    struct result **out, char **cause)
 {
 	struct strbuf	 sb = STRBUF_INIT;
 	struct result	*res = NULL;
@@ -228,6 +228,8 @@ transport_local_run(struct transport *t, const struct transport_job *job,
 		error_set(cause, "%s", sb.buf);
 		goto out;
 	}
+	*out = res;
+	res = NULL;
 	r = 0;
 out:
 	if (logfd != -1)

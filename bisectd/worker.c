@@ -133,22 +133,6 @@ out:
 	return r;
 }
 
-/*
- * The transport's limit: the agent's own timeout, what a boot adds for an
- * agent that boots, and the agent's margin.
- */
-static unsigned
-worker_timeout(const struct job *job, const struct config_agent *agent)
-{
-	unsigned	t = 3600;
-
-	if (job != NULL)
-		t = transport_testcase_timeout(job) +
-		    transport_boot_timeout(agent, job);
-	return t + (agent->run_margin > 0 ? (unsigned)agent->run_margin :
-	    120);
-}
-
 static double
 worker_metric(const struct result *res, const char *name)
 {
@@ -321,7 +305,7 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	struct transport_job		 tj;
 	struct result			*res = NULL;
 	const struct job		 *pj = NULL;
-	char				*cause = NULL, *resdir = NULL;
+	char				*cause = NULL;
 	int				 r = 1, rt;
 
 	memset(&run, 0, sizeof run);
@@ -356,14 +340,11 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	tj.run_dir = run.run_dir;
 	tj.job_text = job.canonical;
 	tj.artifact_dir = b.artifact_dir;
-	tj.timeout = worker_timeout(pj, agent);
-	if ((rt = transport_run(tr, &tj, &cause)) != 0) {
+	tj.timeout = transport_agent_run_timeout(agent, pj);
+	if ((rt = transport_run(tr, &tj, &res, &cause)) != 0) {
 		worker_agent_failed(st, agent, rt, cause);
 		goto out;
 	}
-	resdir = path_join(run.run_dir, "result");
-	if (result_load(resdir, &res, &cause) != 0)
-		goto out;
 	if (worker_record(st, &run, token, res, pj,
 	    parent->config->max_attempts, &cause) != 0)
 		goto out;
@@ -384,7 +365,6 @@ out:
 	store_job_release(&job);
 	store_build_release(&b);
 	store_close(st);
-	free(resdir);
 	free(cause);
 	return r;
 }
