@@ -22,7 +22,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -36,6 +35,7 @@
 #include "agents/ssh-remote.h"
 #include "agents/ssh-session.h"
 #include "agents/ssh-sftp.h"
+#include "util/dir.h"
 #include "util/error.h"
 #include "util/file.h"
 #include "util/hash.h"
@@ -155,60 +155,25 @@ remote_random_hex(char out[17])
 
 /* Names, kinds, modes and contents, in name order: a set's identity. */
 static int
-remote_hash_tree(struct hash *h, const char *dir, const char *rel,
-    int depth, char **cause)
+remote_hash_visit(const struct dir_walk_entry *e, void *arg, char **cause)
 {
-	struct dirent	**names = NULL;
-	struct stat	  st;
-	char		 *path = NULL, *sub = NULL, *head;
-	int		  n, i, r = -1;
+	struct hash	*h = arg;
+	char		*head;
 
-	if (depth > SSH_SFTP_MAX_DEPTH)
-		return error_set(cause, "'%s' is nested too deep", dir);
-	if ((n = scandir(dir, &names, NULL, alphasort)) == -1)
-		return error_errno(cause, "couldn't read directory '%s'", dir);
-	for (i = 0; i < n; i++) {
-		if (strcmp(names[i]->d_name, ".") == 0 ||
-		    strcmp(names[i]->d_name, "..") == 0)
-			continue;
-		free(path);
-		free(sub);
-		path = path_join(dir, names[i]->d_name);
-		sub = *rel != '\0' ? path_join(rel, names[i]->d_name) :
-		    xstrdup(names[i]->d_name);
-		if (lstat(path, &st) != 0) {
-			error_errno(cause, "couldn't stat '%s'", path);
-			goto out;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			head = xasprintf("d %s\n", sub);
-			hash_update(h, head, strlen(head) + 1);
-			free(head);
-			if (remote_hash_tree(h, path, sub, depth + 1,
-			    cause) != 0)
-				goto out;
-		} else if (S_ISREG(st.st_mode)) {
-			head = xasprintf("f %s %o %lld\n", sub,
-			    (unsigned)(st.st_mode & 0777),
-			    (long long)st.st_size);
-			hash_update(h, head, strlen(head) + 1);
-			free(head);
-			if (hash_file(h, path, 1, cause) != 0)
-				goto out;
-		} else {
-			error_set(cause, "refusing to upload '%s': not a regular "
-			    "file or a directory", path);
-			goto out;
-		}
+	if (S_ISDIR(e->st->st_mode)) {
+		head = xasprintf("d %s\n", e->rel);
+		hash_update(h, head, strlen(head) + 1);
+		free(head);
+		return 0;
 	}
-	r = 0;
-out:
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	free(path);
-	free(sub);
-	return r;
+	if (!S_ISREG(e->st->st_mode))
+		return error_set(cause, "refusing to upload '%s': not a "
+		    "regular file or a directory", e->path);
+	head = xasprintf("f %s %o %lld\n", e->rel,
+	    (unsigned)(e->st->st_mode & 0777), (long long)e->st->st_size);
+	hash_update(h, head, strlen(head) + 1);
+	free(head);
+	return hash_file(h, e->path, 1, cause);
 }
 
 static int
@@ -216,10 +181,12 @@ remote_hash(const char *path, int tree, char out[HASH_HEX_LEN + 1],
     char **cause)
 {
 	struct hash	*h = hash_new();
+	struct dir_walk	 w = {
+		remote_hash_visit, NULL, h, SSH_SFTP_MAX_DEPTH,
+	};
 	int		 r;
 
-	r = tree ? remote_hash_tree(h, path, "", 0, cause) :
-	    hash_file(h, path, 1, cause);
+	r = tree ? dir_walk(path, &w, cause) : hash_file(h, path, 1, cause);
 	if (r == 0)
 		hash_finish(h, out);
 	else

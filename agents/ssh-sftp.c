@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 
 #include "agents/result.h"
 #include "agents/ssh-sftp.h"
+#include "util/dir.h"
 #include "util/error.h"
 #include "util/file.h"
 #include "util/xalloc.h"
@@ -279,65 +279,34 @@ ssh_sftp_put_file(struct ssh_session *s, const char *local,
 	return r;
 }
 
-static int
-sftp_put_tree_locked(struct ssh_session *s, const char *local,
-    const char *remote, int depth, double deadline, char **cause)
-{
-	struct dirent	**names = NULL;
-	struct stat	  st;
-	char		 *lp = NULL, *rp = NULL;
-	int		  n = -1, i, fd, r = -1;
+struct sftp_put_tree {
+	struct ssh_session	*s;
+	const char		*remote;
+	double			 deadline;
+};
 
-	if (depth > SSH_SFTP_MAX_DEPTH) {
-		error_set(cause, "'%s' is nested too deep", local);
-		return -1;
-	}
-	if (sftp_mkdir_locked(s, remote, 0755, deadline, cause) != 0)
-		return -1;
-	if ((n = scandir(local, &names, NULL, alphasort)) == -1) {
-		error_errno(cause, "couldn't read directory '%s'", local);
-		return -1;
-	}
-	for (i = 0; i < n; i++) {
-		if (strcmp(names[i]->d_name, ".") == 0 ||
-		    strcmp(names[i]->d_name, "..") == 0)
-			continue;
-		free(lp);
-		free(rp);
-		lp = path_join(local, names[i]->d_name);
-		rp = path_join(remote, names[i]->d_name);
-		if (lstat(lp, &st) != 0) {
-			error_errno(cause, "couldn't stat '%s'", lp);
+static int
+sftp_put_tree_visit(const struct dir_walk_entry *e, void *arg, char **cause)
+{
+	struct sftp_put_tree	*pt = arg;
+	char			*rp = path_join(pt->remote, e->rel);
+	int			 fd, r = -1;
+
+	if (S_ISDIR(e->st->st_mode))
+		r = sftp_mkdir_locked(pt->s, rp, 0755, pt->deadline, cause);
+	else if (S_ISREG(e->st->st_mode)) {
+		if ((fd = open(e->path, O_RDONLY | O_CLOEXEC |
+		    O_NOFOLLOW)) == -1) {
+			error_errno(cause, "couldn't open '%s'", e->path);
 			goto out;
 		}
-		if (S_ISDIR(st.st_mode)) {
-			if (sftp_put_tree_locked(s, lp, rp, depth + 1,
-			    deadline, cause) != 0)
-				goto out;
-		} else if (S_ISREG(st.st_mode)) {
-			if ((fd = open(lp, O_RDONLY | O_CLOEXEC |
-			    O_NOFOLLOW)) == -1) {
-				error_errno(cause, "couldn't open '%s'", lp);
-				goto out;
-			}
-			r = sftp_put_locked(s, NULL, 0, fd, rp,
-			    (int)(st.st_mode & 0777), deadline, cause);
-			close(fd);
-			if (r != 0)
-				goto out;
-			r = -1;
-		} else {
-			error_set(cause, "refusing to upload '%s': not a regular "
-			    "file or a directory", lp);
-			goto out;
-		}
-	}
-	r = 0;
+		r = sftp_put_locked(pt->s, NULL, 0, fd, rp,
+		    (int)(e->st->st_mode & 0777), pt->deadline, cause);
+		close(fd);
+	} else
+		error_set(cause, "refusing to upload '%s': not a regular "
+		    "file or a directory", e->path);
 out:
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	free(lp);
 	free(rp);
 	return r;
 }
@@ -346,10 +315,16 @@ int
 ssh_sftp_put_tree(struct ssh_session *s, const char *local, const char *remote,
     double deadline, char **cause)
 {
-	int	r;
+	struct sftp_put_tree	pt = { s, remote, deadline };
+	struct dir_walk		w = {
+		sftp_put_tree_visit, NULL, &pt, SSH_SFTP_MAX_DEPTH,
+	};
+	int			r;
 
 	ssh_session_sftp_lock(s);
-	r = sftp_put_tree_locked(s, local, remote, 0, deadline, cause);
+	r = sftp_mkdir_locked(s, remote, 0755, deadline, cause);
+	if (r == 0)
+		r = dir_walk(local, &w, cause);
 	ssh_session_sftp_unlock(s);
 	return r;
 }
