@@ -18,6 +18,7 @@
 #include "agents/ssh-sftp.h"
 #include "util/dir.h"
 #include "util/error.h"
+#include "util/fd.h"
 #include "util/file.h"
 #include "util/xalloc.h"
 
@@ -221,9 +222,7 @@ sftp_put_locked(struct ssh_session *s, const void *buf, size_t len, int fd,
 	} else {
 		chunk = xmalloc(SFTP_CHUNK);
 		for (;;) {
-			n = read(fd, chunk, SFTP_CHUNK);
-			if (n == -1 && errno == EINTR)
-				continue;
+			n = fd_read(fd, chunk, SFTP_CHUNK);
 			if (n == -1) {
 				why = xasprintf("reading the local file: %s",
 				    strerror(errno));
@@ -379,7 +378,7 @@ sftp_get_file_locked(struct ssh_session *s, const char *remote,
 	char			*why = NULL, *buf = xmalloc(SFTP_CHUNK);
 	const char		*base;
 	unsigned long long	 cap, size = 0;
-	ssize_t			 n, w;
+	ssize_t			 n;
 	int			 fd = -1, r = -1, created = 0;
 
 	fd = open(local, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
@@ -418,17 +417,9 @@ sftp_get_file_locked(struct ssh_session *s, const char *remote,
 			    SSH_SFTP_MAX_BYTES >> 20);
 			goto fail;
 		}
-		for (w = 0; w < n; ) {
-			ssize_t	k = write(fd, buf + w, (size_t)(n - w));
-
-			if (k == -1 && errno == EINTR)
-				continue;
-			if (k == -1) {
-				error_errno(cause, "couldn't write '%s'",
-				    local);
-				goto out;
-			}
-			w += k;
+		if (fd_write_all(fd, buf, (size_t)n) != 0) {
+			error_errno(cause, "couldn't write '%s'", local);
+			goto out;
 		}
 	}
 	if (close(fd) != 0) {

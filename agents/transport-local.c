@@ -29,6 +29,7 @@
 #include "agents/result.h"
 #include "agents/transport-ops.h"
 #include "util/error.h"
+#include "util/fd.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -271,9 +272,7 @@ transport_local_collect(int outfd, int errfd, double deadline,
 		for (i = 0; i < 2; i++) {
 			if (pfd[i].fd == -1 || pfd[i].revents == 0)
 				continue;
-			n = read(pfd[i].fd, buf, sizeof buf);
-			if (n == -1 && errno == EINTR)
-				continue;
+			n = fd_read(pfd[i].fd, buf, sizeof buf);
 			if (n <= 0) {
 				pfd[i].fd = -1;
 				nr_open--;

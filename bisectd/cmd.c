@@ -14,6 +14,7 @@
 #include "bisectd/cmd.h"
 #include "bisectd/report.h"
 #include "schema/store.h"
+#include "util/fd.h"
 #include "util/strbuf.h"
 #include "util/term.h"
 #include "util/xalloc.h"
@@ -122,7 +123,6 @@ cmd_progress_tick(struct context *ctx, int64_t request, void *payload)
 	long long		 now = cmd_now_ms();
 	double			 elapsed, left;
 	int			 wanted, changed;
-	ssize_t			 w;
 
 	if (p->start_ms == 0) {
 		p->start_ms = now;
@@ -174,9 +174,7 @@ cmd_progress_tick(struct context *ctx, int64_t request, void *payload)
 	strbuf_addch(&esc, '\r');
 	term_escape(&esc, line.buf, line.len);
 	strbuf_addstr(&esc, "\033[K");
-	do
-		w = write(STDERR_FILENO, esc.buf, esc.len);
-	while (w < 0 && errno == EINTR);
+	fd_write_all(STDERR_FILENO, esc.buf, esc.len);
 	p->shown = 1;
 out:
 	if (changed) {
@@ -192,13 +190,8 @@ out:
 void
 cmd_progress_done(struct cmd_progress *p)
 {
-	ssize_t	w;
-
-	if (p->shown && p->tty > 0) {
-		do
-			w = write(STDERR_FILENO, "\n", 1);
-		while (w < 0 && errno == EINTR);
-	}
+	if (p->shown && p->tty > 0)
+		fd_write_all(STDERR_FILENO, "\n", 1);
 	p->shown = 0;
 	free(p->last);
 	p->last = NULL;

@@ -9,12 +9,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/fd.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -23,25 +25,15 @@ int
 file_read(const char *path, char **out, size_t *outlen, char **cause)
 {
 	struct strbuf	 sb = STRBUF_INIT;
-	char		 chunk[65536];
-	ssize_t		 n;
 	int		 fd, r = -1;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
 		error_errno(cause, "couldn't open '%s'", path);
 		goto out;
 	}
-	for (;;) {
-		n = read(fd, chunk, sizeof chunk);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			error_errno(cause, "couldn't read '%s'", path);
-			goto out;
-		}
-		if (n == 0)
-			break;
-		strbuf_add(&sb, chunk, (size_t)n);
+	if (fd_read_all(fd, &sb, SIZE_MAX) != 0) {
+		error_errno(cause, "couldn't read '%s'", path);
+		goto out;
 	}
 	if (outlen != NULL)
 		*outlen = sb.len;
@@ -52,24 +44,6 @@ out:
 		close(fd);
 	strbuf_release(&sb);
 	return r;
-}
-
-static int
-file_write_all(int fd, const void *data, size_t len)
-{
-	const char	*p = data;
-	ssize_t		 n;
-
-	while (len > 0) {
-		n = write(fd, p, len);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 int
@@ -84,7 +58,7 @@ file_write_atomic(const char *path, const void *data, size_t len,
 		error_errno(cause, "couldn't create '%s'", tmp);
 		goto out;
 	}
-	if (file_write_all(fd, data, len) == -1 || fsync(fd) == -1) {
+	if (fd_write_all(fd, data, len) == -1 || fsync(fd) == -1) {
 		error_errno(cause, "couldn't write '%s'", tmp);
 		close(fd);
 		unlink(tmp);
@@ -122,16 +96,14 @@ file_copy(const char *from, const char *to, char **cause)
 		goto out;
 	}
 	for (;;) {
-		n = read(in, chunk, sizeof chunk);
-		if (n == -1 && errno == EINTR)
-			continue;
+		n = fd_read(in, chunk, sizeof chunk);
 		if (n == -1) {
 			error_errno(cause, "couldn't read '%s'", from);
 			goto out;
 		}
 		if (n == 0)
 			break;
-		if (file_write_all(outfd, chunk, (size_t)n) == -1) {
+		if (fd_write_all(outfd, chunk, (size_t)n) == -1) {
 			error_errno(cause, "couldn't write '%s'", to);
 			goto out;
 		}
@@ -155,8 +127,7 @@ file_read_tail(const char *path, size_t max, char **out, size_t *outlen,
 {
 	struct strbuf	 sb = STRBUF_INIT;
 	struct stat	 st;
-	char		 chunk[65536], *nl;
-	ssize_t		 n;
+	char		*nl;
 	int		 fd, r = -1, cut = 0;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
@@ -168,17 +139,9 @@ file_read_tail(const char *path, size_t max, char **out, size_t *outlen,
 		lseek(fd, st.st_size - (off_t)max, SEEK_SET);
 		cut = 1;
 	}
-	while (sb.len < max) {
-		n = read(fd, chunk, sizeof chunk);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			error_errno(cause, "couldn't read '%s'", path);
-			goto out;
-		}
-		if (n == 0)
-			break;
-		strbuf_add(&sb, chunk, (size_t)n);
+	if (fd_read_all(fd, &sb, max) != 0) {
+		error_errno(cause, "couldn't read '%s'", path);
+		goto out;
 	}
 	if (cut && (nl = memchr(sb.buf, '\n', sb.len)) != NULL) {
 		*outlen = sb.len - (size_t)(nl + 1 - sb.buf);
