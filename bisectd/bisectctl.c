@@ -94,7 +94,8 @@ main(int argc, char **argv)
 			continue;
 		if (help_wanted(argc - arg, argv + arg))
 			return help(cmd_table[i]);
-		return cmd_table[i]->exec(config, argc - arg, argv + arg);
+		return cmd_exec(cmd_table[i], config, argc - arg,
+		    argv + arg);
 	}
 	fprintf(stderr, "error: unknown command '%s'\n", argv[arg]);
 	return usage(stderr);
