@@ -3,13 +3,24 @@
 # tests/ (run from the top of a tree): duplicates of 10+ lines, files over
 # 800 lines, functions over 100 lines (universal-ctags' start and end lines),
 # the share of functions named after their file (name = stem or stem_*,
-# stem = file name without .c, '-' read as '_', main() left out) and the
-# strcmps that compare a status or state.
+# stem = file name without .c, '-' read as '_', main() left out), the
+# strcmps that compare a status or state, and the file headers' length.
+# VERBOSE=1 lists the functions off their prefix and the long headers.
+#
+# usage: tools/house-counts.sh [REV]   (the commit measured: HEAD by default;
+# its tree is extracted to a temporary directory and measured there)
 set -e
-files=$(git ls-files '*.c' '*.h' | grep -v '^tests/')
-cfiles=$(git ls-files '*.c' | grep -v '^tests/')
+rev=${1:-HEAD}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+git archive "$rev" | tar -x -C "$tmp"
+list=$(git ls-tree -r --name-only "$rev")
+cd "$tmp"
+files=$(echo "$list" | grep -E '\.[ch]$' | grep -v '^tests/')
+cfiles=$(echo "$list" | grep -E '\.c$' | grep -v '^tests/')
 
-echo "duplicates: $(duplicates --min-lines 10 --seconds 120 | head -1)"
+echo "measured: $(git -C "$OLDPWD" rev-parse --short "$rev")"
+echo "duplicates: $(duplicates --repo "$tmp" --min-lines 10 --seconds 120 | head -1)"
 
 n=0
 for f in $files; do
@@ -50,3 +61,17 @@ END {
 }' verbose="${VERBOSE:-0}"
 
 echo "status strcmps: $(grep -nE 'strcmp\([^;]*(status|state)' $cfiles | wc -l)"
+
+# The file headers: the comment a .c or .h opens with, its lines and its
+# paragraphs (split by " *" lines).
+for f in $files; do
+	awk -v f="$f" 'NR == 1 && !/^\/\*/ { print f, 0, 0; exit }
+	{ n++; if ($0 ~ /^ \*$/) p++ }
+	/\*\// { print f, n, p + 1; exit }' "$f"
+done | sort -k2 -n | awk '
+{ l[NR] = $2; if ($2 > 10) long++; if ($3 > 1) multi++
+  if (verbose && ($2 > 10 || $3 > 1)) printf "  header: %s %d lines %d paragraphs\n", $1, $2, $3 }
+END {
+	printf "file headers: median %d lines, %d over 10 lines, %d of more than one paragraph (%d files)\n",
+	    l[int((NR + 1) / 2)], long, multi, NR
+}' verbose="${VERBOSE:-0}"
