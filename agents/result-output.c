@@ -1,17 +1,9 @@
 /*
- * The testcase's own output as metrics (DESIGN §3.2): every line of the
- * exact shape "name: number" becomes metric TESTCASE.name, and several
- * values of one metric are its per-instance values. Lines of any other
- * shape are ordinary output and ignored. The lines are collected, grouped
- * by name with a sort (outputs can hold many thousands of metrics), and
- * each group gives its metric's value and instances by these rules:
- *   numbered lines ("name.N: v") exist: the instances are their values in
- *     the order of N (a repeated N keeps its last value); the run's value
- *     is the last plain "name: v" line if there is one, else the aggregate
- *     of the instances (jobs/metric.h: sum or mean);
- *   two or more plain lines: they are the instances, in order, and the
- *     value is their aggregate;
- *   one plain line: it is the value, with no instances.
+ * The testcase's own output as metrics (docs/agents.md, "Metrics from the
+ * testcase's output"): each line "name: number" is metric TESTCASE.name,
+ * several values of one name its instances. The lines are collected,
+ * grouped by name with a sort (an output can hold many thousands), and
+ * each group gives its metric's value and instances by the rules there.
  */
 #include <math.h>
 #include <stdlib.h>

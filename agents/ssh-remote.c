@@ -1,21 +1,9 @@
 /*
- * The ssh transport's work on a test machine (see ssh-remote.h). Layout,
- * under remote_dir (default ~/.bisectd):
- *
- *   bin/bisect-agent-HASH16   the agent binary, uploaded once per content
- *   artifacts/HASH/           a build's artifacts, uploaded once per content
- *   runs/ID-RANDOM/           one attempt: job.yaml, work/, result/
- *
- * Uploads go to a temporary name and are renamed into place, so a
- * half-copied binary or artifact set is never used. A run's command is
- *
- *   exec /bin/sh -c 'umask 022; [rm -rf -- OLD...;] mkdir -p -- W &&
- *       [cp -pR -- ART/. W/ &&] exec AGENT run --workdir W J R'
- *
- * with every path quoted, under a pseudo-terminal so that when the
- * connection closes the agent gets SIGHUP and kills its testcase. The
- * output streams into RUN_DIR/agent.log; RESULT comes back by SFTP into
- * RUN_DIR/result; the attempt's directory is removed by the next command.
+ * The ssh transport's work on a test machine (ssh-remote.h): the layout
+ * under remote_dir, uploads renamed into place once complete, the one
+ * quoted command that runs an attempt under a pseudo-terminal, its log
+ * streamed into RUN_DIR/agent.log and its result fetched by SFTP into
+ * RUN_DIR/result. docs/agents.md, "ssh", describes each step.
  */
 #include <sys/random.h>
 #include <sys/socket.h>

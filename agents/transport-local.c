@@ -1,12 +1,8 @@
 /*
  * The "local" transport: bisect-agent runs as a child process on this
- * machine. A run gets RUN_DIR/job.yaml (the job's canonical text), a fresh
- * copy of the artifacts in RUN_DIR/work (a testcase can damage its copy,
- * never the cache), the agent's stderr in RUN_DIR/agent.log and the
- * results in RUN_DIR/result/. The agent dies with its caller
- * (PR_SET_PDEATHSIG: SIGTERM, on which it kills its testcase's group) and
- * with the run's timeout. An agent with "boot: qemu" runs each job in a
- * VM booted from the artifacts' kernel (bisect-agent run --boot qemu).
+ * machine, in RUN_DIR with a fresh copy of the artifacts (a testcase can
+ * damage its copy, never the cache), and dies with its caller and with the
+ * run's timeout; boot: qemu runs each job in a VM (docs/agents.md, "local").
  */
 #include <sys/prctl.h>
 #include <sys/stat.h>

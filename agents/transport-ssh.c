@@ -1,14 +1,9 @@
 /*
- * The "ssh" transport. In a process started under a scheduler that set up
- * links (transport_link_setup), every call goes to the agent's link, the
- * process holding its one connection (agents/ssh-link.c), so a run costs
- * no handshake. Elsewhere (bisectctl agents, a benchmark) the transport
- * connects by itself when opened and uses that connection until closed.
- * Either way the work on the machine is agents/ssh-remote.c's. The
- * agent's boot: qemu makes the agent over there boot the artifacts' kernel
- * in a VM (bisect-agent run --boot qemu); boot: kexec reboots the machine
- * into it before each run and reconnects (agents/ssh-boot.c), here or in
- * the link.
+ * The "ssh" transport: under a scheduler that set up links, every call goes
+ * to the agent's link, the process holding its one connection
+ * (agents/ssh-link.c); elsewhere it connects by itself. The work on the
+ * machine is agents/ssh-remote.c's; boot: kexec is agents/ssh-boot.c's
+ * (docs/agents.md, "ssh", "One connection per agent: links").
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,8 @@
 /*
  * The one timeout rule of agent and transport (agents/transport.h): how
- * long a testcase may run, how long its whole run may take, and what a
- * boot of the agent's adds to that. Apart
- * from agents/transport.c so that bisect-agent, which needs the rule,
- * does not link the transports (and libssh2) with it.
+ * long a testcase may run, its whole run, and what a boot adds. Apart from
+ * agents/transport.c so that bisect-agent, which needs the rule, does not
+ * link the transports (and libssh2) with it.
  */
 #include "agents/boot.h"
 #include "agents/transport.h"

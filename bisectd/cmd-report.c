@@ -1,12 +1,8 @@
 /*
- * bisectctl report: a concluded bisection's report. Alone it prints the
- * text report. --html DIR writes DIR/report-ID.html and regenerates
- * DIR/index.html; without an ID, only the index (the reports and the
- * tracked series). --email queues the report's mail in the outbox (once:
- * its Message-ID is stable) and, when no other scheduler holds the lock,
- * tries to send it at once and flushes whatever else is due; a mail
- * already sent is not sent again. When a daemon holds the lock the mail
- * waits for it in the outbox.
+ * bisectctl report: a concluded bisection's text report; --html DIR writes
+ * its page and the index (without an ID, the index alone); --email queues
+ * its mail in the outbox and sends what is due when no daemon holds the
+ * lock (docs/reports.md, "Delivery: the outbox").
  */
 #include <stdio.h>
 #include <stdlib.h>

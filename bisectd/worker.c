@@ -1,12 +1,9 @@
 /*
- * The scheduler's children. A child dies with its parent (PR_SET_PDEATHSIG)
- * so that a killed scheduler leaves no work behind that could record
- * results later; and it records through a run token, so that even a child
- * that outlived its parent could not count a sample twice. A run that
- * fails in the transport (the agent did not answer, hung, or sent back no
- * usable result) also takes its agent out of service: the scheduler probes
- * it and puts it back when it answers. A run the agent found disturbed by
- * other load is set aside and pending again (docs/monitors.md).
+ * The scheduler's children: builds, runs, probes. A child dies with its
+ * parent and records through a run token (docs/design.md, "Crash
+ * safety"); a run that fails in the transport takes its agent out of
+ * service until it answers a probe; a run found disturbed by other load is
+ * set aside and pending again (docs/monitors.md).
  */
 #include <sys/prctl.h>
 #include <sys/stat.h>

@@ -1,11 +1,8 @@
 /*
  * The mail outbox (migration 0002) and the list of reports the web index
- * shows. A mail moves queued -> sending -> sent, or back to queued with a
- * later next_attempt, or to failed; every move is one statement, so it is
- * committed on its own before the caller talks to an SMTP server. The
- * status conditions in the WHERE clauses make each move happen at most once
- * even if two processes raced (they should not: only the holder of the
- * scheduler lock sends).
+ * shows. A mail moves queued -> sending -> sent (or back to queued, or to
+ * failed) one committed statement at a time, each guarded by its status so
+ * that it happens at most once (docs/reports.md, "Delivery: the outbox").
  */
 #include <sqlite3.h>
 
