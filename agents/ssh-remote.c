@@ -126,7 +126,7 @@ ssh_remote_quote(struct strbuf *sb, const char *s)
 }
 
 static void
-remote_random_hex(char out[17])
+ssh_remote_random_hex(char out[17])
 {
 	unsigned char	b[8];
 	size_t		i;
@@ -143,7 +143,7 @@ remote_random_hex(char out[17])
 
 /* Names, kinds, modes and contents, in name order: a set's identity. */
 static int
-remote_hash_visit(const struct dir_walk_entry *e, void *arg, char **cause)
+ssh_remote_hash_visit(const struct dir_walk_entry *e, void *arg, char **cause)
 {
 	struct hash	*h = arg;
 	char		*head;
@@ -165,12 +165,12 @@ remote_hash_visit(const struct dir_walk_entry *e, void *arg, char **cause)
 }
 
 static int
-remote_hash(const char *path, int tree, char out[HASH_HEX_LEN + 1],
+ssh_remote_hash(const char *path, int tree, char out[HASH_HEX_LEN + 1],
     char **cause)
 {
 	struct hash	*h = hash_new();
 	struct dir_walk	 w = {
-		remote_hash_visit, NULL, h, SSH_SFTP_MAX_DEPTH,
+		ssh_remote_hash_visit, NULL, h, SSH_SFTP_MAX_DEPTH,
 	};
 	int		 r;
 
@@ -184,7 +184,7 @@ remote_hash(const char *path, int tree, char out[HASH_HEX_LEN + 1],
 
 /* With r->mu held: the directories, once per connection. */
 static int
-remote_prepare_locked(struct ssh_remote *r, double deadline, char **cause)
+ssh_remote_prepare_locked(struct ssh_remote *r, double deadline, char **cause)
 {
 	static const char	*subdirs[] = { "bin", "artifacts", "runs" };
 	char			*home = NULL, *p = NULL;
@@ -221,13 +221,13 @@ out:
 
 /* Upload local to a temporary name next to final, then rename it there. */
 static int
-remote_install(struct ssh_remote *r, const char *local, const char *final,
+ssh_remote_install(struct ssh_remote *r, const char *local, const char *final,
     int tree, double deadline, char **cause)
 {
 	char	 rnd[17], *dir = path_dirname(final), *tmp, *name;
 	int	 exists, ret = -1;
 
-	remote_random_hex(rnd);
+	ssh_remote_random_hex(rnd);
 	name = xasprintf(".tmp-%s", rnd);
 	tmp = path_join(dir, name);
 	if (tree)
@@ -251,7 +251,7 @@ remote_install(struct ssh_remote *r, const char *local, const char *final,
 }
 
 static int
-remote_ensure_agent(struct ssh_remote *r, double deadline, char **cause)
+ssh_remote_ensure_agent(struct ssh_remote *r, double deadline, char **cause)
 {
 	unsigned long long	 size;
 	unsigned long		 mode;
@@ -266,7 +266,7 @@ remote_ensure_agent(struct ssh_remote *r, double deadline, char **cause)
 		goto out;
 	}
 	if (r->agent_hash[0] == '\0' &&
-	    remote_hash(r->agent_path, 0, r->agent_hash, cause) != 0)
+	    ssh_remote_hash(r->agent_path, 0, r->agent_hash, cause) != 0)
 		goto out;
 	file = xasprintf("bisect-agent-%.16s", r->agent_hash);
 	path = xasprintf("%s/bin/%s", r->base, file);
@@ -275,7 +275,7 @@ remote_ensure_agent(struct ssh_remote *r, double deadline, char **cause)
 		goto out;
 	if (!exists || size != (unsigned long long)st.st_size ||
 	    (mode & 0111) == 0) {
-		if (remote_install(r, r->agent_path, path, 0, deadline,
+		if (ssh_remote_install(r, r->agent_path, path, 0, deadline,
 		    cause) != 0) {
 			error_prefix(cause, "uploading the agent program");
 			goto out;
@@ -292,7 +292,7 @@ out:
 
 /* The remote directory holding the artifact set of local dir. */
 static int
-remote_ensure_artifacts(struct ssh_remote *r, const char *dir, char **out,
+ssh_remote_ensure_artifacts(struct ssh_remote *r, const char *dir, char **out,
     double deadline, char **cause)
 {
 	struct remote_artifact	*a = NULL;
@@ -307,7 +307,7 @@ remote_ensure_artifacts(struct ssh_remote *r, const char *dir, char **out,
 	if (a == NULL) {
 		ALLOC_GROW(r->hashes, r->nr_hashes, r->alloc_hashes);
 		a = &r->hashes[r->nr_hashes];
-		if (remote_hash(dir, 1, a->hash, cause) != 0) {
+		if (ssh_remote_hash(dir, 1, a->hash, cause) != 0) {
 			error_prefix(cause, "the artifacts");
 			goto out;
 		}
@@ -322,7 +322,8 @@ remote_ensure_artifacts(struct ssh_remote *r, const char *dir, char **out,
 	if (ssh_sftp_stat(r->s, path, &exists, NULL, NULL, deadline,
 	    cause) != 0)
 		goto out;
-	if (!exists && remote_install(r, dir, path, 1, deadline, cause) != 0) {
+	if (!exists && ssh_remote_install(r, dir, path, 1, deadline,
+	    cause) != 0) {
 		error_prefix(cause, "uploading the artifacts");
 		goto out;
 	}
@@ -339,7 +340,7 @@ out:
 
 /* "rm -rf -- OLD...; " for attempts that are over, and a stale sweep. */
 static void
-remote_cleanup_words(struct ssh_remote *r, struct strbuf *sb)
+ssh_remote_cleanup_words(struct ssh_remote *r, struct strbuf *sb)
 {
 	size_t	i;
 	char	*runs;
@@ -368,7 +369,7 @@ remote_cleanup_words(struct ssh_remote *r, struct strbuf *sb)
 
 /* exec /bin/sh -c 'INNER': the login shell parses only that. */
 static char *
-remote_command(const struct strbuf *inner)
+ssh_remote_command(const struct strbuf *inner)
 {
 	struct strbuf	sb = STRBUF_INIT;
 
@@ -379,7 +380,7 @@ remote_command(const struct strbuf *inner)
 
 /* Local preparation: RUN_DIR/job.yaml, no stale result, a fresh log. */
 static int
-remote_local_prepare(const struct transport_job *job, int *logfd,
+ssh_remote_local_prepare(const struct transport_job *job, int *logfd,
     char **cause)
 {
 	char	*path = NULL;
@@ -401,17 +402,17 @@ out:
 
 /* With r->mu held: everything the attempt needs over there. */
 static int
-remote_stage(struct ssh_remote *r, const struct transport_job *job,
+ssh_remote_stage(struct ssh_remote *r, const struct transport_job *job,
     const char *rdir, struct strbuf *inner, double deadline, char **cause)
 {
 	char	*art = NULL, *work = NULL, *jobpath = NULL, *res = NULL;
 	char	*from = NULL;
 	int	 ret = -1;
 
-	if (remote_prepare_locked(r, deadline, cause) != 0 ||
-	    remote_ensure_agent(r, deadline, cause) != 0)
+	if (ssh_remote_prepare_locked(r, deadline, cause) != 0 ||
+	    ssh_remote_ensure_agent(r, deadline, cause) != 0)
 		goto out;
-	if (job->artifact_dir != NULL && remote_ensure_artifacts(r,
+	if (job->artifact_dir != NULL && ssh_remote_ensure_artifacts(r,
 	    job->artifact_dir, &art, deadline, cause) != 0)
 		goto out;
 	if (ssh_sftp_mkdir(r->s, rdir, 0700, deadline, cause) != 0)
@@ -423,7 +424,7 @@ remote_stage(struct ssh_remote *r, const struct transport_job *job,
 	work = path_join(rdir, "work");
 	res = path_join(rdir, "result");
 	strbuf_addstr(inner, "umask 022; ");
-	remote_cleanup_words(r, inner);
+	ssh_remote_cleanup_words(r, inner);
 	strbuf_addstr(inner, "mkdir -p -- ");
 	ssh_remote_quote(inner, work);
 	strbuf_addstr(inner, " && ");
@@ -462,8 +463,8 @@ out:
  * set-up is at fault, and no retry changes it: the agent is refused.
  */
 static int
-remote_cannot_run(const struct ssh_remote *r, const struct ssh_exec_exit *ex,
-    const char *err, char **cause)
+ssh_remote_cannot_run(const struct ssh_remote *r,
+    const struct ssh_exec_exit *ex, const char *err, char **cause)
 {
 	if (ex->signal != NULL || (ex->status != 126 && ex->status != 127))
 		return 0;
@@ -478,7 +479,7 @@ remote_cannot_run(const struct ssh_remote *r, const struct ssh_exec_exit *ex,
 }
 
 static char *
-remote_describe_exit(const struct ssh_exec_exit *ex)
+ssh_remote_describe_exit(const struct ssh_exec_exit *ex)
 {
 	if (ex->signal != NULL)
 		return xasprintf("was killed by signal %s", ex->signal);
@@ -502,24 +503,24 @@ ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
 
 	memset(&ex, 0, sizeof ex);
 	deadline = job->timeout > 0 ? ssh_session_now() + job->timeout : 0;
-	if (remote_local_prepare(job, &logfd, &why) != 0)
+	if (ssh_remote_local_prepare(job, &logfd, &why) != 0)
 		goto fail;
 	log = path_join(job->run_dir, "agent.log");
 	local_res = path_join(job->run_dir, "result");
 	hash_sha256_hex(job->run_dir, strlen(job->run_dir), id);
-	remote_random_hex(rnd);
+	ssh_remote_random_hex(rnd);
 	pthread_mutex_lock(&r->mu);
-	if (remote_prepare_locked(r, deadline, &why) != 0) {
+	if (ssh_remote_prepare_locked(r, deadline, &why) != 0) {
 		pthread_mutex_unlock(&r->mu);
 		goto fail;
 	}
 	rdir = xasprintf("%s/runs/%.12s-%s", r->base, id, rnd);
-	ret = remote_stage(r, job, rdir, &inner, deadline, &why);
+	ret = ssh_remote_stage(r, job, rdir, &inner, deadline, &why);
 	pthread_mutex_unlock(&r->mu);
 	if (ret != 0)
 		goto fail;
 	ret = -1;
-	cmd = remote_command(&inner);
+	cmd = ssh_remote_command(&inner);
 	memset(&k, 0, sizeof k);
 	k.fd = logfd;
 	k.crlf = 1;
@@ -554,14 +555,14 @@ ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
 	free(why);
 	why = NULL;
 	if (result_load(local_res, &res, &why) != 0) {
-		if (remote_cannot_run(r, &ex, NULL, cause)) {
+		if (ssh_remote_cannot_run(r, &ex, NULL, cause)) {
 			strbuf_addstr(&sb, *cause);
 			file_tail_append(&sb, log, REMOTE_LOG_TAIL);
 			error_set(cause, "%s", sb.buf);
 			ret = SSH_SESSION_REFUSED;
 			goto out;
 		}
-		how = remote_describe_exit(&ex);
+		how = ssh_remote_describe_exit(&ex);
 		strbuf_addf(&sb, "agent '%s': bisect-agent %s without a usable "
 		    "result (%s)", r->agent, how, dl_why != NULL ? dl_why : why);
 		file_tail_append(&sb, log, REMOTE_LOG_TAIL);
@@ -614,10 +615,10 @@ ssh_remote_info(struct ssh_remote *r, char **out, char **cause)
 	memset(&ex, 0, sizeof ex);
 	deadline = ssh_session_now() + REMOTE_INFO_TIMEOUT;
 	pthread_mutex_lock(&r->mu);
-	ret = remote_prepare_locked(r, deadline, &why) == 0 &&
-	    remote_ensure_agent(r, deadline, &why) == 0 ? 0 : -1;
+	ret = ssh_remote_prepare_locked(r, deadline, &why) == 0 &&
+	    ssh_remote_ensure_agent(r, deadline, &why) == 0 ? 0 : -1;
 	if (ret == 0) {
-		remote_cleanup_words(r, &inner);
+		ssh_remote_cleanup_words(r, &inner);
 		strbuf_addstr(&inner, "exec ");
 		ssh_remote_quote(&inner, r->agent_remote);
 		strbuf_addstr(&inner, " info");
@@ -626,7 +627,7 @@ ssh_remote_info(struct ssh_remote *r, char **out, char **cause)
 	if (ret != 0)
 		goto fail;
 	ret = -1;
-	cmd = remote_command(&inner);
+	cmd = ssh_remote_command(&inner);
 	memset(&k, 0, sizeof k);
 	k.fd = -1;
 	k.out = &o;
@@ -635,12 +636,12 @@ ssh_remote_info(struct ssh_remote *r, char **out, char **cause)
 	if (ssh_exec_run(r->s, cmd, 0, &k, deadline, -1, &ex, &why) != 0)
 		goto fail;
 	strbuf_rtrim(&e);
-	if (remote_cannot_run(r, &ex, e.buf, cause)) {
+	if (ssh_remote_cannot_run(r, &ex, e.buf, cause)) {
 		ret = SSH_SESSION_REFUSED;
 		goto out;
 	}
 	if (ex.status != 0) {
-		how = remote_describe_exit(&ex);
+		how = ssh_remote_describe_exit(&ex);
 		error_set(cause, "agent '%s': bisect-agent info %s%s%s",
 		    r->agent, how, e.len ? ": " : "", e.buf);
 		goto out;
@@ -683,7 +684,7 @@ ssh_remote_exec(struct ssh_remote *r, const char *const argv[], char **out,
 		strbuf_addch(&inner, ' ');
 		ssh_remote_quote(&inner, argv[i]);
 	}
-	cmd = remote_command(&inner);
+	cmd = ssh_remote_command(&inner);
 	memset(&k, 0, sizeof k);
 	k.fd = -1;
 	k.out = &o;
@@ -694,7 +695,7 @@ ssh_remote_exec(struct ssh_remote *r, const char *const argv[], char **out,
 		goto out;
 	}
 	if (ex.signal != NULL || ex.status != 0) {
-		how = remote_describe_exit(&ex);
+		how = ssh_remote_describe_exit(&ex);
 		strbuf_rtrim(&e);
 		error_set(cause, "'%s' %s%s%s", words.buf, how,
 		    e.len ? ": " : "", e.buf);
@@ -721,8 +722,8 @@ ssh_remote_artifacts(struct ssh_remote *r, const char *dir, char **out,
 	int	ret;
 
 	pthread_mutex_lock(&r->mu);
-	ret = remote_prepare_locked(r, deadline, cause) == 0 &&
-	    remote_ensure_artifacts(r, dir, out, deadline, cause) == 0 ?
+	ret = ssh_remote_prepare_locked(r, deadline, cause) == 0 &&
+	    ssh_remote_ensure_artifacts(r, dir, out, deadline, cause) == 0 ?
 	    0 : -1;
 	pthread_mutex_unlock(&r->mu);
 	return ret;

@@ -1,8 +1,8 @@
 /*
  * Agents and the placement of runs on them (schema/migrations/
  * 0004-agents.sql): whether each agent answers, why not and when to ask
- * again, its cached inventory, how disturbed its recent runs were, and
- * each job's positions -- the machines its runs are spread over.
+ * again, its cached inventory and how disturbed its recent runs were
+ * (where a job's runs go is store-job.c's).
  */
 #include <sqlite3.h>
 
@@ -45,11 +45,6 @@ static const char sql_agent_down[] =
 static const char sql_agent_refused[] =
     "UPDATE agents SET state = 'refused', error = ?2, since = ?1, "
     "failures = failures + 1, retry_at = NULL, stamp = ?3 WHERE name = ?4";
-static const char sql_job_agents_get[] =
-    "SELECT agent FROM job_agents WHERE job = ? ORDER BY position";
-static const char sql_job_agents_set[] =
-    "INSERT OR REPLACE INTO job_agents (job, position, agent) "
-    "VALUES (?, ?, ?)";
 
 static int
 store_agent_ensure(struct store *st, const char *name, char **cause)
@@ -200,29 +195,6 @@ store_agent_list_free(struct store_agent *v, size_t n)
 	for (i = 0; i < n; i++)
 		store_agent_release(&v[i]);
 	free(v);
-}
-
-int
-store_job_agents_get(struct store *st, int64_t job, char ***out, size_t *nr,
-    char **cause)
-{
-	sqlite3_stmt	*stmt;
-
-	if (store_stmt(st, &stmt, cause, sql_job_agents_get, "i", job) != 0)
-		return -1;
-	return store_collect_text(st, stmt, out, NULL, nr, cause);
-}
-
-int
-store_job_agents_set(struct store *st, int64_t job, int position,
-    const char *agent, char **cause)
-{
-	sqlite3_stmt	*stmt;
-
-	if (store_stmt(st, &stmt, cause, sql_job_agents_set, "iit", job,
-	    (int64_t)position, agent) != 0)
-		return -1;
-	return store_exec_stmt(st, stmt, cause);
 }
 
 static const char sql_agent_disturbance[] =
