@@ -79,15 +79,10 @@ cmd_log_exec(const char *config, struct cmd_args *args)
 	return r;
 }
 
-static const struct cmd_option cmd_log_options[] = {
-	{ "json", 'j', 0 },
-	{ NULL, 0, 0 }
-};
-
 const struct cmd_entry cmd_log_entry = {
 	.name = "log",
 	.usage = "ID [--json]",
 	.summary = "a bisection's log, for git bisect replay",
-	.args = { cmd_log_options, 1, 1 },
+	.args = { cmd_options_json, 1, 1 },
 	.exec = cmd_log_exec,
 };

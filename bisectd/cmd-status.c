@@ -283,15 +283,10 @@ out:
 	return r;
 }
 
-static const struct cmd_option cmd_status_options[] = {
-	{ "json", 'j', 0 },
-	{ NULL, 0, 0 }
-};
-
 const struct cmd_entry cmd_status_entry = {
 	.name = "status",
 	.usage = "[--json]",
 	.summary = "queue, running work, agents, bisections, tracked branches",
-	.args = { cmd_status_options, 0, 0 },
+	.args = { cmd_options_json, 0, 0 },
 	.exec = cmd_status_exec,
 };

@@ -21,6 +21,11 @@
 #include "util/term.h"
 #include "util/xalloc.h"
 
+const struct cmd_option cmd_options_json[] = {
+	{ "json", 'j', 0 },
+	{ NULL, 0, 0 }
+};
+
 static void
 cmd_args_release(struct cmd_args *args)
 {

@@ -35,6 +35,9 @@ struct cmd_entry_args {
 	int			 upper;
 };
 
+/* The options of a command that has --json ('j') alone. */
+extern const struct cmd_option	cmd_options_json[];
+
 /* What cmd_exec parsed for a command: its options, then its arguments. */
 struct cmd_args {
 	int			  argc;
