@@ -144,8 +144,9 @@ $(BIN)/bisectctl: $(BUILD)/bisectd/bisectctl.o $(ALL_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
+# agents/ and jobs/ include nothing of stats/: the agent goes without it.
 $(BIN)/bisect-agent: $(BUILD)/agents/bisect-agent.o $(LIB_AGENTS) $(LIB_JOBS) \
-		$(LIB_STATS) $(LIB_UTIL)
+		$(LIB_UTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 

@@ -563,7 +563,7 @@ agent_run_job(const struct agent_run *ar, struct result *r,
 	if (ad != NULL)
 		testcase_metrics(ad, &ctx, buf, len, r);
 	else
-		result_parse_output(r, job->testcase, buf, len);
+		result_output_parse(r, job->testcase, buf, len);
 	ret = 0;
 out:
 	monitor_sampler_stop(sampler);

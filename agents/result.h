@@ -108,7 +108,7 @@ int		 result_number_parse(const char *, size_t len, double *out);
  * values, aggregated by the metric table (jobs/metric.h). Returns the
  * number of lines taken as metrics. docs/agents.md has the exact rules.
  */
-int		 result_parse_output(struct result *, const char *testcase,
+int		 result_output_parse(struct result *, const char *testcase,
 		     const char *buf, size_t len);
 
 #endif

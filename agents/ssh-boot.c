@@ -155,19 +155,16 @@ out:
 	return r;
 }
 
-/* The boot's facts into the result the run fetched. */
+/* The boot's facts into the result the run fetched (res), saved again. */
 static int
 ssh_boot_annotate(const struct transport_job *job, const struct result *boot,
-    const char *note, char **cause)
+    struct result *res, const char *note, char **cause)
 {
-	struct result	*res = NULL;
 	char		*dir = path_join(job->run_dir, "result");
 	char		*log = path_join(job->run_dir, "agent.log");
 	size_t		 i;
 	int		 fd, r = -1;
 
-	if (result_load(dir, &res, cause) != 0)
-		goto out;
 	for (i = 0; i < boot->nr_env; i++)
 		result_env_set(res, boot->env[i].key, boot->env[i].value);
 	if (result_save(dir, res, cause) != 0)
@@ -178,7 +175,6 @@ ssh_boot_annotate(const struct transport_job *job, const struct result *boot,
 	}
 	r = 0;
 out:
-	result_free(res);
 	free(dir);
 	free(log);
 	return r;
@@ -214,7 +210,7 @@ ssh_boot_line(struct ssh_boot *b, const char *const argv[], char **cause)
 int
 ssh_boot_kexec_run(const struct ssh_boot_conn *conn, const char *agent,
     const char *user, const struct transport_job *job, int cancel_fd,
-    char **cause)
+    struct result **out, char **cause)
 {
 	const struct boot_kexec_ops	 ops = {
 		ssh_boot_exec, ssh_boot_upload, ssh_boot_reconnect, NULL,
@@ -225,7 +221,7 @@ ssh_boot_kexec_run(const struct ssh_boot_conn *conn, const char *agent,
 	struct ssh_boot			 b;
 	struct ssh_remote		*r;
 	struct transport_job		 tj;
-	struct result			*res = NULL;
+	struct result			*res = NULL, *fetched = NULL;
 	struct job			**jobs = NULL;
 	size_t				 nr = 0;
 	char				 token[17], secs[32];
@@ -344,13 +340,17 @@ ssh_boot_kexec_run(const struct ssh_boot_conn *conn, const char *agent,
 		error_set(cause, "agent '%s': the connection is lost", agent);
 		goto out;
 	}
-	if ((rc = ssh_remote_run(r, &tj, cancel_fd, cause)) != 0) {
+	if ((rc = ssh_remote_run(r, &tj, cancel_fd, &fetched, cause)) != 0) {
 		ret = rc;
 		goto out;
 	}
-	if (ssh_boot_annotate(job, res, note, &bcause) != 0) {
+	if (ssh_boot_annotate(job, res, fetched, note, &bcause) != 0) {
 		error_set(cause, "agent '%s': %s", agent, bcause);
 		goto out;
+	}
+	if (out != NULL) {
+		*out = fetched;
+		fetched = NULL;
 	}
 	ret = 0;
 	goto out;
@@ -360,10 +360,15 @@ save:
 		    job->run_dir, bcause);
 		goto out;
 	}
+	if (out != NULL) {
+		*out = res;
+		res = NULL;
+	}
 	ret = 0;
 out:
 	job_list_free(jobs, nr);
 	result_free(res);
+	result_free(fetched);
 	free(image);
 	free(local_image);
 	free(art);

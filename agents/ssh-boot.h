@@ -28,7 +28,8 @@ struct ssh_boot_conn {
  * wait for it to come back (reconnecting with a backoff, the host key
  * checked again, within the job's boot_timeout), check that it runs the
  * build's kernel, then run the job as ssh_remote_run does. Like
- * transport_run: 0 when RUN_DIR/result/ holds a result -- which may say
+ * transport_run: 0 when RUN_DIR/result/ holds a result (also in *out when
+ * out is not NULL) -- which may say
  * that the kernel did not boot (untestable: the machine came back on its
  * default kernel) or that the run failed (kexec -l refused, the machine
  * runs another kernel than the build's) -- else -1 (the machine is lost)
@@ -36,6 +37,6 @@ struct ssh_boot_conn {
  */
 int	ssh_boot_kexec_run(const struct ssh_boot_conn *, const char *agent,
 	    const char *user, const struct transport_job *, int cancel_fd,
-	    char **cause);
+	    struct result **out, char **cause);
 
 #endif

@@ -406,7 +406,7 @@ link_client_main(void *arg)
 		job.timeout = errno == 0 && *end == '\0' ?
 		    (unsigned)timeout : 0;
 		if (l->boot != BOOT_KEXEC) {
-			rc = ssh_remote_run(c->r, &job, lc->fd, &cause);
+			rc = ssh_remote_run(c->r, &job, lc->fd, NULL, &cause);
 			goto reply;
 		}
 		lb.l = l;
@@ -415,7 +415,7 @@ link_client_main(void *arg)
 		bc.reconnect = link_boot_reconnect;
 		bc.arg = &lb;
 		rc = ssh_boot_kexec_run(&bc, l->opts.name, l->opts.user, &job,
-		    lc->fd, &cause);
+		    lc->fd, NULL, &cause);
 		c = lb.c;
 	} else
 		error_set(&cause, "agent '%s': unknown request '%s'",

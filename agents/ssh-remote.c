@@ -1,28 +1,15 @@
 /*
- * The ssh transport's work on a test machine (see ssh-remote.h). Layout,
- * under remote_dir (default ~/.bisectd):
- *
- *   bin/bisect-agent-HASH16   the agent binary, uploaded once per content
- *   artifacts/HASH/           a build's artifacts, uploaded once per content
- *   runs/ID-RANDOM/           one attempt: job.yaml, work/, result/
- *
- * Uploads go to a temporary name and are renamed into place, so a
- * half-copied binary or artifact set is never used. A run's command is
- *
- *   exec /bin/sh -c 'umask 022; [rm -rf -- OLD...;] mkdir -p -- W &&
- *       [cp -pR -- ART/. W/ &&] exec AGENT run --workdir W J R'
- *
- * with every path quoted, under a pseudo-terminal so that when the
- * connection closes the agent gets SIGHUP and kills its testcase. The
- * output streams into RUN_DIR/agent.log; RESULT comes back by SFTP into
- * RUN_DIR/result; the attempt's directory is removed by the next command.
+ * The ssh transport's work on a test machine (ssh-remote.h): the layout
+ * under remote_dir, uploads renamed into place once complete, the one
+ * quoted command that runs an attempt under a pseudo-terminal, its log
+ * streamed into RUN_DIR/agent.log and its result fetched by SFTP into
+ * RUN_DIR/result. docs/agents.md, "ssh", describes each step.
  */
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -36,6 +23,7 @@
 #include "agents/ssh-remote.h"
 #include "agents/ssh-session.h"
 #include "agents/ssh-sftp.h"
+#include "util/dir.h"
 #include "util/error.h"
 #include "util/file.h"
 #include "util/hash.h"
@@ -138,7 +126,7 @@ ssh_remote_quote(struct strbuf *sb, const char *s)
 }
 
 static void
-remote_random_hex(char out[17])
+ssh_remote_random_hex(char out[17])
 {
 	unsigned char	b[8];
 	size_t		i;
@@ -155,71 +143,38 @@ remote_random_hex(char out[17])
 
 /* Names, kinds, modes and contents, in name order: a set's identity. */
 static int
-remote_hash_tree(struct hash *h, const char *dir, const char *rel,
-    int depth, char **cause)
+ssh_remote_hash_visit(const struct dir_walk_entry *e, void *arg, char **cause)
 {
-	struct dirent	**names = NULL;
-	struct stat	  st;
-	char		 *path = NULL, *sub = NULL, *head;
-	int		  n, i, r = -1;
+	struct hash	*h = arg;
+	char		*head;
 
-	if (depth > SSH_SFTP_MAX_DEPTH)
-		return error_set(cause, "'%s' is nested too deep", dir);
-	if ((n = scandir(dir, &names, NULL, alphasort)) == -1)
-		return error_errno(cause, "couldn't read directory '%s'", dir);
-	for (i = 0; i < n; i++) {
-		if (strcmp(names[i]->d_name, ".") == 0 ||
-		    strcmp(names[i]->d_name, "..") == 0)
-			continue;
-		free(path);
-		free(sub);
-		path = path_join(dir, names[i]->d_name);
-		sub = *rel != '\0' ? path_join(rel, names[i]->d_name) :
-		    xstrdup(names[i]->d_name);
-		if (lstat(path, &st) != 0) {
-			error_errno(cause, "couldn't stat '%s'", path);
-			goto out;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			head = xasprintf("d %s\n", sub);
-			hash_update(h, head, strlen(head) + 1);
-			free(head);
-			if (remote_hash_tree(h, path, sub, depth + 1,
-			    cause) != 0)
-				goto out;
-		} else if (S_ISREG(st.st_mode)) {
-			head = xasprintf("f %s %o %lld\n", sub,
-			    (unsigned)(st.st_mode & 0777),
-			    (long long)st.st_size);
-			hash_update(h, head, strlen(head) + 1);
-			free(head);
-			if (hash_file(h, path, 1, cause) != 0)
-				goto out;
-		} else {
-			error_set(cause, "refusing to upload '%s': not a regular "
-			    "file or a directory", path);
-			goto out;
-		}
+	if (S_ISDIR(e->st->st_mode)) {
+		head = xasprintf("d %s\n", e->rel);
+		hash_update(h, head, strlen(head) + 1);
+		free(head);
+		return 0;
 	}
-	r = 0;
-out:
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	free(path);
-	free(sub);
-	return r;
+	if (!S_ISREG(e->st->st_mode))
+		return error_set(cause, "refusing to upload '%s': not a "
+		    "regular file or a directory", e->path);
+	head = xasprintf("f %s %o %lld\n", e->rel,
+	    (unsigned)(e->st->st_mode & 0777), (long long)e->st->st_size);
+	hash_update(h, head, strlen(head) + 1);
+	free(head);
+	return hash_file(h, e->path, 1, cause);
 }
 
 static int
-remote_hash(const char *path, int tree, char out[HASH_HEX_LEN + 1],
+ssh_remote_hash(const char *path, int tree, char out[HASH_HEX_LEN + 1],
     char **cause)
 {
 	struct hash	*h = hash_new();
+	struct dir_walk	 w = {
+		ssh_remote_hash_visit, NULL, h, SSH_SFTP_MAX_DEPTH,
+	};
 	int		 r;
 
-	r = tree ? remote_hash_tree(h, path, "", 0, cause) :
-	    hash_file(h, path, 1, cause);
+	r = tree ? dir_walk(path, &w, cause) : hash_file(h, path, 1, cause);
 	if (r == 0)
 		hash_finish(h, out);
 	else
@@ -229,7 +184,7 @@ remote_hash(const char *path, int tree, char out[HASH_HEX_LEN + 1],
 
 /* With r->mu held: the directories, once per connection. */
 static int
-remote_prepare_locked(struct ssh_remote *r, double deadline, char **cause)
+ssh_remote_prepare_locked(struct ssh_remote *r, double deadline, char **cause)
 {
 	static const char	*subdirs[] = { "bin", "artifacts", "runs" };
 	char			*home = NULL, *p = NULL;
@@ -266,13 +221,13 @@ out:
 
 /* Upload local to a temporary name next to final, then rename it there. */
 static int
-remote_install(struct ssh_remote *r, const char *local, const char *final,
+ssh_remote_install(struct ssh_remote *r, const char *local, const char *final,
     int tree, double deadline, char **cause)
 {
 	char	 rnd[17], *dir = path_dirname(final), *tmp, *name;
 	int	 exists, ret = -1;
 
-	remote_random_hex(rnd);
+	ssh_remote_random_hex(rnd);
 	name = xasprintf(".tmp-%s", rnd);
 	tmp = path_join(dir, name);
 	if (tree)
@@ -296,7 +251,7 @@ remote_install(struct ssh_remote *r, const char *local, const char *final,
 }
 
 static int
-remote_ensure_agent(struct ssh_remote *r, double deadline, char **cause)
+ssh_remote_ensure_agent(struct ssh_remote *r, double deadline, char **cause)
 {
 	unsigned long long	 size;
 	unsigned long		 mode;
@@ -311,7 +266,7 @@ remote_ensure_agent(struct ssh_remote *r, double deadline, char **cause)
 		goto out;
 	}
 	if (r->agent_hash[0] == '\0' &&
-	    remote_hash(r->agent_path, 0, r->agent_hash, cause) != 0)
+	    ssh_remote_hash(r->agent_path, 0, r->agent_hash, cause) != 0)
 		goto out;
 	file = xasprintf("bisect-agent-%.16s", r->agent_hash);
 	path = xasprintf("%s/bin/%s", r->base, file);
@@ -320,7 +275,7 @@ remote_ensure_agent(struct ssh_remote *r, double deadline, char **cause)
 		goto out;
 	if (!exists || size != (unsigned long long)st.st_size ||
 	    (mode & 0111) == 0) {
-		if (remote_install(r, r->agent_path, path, 0, deadline,
+		if (ssh_remote_install(r, r->agent_path, path, 0, deadline,
 		    cause) != 0) {
 			error_prefix(cause, "uploading the agent program");
 			goto out;
@@ -337,7 +292,7 @@ out:
 
 /* The remote directory holding the artifact set of local dir. */
 static int
-remote_ensure_artifacts(struct ssh_remote *r, const char *dir, char **out,
+ssh_remote_ensure_artifacts(struct ssh_remote *r, const char *dir, char **out,
     double deadline, char **cause)
 {
 	struct remote_artifact	*a = NULL;
@@ -352,7 +307,7 @@ remote_ensure_artifacts(struct ssh_remote *r, const char *dir, char **out,
 	if (a == NULL) {
 		ALLOC_GROW(r->hashes, r->nr_hashes, r->alloc_hashes);
 		a = &r->hashes[r->nr_hashes];
-		if (remote_hash(dir, 1, a->hash, cause) != 0) {
+		if (ssh_remote_hash(dir, 1, a->hash, cause) != 0) {
 			error_prefix(cause, "the artifacts");
 			goto out;
 		}
@@ -367,7 +322,8 @@ remote_ensure_artifacts(struct ssh_remote *r, const char *dir, char **out,
 	if (ssh_sftp_stat(r->s, path, &exists, NULL, NULL, deadline,
 	    cause) != 0)
 		goto out;
-	if (!exists && remote_install(r, dir, path, 1, deadline, cause) != 0) {
+	if (!exists && ssh_remote_install(r, dir, path, 1, deadline,
+	    cause) != 0) {
 		error_prefix(cause, "uploading the artifacts");
 		goto out;
 	}
@@ -384,7 +340,7 @@ out:
 
 /* "rm -rf -- OLD...; " for attempts that are over, and a stale sweep. */
 static void
-remote_cleanup_words(struct ssh_remote *r, struct strbuf *sb)
+ssh_remote_cleanup_words(struct ssh_remote *r, struct strbuf *sb)
 {
 	size_t	i;
 	char	*runs;
@@ -413,7 +369,7 @@ remote_cleanup_words(struct ssh_remote *r, struct strbuf *sb)
 
 /* exec /bin/sh -c 'INNER': the login shell parses only that. */
 static char *
-remote_command(const struct strbuf *inner)
+ssh_remote_command(const struct strbuf *inner)
 {
 	struct strbuf	sb = STRBUF_INIT;
 
@@ -424,7 +380,7 @@ remote_command(const struct strbuf *inner)
 
 /* Local preparation: RUN_DIR/job.yaml, no stale result, a fresh log. */
 static int
-remote_local_prepare(const struct transport_job *job, int *logfd,
+ssh_remote_local_prepare(const struct transport_job *job, int *logfd,
     char **cause)
 {
 	char	*path = NULL;
@@ -446,17 +402,17 @@ out:
 
 /* With r->mu held: everything the attempt needs over there. */
 static int
-remote_stage(struct ssh_remote *r, const struct transport_job *job,
+ssh_remote_stage(struct ssh_remote *r, const struct transport_job *job,
     const char *rdir, struct strbuf *inner, double deadline, char **cause)
 {
 	char	*art = NULL, *work = NULL, *jobpath = NULL, *res = NULL;
 	char	*from = NULL;
 	int	 ret = -1;
 
-	if (remote_prepare_locked(r, deadline, cause) != 0 ||
-	    remote_ensure_agent(r, deadline, cause) != 0)
+	if (ssh_remote_prepare_locked(r, deadline, cause) != 0 ||
+	    ssh_remote_ensure_agent(r, deadline, cause) != 0)
 		goto out;
-	if (job->artifact_dir != NULL && remote_ensure_artifacts(r,
+	if (job->artifact_dir != NULL && ssh_remote_ensure_artifacts(r,
 	    job->artifact_dir, &art, deadline, cause) != 0)
 		goto out;
 	if (ssh_sftp_mkdir(r->s, rdir, 0700, deadline, cause) != 0)
@@ -468,7 +424,7 @@ remote_stage(struct ssh_remote *r, const struct transport_job *job,
 	work = path_join(rdir, "work");
 	res = path_join(rdir, "result");
 	strbuf_addstr(inner, "umask 022; ");
-	remote_cleanup_words(r, inner);
+	ssh_remote_cleanup_words(r, inner);
 	strbuf_addstr(inner, "mkdir -p -- ");
 	ssh_remote_quote(inner, work);
 	strbuf_addstr(inner, " && ");
@@ -507,8 +463,8 @@ out:
  * set-up is at fault, and no retry changes it: the agent is refused.
  */
 static int
-remote_cannot_run(const struct ssh_remote *r, const struct ssh_exec_exit *ex,
-    const char *err, char **cause)
+ssh_remote_cannot_run(const struct ssh_remote *r,
+    const struct ssh_exec_exit *ex, const char *err, char **cause)
 {
 	if (ex->signal != NULL || (ex->status != 126 && ex->status != 127))
 		return 0;
@@ -523,7 +479,7 @@ remote_cannot_run(const struct ssh_remote *r, const struct ssh_exec_exit *ex,
 }
 
 static char *
-remote_describe_exit(const struct ssh_exec_exit *ex)
+ssh_remote_describe_exit(const struct ssh_exec_exit *ex)
 {
 	if (ex->signal != NULL)
 		return xasprintf("was killed by signal %s", ex->signal);
@@ -532,7 +488,7 @@ remote_describe_exit(const struct ssh_exec_exit *ex)
 
 int
 ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
-    int cancel_fd, char **cause)
+    int cancel_fd, struct result **out, char **cause)
 {
 	struct strbuf		 inner = STRBUF_INIT, sb = STRBUF_INIT;
 	struct ssh_exec_sink	 k;
@@ -547,24 +503,24 @@ ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
 
 	memset(&ex, 0, sizeof ex);
 	deadline = job->timeout > 0 ? ssh_session_now() + job->timeout : 0;
-	if (remote_local_prepare(job, &logfd, &why) != 0)
+	if (ssh_remote_local_prepare(job, &logfd, &why) != 0)
 		goto fail;
 	log = path_join(job->run_dir, "agent.log");
 	local_res = path_join(job->run_dir, "result");
 	hash_sha256_hex(job->run_dir, strlen(job->run_dir), id);
-	remote_random_hex(rnd);
+	ssh_remote_random_hex(rnd);
 	pthread_mutex_lock(&r->mu);
-	if (remote_prepare_locked(r, deadline, &why) != 0) {
+	if (ssh_remote_prepare_locked(r, deadline, &why) != 0) {
 		pthread_mutex_unlock(&r->mu);
 		goto fail;
 	}
 	rdir = xasprintf("%s/runs/%.12s-%s", r->base, id, rnd);
-	ret = remote_stage(r, job, rdir, &inner, deadline, &why);
+	ret = ssh_remote_stage(r, job, rdir, &inner, deadline, &why);
 	pthread_mutex_unlock(&r->mu);
 	if (ret != 0)
 		goto fail;
 	ret = -1;
-	cmd = remote_command(&inner);
+	cmd = ssh_remote_command(&inner);
 	memset(&k, 0, sizeof k);
 	k.fd = logfd;
 	k.crlf = 1;
@@ -599,19 +555,23 @@ ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
 	free(why);
 	why = NULL;
 	if (result_load(local_res, &res, &why) != 0) {
-		if (remote_cannot_run(r, &ex, NULL, cause)) {
+		if (ssh_remote_cannot_run(r, &ex, NULL, cause)) {
 			strbuf_addstr(&sb, *cause);
 			file_tail_append(&sb, log, REMOTE_LOG_TAIL);
 			error_set(cause, "%s", sb.buf);
 			ret = SSH_SESSION_REFUSED;
 			goto out;
 		}
-		how = remote_describe_exit(&ex);
+		how = ssh_remote_describe_exit(&ex);
 		strbuf_addf(&sb, "agent '%s': bisect-agent %s without a usable "
 		    "result (%s)", r->agent, how, dl_why != NULL ? dl_why : why);
 		file_tail_append(&sb, log, REMOTE_LOG_TAIL);
 		error_set(cause, "%s", sb.buf);
 		goto out;
+	}
+	if (out != NULL) {
+		*out = res;
+		res = NULL;
 	}
 	ret = 0;
 	goto out;
@@ -655,10 +615,10 @@ ssh_remote_info(struct ssh_remote *r, char **out, char **cause)
 	memset(&ex, 0, sizeof ex);
 	deadline = ssh_session_now() + REMOTE_INFO_TIMEOUT;
 	pthread_mutex_lock(&r->mu);
-	ret = remote_prepare_locked(r, deadline, &why) == 0 &&
-	    remote_ensure_agent(r, deadline, &why) == 0 ? 0 : -1;
+	ret = ssh_remote_prepare_locked(r, deadline, &why) == 0 &&
+	    ssh_remote_ensure_agent(r, deadline, &why) == 0 ? 0 : -1;
 	if (ret == 0) {
-		remote_cleanup_words(r, &inner);
+		ssh_remote_cleanup_words(r, &inner);
 		strbuf_addstr(&inner, "exec ");
 		ssh_remote_quote(&inner, r->agent_remote);
 		strbuf_addstr(&inner, " info");
@@ -667,7 +627,7 @@ ssh_remote_info(struct ssh_remote *r, char **out, char **cause)
 	if (ret != 0)
 		goto fail;
 	ret = -1;
-	cmd = remote_command(&inner);
+	cmd = ssh_remote_command(&inner);
 	memset(&k, 0, sizeof k);
 	k.fd = -1;
 	k.out = &o;
@@ -676,12 +636,12 @@ ssh_remote_info(struct ssh_remote *r, char **out, char **cause)
 	if (ssh_exec_run(r->s, cmd, 0, &k, deadline, -1, &ex, &why) != 0)
 		goto fail;
 	strbuf_rtrim(&e);
-	if (remote_cannot_run(r, &ex, e.buf, cause)) {
+	if (ssh_remote_cannot_run(r, &ex, e.buf, cause)) {
 		ret = SSH_SESSION_REFUSED;
 		goto out;
 	}
 	if (ex.status != 0) {
-		how = remote_describe_exit(&ex);
+		how = ssh_remote_describe_exit(&ex);
 		error_set(cause, "agent '%s': bisect-agent info %s%s%s",
 		    r->agent, how, e.len ? ": " : "", e.buf);
 		goto out;
@@ -724,7 +684,7 @@ ssh_remote_exec(struct ssh_remote *r, const char *const argv[], char **out,
 		strbuf_addch(&inner, ' ');
 		ssh_remote_quote(&inner, argv[i]);
 	}
-	cmd = remote_command(&inner);
+	cmd = ssh_remote_command(&inner);
 	memset(&k, 0, sizeof k);
 	k.fd = -1;
 	k.out = &o;
@@ -735,7 +695,7 @@ ssh_remote_exec(struct ssh_remote *r, const char *const argv[], char **out,
 		goto out;
 	}
 	if (ex.signal != NULL || ex.status != 0) {
-		how = remote_describe_exit(&ex);
+		how = ssh_remote_describe_exit(&ex);
 		strbuf_rtrim(&e);
 		error_set(cause, "'%s' %s%s%s", words.buf, how,
 		    e.len ? ": " : "", e.buf);
@@ -762,8 +722,8 @@ ssh_remote_artifacts(struct ssh_remote *r, const char *dir, char **out,
 	int	ret;
 
 	pthread_mutex_lock(&r->mu);
-	ret = remote_prepare_locked(r, deadline, cause) == 0 &&
-	    remote_ensure_artifacts(r, dir, out, deadline, cause) == 0 ?
+	ret = ssh_remote_prepare_locked(r, deadline, cause) == 0 &&
+	    ssh_remote_ensure_artifacts(r, dir, out, deadline, cause) == 0 ?
 	    0 : -1;
 	pthread_mutex_unlock(&r->mu);
 	return ret;

@@ -28,12 +28,13 @@ void	 ssh_remote_free(struct ssh_remote *);
 void	 ssh_remote_set_boot(struct ssh_remote *, enum boot_method);
 struct ssh_session *ssh_remote_session(struct ssh_remote *);
 /*
- * Run one job, as transport_run does (docs/agents.md). cancel_fd, if not
+ * Run one job, as transport_run does (docs/agents.md), the result read
+ * from RUN_DIR/result/ in *out when out is not NULL. cancel_fd, if not
  * -1, is a socket whose end of file abandons the run. Thread-safe: runs
  * may share a remote.
  */
 int	 ssh_remote_run(struct ssh_remote *, const struct transport_job *,
-	     int cancel_fd, char **cause);
+	     int cancel_fd, struct result **out, char **cause);
 /*
  * Both return 0, -1, or SSH_SESSION_REFUSED when the agent program
  * cannot be run over there (exit 126 or 127: not executable, or it or

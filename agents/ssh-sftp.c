@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,7 +16,9 @@
 
 #include "agents/result.h"
 #include "agents/ssh-sftp.h"
+#include "util/dir.h"
 #include "util/error.h"
+#include "util/fd.h"
 #include "util/file.h"
 #include "util/xalloc.h"
 
@@ -36,7 +37,7 @@ ssh_sftp_name_ok(const char *name, size_t len)
 }
 
 static int
-sftp_mkdir_locked(struct ssh_session *s, const char *path, int mode,
+ssh_sftp_mkdir_locked(struct ssh_session *s, const char *path, int mode,
     double deadline, char **cause)
 {
 	LIBSSH2_SFTP_ATTRIBUTES	 attrs;
@@ -76,7 +77,7 @@ ssh_sftp_mkdir(struct ssh_session *s, const char *path, int mode,
 	int	r;
 
 	ssh_session_sftp_lock(s);
-	r = sftp_mkdir_locked(s, path, mode, deadline, cause);
+	r = ssh_sftp_mkdir_locked(s, path, mode, deadline, cause);
 	ssh_session_sftp_unlock(s);
 	return r;
 }
@@ -100,11 +101,11 @@ ssh_sftp_mkdir_p(struct ssh_session *s, const char *path, int mode,
 	for (slash = strchr(p + 1, '/'); slash != NULL;
 	    slash = strchr(slash + 1, '/')) {
 		*slash = '\0';
-		if (sftp_mkdir_locked(s, p, mode, deadline, cause) != 0)
+		if (ssh_sftp_mkdir_locked(s, p, mode, deadline, cause) != 0)
 			goto out;
 		*slash = '/';
 	}
-	r = sftp_mkdir_locked(s, p, mode, deadline, cause);
+	r = ssh_sftp_mkdir_locked(s, p, mode, deadline, cause);
 out:
 	ssh_session_sftp_unlock(s);
 	free(ignore);
@@ -172,7 +173,7 @@ ssh_sftp_realpath(struct ssh_session *s, const char *path, char **out,
 }
 
 static int
-sftp_close_locked(struct ssh_session *s, LIBSSH2_SFTP_HANDLE *h,
+ssh_sftp_close_locked(struct ssh_session *s, LIBSSH2_SFTP_HANDLE *h,
     double deadline, char **cause)
 {
 	int	rc;
@@ -183,7 +184,7 @@ sftp_close_locked(struct ssh_session *s, LIBSSH2_SFTP_HANDLE *h,
 }
 
 static int
-sftp_write_all(struct ssh_session *s, LIBSSH2_SFTP_HANDLE *h, const char *p,
+ssh_sftp_write_all(struct ssh_session *s, LIBSSH2_SFTP_HANDLE *h, const char *p,
     size_t len, double deadline, char **cause)
 {
 	ssize_t	n;
@@ -201,7 +202,7 @@ sftp_write_all(struct ssh_session *s, LIBSSH2_SFTP_HANDLE *h, const char *p,
 
 /* Open remote for writing, and feed it from a buffer or a local fd. */
 static int
-sftp_put_locked(struct ssh_session *s, const void *buf, size_t len, int fd,
+ssh_sftp_put_locked(struct ssh_session *s, const void *buf, size_t len, int fd,
     const char *remote, int mode, double deadline, char **cause)
 {
 	LIBSSH2_SFTP_HANDLE	*h = NULL;
@@ -216,14 +217,12 @@ sftp_put_locked(struct ssh_session *s, const void *buf, size_t len, int fd,
 	if (h == NULL)
 		goto out;
 	if (fd == -1) {
-		if (sftp_write_all(s, h, buf, len, deadline, &why) != 0)
+		if (ssh_sftp_write_all(s, h, buf, len, deadline, &why) != 0)
 			goto out;
 	} else {
 		chunk = xmalloc(SFTP_CHUNK);
 		for (;;) {
-			n = read(fd, chunk, SFTP_CHUNK);
-			if (n == -1 && errno == EINTR)
-				continue;
+			n = fd_read(fd, chunk, SFTP_CHUNK);
 			if (n == -1) {
 				why = xasprintf("reading the local file: %s",
 				    strerror(errno));
@@ -231,18 +230,18 @@ sftp_put_locked(struct ssh_session *s, const void *buf, size_t len, int fd,
 			}
 			if (n == 0)
 				break;
-			if (sftp_write_all(s, h, chunk, (size_t)n, deadline,
+			if (ssh_sftp_write_all(s, h, chunk, (size_t)n, deadline,
 			    &why) != 0)
 				goto out;
 		}
 	}
-	r = sftp_close_locked(s, h, deadline, &why);
+	r = ssh_sftp_close_locked(s, h, deadline, &why);
 	h = NULL;
 out:
 	if (h != NULL) {
 		char	*ignore = NULL;
 
-		sftp_close_locked(s, h, deadline, &ignore);
+		ssh_sftp_close_locked(s, h, deadline, &ignore);
 		free(ignore);
 	}
 	if (r != 0)
@@ -259,7 +258,7 @@ ssh_sftp_put_buffer(struct ssh_session *s, const void *buf, size_t len,
 	int	r;
 
 	ssh_session_sftp_lock(s);
-	r = sftp_put_locked(s, buf, len, -1, remote, mode, deadline, cause);
+	r = ssh_sftp_put_locked(s, buf, len, -1, remote, mode, deadline, cause);
 	ssh_session_sftp_unlock(s);
 	return r;
 }
@@ -273,71 +272,40 @@ ssh_sftp_put_file(struct ssh_session *s, const char *local,
 	if ((fd = open(local, O_RDONLY | O_CLOEXEC)) == -1)
 		return error_errno(cause, "couldn't open '%s'", local);
 	ssh_session_sftp_lock(s);
-	r = sftp_put_locked(s, NULL, 0, fd, remote, mode, deadline, cause);
+	r = ssh_sftp_put_locked(s, NULL, 0, fd, remote, mode, deadline, cause);
 	ssh_session_sftp_unlock(s);
 	close(fd);
 	return r;
 }
 
-static int
-sftp_put_tree_locked(struct ssh_session *s, const char *local,
-    const char *remote, int depth, double deadline, char **cause)
-{
-	struct dirent	**names = NULL;
-	struct stat	  st;
-	char		 *lp = NULL, *rp = NULL;
-	int		  n = -1, i, fd, r = -1;
+struct sftp_put_tree {
+	struct ssh_session	*s;
+	const char		*remote;
+	double			 deadline;
+};
 
-	if (depth > SSH_SFTP_MAX_DEPTH) {
-		error_set(cause, "'%s' is nested too deep", local);
-		return -1;
-	}
-	if (sftp_mkdir_locked(s, remote, 0755, deadline, cause) != 0)
-		return -1;
-	if ((n = scandir(local, &names, NULL, alphasort)) == -1) {
-		error_errno(cause, "couldn't read directory '%s'", local);
-		return -1;
-	}
-	for (i = 0; i < n; i++) {
-		if (strcmp(names[i]->d_name, ".") == 0 ||
-		    strcmp(names[i]->d_name, "..") == 0)
-			continue;
-		free(lp);
-		free(rp);
-		lp = path_join(local, names[i]->d_name);
-		rp = path_join(remote, names[i]->d_name);
-		if (lstat(lp, &st) != 0) {
-			error_errno(cause, "couldn't stat '%s'", lp);
+static int
+ssh_sftp_put_tree_visit(const struct dir_walk_entry *e, void *arg, char **cause)
+{
+	struct sftp_put_tree	*pt = arg;
+	char			*rp = path_join(pt->remote, e->rel);
+	int			 fd, r = -1;
+
+	if (S_ISDIR(e->st->st_mode))
+		r = ssh_sftp_mkdir_locked(pt->s, rp, 0755, pt->deadline, cause);
+	else if (S_ISREG(e->st->st_mode)) {
+		if ((fd = open(e->path, O_RDONLY | O_CLOEXEC |
+		    O_NOFOLLOW)) == -1) {
+			error_errno(cause, "couldn't open '%s'", e->path);
 			goto out;
 		}
-		if (S_ISDIR(st.st_mode)) {
-			if (sftp_put_tree_locked(s, lp, rp, depth + 1,
-			    deadline, cause) != 0)
-				goto out;
-		} else if (S_ISREG(st.st_mode)) {
-			if ((fd = open(lp, O_RDONLY | O_CLOEXEC |
-			    O_NOFOLLOW)) == -1) {
-				error_errno(cause, "couldn't open '%s'", lp);
-				goto out;
-			}
-			r = sftp_put_locked(s, NULL, 0, fd, rp,
-			    (int)(st.st_mode & 0777), deadline, cause);
-			close(fd);
-			if (r != 0)
-				goto out;
-			r = -1;
-		} else {
-			error_set(cause, "refusing to upload '%s': not a regular "
-			    "file or a directory", lp);
-			goto out;
-		}
-	}
-	r = 0;
+		r = ssh_sftp_put_locked(pt->s, NULL, 0, fd, rp,
+		    (int)(e->st->st_mode & 0777), pt->deadline, cause);
+		close(fd);
+	} else
+		error_set(cause, "refusing to upload '%s': not a regular "
+		    "file or a directory", e->path);
 out:
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	free(lp);
 	free(rp);
 	return r;
 }
@@ -346,10 +314,16 @@ int
 ssh_sftp_put_tree(struct ssh_session *s, const char *local, const char *remote,
     double deadline, char **cause)
 {
-	int	r;
+	struct sftp_put_tree	pt = { s, remote, deadline };
+	struct dir_walk		w = {
+		ssh_sftp_put_tree_visit, NULL, &pt, SSH_SFTP_MAX_DEPTH,
+	};
+	int			r;
 
 	ssh_session_sftp_lock(s);
-	r = sftp_put_tree_locked(s, local, remote, 0, deadline, cause);
+	r = ssh_sftp_mkdir_locked(s, remote, 0755, deadline, cause);
+	if (r == 0)
+		r = dir_walk(local, &w, cause);
 	ssh_session_sftp_unlock(s);
 	return r;
 }
@@ -397,14 +371,14 @@ struct sftp_get {
 };
 
 static int
-sftp_get_file_locked(struct ssh_session *s, const char *remote,
+ssh_sftp_get_file_locked(struct ssh_session *s, const char *remote,
     const char *local, struct sftp_get *g, double deadline, char **cause)
 {
 	LIBSSH2_SFTP_HANDLE	*h = NULL;
 	char			*why = NULL, *buf = xmalloc(SFTP_CHUNK);
 	const char		*base;
 	unsigned long long	 cap, size = 0;
-	ssize_t			 n, w;
+	ssize_t			 n;
 	int			 fd = -1, r = -1, created = 0;
 
 	fd = open(local, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
@@ -443,17 +417,9 @@ sftp_get_file_locked(struct ssh_session *s, const char *remote,
 			    SSH_SFTP_MAX_BYTES >> 20);
 			goto fail;
 		}
-		for (w = 0; w < n; ) {
-			ssize_t	k = write(fd, buf + w, (size_t)(n - w));
-
-			if (k == -1 && errno == EINTR)
-				continue;
-			if (k == -1) {
-				error_errno(cause, "couldn't write '%s'",
-				    local);
-				goto out;
-			}
-			w += k;
+		if (fd_write_all(fd, buf, (size_t)n) != 0) {
+			error_errno(cause, "couldn't write '%s'", local);
+			goto out;
 		}
 	}
 	if (close(fd) != 0) {
@@ -470,7 +436,7 @@ out:
 	if (h != NULL) {
 		char	*ignore = NULL;
 
-		sftp_close_locked(s, h, deadline, &ignore);
+		ssh_sftp_close_locked(s, h, deadline, &ignore);
 		free(ignore);
 	}
 	if (fd != -1)
@@ -484,7 +450,7 @@ out:
 }
 
 static int
-sftp_get_tree_locked(struct ssh_session *s, const char *remote,
+ssh_sftp_get_tree_locked(struct ssh_session *s, const char *remote,
     const char *local, int depth, struct sftp_get *g, double deadline,
     char **cause)
 {
@@ -535,11 +501,11 @@ sftp_get_tree_locked(struct ssh_session *s, const char *remote,
 		lp = path_join(local, name);
 		if (LIBSSH2_SFTP_S_ISDIR(attrs.permissions) &&
 		    depth < SSH_SFTP_MAX_DEPTH) {
-			if (sftp_get_tree_locked(s, rp, lp, depth + 1, g,
+			if (ssh_sftp_get_tree_locked(s, rp, lp, depth + 1, g,
 			    deadline, cause) != 0)
 				goto out;
 		} else if (LIBSSH2_SFTP_S_ISREG(attrs.permissions)) {
-			if (sftp_get_file_locked(s, rp, lp, g, deadline,
+			if (ssh_sftp_get_file_locked(s, rp, lp, g, deadline,
 			    cause) != 0)
 				goto out;
 		} else
@@ -550,7 +516,7 @@ out:
 	if (h != NULL) {
 		char	*ignore = NULL;
 
-		sftp_close_locked(s, h, deadline, &ignore);
+		ssh_sftp_close_locked(s, h, deadline, &ignore);
 		free(ignore);
 	}
 	free(why);
@@ -568,7 +534,7 @@ ssh_sftp_get_tree(struct ssh_session *s, const char *remote, const char *local,
 
 	memset(&g, 0, sizeof g);
 	ssh_session_sftp_lock(s);
-	r = sftp_get_tree_locked(s, remote, local, 0, &g, deadline, cause);
+	r = ssh_sftp_get_tree_locked(s, remote, local, 0, &g, deadline, cause);
 	ssh_session_sftp_unlock(s);
 	if (skipped != NULL)
 		*skipped = g.skipped;

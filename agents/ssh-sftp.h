@@ -1,12 +1,9 @@
 /*
- * File transfer over a session's SFTP channel: directories, uploads (a
- * buffer, a file, a tree of regular files), renames and downloads of a
- * tree. Each call holds the session's SFTP lock for its whole operation
- * and is bounded by an absolute deadline (0: none). Names that come back
- * from the agent are untrusted: a download keeps only regular files and
- * directories whose names are plain (no '/', not '.' or '..'), writes
- * them with O_EXCL | O_NOFOLLOW under a fresh local directory, and stops
- * at a size and a count limit, so nothing can land outside that directory.
+ * File transfer over a session's SFTP channel: directories, uploads, renames
+ * and downloads of a tree, each under the session's SFTP lock for its whole
+ * operation and by an absolute deadline (0: none). What comes back from the
+ * agent is untrusted: a download keeps only plain names of regular files and
+ * directories, within limits, under a fresh local directory (docs/agents.md).
  */
 #ifndef AGENTS_SSH_SFTP_H
 #define AGENTS_SSH_SFTP_H

@@ -382,6 +382,6 @@ testcase_metrics(const struct testcase_adapter *ad,
 		free(cause);
 	}
 	free(path);
-	result_parse_output(r, ctx->job->testcase, metrics.buf, metrics.len);
+	result_output_parse(r, ctx->job->testcase, metrics.buf, metrics.len);
 	strbuf_release(&metrics);
 }

@@ -86,7 +86,7 @@ int	 testcase_prepare(const struct testcase_adapter *,
 	     struct result *);
 /*
  * The output as metrics: the adapter's "name: number" lines, kept in
- * RESULTDIR/stats.log, through result_parse_output; an output without
+ * RESULTDIR/stats.log, through result_output_parse; an output without
  * a result is an error of the run.
  */
 void	 testcase_metrics(const struct testcase_adapter *,

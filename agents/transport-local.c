@@ -1,12 +1,8 @@
 /*
  * The "local" transport: bisect-agent runs as a child process on this
- * machine. A run gets RUN_DIR/job.yaml (the job's canonical text), a fresh
- * copy of the artifacts in RUN_DIR/work (a testcase can damage its copy,
- * never the cache), the agent's stderr in RUN_DIR/agent.log and the
- * results in RUN_DIR/result/. The agent dies with its caller
- * (PR_SET_PDEATHSIG: SIGTERM, on which it kills its testcase's group) and
- * with the run's timeout. An agent with "boot: qemu" runs each job in a
- * VM booted from the artifacts' kernel (bisect-agent run --boot qemu).
+ * machine, in RUN_DIR with a fresh copy of the artifacts (a testcase can
+ * damage its copy, never the cache), and dies with its caller and with the
+ * run's timeout; boot: qemu runs each job in a VM (docs/agents.md, "local").
  */
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -29,6 +25,7 @@
 #include "agents/result.h"
 #include "agents/transport-ops.h"
 #include "util/error.h"
+#include "util/fd.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -165,7 +162,7 @@ out:
 
 static int
 transport_local_run(struct transport *t, const struct transport_job *job,
-    char **cause)
+    struct result **out, char **cause)
 {
 	struct strbuf	 sb = STRBUF_INIT;
 	struct result	*res = NULL;
@@ -228,6 +225,8 @@ transport_local_run(struct transport *t, const struct transport_job *job,
 		error_set(cause, "%s", sb.buf);
 		goto out;
 	}
+	*out = res;
+	res = NULL;
 	r = 0;
 out:
 	if (logfd != -1)
@@ -269,9 +268,7 @@ transport_local_collect(int outfd, int errfd, double deadline,
 		for (i = 0; i < 2; i++) {
 			if (pfd[i].fd == -1 || pfd[i].revents == 0)
 				continue;
-			n = read(pfd[i].fd, buf, sizeof buf);
-			if (n == -1 && errno == EINTR)
-				continue;
+			n = fd_read(pfd[i].fd, buf, sizeof buf);
 			if (n <= 0) {
 				pfd[i].fd = -1;
 				nr_open--;

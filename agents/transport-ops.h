@@ -11,8 +11,9 @@ struct transport_ops {
 	const char	*name;
 	int		(*open)(struct transport *, const struct config_agent *,
 			    char **cause);
+	/* on 0, *out is the result read from RUN_DIR/result/ */
 	int		(*run)(struct transport *, const struct transport_job *,
-			    char **cause);
+			    struct result **out, char **cause);
 	int		(*info)(struct transport *, char **out, char **cause);
 	void		(*close)(struct transport *);
 };

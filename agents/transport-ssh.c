@@ -1,25 +1,22 @@
 /*
- * The "ssh" transport. In a process started under a scheduler that set up
- * links (transport_link_setup), every call goes to the agent's link, the
- * process holding its one connection (agents/ssh-link.c), so a run costs
- * no handshake. Elsewhere (bisectctl agents, a benchmark) the transport
- * connects by itself when opened and uses that connection until closed.
- * Either way the work on the machine is agents/ssh-remote.c's. The
- * agent's boot: qemu makes the agent over there boot the artifacts' kernel
- * in a VM (bisect-agent run --boot qemu); boot: kexec reboots the machine
- * into it before each run and reconnects (agents/ssh-boot.c), here or in
- * the link.
+ * The "ssh" transport: under a scheduler that set up links, every call goes
+ * to the agent's link, the process holding its one connection
+ * (agents/ssh-link.c); elsewhere it connects by itself. The work on the
+ * machine is agents/ssh-remote.c's; boot: kexec is agents/ssh-boot.c's
+ * (docs/agents.md, "ssh", "One connection per agent: links").
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "agents/boot.h"
+#include "agents/result.h"
 #include "agents/ssh-boot.h"
 #include "agents/ssh-link.h"
 #include "agents/ssh-remote.h"
 #include "agents/ssh-session.h"
 #include "agents/transport-ops.h"
 #include "util/error.h"
+#include "util/file.h"
 #include "util/xalloc.h"
 
 #define SSH_INFO_TIMEOUT	60
@@ -126,25 +123,46 @@ transport_ssh_boot_reconnect(void *arg, unsigned limit, char **cause)
 	return 0;
 }
 
+/* The link's process checked the result it left in RUN_DIR: read here. */
+static int
+transport_ssh_link_run(struct transport *t, const struct transport_job *job,
+    struct result **out, char **cause)
+{
+	struct transport_ssh	*ts = t->data;
+	char			*dir, *why = NULL;
+	int			 r;
+
+	if ((r = ssh_link_run(ts->link, job, cause)) != 0)
+		return r;
+	dir = path_join(job->run_dir, "result");
+	if ((r = result_load(dir, out, &why)) != 0) {
+		error_set(cause, "agent '%s': the result its link left: %s",
+		    t->name, why);
+		free(why);
+	}
+	free(dir);
+	return r;
+}
+
 static int
 transport_ssh_run(struct transport *t, const struct transport_job *job,
-    char **cause)
+    struct result **out, char **cause)
 {
 	struct transport_ssh	*ts = t->data;
 	struct ssh_boot_conn	 bc;
 
 	if (ts->link != NULL)
-		return ssh_link_run(ts->link, job, cause);
+		return transport_ssh_link_run(t, job, out, cause);
 	if (ts->boot == BOOT_KEXEC) {
 		bc.remote = transport_ssh_boot_remote;
 		bc.reconnect = transport_ssh_boot_reconnect;
 		bc.arg = t;
 		return ssh_boot_kexec_run(&bc, t->name, ts->opts.user, job, -1,
-		    cause);
+		    out, cause);
 	}
 	if (ts->r == NULL)
 		return error_set(cause, "agent '%s': not connected", t->name);
-	return ssh_remote_run(ts->r, job, -1, cause);
+	return ssh_remote_run(ts->r, job, -1, out, cause);
 }
 
 static int

@@ -1,9 +1,8 @@
 /*
  * The one timeout rule of agent and transport (agents/transport.h): how
- * long a testcase may run, how long its whole run may take, and what a
- * boot of the agent's adds to that. Apart
- * from agents/transport.c so that bisect-agent, which needs the rule,
- * does not link the transports (and libssh2) with it.
+ * long a testcase may run, its whole run, and what a boot adds. Apart from
+ * agents/transport.c so that bisect-agent, which needs the rule, does not
+ * link the transports (and libssh2) with it.
  */
 #include "agents/boot.h"
 #include "agents/transport.h"
@@ -15,6 +14,8 @@
 unsigned
 transport_testcase_timeout(const struct job *job)
 {
+	if (job == NULL)
+		return TRANSPORT_DEFAULT_TIMEOUT;
 	if (job->timeout > 0)
 		return job->timeout;
 	if (job->runtime > 0)
@@ -33,7 +34,7 @@ transport_boot_timeout(const struct config_agent *agent, const struct job *job)
 {
 	enum boot_method	m = BOOT_NONE;
 
-	if (agent == NULL || agent->boot == NULL ||
+	if (job == NULL || agent == NULL || agent->boot == NULL ||
 	    boot_method_parse(agent->boot, &m) != 0)
 		return 0;
 	switch (m) {
@@ -52,5 +53,10 @@ unsigned
 transport_agent_run_timeout(const struct config_agent *agent,
     const struct job *job)
 {
-	return transport_run_timeout(job) + transport_boot_timeout(agent, job);
+	unsigned	margin = TRANSPORT_MARGIN;
+
+	if (agent != NULL && agent->run_margin > 0)
+		margin = (unsigned)agent->run_margin;
+	return transport_testcase_timeout(job) + margin +
+	    transport_boot_timeout(agent, job);
 }

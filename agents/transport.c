@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "agents/boot.h"
+#include "agents/result.h"
 #include "agents/ssh-link.h"
 #include "agents/transport-ops.h"
 #include "util/error.h"
@@ -73,9 +74,17 @@ out:
 
 int
 transport_run(struct transport *t, const struct transport_job *job,
-    char **cause)
+    struct result **out, char **cause)
 {
-	return t->ops->run(t, job, cause);
+	struct result	*res = NULL;
+	int		 r;
+
+	if ((r = t->ops->run(t, job, &res, cause)) == 0 && out != NULL) {
+		*out = res;
+		res = NULL;
+	}
+	result_free(res);
+	return r;
 }
 
 int

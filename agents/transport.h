@@ -10,6 +10,7 @@
 #include "jobs/config.h"
 #include "jobs/job.h"
 
+struct result;
 struct transport;
 
 struct transport_job {
@@ -32,25 +33,25 @@ int	transport_open(const struct config_agent *, const char *agent_path,
 	    struct transport **out, char **cause);
 /*
  * Run one job. On 0, RUN_DIR/result/ holds the agent's results (which may
- * themselves record a failed testcase). -1 means the run could not be
- * carried out (the agent or the connection failed); *cause says why.
+ * themselves record a failed testcase) and *out, when out is not NULL, the
+ * result as read from there: the caller's to free, not to be read again.
+ * -1 means the run could not be carried out (the agent or the connection
+ * failed); *cause says why.
  */
 int	transport_run(struct transport *, const struct transport_job *,
-	    char **cause);
+	    struct result **out, char **cause);
 /*
  * RUN_DIR made ready for an attempt: created, the job file written in it
  * as job.yaml, and no result left from an earlier attempt.
  */
 int	transport_run_dir_prepare(const struct transport_job *, char **cause);
 /*
- * Timeouts, in seconds. The agent stops a testcase after
- * transport_testcase_timeout: the job's timeout:, else 3 * runtime + 60,
- * else an hour. transport_run_timeout adds a margin for copying the
- * artifacts and the agent's own kill grace: give it as the
- * transport_job's timeout, so that a hanging testcase is recorded by the
- * agent as timed out instead of the run failing in the transport. (The
- * scheduler's workers add the agent's configured run_margin instead of
- * the fixed margin: 120 seconds unless the agent says otherwise.)
+ * Timeouts, in seconds: the one rule, in agents/transport-timeout.c. The
+ * agent stops a testcase after transport_testcase_timeout: the job's
+ * timeout:, else 3 * runtime + 60, else (or for no job: NULL) an hour.
+ * transport_run_timeout adds a margin for copying the artifacts and the
+ * agent's own kill grace, so that a hanging testcase is recorded by the
+ * agent as timed out instead of the run failing in the transport.
  */
 unsigned transport_testcase_timeout(const struct job *);
 unsigned transport_run_timeout(const struct job *);
@@ -59,10 +60,10 @@ unsigned transport_run_timeout(const struct job *);
  * the job's boot_timeout (the guest's boot); for boot: kexec the
  * boot_timeout, the wait for the machine's default kernel after a boot
  * that failed (TRANSPORT_KEXEC_FALLBACK) and the kexec steps; 0 for
- * agents that do not boot. transport_agent_run_timeout is
- * transport_run_timeout plus that: the whole run's limit for this agent.
- * (The scheduler's workers add transport_boot_timeout to the testcase's
- * timeout and the agent's run_margin.)
+ * agents that do not boot, or no job. transport_agent_run_timeout is the
+ * whole run's limit for this agent, the transport_job's timeout: the
+ * testcase's, the agent's run_margin (when set, else the fixed margin of
+ * transport_run_timeout) and the boot's.
  */
 #define TRANSPORT_KEXEC_FALLBACK	300	/* seconds */
 unsigned transport_boot_timeout(const struct config_agent *,

@@ -114,7 +114,7 @@ bench_transport(struct bench *b)
 	job.artifact_dir = b->art;
 	job.timeout = 60;
 	if ((r = transport_open(b->a, b->agent_path, &t, &cause)) == 0)
-		r = transport_run(t, &job, &cause);
+		r = transport_run(t, &job, NULL, &cause);
 	transport_close(t);
 	if (r != 0)
 		fprintf(stderr, "dispatch-harness: %s\n", cause);

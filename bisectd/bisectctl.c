@@ -25,7 +25,7 @@ static const struct cmd_entry *cmd_table[] = {
 };
 
 static int
-usage(FILE *f)
+bisectctl_usage(FILE *f)
 {
 	size_t	i;
 
@@ -41,7 +41,7 @@ usage(FILE *f)
  * command's arguments, before the command parses them: exit 0, stdout.
  */
 static int
-help_wanted(int argc, char **argv)
+bisectctl_help_wanted(int argc, char **argv)
 {
 	int	i;
 
@@ -55,7 +55,7 @@ help_wanted(int argc, char **argv)
 }
 
 static int
-help(const struct cmd_entry *entry)
+bisectctl_help(const struct cmd_entry *entry)
 {
 	printf("usage: bisectctl [-c FILE] %s%s%s\n\n%s.\n\n"
 	    "See bisectctl(1) and docs/cli.md for the options, the output and "
@@ -79,23 +79,24 @@ main(int argc, char **argv)
 			arg += 2;
 		} else if (strcmp(argv[arg], "-h") == 0 ||
 		    strcmp(argv[arg], "--help") == 0) {
-			usage(stdout);
+			bisectctl_usage(stdout);
 			return 0;
 		} else if (strcmp(argv[arg], "--version") == 0) {
 			printf("bisectctl %s\n", BISECTD_VERSION);
 			return 0;
 		} else
-			return usage(stderr);
+			return bisectctl_usage(stderr);
 	}
 	if (arg >= argc)
-		return usage(stderr);
+		return bisectctl_usage(stderr);
 	for (i = 0; cmd_table[i] != NULL; i++) {
 		if (strcmp(cmd_table[i]->name, argv[arg]) != 0)
 			continue;
-		if (help_wanted(argc - arg, argv + arg))
-			return help(cmd_table[i]);
-		return cmd_table[i]->exec(config, argc - arg, argv + arg);
+		if (bisectctl_help_wanted(argc - arg, argv + arg))
+			return bisectctl_help(cmd_table[i]);
+		return cmd_exec(cmd_table[i], config, argc - arg,
+		    argv + arg);
 	}
 	fprintf(stderr, "error: unknown command '%s'\n", argv[arg]);
-	return usage(stderr);
+	return bisectctl_usage(stderr);
 }

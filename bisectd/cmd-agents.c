@@ -5,7 +5,6 @@
  * every agent now (over a connection of this process) and refreshes the
  * cache. Exits 1 when an agent asked now did not answer.
  */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,38 +99,20 @@ cmd_agents_json(const struct config_agent *a, const struct store_agent *row,
 }
 
 static int
-cmd_agents_exec(const char *config, int argc, char **argv)
+cmd_agents_exec(const char *config, struct cmd_args *args)
 {
-	static const struct option	 longopts[] = {
-		{ "probe", no_argument, NULL, 'p' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct context			*ctx = NULL;
 	const struct config_agent	*a;
 	struct store_agent		 row;
 	char				*cause = NULL;
 	size_t				 i;
-	int				 c, r, found, probe = 0, failed = 0;
-	int				 running, json = 0;
+	int				 r, found, probe, failed = 0;
+	int				 running, json;
 	json_t				*ja = NULL;
 
 	memset(&row, 0, sizeof row);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			probe = 1;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		default:
-			return cmd_usage(&cmd_agents_entry);
-		}
-	}
-	if (optind != argc)
-		return cmd_usage(&cmd_agents_entry);
+	probe = cmd_args_has(args, 'p');
+	json = cmd_args_has(args, 'j');
 	if ((r = cmd_open(config, &ctx)) != CMD_OK)
 		return r;
 	r = CMD_FAILED;
@@ -178,9 +159,16 @@ out:
 	return r;
 }
 
+static const struct cmd_option cmd_agents_options[] = {
+	{ "probe", 'p', 0 },
+	{ "json", 'j', 0 },
+	{ NULL, 0, 0 }
+};
+
 const struct cmd_entry cmd_agents_entry = {
 	.name = "agents",
 	.usage = "[--probe] [--json]",
 	.summary = "agents: in service or not, and their inventory",
+	.args = { cmd_agents_options, 0, 0 },
 	.exec = cmd_agents_exec,
 };

@@ -5,7 +5,6 @@
  * or with --json the result object of DESIGN §3.3. Rerunning an identical
  * command while its bisection is unfinished resumes it.
  */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,18 +93,8 @@ cmd_bisect_print(struct context *ctx, const struct store_bisection *b,
 }
 
 static int
-cmd_bisect_exec(const char *config, int argc, char **argv)
+cmd_bisect_exec(const char *config, struct cmd_args *args)
 {
-	static const struct option	 longopts[] = {
-		{ "good", required_argument, NULL, 'g' },
-		{ "bad", required_argument, NULL, 'b' },
-		{ "repo", required_argument, NULL, 'r' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "wait", no_argument, NULL, 'w' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "allow-drift", no_argument, NULL, 'd' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct context		*ctx = NULL;
 	struct request_spec	 spec;
 	struct store_bisection	 b;
@@ -114,42 +103,21 @@ cmd_bisect_exec(const char *config, int argc, char **argv)
 	json_t			*res = NULL;
 	char			*cause = NULL;
 	int64_t			 id;
-	int			 c, wait = 0, json = 0, resumed, r = CMD_FAILED;
+	int			 wait, json, resumed, r = CMD_FAILED;
 
 	memset(&spec, 0, sizeof spec);
 	memset(&b, 0, sizeof b);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'g':
-			revs[0] = optarg;
-			break;
-		case 'b':
-			revs[1] = optarg;
-			break;
-		case 'r':
-			spec.repo = optarg;
-			break;
-		case 'm':
-			spec.metric = optarg;
-			break;
-		case 'w':
-			wait = 1;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'd':
-			spec.allow_drift = 1;
-			break;
-		default:
-			return cmd_usage(&cmd_bisect_entry);
-		}
-	}
-	if (optind + 1 != argc || revs[0] == NULL || revs[1] == NULL)
+	revs[0] = cmd_args_get(args, 'g');
+	revs[1] = cmd_args_get(args, 'b');
+	spec.repo = cmd_args_get(args, 'r');
+	spec.metric = cmd_args_get(args, 'm');
+	wait = cmd_args_has(args, 'w');
+	json = cmd_args_has(args, 'j');
+	spec.allow_drift = cmd_args_has(args, 'd');
+	if (revs[0] == NULL || revs[1] == NULL)
 		return cmd_usage(&cmd_bisect_entry);
 	spec.kind = "bisect";
-	spec.job_file = argv[optind];
+	spec.job_file = args->argv[0];
 	spec.revs = revs;
 	spec.nr_revs = 2;
 	if ((r = cmd_open(config, &ctx)) != CMD_OK)
@@ -199,10 +167,22 @@ out:
 	return r;
 }
 
+static const struct cmd_option cmd_bisect_options[] = {
+	{ "good", 'g', CMD_ARG },
+	{ "bad", 'b', CMD_ARG },
+	{ "repo", 'r', CMD_ARG },
+	{ "metric", 'm', CMD_ARG },
+	{ "wait", 'w', 0 },
+	{ "json", 'j', 0 },
+	{ "allow-drift", 'd', 0 },
+	{ NULL, 0, 0 }
+};
+
 const struct cmd_entry cmd_bisect_entry = {
 	.name = "bisect",
 	.usage = "JOB.yaml --good REV --bad REV [--repo NAME] [--metric M] "
 	    "[--wait] [--json] [--allow-drift]",
 	.summary = "find the commit that changed a metric",
+	.args = { cmd_bisect_options, 1, 1 },
 	.exec = cmd_bisect_exec,
 };

@@ -4,7 +4,6 @@
  * with its id, programs, parameters, what the agent will run, the knobs it
  * sets and the headline metric; --json prints one array (docs/cli.md).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,49 +256,20 @@ out:
 }
 
 static int
-cmd_check_exec(const char *config, int argc, char **argv)
+cmd_check_exec(const char *config, struct cmd_args *args)
 {
-	static const struct option	 longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "include", required_argument, NULL, 'I' },
-		{ "runnable", no_argument, NULL, 'R' },
-		{ "format-only", no_argument, NULL, 'F' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct cmd_check	 c;
 	struct config		*cfg = NULL;
 	char			*path = NULL, *cause = NULL, *env = NULL;
 	char			*tok, *save;
 	size_t			 i;
-	int			 ch, r = CMD_USAGE;
+	int			 r = CMD_USAGE;
 
 	memset(&c, 0, sizeof c);
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "I:", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'j':
-			c.json = 1;
-			break;
-		case 'R':
-			c.strict = 1;
-			break;
-		case 'F':
-			c.format_only = 1;
-			break;
-		case 'I':
-			c.dirs = xreallocarray(c.dirs, c.nr_dirs + 1,
-			    sizeof *c.dirs);
-			c.dirs[c.nr_dirs++] = optarg;
-			break;
-		default:
-			free(c.dirs);
-			return cmd_usage(&cmd_check_entry);
-		}
-	}
-	if (optind >= argc) {
-		free(c.dirs);
-		return cmd_usage(&cmd_check_entry);
-	}
+	c.json = cmd_args_has(args, 'j');
+	c.strict = cmd_args_has(args, 'R');
+	c.format_only = cmd_args_has(args, 'F');
+	c.nr_dirs = cmd_args_values(args, 'I', &c.dirs);
 	if (getenv("BISECTD_JOB_INCLUDE") != NULL) {
 		env = xstrdup(getenv("BISECTD_JOB_INCLUDE"));
 		for (tok = strtok_r(env, ":", &save); tok != NULL;
@@ -326,8 +296,8 @@ cmd_check_exec(const char *config, int argc, char **argv)
 	}
 	if (c.json)
 		c.array = json_array();
-	for (i = (size_t)optind; i < (size_t)argc; i++) {
-		if (cmd_check_file(&c, argv[i]) != CMD_OK)
+	for (i = 0; i < (size_t)args->argc; i++) {
+		if (cmd_check_file(&c, args->argv[i]) != CMD_OK)
 			goto out;
 	}
 	if (c.json) {
@@ -350,10 +320,19 @@ out:
 	return r;
 }
 
+static const struct cmd_option cmd_check_options[] = {
+	{ "json", 'j', 0 },
+	{ "include", 'I', CMD_ARG | CMD_SHORT },
+	{ "runnable", 'R', 0 },
+	{ "format-only", 'F', 0 },
+	{ NULL, 0, 0 }
+};
+
 const struct cmd_entry cmd_check_entry = {
 	.name = "check",
 	.usage = "[--json] [--format-only] [--runnable] [-I DIR]... "
 	    "JOB.yaml...",
 	.summary = "validate and expand job files without queueing",
+	.args = { cmd_check_options, 1, -1 },
 	.exec = cmd_check_exec,
 };

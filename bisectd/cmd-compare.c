@@ -6,7 +6,6 @@
  * environment (bisectd/drift.h) it refuses and says where they differ;
  * --allow-drift prints the comparison with the difference at the top.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,55 +61,27 @@ out:
 }
 
 static int
-cmd_compare_exec(const char *config, int argc, char **argv)
+cmd_compare_exec(const char *config, struct cmd_args *args)
 {
-	static const struct option	 longopts[] = {
-		{ "repo", required_argument, NULL, 'r' },
-		{ "wait", no_argument, NULL, 'w' },
-		{ "allow-drift", no_argument, NULL, 'd' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct context		*ctx = NULL;
 	struct request_spec	 spec;
 	struct cmd_progress	 progress;
 	const char		*revs[2];
 	int64_t			 id;
 	char			*cause = NULL;
-	int			 c, wait = 0, allow_drift = 0, all = 0, resumed, r;
-	int			 json = 0;
+	int			 wait, allow_drift, all, json, resumed, r;
 
 	memset(&spec, 0, sizeof spec);
 	memset(&progress, 0, sizeof progress);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			spec.repo = optarg;
-			break;
-		case 'w':
-			wait = 1;
-			break;
-		case 'd':
-			allow_drift = 1;
-			break;
-		case 'a':
-			all = 1;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		default:
-			return cmd_usage(&cmd_compare_entry);
-		}
-	}
-	if (optind + 3 != argc)
-		return cmd_usage(&cmd_compare_entry);
-	revs[0] = argv[optind];
-	revs[1] = argv[optind + 1];
+	spec.repo = cmd_args_get(args, 'r');
+	wait = cmd_args_has(args, 'w');
+	allow_drift = cmd_args_has(args, 'd');
+	all = cmd_args_has(args, 'a');
+	json = cmd_args_has(args, 'j');
+	revs[0] = args->argv[0];
+	revs[1] = args->argv[1];
 	spec.kind = "compare";
-	spec.job_file = argv[optind + 2];
+	spec.job_file = args->argv[2];
 	spec.revs = revs;
 	spec.nr_revs = 2;
 	spec.allow_drift = allow_drift;
@@ -144,9 +115,19 @@ out:
 	return r;
 }
 
+static const struct cmd_option cmd_compare_options[] = {
+	{ "repo", 'r', CMD_ARG },
+	{ "wait", 'w', 0 },
+	{ "allow-drift", 'd', 0 },
+	{ "all", 'a', 0 },
+	{ "json", 'j', 0 },
+	{ NULL, 0, 0 }
+};
+
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
 	.usage = "REV_A REV_B JOB.yaml [--repo NAME] [--wait] [--all] [--json] [--allow-drift]",
 	.summary = "the compare table of a job between two commits",
+	.args = { cmd_compare_options, 3, 3 },
 	.exec = cmd_compare_exec,
 };

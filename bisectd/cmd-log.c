@@ -50,21 +50,16 @@ out:
 }
 
 static int
-cmd_log_exec(const char *config, int argc, char **argv)
+cmd_log_exec(const char *config, struct cmd_args *args)
 {
 	struct context	*ctx = NULL;
 	struct strbuf	 sb = STRBUF_INIT;
 	int64_t		 id;
 	char		*cause = NULL;
-	int		 r, json = 0;
+	int		 r, json;
 
-	if (argc == 3 && strcmp(argv[2], "--json") == 0)
-		json = 1;
-	else if (argc == 3 && strcmp(argv[1], "--json") == 0) {
-		json = 1;
-		argv[1] = argv[2];
-	}
-	if (argc != 2 + json || cmd_parse_id(argv[1], &id) != 0)
+	json = cmd_args_has(args, 'j');
+	if (cmd_parse_id(args->argv[0], &id) != 0)
 		return cmd_usage(&cmd_log_entry);
 	if ((r = cmd_open(config, &ctx)) != CMD_OK)
 		return r;
@@ -88,5 +83,6 @@ const struct cmd_entry cmd_log_entry = {
 	.name = "log",
 	.usage = "ID [--json]",
 	.summary = "a bisection's log, for git bisect replay",
+	.args = { cmd_options_json, 1, 1 },
 	.exec = cmd_log_exec,
 };

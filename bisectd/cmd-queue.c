@@ -2,7 +2,6 @@
  * bisectctl queue: expand a job file and queue its jobs at commits (HEAD
  * when none is given). Prints the request id and one line per job.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,55 +12,27 @@
 #include "util/xalloc.h"
 
 static int
-cmd_queue_exec(const char *config, int argc, char **argv)
+cmd_queue_exec(const char *config, struct cmd_args *args)
 {
-	static const struct option	 longopts[] = {
-		{ "commit", required_argument, NULL, 'c' },
-		{ "repo", required_argument, NULL, 'r' },
-		{ "wait", no_argument, NULL, 'w' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct context		 *ctx = NULL;
 	struct request_spec	  spec;
 	struct cmd_progress	  progress;
 	struct store_job	  job;
 	const char		**revs = NULL;
-	size_t			  nr_revs = 0, nr_jobs = 0, i;
+	size_t			  nr_revs, nr_jobs = 0, i;
 	int64_t			  id, *jobs = NULL;
 	char			 *cause = NULL;
-	int			  c, wait = 0, json = 0, resumed, r = CMD_FAILED;
+	int			  wait, json, resumed, r = CMD_FAILED;
 	json_t			 *jo = NULL;
 
 	memset(&spec, 0, sizeof spec);
 	memset(&job, 0, sizeof job);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			revs = xreallocarray(revs, nr_revs + 1, sizeof *revs);
-			revs[nr_revs++] = optarg;
-			break;
-		case 'r':
-			spec.repo = optarg;
-			break;
-		case 'w':
-			wait = 1;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		default:
-			free(revs);
-			return cmd_usage(&cmd_queue_entry);
-		}
-	}
-	if (optind + 1 != argc) {
-		free(revs);
-		return cmd_usage(&cmd_queue_entry);
-	}
+	nr_revs = cmd_args_values(args, 'c', &revs);
+	spec.repo = cmd_args_get(args, 'r');
+	wait = cmd_args_has(args, 'w');
+	json = cmd_args_has(args, 'j');
 	spec.kind = "queue";
-	spec.job_file = argv[optind];
+	spec.job_file = args->argv[0];
 	spec.revs = revs;
 	spec.nr_revs = nr_revs;
 	if ((r = cmd_open(config, &ctx)) != CMD_OK)
@@ -117,9 +88,18 @@ out:
 	return r;
 }
 
+static const struct cmd_option cmd_queue_options[] = {
+	{ "commit", 'c', CMD_ARG },
+	{ "repo", 'r', CMD_ARG },
+	{ "wait", 'w', 0 },
+	{ "json", 'j', 0 },
+	{ NULL, 0, 0 }
+};
+
 const struct cmd_entry cmd_queue_entry = {
 	.name = "queue",
 	.usage = "JOB.yaml [--commit REV]... [--repo NAME] [--wait] [--json]",
 	.summary = "queue a job file's jobs at commits",
+	.args = { cmd_queue_options, 1, 1 },
 	.exec = cmd_queue_exec,
 };

@@ -1,14 +1,9 @@
 /*
- * bisectctl report: a concluded bisection's report. Alone it prints the
- * text report. --html DIR writes DIR/report-ID.html and regenerates
- * DIR/index.html; without an ID, only the index (the reports and the
- * tracked series). --email queues the report's mail in the outbox (once:
- * its Message-ID is stable) and, when no other scheduler holds the lock,
- * tries to send it at once and flushes whatever else is due; a mail
- * already sent is not sent again. When a daemon holds the lock the mail
- * waits for it in the outbox.
+ * bisectctl report: a concluded bisection's text report; --html DIR writes
+ * its page and the index (without an ID, the index alone); --email queues
+ * its mail in the outbox and sends what is due when no daemon holds the
+ * lock (docs/reports.md, "Delivery: the outbox").
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,41 +89,22 @@ out:
 }
 
 static int
-cmd_report_exec(const char *config, int argc, char **argv)
+cmd_report_exec(const char *config, struct cmd_args *args)
 {
-	static const struct option	 longopts[] = {
-		{ "email", no_argument, NULL, 'e' },
-		{ "html", required_argument, NULL, 'h' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct context	*ctx = NULL;
 	const char	*html = NULL;
 	char		*cause = NULL, *headline = NULL, *body = NULL;
 	char		*path = NULL;
 	int64_t		 id;
-	int		 c, email = 0, json = 0, r;
+	int		 email, json, r;
 	json_t		*jo;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			email = 1;
-			break;
-		case 'h':
-			html = optarg;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		default:
-			return cmd_usage(&cmd_report_entry);
-		}
-	}
+	email = cmd_args_has(args, 'e');
+	html = cmd_args_get(args, 'h');
+	json = cmd_args_has(args, 'j');
 	if (json && (html != NULL || email))
 		return cmd_usage(&cmd_report_entry);
-	if (optind == argc && html != NULL && !email) {
+	if (args->argc == 0 && html != NULL && !email) {
 		if ((r = cmd_open(config, &ctx)) != CMD_OK)
 			return r;
 		if (web_index_write(ctx, html, &cause) != 0) {
@@ -138,7 +114,7 @@ cmd_report_exec(const char *config, int argc, char **argv)
 			printf("web: wrote %s/index.html\n", html);
 		goto out;
 	}
-	if (optind + 1 != argc || cmd_parse_id(argv[optind], &id) != 0)
+	if (args->argc != 1 || cmd_parse_id(args->argv[0], &id) != 0)
 		return cmd_usage(&cmd_report_entry);
 	if ((r = cmd_open(config, &ctx)) != CMD_OK)
 		return r;
@@ -174,9 +150,17 @@ out:
 	return r;
 }
 
+static const struct cmd_option cmd_report_options[] = {
+	{ "email", 'e', 0 },
+	{ "html", 'h', CMD_ARG },
+	{ "json", 'j', 0 },
+	{ NULL, 0, 0 }
+};
+
 const struct cmd_entry cmd_report_entry = {
 	.name = "report",
 	.usage = "ID [--email] [--html DIR] | ID --json | --html DIR",
 	.summary = "render a bisection's report; mail it; write its web page",
+	.args = { cmd_report_options, 0, 1 },
 	.exec = cmd_report_exec,
 };

@@ -193,7 +193,7 @@ cmd_show_json(struct context *ctx, const struct store_request *rq)
 }
 
 static int
-cmd_show_exec(const char *config, int argc, char **argv)
+cmd_show_exec(const char *config, struct cmd_args *args)
 {
 	struct context		*ctx = NULL;
 	struct store_request	 rq;
@@ -201,22 +201,21 @@ cmd_show_exec(const char *config, int argc, char **argv)
 	int64_t			 id;
 	char			*cause = NULL, when[32];
 	time_t			 t;
-	int			 r, json = 0;
+	int			 r, json;
 
 	memset(&rq, 0, sizeof rq);
 	memset(&b, 0, sizeof b);
-	if ((argc == 3 || (argc == 4 && strcmp(argv[3], "--json") == 0)) &&
-	    strcmp(argv[1], "--run") == 0 && cmd_parse_id(argv[2], &id) == 0) {
+	json = cmd_args_has(args, 'j');
+	if (cmd_args_has(args, 'r')) {
+		if (args->argc != 0 || cmd_parse_id(cmd_args_get(args, 'r'),
+		    &id) != 0)
+			return cmd_usage(&cmd_show_entry);
 		if ((r = cmd_open(config, &ctx)) != CMD_OK)
 			return r;
-		r = cmd_show_run(ctx, id, argc == 4);
+		r = cmd_show_run(ctx, id, json);
 		goto out;
 	}
-	if (argc == 3 && strcmp(argv[2], "--json") == 0) {
-		json = 1;
-		argc--;
-	}
-	if (argc != 2 || cmd_parse_id(argv[1], &id) != 0)
+	if (args->argc != 1 || cmd_parse_id(args->argv[0], &id) != 0)
 		return cmd_usage(&cmd_show_entry);
 	if ((r = cmd_open(config, &ctx)) != CMD_OK)
 		return r;
@@ -262,9 +261,16 @@ out:
 	return r;
 }
 
+static const struct cmd_option cmd_show_options[] = {
+	{ "run", 'r', CMD_ARG },
+	{ "json", 'j', 0 },
+	{ NULL, 0, 0 }
+};
+
 const struct cmd_entry cmd_show_entry = {
 	.name = "show",
 	.usage = "ID [--json] | --run RUN [--json]",
 	.summary = "one request and its results, or one run and all it recorded",
+	.args = { cmd_show_options, 0, 1 },
 	.exec = cmd_show_exec,
 };

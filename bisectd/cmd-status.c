@@ -148,7 +148,7 @@ cmd_status_request_json(const struct store_request *rq,
 }
 
 static int
-cmd_status_exec(const char *config, int argc, char **argv)
+cmd_status_exec(const char *config, struct cmd_args *args)
 {
 	struct context		*ctx = NULL;
 	struct store_counts	 n;
@@ -158,12 +158,9 @@ cmd_status_exec(const char *config, int argc, char **argv)
 	char			*cause = NULL, *lock = NULL, *verdict;
 	char			**repos = NULL, **branches = NULL;
 	json_t			*jo = NULL, *ja, *jr, *jt = NULL, *culprit;
-	int			 fd = -1, held, running, r, have_b, json = 0;
+	int			 fd = -1, held, running, r, have_b, json;
 
-	if (argc == 2 && strcmp(argv[1], "--json") == 0)
-		json = 1;
-	else if (argc != 1)
-		return cmd_usage(&cmd_status_entry);
+	json = cmd_args_has(args, 'j');
 	if ((r = cmd_open(config, &ctx)) != CMD_OK)
 		return r;
 	r = CMD_FAILED;
@@ -290,5 +287,6 @@ const struct cmd_entry cmd_status_entry = {
 	.name = "status",
 	.usage = "[--json]",
 	.summary = "queue, running work, agents, bisections, tracked branches",
+	.args = { cmd_options_json, 0, 0 },
 	.exec = cmd_status_exec,
 };

@@ -1,8 +1,10 @@
 /*
- * What several bisectctl commands share: opening the context with a
- * message, usage errors, progress lines, compare tables.
+ * What several bisectctl commands share: parsing their options by their
+ * table entries, opening the context with a message, usage errors,
+ * progress lines, compare tables.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,9 +16,125 @@
 #include "bisectd/cmd.h"
 #include "bisectd/report.h"
 #include "schema/store.h"
+#include "util/fd.h"
 #include "util/strbuf.h"
 #include "util/term.h"
 #include "util/xalloc.h"
+
+const struct cmd_option cmd_options_json[] = {
+	{ "json", 'j', 0 },
+	{ NULL, 0, 0 }
+};
+
+static void
+cmd_args_release(struct cmd_args *args)
+{
+	free(args->values);
+	memset(args, 0, sizeof *args);
+}
+
+static int
+cmd_args_parse(const struct cmd_entry *entry, int argc, char **argv,
+    struct cmd_args *args)
+{
+	const struct cmd_option	*o, *opts = entry->args.options;
+	struct option		*longopts;
+	struct strbuf		 shortopts = STRBUF_INIT;
+	size_t			 n = 0, alloc = 0, i;
+	int			 c, r = -1;
+
+	memset(args, 0, sizeof *args);
+	for (o = opts; o != NULL && o->name != NULL; o++)
+		n++;
+	longopts = xcalloc(n + 1, sizeof *longopts);
+	for (i = 0; i < n; i++) {
+		longopts[i].name = opts[i].name;
+		longopts[i].has_arg = opts[i].flags & CMD_ARG ?
+		    required_argument : no_argument;
+		longopts[i].val = opts[i].letter;
+		if (opts[i].flags & CMD_SHORT)
+			strbuf_addf(&shortopts, "%c%s", opts[i].letter,
+			    opts[i].flags & CMD_ARG ? ":" : "");
+	}
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shortopts.buf, longopts,
+	    NULL)) != -1) {
+		for (i = 0; i < n && opts[i].letter != c; i++)
+			;
+		if (i == n)
+			goto out;
+		ALLOC_GROW(args->values, args->nr_values, alloc);
+		args->values[args->nr_values].letter = c;
+		args->values[args->nr_values++].value =
+		    opts[i].flags & CMD_ARG ? optarg : NULL;
+	}
+	args->argc = argc - optind;
+	args->argv = argv + optind;
+	if (args->argc < entry->args.lower || (entry->args.upper >= 0 &&
+	    args->argc > entry->args.upper))
+		goto out;
+	r = 0;
+out:
+	if (r != 0)
+		cmd_args_release(args);
+	free(longopts);
+	strbuf_release(&shortopts);
+	return r;
+}
+
+int
+cmd_exec(const struct cmd_entry *entry, const char *config, int argc,
+    char **argv)
+{
+	struct cmd_args	args;
+	int		r;
+
+	if (cmd_args_parse(entry, argc, argv, &args) != 0)
+		return cmd_usage(entry);
+	r = entry->exec(config, &args);
+	cmd_args_release(&args);
+	return r;
+}
+
+int
+cmd_args_has(const struct cmd_args *args, int letter)
+{
+	size_t	i;
+	int	n = 0;
+
+	for (i = 0; i < args->nr_values; i++)
+		n += args->values[i].letter == letter;
+	return n;
+}
+
+const char *
+cmd_args_get(const struct cmd_args *args, int letter)
+{
+	const char	*v = NULL;
+	size_t		 i;
+
+	for (i = 0; i < args->nr_values; i++) {
+		if (args->values[i].letter == letter)
+			v = args->values[i].value;
+	}
+	return v;
+}
+
+size_t
+cmd_args_values(const struct cmd_args *args, int letter, const char ***out)
+{
+	const char	**v = NULL;
+	size_t		  i, n = 0;
+
+	for (i = 0; i < args->nr_values; i++) {
+		if (args->values[i].letter != letter)
+			continue;
+		v = xreallocarray(v, n + 1, sizeof *v);
+		v[n++] = args->values[i].value;
+	}
+	*out = v;
+	return n;
+}
 
 int
 cmd_open(const char *config, struct context **out)
@@ -122,7 +240,6 @@ cmd_progress_tick(struct context *ctx, int64_t request, void *payload)
 	long long		 now = cmd_now_ms();
 	double			 elapsed, left;
 	int			 wanted, changed;
-	ssize_t			 w;
 
 	if (p->start_ms == 0) {
 		p->start_ms = now;
@@ -174,9 +291,7 @@ cmd_progress_tick(struct context *ctx, int64_t request, void *payload)
 	strbuf_addch(&esc, '\r');
 	term_escape(&esc, line.buf, line.len);
 	strbuf_addstr(&esc, "\033[K");
-	do
-		w = write(STDERR_FILENO, esc.buf, esc.len);
-	while (w < 0 && errno == EINTR);
+	fd_write_all(STDERR_FILENO, esc.buf, esc.len);
 	p->shown = 1;
 out:
 	if (changed) {
@@ -192,13 +307,8 @@ out:
 void
 cmd_progress_done(struct cmd_progress *p)
 {
-	ssize_t	w;
-
-	if (p->shown && p->tty > 0) {
-		do
-			w = write(STDERR_FILENO, "\n", 1);
-		while (w < 0 && errno == EINTR);
-	}
+	if (p->shown && p->tty > 0)
+		fd_write_all(STDERR_FILENO, "\n", 1);
 	p->shown = 0;
 	free(p->last);
 	p->last = NULL;

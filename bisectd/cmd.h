@@ -1,7 +1,8 @@
 /*
  * bisectctl's commands: one file each (cmd-NAME.c), registered in the table
- * of bisectctl.c. A command returns its exit status: 0 success, 1 internal
- * failure, 2 bad input (CMD_USAGE).
+ * of bisectctl.c, each entry declaring its options, which cmd_exec parses
+ * for all of them (as tmux's cmd entries do). A command returns its exit
+ * status: 0 success, 1 internal failure, 2 bad input (CMD_USAGE).
  */
 #ifndef BISECTD_CMD_H
 #define BISECTD_CMD_H
@@ -16,11 +17,44 @@
 #define CMD_FAILED	1
 #define CMD_USAGE	2
 
-struct cmd_entry {
+/* An option's flags: it takes a value; it has -LETTER too. */
+#define CMD_ARG		0x1
+#define CMD_SHORT	0x2
+
+/* --NAME, known to the command as its letter. */
+struct cmd_option {
 	const char	*name;
-	const char	*usage;
-	const char	*summary;
-	int		(*exec)(const char *config, int argc, char **argv);
+	int		 letter;
+	int		 flags;
+};
+
+/* A command's options and how many arguments follow them (-1: any). */
+struct cmd_entry_args {
+	const struct cmd_option	*options;	/* ends with a NULL name */
+	int			 lower;
+	int			 upper;
+};
+
+/* The options of a command that has --json ('j') alone. */
+extern const struct cmd_option	cmd_options_json[];
+
+/* What cmd_exec parsed for a command: its options, then its arguments. */
+struct cmd_args {
+	int			  argc;
+	char			**argv;
+	struct cmd_args_value {
+		int		  letter;
+		const char	 *value;	/* NULL without CMD_ARG */
+	}			 *values;
+	size_t			  nr_values;
+};
+
+struct cmd_entry {
+	const char		*name;
+	const char		*usage;
+	const char		*summary;
+	struct cmd_entry_args	 args;
+	int			(*exec)(const char *config, struct cmd_args *);
 };
 
 extern const struct cmd_entry	cmd_queue_entry;
@@ -32,6 +66,22 @@ extern const struct cmd_entry	cmd_report_entry;
 extern const struct cmd_entry	cmd_agents_entry;
 extern const struct cmd_entry	cmd_log_entry;
 extern const struct cmd_entry	cmd_check_entry;
+
+/*
+ * Run a command: its options parsed by its table entry (getopt_long:
+ * options and arguments in any order, "--" ends the options), a usage
+ * error (CMD_USAGE) when they do not fit, else the command's exit status.
+ * argv[0] is the command's name.
+ */
+int	cmd_exec(const struct cmd_entry *, const char *config, int argc,
+	    char **argv);
+/* How many times the option was given. */
+int	cmd_args_has(const struct cmd_args *, int letter);
+/* Its last value, or NULL. */
+const char *cmd_args_get(const struct cmd_args *, int letter);
+/* Every value of a repeated option, in order: the array is the caller's. */
+size_t	cmd_args_values(const struct cmd_args *, int letter,
+	    const char ***out);
 
 /* Helpers shared by the commands (bisectd/cmd.c). */
 int	cmd_open(const char *config, struct context **out);

@@ -1,12 +1,9 @@
 /*
- * The scheduler's children. A child dies with its parent (PR_SET_PDEATHSIG)
- * so that a killed scheduler leaves no work behind that could record
- * results later; and it records through a run token, so that even a child
- * that outlived its parent could not count a sample twice. A run that
- * fails in the transport (the agent did not answer, hung, or sent back no
- * usable result) also takes its agent out of service: the scheduler probes
- * it and puts it back when it answers. A run the agent found disturbed by
- * other load is set aside and pending again (docs/monitors.md).
+ * The scheduler's children: builds, runs, probes. A child dies with its
+ * parent and records through a run token (docs/design.md, "Crash
+ * safety"); a run that fails in the transport takes its agent out of
+ * service until it answers a probe; a run found disturbed by other load is
+ * set aside and pending again (docs/monitors.md).
  */
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -131,22 +128,6 @@ out:
 	store_close(st);
 	free(cause);
 	return r;
-}
-
-/*
- * The transport's limit: the agent's own timeout, what a boot adds for an
- * agent that boots, and the agent's margin.
- */
-static unsigned
-worker_timeout(const struct job *job, const struct config_agent *agent)
-{
-	unsigned	t = 3600;
-
-	if (job != NULL)
-		t = transport_testcase_timeout(job) +
-		    transport_boot_timeout(agent, job);
-	return t + (agent->run_margin > 0 ? (unsigned)agent->run_margin :
-	    120);
 }
 
 static double
@@ -321,7 +302,7 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	struct transport_job		 tj;
 	struct result			*res = NULL;
 	const struct job		 *pj = NULL;
-	char				*cause = NULL, *resdir = NULL;
+	char				*cause = NULL;
 	int				 r = 1, rt;
 
 	memset(&run, 0, sizeof run);
@@ -356,14 +337,11 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	tj.run_dir = run.run_dir;
 	tj.job_text = job.canonical;
 	tj.artifact_dir = b.artifact_dir;
-	tj.timeout = worker_timeout(pj, agent);
-	if ((rt = transport_run(tr, &tj, &cause)) != 0) {
+	tj.timeout = transport_agent_run_timeout(agent, pj);
+	if ((rt = transport_run(tr, &tj, &res, &cause)) != 0) {
 		worker_agent_failed(st, agent, rt, cause);
 		goto out;
 	}
-	resdir = path_join(run.run_dir, "result");
-	if (result_load(resdir, &res, &cause) != 0)
-		goto out;
 	if (worker_record(st, &run, token, res, pj,
 	    parent->config->max_attempts, &cause) != 0)
 		goto out;
@@ -384,7 +362,6 @@ out:
 	store_job_release(&job);
 	store_build_release(&b);
 	store_close(st);
-	free(resdir);
 	free(cause);
 	return r;
 }

@@ -1,8 +1,8 @@
 /*
  * Agents and the placement of runs on them (schema/migrations/
  * 0004-agents.sql): whether each agent answers, why not and when to ask
- * again, its cached inventory, and each job's positions -- the machines
- * its runs are spread over.
+ * again, its cached inventory and how disturbed its recent runs were
+ * (where a job's runs go is store-job.c's).
  */
 #include <sqlite3.h>
 
@@ -45,17 +45,6 @@ static const char sql_agent_down[] =
 static const char sql_agent_refused[] =
     "UPDATE agents SET state = 'refused', error = ?2, since = ?1, "
     "failures = failures + 1, retry_at = NULL, stamp = ?3 WHERE name = ?4";
-static const char sql_job_agents_get[] =
-    "SELECT agent FROM job_agents WHERE job = ? ORDER BY position";
-static const char sql_job_agents_set[] =
-    "INSERT OR REPLACE INTO job_agents (job, position, agent) "
-    "VALUES (?, ?, ?)";
-static const char sql_run_done_on[] =
-    "SELECT count(*) FROM runs WHERE job = ? AND agent = ? AND "
-    "status = 'done'";
-static const char sql_run_fail[] =
-    "UPDATE runs SET status = 'failed', error = ?, finished = ? WHERE "
-    "id = ? AND status = 'pending'";
 
 static int
 store_agent_ensure(struct store *st, const char *name, char **cause)
@@ -208,48 +197,33 @@ store_agent_list_free(struct store_agent *v, size_t n)
 	free(v);
 }
 
-int
-store_job_agents_get(struct store *st, int64_t job, char ***out, size_t *nr,
-    char **cause)
-{
-	sqlite3_stmt	*stmt;
-
-	if (store_stmt(st, &stmt, cause, sql_job_agents_get, "i", job) != 0)
-		return -1;
-	return store_collect_text(st, stmt, out, NULL, nr, cause);
-}
-
-int
-store_job_agents_set(struct store *st, int64_t job, int position,
-    const char *agent, char **cause)
-{
-	sqlite3_stmt	*stmt;
-
-	if (store_stmt(st, &stmt, cause, sql_job_agents_set, "iit", job,
-	    (int64_t)position, agent) != 0)
-		return -1;
-	return store_exec_stmt(st, stmt, cause);
-}
+static const char sql_agent_disturbance[] =
+    "WITH c AS (SELECT coalesce(max(returned_at), 0) AS t FROM runs WHERE "
+    "agent = ? AND status = 'done' AND disturbed IS NULL) "
+    "SELECT (SELECT count(*) FROM run_set_aside WHERE agent = ? AND at > ?) "
+    "+ (SELECT count(*) FROM runs WHERE agent = ? AND status = 'done' AND "
+    "disturbed IS NOT NULL AND returned_at > ?), (SELECT min(x) FROM "
+    "(SELECT min(a.at) AS x FROM run_set_aside a, c WHERE a.agent = ? AND "
+    "a.at > c.t UNION ALL SELECT min(r.returned_at) FROM runs r, c WHERE "
+    "r.agent = ? AND r.status = 'done' AND r.disturbed IS NOT NULL AND "
+    "r.returned_at > c.t))";
 
 int
-store_run_done_on(struct store *st, int64_t job, const char *agent, int *nr,
-    char **cause)
+store_agent_disturbance(struct store *st, const char *agent, double since,
+    int *disturbed, double *busy_since, char **cause)
 {
 	sqlite3_stmt	*stmt;
+	int		 r;
 
-	if (store_stmt(st, &stmt, cause, sql_run_done_on, "it", job,
-	    agent) != 0)
+	*disturbed = 0;
+	*busy_since = 0;
+	if (store_stmt(st, &stmt, cause, sql_agent_disturbance, "ttdtdtt",
+	    agent, agent, since, agent, since, agent, agent) != 0)
 		return -1;
-	return store_collect_int(st, stmt, nr, cause);
-}
-
-int
-store_run_fail(struct store *st, int64_t id, const char *error, char **cause)
-{
-	sqlite3_stmt	*stmt;
-
-	if (store_stmt(st, &stmt, cause, sql_run_fail, "tii", error,
-	    store_now(), id) != 0)
-		return -1;
-	return store_exec_stmt(st, stmt, cause);
+	if ((r = store_step(st, stmt, cause)) == 1) {
+		*disturbed = sqlite3_column_int(stmt, 0);
+		*busy_since = sqlite3_column_double(stmt, 1);
+	}
+	sqlite3_reset(stmt);
+	return r < 0 ? -1 : 0;
 }

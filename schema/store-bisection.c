@@ -33,9 +33,6 @@ static const char sql_step_add[] =
 static const char sql_steps_get[] =
     "SELECT commit_oid, verdict, samples, mean FROM bisection_steps WHERE "
     "bisection = ? ORDER BY seq";
-static const char sql_report_add[] =
-    "INSERT INTO reports (bisection, headline, body, created) VALUES "
-    "(?, ?, ?, ?)";
 
 int
 store_bisection_add(struct store *st, int64_t id, int64_t job,
@@ -193,18 +190,4 @@ store_bisection_release(struct store_bisection *b)
 	free(b->progress);
 	free(b->result);
 	memset(b, 0, sizeof *b);
-}
-
-int
-store_report_add(struct store *st, int64_t bisection, const char *headline,
-    const char *body, int64_t *id, char **cause)
-{
-	sqlite3_stmt	*stmt;
-
-	if (store_stmt(st, &stmt, cause, sql_report_add, "itti", bisection,
-	    headline, body, store_now()) != 0 ||
-	    store_exec_stmt(st, stmt, cause) != 0)
-		return -1;
-	*id = sqlite3_last_insert_rowid(st->db);
-	return 0;
 }

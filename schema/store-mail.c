@@ -1,11 +1,8 @@
 /*
- * The mail outbox (migration 0002) and the list of reports the web index
- * shows. A mail moves queued -> sending -> sent, or back to queued with a
- * later next_attempt, or to failed; every move is one statement, so it is
- * committed on its own before the caller talks to an SMTP server. The
- * status conditions in the WHERE clauses make each move happen at most once
- * even if two processes raced (they should not: only the holder of the
- * scheduler lock sends).
+ * The mail outbox (migration 0002). A mail moves queued -> sending ->
+ * sent (or back to queued, or to failed) one committed statement at a
+ * time, each guarded by its status so that it happens at most once
+ * (docs/reports.md, "Delivery: the outbox").
  */
 #include <sqlite3.h>
 
@@ -49,9 +46,6 @@ static const char sql_mail_recover[] =
     "UPDATE outbox SET status = 'queued', next_attempt = ?, last_error = "
     "'its sender went away during an attempt: the outcome is unknown, so "
     "it is sent again' WHERE status = 'sending'";
-static const char sql_report_list[] =
-    "SELECT bisection, headline, max(created) FROM reports "
-    "GROUP BY bisection ORDER BY bisection DESC";
 
 int
 store_mail_add(struct store *st, int64_t bisection, const char *message_id,
@@ -234,42 +228,4 @@ store_mail_release(struct store_mail *m)
 	free(m->status);
 	free(m->last_error);
 	memset(m, 0, sizeof *m);
-}
-
-int
-store_report_list(struct store *st, struct store_report_entry **out,
-    size_t *nr, char **cause)
-{
-	sqlite3_stmt			*stmt;
-	struct store_report_entry	*v = NULL;
-	size_t				 n = 0, alloc = 0;
-	int				 r;
-
-	if (store_stmt(st, &stmt, cause, sql_report_list, "") != 0)
-		return -1;
-	while ((r = store_step(st, stmt, cause)) == 1) {
-		ALLOC_GROW(v, n, alloc);
-		v[n].bisection = sqlite3_column_int64(stmt, 0);
-		v[n].headline = store_column_text(stmt, 1);
-		v[n].created = sqlite3_column_int64(stmt, 2);
-		n++;
-	}
-	sqlite3_reset(stmt);
-	if (r < 0) {
-		store_report_list_free(v, n);
-		return -1;
-	}
-	*out = v;
-	*nr = n;
-	return 0;
-}
-
-void
-store_report_list_free(struct store_report_entry *v, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		free(v[i].headline);
-	free(v);
 }

@@ -1,8 +1,7 @@
 /*
- * Requests (what a user asked for: queue, compare, bisect) and the jobs
- * and commits they name. Jobs are shared between requests: a job is
- * identified by the hash of its canonical text, so samples taken for one
- * request serve every later request of the same job.
+ * Requests (what a user asked for: queue, compare, bisect), the jobs and
+ * commits they name (the jobs themselves, shared between requests, are
+ * store-job.c's).
  */
 #include <sqlite3.h>
 
@@ -41,14 +40,6 @@ static const char sql_request_commits[] =
 static const char sql_request_list[] =
     "SELECT id, kind, status, repo, job_file, args, error, created, "
     "finished FROM requests ORDER BY id DESC LIMIT ?";
-static const char sql_job_find[] =
-    "SELECT id FROM jobs WHERE job_id = ?";
-static const char sql_job_add[] =
-    "INSERT INTO jobs (job_id, testcase, description, canonical, metric, "
-    "direction, created) VALUES (?, ?, ?, ?, ?, ?, ?)";
-static const char sql_job_get[] =
-    "SELECT id, job_id, testcase, description, canonical, metric, direction "
-    "FROM jobs WHERE id = ?";
 
 int
 store_request_add(struct store *st, const char *kind, const char *repo,
@@ -230,108 +221,4 @@ store_request_release(struct store_request *rq)
 	free(rq->args);
 	free(rq->error);
 	memset(rq, 0, sizeof *rq);
-}
-
-int
-store_job_add(struct store *st, const char *job_id, const char *testcase,
-    const char *description, const char *canonical, const char *metric,
-    const char *direction, int64_t *id, char **cause)
-{
-	sqlite3_stmt	*stmt;
-	int		 r;
-
-	if (store_stmt(st, &stmt, cause, sql_job_find, "t", job_id) != 0)
-		return -1;
-	if ((r = store_step(st, stmt, cause)) < 0)
-		return -1;
-	if (r == 1) {
-		*id = sqlite3_column_int64(stmt, 0);
-		sqlite3_reset(stmt);
-		return 0;
-	}
-	if (store_stmt(st, &stmt, cause, sql_job_add, "tttttti", job_id,
-	    testcase, description, canonical, metric, direction,
-	    store_now()) != 0 || store_exec_stmt(st, stmt, cause) != 0)
-		return -1;
-	*id = sqlite3_last_insert_rowid(st->db);
-	return 0;
-}
-
-int
-store_job_get(struct store *st, int64_t id, struct store_job *out,
-    char **cause)
-{
-	sqlite3_stmt	*stmt;
-	int		 r;
-
-	memset(out, 0, sizeof *out);
-	if (store_stmt(st, &stmt, cause, sql_job_get, "i", id) != 0)
-		return -1;
-	if ((r = store_step(st, stmt, cause)) < 0)
-		return -1;
-	if (r == 0) {
-		sqlite3_reset(stmt);
-		return error_set(cause, "no job %lld", (long long)id);
-	}
-	out->id = sqlite3_column_int64(stmt, 0);
-	out->job_id = store_column_text(stmt, 1);
-	out->testcase = store_column_text(stmt, 2);
-	out->description = store_column_text(stmt, 3);
-	out->canonical = store_column_text(stmt, 4);
-	out->metric = store_column_text(stmt, 5);
-	out->direction = store_column_text(stmt, 6);
-	sqlite3_reset(stmt);
-	return 0;
-}
-
-void
-store_job_release(struct store_job *job)
-{
-	if (job == NULL)
-		return;
-	free(job->job_id);
-	free(job->testcase);
-	free(job->description);
-	free(job->canonical);
-	free(job->metric);
-	free(job->direction);
-	memset(job, 0, sizeof *job);
-}
-
-static const char sql_counts[] =
-    "SELECT (SELECT count(*) FROM requests WHERE status IN ('pending', "
-    "'running')), "
-    "(SELECT count(*) FROM builds WHERE status = 'pending'), "
-    "(SELECT count(*) FROM builds WHERE status = 'running'), "
-    "(SELECT count(*) FROM builds WHERE status = 'ok'), "
-    "(SELECT count(*) FROM builds WHERE status = 'failed'), "
-    "(SELECT count(*) FROM runs WHERE status = 'pending'), "
-    "(SELECT count(*) FROM runs WHERE status = 'running'), "
-    "(SELECT count(*) FROM runs WHERE status = 'done'), "
-    "(SELECT count(*) FROM runs WHERE status IN ('failed', 'skipped')), "
-    "(SELECT count(*) FROM samples)";
-
-int
-store_counts(struct store *st, struct store_counts *out, char **cause)
-{
-	sqlite3_stmt	*stmt;
-	int		 r;
-
-	memset(out, 0, sizeof *out);
-	if (store_stmt(st, &stmt, cause, sql_counts, "") != 0)
-		return -1;
-	if ((r = store_step(st, stmt, cause)) == 1) {
-		out->requests_active = sqlite3_column_int(stmt, 0);
-		out->builds_pending = sqlite3_column_int(stmt, 1);
-		out->builds_running = sqlite3_column_int(stmt, 2);
-		out->builds_ok = sqlite3_column_int(stmt, 3);
-		out->builds_failed = sqlite3_column_int(stmt, 4);
-		out->runs_pending = sqlite3_column_int(stmt, 5);
-		out->runs_running = sqlite3_column_int(stmt, 6);
-		out->runs_done = sqlite3_column_int(stmt, 7);
-		out->runs_failed = sqlite3_column_int(stmt, 8);
-		out->samples = sqlite3_column_int(stmt, 9);
-	}
-	sqlite3_reset(stmt);
-	return r == 1 ? 0 : -1;
 }

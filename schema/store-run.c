@@ -68,18 +68,6 @@ static const char sql_run_busy[] =
     "status IN ('pending', 'running'))";
 static const char sql_run_running_agent[] =
     "SELECT count(*) FROM runs WHERE status = 'running' AND agent = ?";
-static const char sql_series_get[] =
-    "SELECT s.value, s.instances, r.agent, r.started_wall, r.boot_id FROM "
-    "samples s JOIN runs r ON "
-    "s.run = r.id "
-    "WHERE r.job = ? AND r.repo = ? AND r.commit_oid = ? AND "
-    "r.status = 'done' AND s.metric = ? ORDER BY r.seq";
-static const char sql_series_all[] =
-    "SELECT s.metric, s.value, s.instances, r.agent, r.started_wall, "
-    "r.boot_id FROM samples s JOIN "
-    "runs r ON "
-    "s.run = r.id WHERE r.job = ? AND r.repo = ? AND r.commit_oid = ? AND "
-    "r.status = 'done' ORDER BY s.metric, r.seq";
 static const char sql_run_last_done[] =
     "SELECT id FROM runs WHERE job = ? AND repo = ? AND commit_oid = ? AND "
     "status = 'done' ORDER BY seq DESC LIMIT 1";
@@ -87,10 +75,6 @@ static const char sql_run_env_of[] =
     "SELECT key, value FROM run_env WHERE run = ? ORDER BY key";
 static const char sql_run_samples[] =
     "SELECT metric, value FROM samples WHERE run = ? ORDER BY metric";
-static const char sql_env_get[] =
-    "SELECT key, value FROM run_env WHERE run = (SELECT id FROM runs WHERE "
-    "job = ? AND repo = ? AND commit_oid = ? AND status = 'done' ORDER BY "
-    "seq DESC LIMIT 1) ORDER BY key";
 
 /* Unix time to the microsecond, for dispatched_at and returned_at. */
 static double
@@ -220,7 +204,7 @@ store_run_start(struct store *st, int64_t id, const char *agent,
 }
 
 static char *
-store_instances_json(const double *v, size_t n)
+store_run_instances_json(const double *v, size_t n)
 {
 	struct strbuf	sb = STRBUF_INIT;
 	size_t		i;
@@ -230,28 +214,6 @@ store_instances_json(const double *v, size_t n)
 		strbuf_addf(&sb, "%s%.17g", i ? "," : "", v[i]);
 	strbuf_addch(&sb, ']');
 	return strbuf_detach(&sb, NULL);
-}
-
-/* Parse the "[1,2.5,...]" this file writes; anything else gives nothing. */
-static void
-store_instances_parse(const char *s, double **v, size_t *n, size_t *alloc)
-{
-	char	*end;
-	double	 x;
-
-	if (s == NULL || *s != '[')
-		return;
-	s++;
-	while (*s != '\0' && *s != ']') {
-		x = strtod(s, &end);
-		if (end == s)
-			return;
-		ALLOC_GROW(*v, *n, *alloc);
-		(*v)[(*n)++] = x;
-		s = end;
-		if (*s == ',')
-			s++;
-	}
 }
 
 int
@@ -321,7 +283,7 @@ store_run_finish_at(struct store *st, int64_t id, int64_t token,
 		free(inst);
 		inst = NULL;
 		if (samples[i].nr_instances > 0)
-			inst = store_instances_json(samples[i].instances,
+			inst = store_run_instances_json(samples[i].instances,
 			    samples[i].nr_instances);
 		if (store_stmt(st, &stmt, cause, sql_sample_add, "itdt", id,
 		    samples[i].metric, samples[i].value, inst) != 0 ||
@@ -434,175 +396,6 @@ store_run_release(struct store_run *run)
 	free(run->boot_id);
 	free(run->disturbed);
 	memset(run, 0, sizeof *run);
-}
-
-/*
- * One run's sample: its value in column col, its instances next, then the
- * agent that ran it, its start and its boot.
- */
-static void
-store_series_add(struct store_series *s, sqlite3_stmt *stmt, int col,
-    size_t *alloc, size_t *ialloc)
-{
-	if (s->nr >= *alloc) {
-		ALLOC_GROW(s->values, s->nr, *alloc);
-		s->agents = xreallocarray(s->agents, *alloc,
-		    sizeof *s->agents);
-		s->starts = xreallocarray(s->starts, *alloc,
-		    sizeof *s->starts);
-		s->boots = xreallocarray(s->boots, *alloc, sizeof *s->boots);
-	}
-	s->agents[s->nr] = store_column_text(stmt, col + 2);
-	s->starts[s->nr] = sqlite3_column_type(stmt, col + 3) == SQLITE_NULL ?
-	    NAN : sqlite3_column_double(stmt, col + 3);
-	s->boots[s->nr] = store_column_text(stmt, col + 4);
-	s->values[s->nr++] = sqlite3_column_double(stmt, col);
-	if (sqlite3_column_type(stmt, col + 1) == SQLITE_TEXT) {
-		store_instances_parse((const char *)sqlite3_column_text(stmt,
-		    col + 1), &s->instances, &s->nr_instances, ialloc);
-		s->nr_instance_runs++;
-	}
-}
-
-int
-store_series_get(struct store *st, int64_t job, const char *repo,
-    const char *oid, const char *metric, struct store_series *out,
-    char **cause)
-{
-	sqlite3_stmt	*stmt;
-	size_t		 alloc = 0, ialloc = 0;
-	int		 r;
-
-	memset(out, 0, sizeof *out);
-	out->metric = xstrdup(metric);
-	if (store_stmt(st, &stmt, cause, sql_series_get, "ittt", job, repo,
-	    oid, metric) != 0)
-		return -1;
-	while ((r = store_step(st, stmt, cause)) == 1)
-		store_series_add(out, stmt, 0, &alloc, &ialloc);
-	sqlite3_reset(stmt);
-	return r < 0 ? -1 : 0;
-}
-
-int
-store_series_all(struct store *st, int64_t job, const char *repo,
-    const char *oid, struct store_series **out, size_t *nr, char **cause)
-{
-	sqlite3_stmt		*stmt;
-	struct store_series	*v = NULL, *cur = NULL;
-	size_t			 n = 0, alloc = 0, valloc = 0, ialloc = 0;
-	const char		*metric;
-	int			 r;
-
-	if (store_stmt(st, &stmt, cause, sql_series_all, "itt", job, repo,
-	    oid) != 0)
-		return -1;
-	while ((r = store_step(st, stmt, cause)) == 1) {
-		metric = (const char *)sqlite3_column_text(stmt, 0);
-		if (cur == NULL || strcmp(cur->metric, metric) != 0) {
-			ALLOC_GROW(v, n, alloc);
-			cur = &v[n++];
-			memset(cur, 0, sizeof *cur);
-			cur->metric = xstrdup(metric);
-			valloc = ialloc = 0;
-		}
-		store_series_add(cur, stmt, 1, &valloc, &ialloc);
-	}
-	sqlite3_reset(stmt);
-	if (r < 0) {
-		store_series_list_free(v, n);
-		return -1;
-	}
-	*out = v;
-	*nr = n;
-	return 0;
-}
-
-void
-store_series_release(struct store_series *s)
-{
-	if (s == NULL)
-		return;
-	size_t	i;
-
-	for (i = 0; s->agents != NULL && i < s->nr; i++)
-		free(s->agents[i]);
-	free(s->agents);
-	for (i = 0; s->boots != NULL && i < s->nr; i++)
-		free(s->boots[i]);
-	free(s->boots);
-	free(s->starts);
-	free(s->metric);
-	free(s->values);
-	free(s->instances);
-	memset(s, 0, sizeof *s);
-}
-
-void
-store_series_list_free(struct store_series *v, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		store_series_release(&v[i]);
-	free(v);
-}
-
-int
-store_env_get(struct store *st, int64_t job, const char *repo,
-    const char *oid, char ***keys, char ***values, size_t *nr, char **cause)
-{
-	sqlite3_stmt	*stmt;
-
-	if (store_stmt(st, &stmt, cause, sql_env_get, "itt", job, repo,
-	    oid) != 0)
-		return -1;
-	return store_collect_text(st, stmt, keys, values, nr, cause);
-}
-
-static const char sql_env_runs[] =
-    "SELECT r.id, r.seq, r.agent, e.key, e.value FROM runs r JOIN run_env e "
-    "ON e.run = r.id WHERE r.job = ? AND r.repo = ? AND r.commit_oid = ? "
-    "AND r.status = 'done' ORDER BY r.seq, r.id, e.key";
-
-int
-store_env_runs(struct store *st, int64_t job, const char *repo,
-    const char *oid, struct store_run_env **out, size_t *nr, char **cause)
-{
-	sqlite3_stmt		*stmt;
-	struct store_run_env	*v = NULL, *cur = NULL;
-	size_t			 n = 0, alloc = 0, kalloc = 0, valloc = 0;
-	int64_t			 run;
-	int			 r;
-
-	if (store_stmt(st, &stmt, cause, sql_env_runs, "itt", job, repo,
-	    oid) != 0)
-		return -1;
-	while ((r = store_step(st, stmt, cause)) == 1) {
-		run = sqlite3_column_int64(stmt, 0);
-		if (cur == NULL || cur->run != run) {
-			ALLOC_GROW(v, n, alloc);
-			cur = &v[n++];
-			memset(cur, 0, sizeof *cur);
-			cur->run = run;
-			cur->seq = sqlite3_column_int(stmt, 1);
-			cur->agent = store_column_text(stmt, 2);
-			kalloc = valloc = 0;
-		}
-		ALLOC_GROW(cur->keys, cur->nr, kalloc);
-		ALLOC_GROW(cur->values, cur->nr, valloc);
-		cur->keys[cur->nr] = store_column_text(stmt, 3);
-		cur->values[cur->nr] = store_column_text(stmt, 4);
-		cur->nr++;
-	}
-	sqlite3_reset(stmt);
-	if (r < 0) {
-		store_run_env_list_free(v, n);
-		return -1;
-	}
-	*out = v;
-	*nr = n;
-	return 0;
 }
 
 void
@@ -844,33 +637,32 @@ store_run_order_free(struct store_run_order *v, size_t n)
 	free(v);
 }
 
-static const char sql_agent_disturbance[] =
-    "WITH c AS (SELECT coalesce(max(returned_at), 0) AS t FROM runs WHERE "
-    "agent = ? AND status = 'done' AND disturbed IS NULL) "
-    "SELECT (SELECT count(*) FROM run_set_aside WHERE agent = ? AND at > ?) "
-    "+ (SELECT count(*) FROM runs WHERE agent = ? AND status = 'done' AND "
-    "disturbed IS NOT NULL AND returned_at > ?), (SELECT min(x) FROM "
-    "(SELECT min(a.at) AS x FROM run_set_aside a, c WHERE a.agent = ? AND "
-    "a.at > c.t UNION ALL SELECT min(r.returned_at) FROM runs r, c WHERE "
-    "r.agent = ? AND r.status = 'done' AND r.disturbed IS NOT NULL AND "
-    "r.returned_at > c.t))";
+static const char sql_run_done_on[] =
+    "SELECT count(*) FROM runs WHERE job = ? AND agent = ? AND "
+    "status = 'done'";
+static const char sql_run_fail[] =
+    "UPDATE runs SET status = 'failed', error = ?, finished = ? WHERE "
+    "id = ? AND status = 'pending'";
 
 int
-store_agent_disturbance(struct store *st, const char *agent, double since,
-    int *disturbed, double *busy_since, char **cause)
+store_run_done_on(struct store *st, int64_t job, const char *agent, int *nr,
+    char **cause)
 {
 	sqlite3_stmt	*stmt;
-	int		 r;
 
-	*disturbed = 0;
-	*busy_since = 0;
-	if (store_stmt(st, &stmt, cause, sql_agent_disturbance, "ttdtdtt",
-	    agent, agent, since, agent, since, agent, agent) != 0)
+	if (store_stmt(st, &stmt, cause, sql_run_done_on, "it", job,
+	    agent) != 0)
 		return -1;
-	if ((r = store_step(st, stmt, cause)) == 1) {
-		*disturbed = sqlite3_column_int(stmt, 0);
-		*busy_since = sqlite3_column_double(stmt, 1);
-	}
-	sqlite3_reset(stmt);
-	return r < 0 ? -1 : 0;
+	return store_collect_int(st, stmt, nr, cause);
+}
+
+int
+store_run_fail(struct store *st, int64_t id, const char *error, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_run_fail, "tii", error,
+	    store_now(), id) != 0)
+		return -1;
+	return store_exec_stmt(st, stmt, cause);
 }

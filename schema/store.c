@@ -1,8 +1,8 @@
 /*
  * Opening the store: the connection, WAL, busy timeout, the migrations,
- * transactions, recovery after a crash, and the prepared-statement cache
- * the other store files use. SQL is only ever prepared from constant text;
- * values travel as bound parameters.
+ * transactions, recovery after a crash, the prepared-statement cache the
+ * other store files use, and the counts bisectctl status shows. SQL is
+ * only ever prepared from constant text; values travel as bound parameters.
  */
 #include <sqlite3.h>
 
@@ -388,4 +388,42 @@ out:
 	if (r != 0)
 		store_rollback(st);
 	return r;
+}
+
+static const char sql_counts[] =
+    "SELECT (SELECT count(*) FROM requests WHERE status IN ('pending', "
+    "'running')), "
+    "(SELECT count(*) FROM builds WHERE status = 'pending'), "
+    "(SELECT count(*) FROM builds WHERE status = 'running'), "
+    "(SELECT count(*) FROM builds WHERE status = 'ok'), "
+    "(SELECT count(*) FROM builds WHERE status = 'failed'), "
+    "(SELECT count(*) FROM runs WHERE status = 'pending'), "
+    "(SELECT count(*) FROM runs WHERE status = 'running'), "
+    "(SELECT count(*) FROM runs WHERE status = 'done'), "
+    "(SELECT count(*) FROM runs WHERE status IN ('failed', 'skipped')), "
+    "(SELECT count(*) FROM samples)";
+
+int
+store_counts(struct store *st, struct store_counts *out, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 r;
+
+	memset(out, 0, sizeof *out);
+	if (store_stmt(st, &stmt, cause, sql_counts, "") != 0)
+		return -1;
+	if ((r = store_step(st, stmt, cause)) == 1) {
+		out->requests_active = sqlite3_column_int(stmt, 0);
+		out->builds_pending = sqlite3_column_int(stmt, 1);
+		out->builds_running = sqlite3_column_int(stmt, 2);
+		out->builds_ok = sqlite3_column_int(stmt, 3);
+		out->builds_failed = sqlite3_column_int(stmt, 4);
+		out->runs_pending = sqlite3_column_int(stmt, 5);
+		out->runs_running = sqlite3_column_int(stmt, 6);
+		out->runs_done = sqlite3_column_int(stmt, 7);
+		out->runs_failed = sqlite3_column_int(stmt, 8);
+		out->samples = sqlite3_column_int(stmt, 9);
+	}
+	sqlite3_reset(stmt);
+	return r == 1 ? 0 : -1;
 }

@@ -1,11 +1,15 @@
 /*
- * Files and paths: whole-file reads, atomic writes (write a temporary, fsync,
- * rename), recursive mkdir/remove/copy. All return 0 or -1 with *cause set.
+ * Files: whole-file reads, atomic writes (write a temporary, fsync,
+ * rename), copies, tails. All return 0 or -1 with *cause set. The
+ * directories (util/dir.h) and paths (util/path.h) come along with it.
  */
 #ifndef UTIL_FILE_H
 #define UTIL_FILE_H
 
 #include <stddef.h>
+
+#include "util/dir.h"
+#include "util/path.h"
 
 struct strbuf;
 
@@ -21,11 +25,5 @@ int	 file_read_tail(const char *path, size_t max, char **out,
 	     size_t *outlen, char **cause);
 /* Append "; PATH: <its last max bytes, from a line start>" for a cause. */
 void	 file_tail_append(struct strbuf *, const char *path, size_t max);
-int	 dir_create(const char *path, char **cause);
-int	 dir_remove_tree(const char *path, char **cause);
-int	 dir_copy_tree(const char *from, const char *to, char **cause);
-char	*path_join(const char *dir, const char *name);
-char	*path_dirname(const char *path);
-char	*path_absolute(const char *path, const char *base);
 
 #endif

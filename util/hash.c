@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/fd.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
 
@@ -68,9 +69,7 @@ hash_file(struct hash *h, const char *path, int nofollow, char **cause)
 	    (nofollow ? O_NOFOLLOW : 0))) == -1)
 		return error_errno(cause, "couldn't open '%s'", path);
 	for (;;) {
-		n = read(fd, buf, sizeof buf);
-		if (n == -1 && errno == EINTR)
-			continue;
+		n = fd_read(fd, buf, sizeof buf);
 		if (n == -1) {
 			error_errno(cause, "couldn't read '%s'", path);
 			goto out;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/fd.h"
 #include "util/strbuf.h"
 #include "util/term.h"
 
@@ -33,20 +34,10 @@ term_write(void *cookie, const char *buf, size_t len)
 {
 	struct strbuf	 sb = STRBUF_INIT;
 	int		 fd = (int)(long)cookie;
-	size_t		 off = 0;
-	ssize_t		 n;
 	int		 whole;
 
 	term_escape(&sb, buf, len);
-	while (off < sb.len) {
-		n = write(fd, sb.buf + off, sb.len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
-	whole = off == sb.len;
+	whole = fd_write_all(fd, sb.buf, sb.len) == 0;
 	strbuf_release(&sb);
 	return whole ? (ssize_t)len : -1;
 }

@@ -40,7 +40,7 @@ fuzz_metrics(const struct program *p, const char *buf, size_t len)
 	    cause == NULL)
 		abort();
 	r = result_new();
-	if (result_parse_output(r, p->name, sb.buf, sb.len) < 0)
+	if (result_output_parse(r, p->name, sb.buf, sb.len) < 0)
 		abort();
 	result_free(r);
 	strbuf_release(&sb);

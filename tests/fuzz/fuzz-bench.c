@@ -45,7 +45,7 @@ fuzz_lines(int ret, struct strbuf *metrics, char *cause)
 {
 	struct result	*r = result_new();
 
-	if (ret == 0 && result_parse_output(r, "fuzz", metrics->buf,
+	if (ret == 0 && result_output_parse(r, "fuzz", metrics->buf,
 	    metrics->len) < 0)
 		abort();
 	strbuf_release(metrics);

@@ -1,7 +1,7 @@
 /*
  * libFuzzer target for the parsers of what comes back from test machines:
  * RESULTDIR/result (agents/result.c) and a testcase's output
- * (agents/output.c). Whatever parses must format again, and the formatted
+ * (agents/result-output.c). Whatever parses must format again, and the formatted
  * text must parse to the same text: the file format round-trips.
  */
 #include <stdint.h>
@@ -37,7 +37,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(cause);
 
 	r = result_new();
-	if (result_parse_output(r, "fuzz", (const char *)data, size) < 0)
+	if (result_output_parse(r, "fuzz", (const char *)data, size) < 0)
 		abort();
 	text = NULL;
 	cause = NULL;

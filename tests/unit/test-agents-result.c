@@ -1,5 +1,5 @@
 /*
- * Unit tests for agents/result.c and agents/output.c: the result file
+ * Unit tests for agents/result.c and agents/result-output.c: the result file
  * round trip, malformed files rejected with their line number, and the
  * testcase-output parser (plain metrics, instances by number and by
  * repetition, aggregates, lines that are not metrics).
@@ -302,7 +302,7 @@ test_large(void)
 	for (i = 0; i < 50000; i++)
 		strbuf_addf(&sb, "m%zu: %zu\n", i, i);
 	r = result_new();
-	n = result_parse_output(r, "big", sb.buf, sb.len);
+	n = result_output_parse(r, "big", sb.buf, sb.len);
 	is_int(n, 50000, "50000 output metrics");
 	ok(r->nr_metrics == 50000 && strcmp(r->metrics[49999].name,
 	    "big.m49999") == 0, "in order of appearance");
@@ -367,7 +367,7 @@ test_output(void)
 	int				 n;
 
 	result_metric(r, "micro.crlf")->value = -1;
-	n = result_parse_output(r, "micro", out, strlen(out));
+	n = result_output_parse(r, "micro", out, strlen(out));
 	is_int(n, 20, "metric lines taken");
 	is_close(value_of(r, "micro.ops_per_sec"), 1500.5, 1e-15,
 	    "plain line is the value");
@@ -425,10 +425,10 @@ test_output(void)
 	result_free(r);
 
 	r = result_new();
-	n = result_parse_output(r, NULL, "a: 1\n", 5);
+	n = result_output_parse(r, NULL, "a: 1\n", 5);
 	ok(n == 1 && result_metric_find(r, "a") != NULL,
 	    "no testcase: bare names");
-	n = result_parse_output(r, "t", "", 0);
+	n = result_output_parse(r, "t", "", 0);
 	is_int(n, 0, "empty output");
 	result_free(r);
 }

@@ -99,7 +99,7 @@ test_run(void)
 	struct config_agent	 a = agent_config("local", "local");
 	struct transport_job	 job;
 	struct transport	*t = NULL;
-	struct result		*res = NULL;
+	struct result		*res = NULL, *handed = NULL;
 	const struct result_metric *m;
 	char			*cache, *run_dir, *path, *cause = NULL;
 
@@ -117,10 +117,16 @@ test_run(void)
 	job.job_text = "testcase: microbench\nrun: ./bench\n";
 	job.artifact_dir = cache;
 	job.timeout = 60;
-	ok(transport_run(t, &job, &cause) == 0, "run");
+	ok(transport_run(t, &job, &handed, &cause) == 0, "run");
 	ok(result_load(path = path_join(run_dir, "result"), &res,
 	    &cause) == 0, "RUN_DIR/result holds the result");
 	free(path);
+	m = handed != NULL ? result_metric_find(handed,
+	    "microbench.ops_per_sec") : NULL;
+	ok(m != NULL && m->value == 42 && handed->exit_status == 0,
+	    "transport_run hands over the result it read");
+	result_free(handed);
+	handed = NULL;
 	m = res != NULL ? result_metric_find(res, "microbench.ops_per_sec") :
 	    NULL;
 	ok(m != NULL && m->value == 42, "the testcase's metric came back");
@@ -134,7 +140,7 @@ test_run(void)
 	ok(file_has(path, "run: ./bench"), "job.yaml is the job text");
 	free(path);
 
-	ok(transport_run(t, &job, &cause) == 0, "run again in the same dir");
+	ok(transport_run(t, &job, NULL, &cause) == 0, "run again in the same dir");
 	ok(result_load(path = path_join(run_dir, "result"), &res,
 	    &cause) == 0 && res->exit_status == 0,
 	    "a fresh work directory each run (the damage is gone)");
@@ -143,7 +149,7 @@ test_run(void)
 	res = NULL;
 
 	job.job_text = "testcase: [broken\n";
-	ok(transport_run(t, &job, &cause) == -1, "agent failure is -1");
+	ok(transport_run(t, &job, NULL, &cause) == -1, "agent failure is -1");
 	ok(cause != NULL && strstr(cause, "agent 'local': bisect-agent exited "
 	    "with status 2 without a usable result") != NULL,
 	    "cause says how the agent ended");
@@ -158,7 +164,7 @@ test_run(void)
 	ok(transport_open(&a, "/nonexistent/bisect-agent", &t, &cause) == 0,
 	    "open does not look for the program");
 	job.job_text = "testcase: t\nrun: 'true'\n";
-	ok(transport_run(t, &job, &cause) == -1 && strstr(cause,
+	ok(transport_run(t, &job, NULL, &cause) == -1 && strstr(cause,
 	    "couldn't run '/nonexistent/bisect-agent'") != NULL,
 	    "a missing agent program is reported with the log");
 	transport_close(t);
@@ -184,7 +190,7 @@ test_timeout(void)
 	job.timeout = 1;
 	transport_open(&a, agent, &t, &cause);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ok(transport_run(t, &job, &cause) == -1, "a run past its timeout fails");
+	ok(transport_run(t, &job, NULL, &cause) == -1, "a run past its timeout fails");
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	took = (double)(t1.tv_sec - t0.tv_sec) +
 	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;

@@ -57,7 +57,7 @@ main(void)
 	tj.job_text = text;
 	tj.artifact_dir = art;
 	tj.timeout = 600;
-	r = transport_run(t, &tj, &cause);
+	r = transport_run(t, &tj, NULL, &cause);
 	is_int(r, 0, "the run boots and runs: %s", cause != NULL ? cause : "");
 	resdir = path_join(run, "result");
 	if (r == 0 && result_load(resdir, &res, &cause) == 0) {

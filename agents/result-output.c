@@ -1,17 +1,9 @@
 /*
- * The testcase's own output as metrics (DESIGN §3.2): every line of the
- * exact shape "name: number" becomes metric TESTCASE.name, and several
- * values of one metric are its per-instance values. Lines of any other
- * shape are ordinary output and ignored. The lines are collected, grouped
- * by name with a sort (outputs can hold many thousands of metrics), and
- * each group gives its metric's value and instances by these rules:
- *   numbered lines ("name.N: v") exist: the instances are their values in
- *     the order of N (a repeated N keeps its last value); the run's value
- *     is the last plain "name: v" line if there is one, else the aggregate
- *     of the instances (jobs/metric.h: sum or mean);
- *   two or more plain lines: they are the instances, in order, and the
- *     value is their aggregate;
- *   one plain line: it is the value, with no instances.
+ * The testcase's own output as metrics (docs/agents.md, "Metrics from the
+ * testcase's output"): each line "name: number" is metric TESTCASE.name,
+ * several values of one name its instances. The lines are collected,
+ * grouped by name with a sort (an output can hold many thousands), and
+ * each group gives its metric's value and instances by the rules there.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -24,7 +16,7 @@
 #define OUTPUT_MAX_NAME		200		/* before TESTCASE. */
 #define OUTPUT_MAX_LINES	1000000		/* metric lines considered */
 
-struct output_line {
+struct result_output_line {
 	const char	*name;		/* in the buffer, not terminated */
 	size_t		 len;
 	size_t		 seq;		/* order in the output */
@@ -33,8 +25,8 @@ struct output_line {
 	double		 value;
 };
 
-struct output_group {
-	struct output_line	*first;	/* lines of one name, by seq */
+struct result_output_group {
+	struct result_output_line	*first;	/* lines of one name, by seq */
 	size_t			 nr;
 };
 
@@ -45,7 +37,7 @@ struct output_group {
  * field or leading white space means it is not a metric line.
  */
 static int
-output_line_parse(const char *p, size_t len, struct output_line *ol)
+result_output_line_parse(const char *p, size_t len, struct result_output_line *ol)
 {
 	size_t	i, colon, dot, digits;
 	int	letter;
@@ -92,9 +84,9 @@ output_line_parse(const char *p, size_t len, struct output_line *ol)
 }
 
 static int
-output_line_cmp(const void *a, const void *b)
+result_output_line_cmp(const void *a, const void *b)
 {
-	const struct output_line	*x = a, *y = b;
+	const struct result_output_line	*x = a, *y = b;
 	size_t				 n;
 	int				 c;
 
@@ -109,9 +101,9 @@ output_line_cmp(const void *a, const void *b)
 }
 
 static int
-output_group_cmp(const void *a, const void *b)
+result_output_group_cmp(const void *a, const void *b)
 {
-	const struct output_group	*x = a, *y = b;
+	const struct result_output_group	*x = a, *y = b;
 
 	return x->first->seq < y->first->seq ? -1 :
 	    x->first->seq > y->first->seq;
@@ -119,9 +111,9 @@ output_group_cmp(const void *a, const void *b)
 
 /* Numbered lines by instance number, then by order of appearance. */
 static int
-output_numbered_cmp(const void *a, const void *b)
+result_output_numbered_cmp(const void *a, const void *b)
 {
-	const struct output_line	*x = a, *y = b;
+	const struct result_output_line	*x = a, *y = b;
 
 	if (x->numbered != y->numbered)
 		return x->numbered ? 1 : -1;
@@ -130,15 +122,15 @@ output_numbered_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-struct output_name {
+struct result_output_name {
 	const char	*name;
 	size_t		 at;
 };
 
 static int
-output_name_cmp(const void *a, const void *b)
+result_output_name_cmp(const void *a, const void *b)
 {
-	const struct output_name	*x = a, *y = b;
+	const struct result_output_name	*x = a, *y = b;
 
 	return strcmp(x->name, y->name);
 }
@@ -149,11 +141,11 @@ output_name_cmp(const void *a, const void *b)
  * huge values can overflow): such a metric is dropped.
  */
 static size_t
-output_group_eval(struct output_group *g, const char *name,
+result_output_group_eval(struct result_output_group *g, const char *name,
     struct result_metric *m)
 {
 	const struct metric_info	*info = metric_lookup(name);
-	struct output_line		*l = g->first;
+	struct result_output_line		*l = g->first;
 	size_t				 nr_plain = 0, i, used = 0;
 	double				 last_plain = 0;
 
@@ -162,7 +154,7 @@ output_group_eval(struct output_group *g, const char *name,
 			nr_plain++;
 	}
 	g->nr = used;
-	qsort(l, g->nr, sizeof *l, output_numbered_cmp);
+	qsort(l, g->nr, sizeof *l, result_output_numbered_cmp);
 	if (nr_plain > 0)
 		last_plain = l[nr_plain - 1].value;
 	if (nr_plain < g->nr) {
@@ -188,14 +180,14 @@ output_group_eval(struct output_group *g, const char *name,
  * had one before the output was parsed; existing is sorted by name.
  */
 static void
-output_metric_store(struct result *r, struct output_name *existing,
+result_output_metric_store(struct result *r, struct result_output_name *existing,
     size_t nr_existing, struct result_metric *m)
 {
-	struct output_name	 key = { m->name, 0 }, *found;
+	struct result_output_name	 key = { m->name, 0 }, *found;
 	struct result_metric	*old;
 
 	found = bsearch(&key, existing, nr_existing, sizeof *existing,
-	    output_name_cmp);
+	    result_output_name_cmp);
 	if (found != NULL) {
 		old = &r->metrics[found->at];
 		free(old->name);
@@ -209,12 +201,12 @@ output_metric_store(struct result *r, struct output_name *existing,
 }
 
 int
-result_parse_output(struct result *r, const char *testcase, const char *buf,
+result_output_parse(struct result *r, const char *testcase, const char *buf,
     size_t len)
 {
-	struct output_line	*lines = NULL, ol;
-	struct output_group	*groups = NULL;
-	struct output_name	*existing = NULL;
+	struct result_output_line	*lines = NULL, ol;
+	struct result_output_group	*groups = NULL;
+	struct result_output_name	*existing = NULL;
 	const char		*p = buf, *end = buf + len, *nl;
 	struct result_metric	 m;
 	size_t			 used;
@@ -226,7 +218,7 @@ result_parse_output(struct result *r, const char *testcase, const char *buf,
 	while (p < end && nr_lines < OUTPUT_MAX_LINES) {
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
-		if (output_line_parse(p, (size_t)(nl - p), &ol) == 0) {
+		if (result_output_line_parse(p, (size_t)(nl - p), &ol) == 0) {
 			ol.seq = nr_lines;
 			ALLOC_GROW(lines, nr_lines, alloc_lines);
 			lines[nr_lines++] = ol;
@@ -235,7 +227,7 @@ result_parse_output(struct result *r, const char *testcase, const char *buf,
 	}
 	if (nr_lines == 0)
 		return 0;
-	qsort(lines, nr_lines, sizeof *lines, output_line_cmp);
+	qsort(lines, nr_lines, sizeof *lines, result_output_line_cmp);
 	for (i = 0; i < nr_lines; i = j) {
 		for (j = i + 1; j < nr_lines && lines[j].len == lines[i].len &&
 		    memcmp(lines[j].name, lines[i].name, lines[i].len) == 0;
@@ -245,7 +237,7 @@ result_parse_output(struct result *r, const char *testcase, const char *buf,
 		groups[nr_groups].first = &lines[i];
 		groups[nr_groups++].nr = j - i;
 	}
-	qsort(groups, nr_groups, sizeof *groups, output_group_cmp);
+	qsort(groups, nr_groups, sizeof *groups, result_output_group_cmp);
 
 	nr_existing = r->nr_metrics;
 	existing = xreallocarray(NULL, nr_existing + 1, sizeof *existing);
@@ -253,7 +245,7 @@ result_parse_output(struct result *r, const char *testcase, const char *buf,
 		existing[i].name = r->metrics[i].name;
 		existing[i].at = i;
 	}
-	qsort(existing, nr_existing, sizeof *existing, output_name_cmp);
+	qsort(existing, nr_existing, sizeof *existing, result_output_name_cmp);
 
 	for (i = 0; i < nr_groups && r->nr_metrics < RESULT_MAX_METRICS;
 	    i++) {
@@ -265,12 +257,12 @@ result_parse_output(struct result *r, const char *testcase, const char *buf,
 			m.name = xstrndup(groups[i].first->name,
 			    groups[i].first->len);
 		if (!result_name_valid(m.name) ||
-		    (used = output_group_eval(&groups[i], m.name, &m)) == 0) {
+		    (used = result_output_group_eval(&groups[i], m.name, &m)) == 0) {
 			free(m.name);
 			free(m.instances);
 			continue;
 		}
-		output_metric_store(r, existing, nr_existing, &m);
+		result_output_metric_store(r, existing, nr_existing, &m);
 		taken += (int)used;
 	}
 	free(existing);
