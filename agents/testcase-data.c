@@ -39,6 +39,9 @@ struct data_run {
 	const struct program		*p;
 	const struct testcase_ctx	*ctx;
 	struct data_value		*vals;	/* one per parameter */
+	/* testcase_data_required: files are not looked for; what is unset */
+	int				 check;
+	const char			*missing;
 };
 
 static void
@@ -144,7 +147,8 @@ data_resolve(struct data_run *dr, char **cause)
 			if (program_value(pp, v, nr_cpu, &dv->number,
 			    &dv->text, cause) != 0)
 				return -1;
-			if (pp->type == PROGRAM_FILE && !file_exists(v)) {
+			if (pp->type == PROGRAM_FILE && !dr->check &&
+			    !file_exists(v)) {
 				if (testcase_data_value(dr->p, dr->ctx->job,
 				    pp->name) != NULL)
 					return error_set(cause, "'%s' names "
@@ -223,6 +227,8 @@ data_expand(struct data_run *dr, const char *tmpl, char **out, char **cause)
 					break;
 			}
 			if (i == dr->p->nr_params || !dr->vals[i].set) {
+				if (i < dr->p->nr_params)
+					dr->missing = dr->p->params[i].name;
 				error_set(cause, "'%s' has no value: the job "
 				    "does not give it and it has no default",
 				    inner);
@@ -300,6 +306,56 @@ testcase_data_command(const struct testcase_adapter *ad,
 	r = 0;
 out:
 	free(dir);
+	data_run_release(&dr);
+	return r;
+}
+
+int
+testcase_data_required(const struct program *p, const struct job *job,
+    const char **name, char **cause)
+{
+	struct testcase_ctx	 ctx;
+	struct data_run		 dr = { p, &ctx, NULL, 1, NULL };
+	struct testcase_argv	 argv = { NULL, 0 };
+	char			*text = NULL, *why = NULL;
+	size_t			 i;
+	int			 r = 0;
+
+	memset(&ctx, 0, sizeof ctx);
+	ctx.job = job;
+	ctx.workdir = "WORKDIR";
+	ctx.resultdir = "RESULTDIR";
+	ctx.self = "bisect-agent";
+	ctx.nr_cpu = 1;
+	ctx.dry_run = 1;
+	/* a value that fails otherwise is the run's error (machine's sizes) */
+	if (data_resolve(&dr, &why) != 0)
+		goto out;
+	for (i = 0; i < p->nr_mkdir && dr.missing == NULL; i++) {
+		free(text);
+		text = NULL;
+		(void)data_expand(&dr, p->mkdir[i], &text, &why);
+	}
+	for (i = 0; i < p->nr_steps && dr.missing == NULL; i++)
+		(void)data_args(&dr, p->steps[i].argv, p->steps[i].nr_argv,
+		    &argv, &why);
+	if (dr.missing == NULL)
+		(void)data_args(&dr, p->argv, p->nr_argv, &argv, &why);
+	if (dr.missing == NULL && p->repeat != NULL) {
+		free(text);
+		text = NULL;
+		(void)data_expand(&dr, p->repeat, &text, &why);
+	}
+	if (dr.missing != NULL) {
+		*name = dr.missing;
+		r = error_set(cause, "'%s' has no value: the job does not give "
+		    "it and it has no default, and the run needs it",
+		    dr.missing);
+	}
+out:
+	free(why);
+	free(text);
+	testcase_argv_release(&argv);
 	data_run_release(&dr);
 	return r;
 }
