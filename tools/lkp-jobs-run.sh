@@ -9,7 +9,10 @@
 # includes it and adds "runs: 1", "runtime: 1s" when its testcase takes
 # a runtime (the file's own, if any, is overridden), "disturbed: keep"
 # (on a shared machine a run that other load disturbed is kept, marked,
-# rather than repeated) and "loops: 1000" for hackbench (whose LKP files
+# rather than repeated), "timeout: 10m" (the default, 3 * runtime + 60 s,
+# is 63 s with the 1 s runtime: one hackbench of 1000 loops, which
+# run_for_time does not cut short, took longer at a load of 190) and
+# "loops: 1000" for hackbench (whose LKP files
 # set no runtime: 30000 * nr_cpu / nr_threads messages). A file runs end
 # to end when queue accepts it and every run is done
 # without an error and with stored metrics of its testcase. Prints a
@@ -104,7 +107,8 @@ while read -r f; do
 	q=run.yaml
 	# before the include: LKP splices it as text, so these are hash_0's
 	# and the file's own keys (made short above) win over them
-	{ echo "runs: 1"; echo "disturbed: keep"; echo "runtime: 1s"
+	{ echo "runs: 1"; echo "disturbed: keep"; echo "timeout: 10m"
+	  echo "runtime: 1s"
 	  [ "$tc" != hackbench ] || echo "loops: 1000"; echo "<< : $f"; } >"$q"
 	# runtime only for a testcase that takes it, as a key: a file that
 	# gives it as its program's option has had its value made 1s above
