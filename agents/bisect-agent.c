@@ -65,6 +65,10 @@ struct agent_testcase {
 	const struct monitor_ops **mons;
 	void			**states;
 	size_t			 nr_mons;
+	/* LKP's monitor_delay: late(late_arg, pgid) that long after the fork */
+	unsigned		 late_delay;
+	void			(*late)(void *late_arg, int pgid, double at);
+	void			*late_arg;
 	/* when it ran: wall clock and monotonic, at fork and at reap */
 	struct timespec		 start_wall, start_mono;
 	struct timespec		 end_wall, end_mono;
@@ -255,7 +259,7 @@ agent_testcase_run(struct agent_testcase *tc, char **cause)
 	struct timespec	 start, end, ts;
 	sigset_t	 block, old;
 	siginfo_t	 info;
-	double		 deadline, left;
+	double		 deadline, left, late_at;
 	pid_t		 parent = getpid(), pid, w;
 	size_t		 i;
 	int		 phase = 0, sig, r = -1;
@@ -281,6 +285,7 @@ agent_testcase_run(struct agent_testcase *tc, char **cause)
 	}
 
 	deadline = agent_now() + tc->timeout;
+	late_at = tc->late != NULL ? agent_now() + tc->late_delay : 0;
 	for (;;) {
 		w = wait4(pid, &tc->status, WNOHANG, &tc->exit.rusage);
 		if (w == pid)
@@ -290,7 +295,17 @@ agent_testcase_run(struct agent_testcase *tc, char **cause)
 			killpg(pid, SIGKILL);
 			goto out;
 		}
+		if (tc->late != NULL && phase == 0 && agent_now() >= late_at) {
+			tc->late(tc->late_arg, (int)pid, agent_now() -
+			    late_at + tc->late_delay);
+			tc->late = NULL;
+			continue;
+		}
 		left = deadline - agent_now();
+		if (tc->late != NULL && phase == 0 && left > 0 &&
+		    late_at - agent_now() < left)
+			left = late_at - agent_now() > 0 ?
+			    late_at - agent_now() : 0.001;
 		if (left <= 0) {
 			if (phase == 0) {
 				tc->timed_out = 1;
@@ -455,6 +470,138 @@ agent_env(const struct agent_run *ar, const struct knob_set *ks,
 	return 0;
 }
 
+/*
+ * LKP's monitor_delay: its monitors start that many seconds into the test
+ * (lib/job.sh wakes them then, or at the test's end if it comes first).
+ * Here every monitor but time and interference, which measure the whole
+ * testcase and the machine's disturbance, starts then, with a sampler of
+ * its own. When the testcase ends first they are not started, and env
+ * monitors_not_started names them.
+ */
+struct agent_late {
+	const struct monitor_run *mrun;
+	struct result		 *r;
+	const struct monitor_ops *mons[AGENT_MAX_MONITORS];
+	void			 *state[AGENT_MAX_MONITORS];
+	size_t			  nr;
+	int			  started;
+	struct monitor_sampler	 *sampler;
+};
+
+/* Seconds of monitor_delay (normalised by jobs/job-param.c); 0: none. */
+static unsigned
+agent_monitor_delay(const struct job *job)
+{
+	const char	*v = job_param(job, "monitor_delay");
+	char		*end;
+	unsigned long	 n;
+
+	if (v == NULL || *v < '0' || *v > '9')
+		return 0;
+	n = strtoul(v, &end, 10);
+	return *end == '\0' && n <= 30UL * 24 * 3600 ? (unsigned)n : 0;
+}
+
+/* Move every monitor but time and interference from mons into late. */
+static void
+agent_late_split(const struct monitor_ops **mons, size_t *nr,
+    struct agent_late *late)
+{
+	size_t	i, kept = 0;
+
+	for (i = 0; i < *nr; i++) {
+		if (mons[i] == &monitor_time_ops ||
+		    mons[i] == &monitor_interference_ops)
+			mons[kept++] = mons[i];
+		else
+			late->mons[late->nr++] = mons[i];
+	}
+	*nr = kept;
+}
+
+/* env KEY gets " VALUE" after what the first start gave it. */
+static void
+agent_env_append(struct result *r, const char *key, const char *before,
+    const char *added)
+{
+	char	*v;
+
+	if (added == NULL || *added == '\0') {
+		if (before != NULL)
+			result_env_set(r, key, before);
+		return;
+	}
+	if (before == NULL || *before == '\0') {
+		result_env_set(r, key, added);
+		return;
+	}
+	v = xasprintf("%s %s", before, added);
+	result_env_set(r, key, v);
+	free(v);
+}
+
+static void
+agent_late_start(void *arg, int pgid, double at)
+{
+	struct agent_late	*late = arg;
+	const char		*v;
+	char			*ran, *gone = NULL, *cause = NULL, *at_text;
+	size_t			 i;
+	int			 sampling = 0;
+
+	ran = xstrdup((v = result_env_get(late->r, "monitors")) != NULL ?
+	    v : "");
+	if ((v = result_env_get(late->r, "monitors_unavailable")) != NULL)
+		gone = xstrdup(v);
+	monitor_start_all(late->mrun, late->r, late->mons, late->state,
+	    &late->nr);
+	late->started = 1;
+	/* when they started, in seconds after the testcase's fork */
+	at_text = xasprintf("%.3f", at);
+	result_env_set(late->r, "monitors_delayed_started", at_text);
+	free(at_text);
+	agent_env_append(late->r, "monitors", ran,
+	    result_env_get(late->r, "monitors"));
+	/* set again only when one of these is unavailable (names differ) */
+	v = result_env_get(late->r, "monitors_unavailable");
+	agent_env_append(late->r, "monitors_unavailable", gone,
+	    v != NULL && (gone == NULL || strcmp(v, gone) != 0) ? v : NULL);
+	for (i = 0; i < late->nr; i++) {
+		sampling |= late->mons[i]->sample != NULL;
+		if (late->mons[i]->attach != NULL)
+			late->mons[i]->attach(late->state[i], pgid);
+	}
+	if (sampling && monitor_sampler_start(&late->sampler, late->mons,
+	    (void *const *)late->state, late->nr, AGENT_MONITOR_INTERVAL,
+	    &cause) != 0) {
+		result_set_error(late->r, "monitor_delay: %s", cause);
+		free(cause);
+	}
+	free(ran);
+	free(gone);
+}
+
+/* The monitors the testcase ended before: env monitors_not_started. */
+static void
+agent_late_missed(struct agent_late *late, unsigned delay)
+{
+	struct strbuf	sb = STRBUF_INIT;
+	char		*why;
+	size_t		i;
+
+	if (late->started || late->nr == 0)
+		return;
+	for (i = 0; i < late->nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? " " : "", late->mons[i]->name);
+	result_env_set(late->r, "monitors_not_started", sb.buf);
+	why = xasprintf("the testcase ended before monitor_delay (%us)",
+	    delay);
+	result_env_set(late->r, "monitors_not_started_why", why);
+	free(why);
+	strbuf_release(&sb);
+	late->nr = 0;
+}
+
 static int
 agent_run_job(const struct agent_run *ar, struct result *r,
     int *interrupted, char **cause)
@@ -470,6 +617,8 @@ agent_run_job(const struct agent_run *ar, struct result *r,
 	struct monitor_run	  mrun;
 	const struct monitor_ops *mons[AGENT_MAX_MONITORS];
 	void			 *state[AGENT_MAX_MONITORS];
+	struct agent_late	  late;
+	unsigned		  delay = agent_monitor_delay(job);
 	char			 *logpath = NULL, *buf = NULL;
 	char			 *mcause = NULL, *kcause = NULL;
 	size_t			  nr_mons = 0, i, len;
@@ -479,6 +628,7 @@ agent_run_job(const struct agent_run *ar, struct result *r,
 	memset(&argv, 0, sizeof argv);
 	memset(&ctx, 0, sizeof ctx);
 	memset(state, 0, sizeof state);
+	memset(&late, 0, sizeof late);
 	tc.outfd = -1;
 
 	if (knob_set_from_job(job, ar->root, &ks, &kcause) == 0 &&
@@ -519,6 +669,14 @@ agent_run_job(const struct agent_run *ar, struct result *r,
 	mrun.job = job;
 	mrun.resultdir = ar->resultdir;
 	mrun.workdir = ar->workdir;
+	if (delay > 0) {
+		agent_late_split(mons, &nr_mons, &late);
+		late.mrun = &mrun;
+		late.r = r;
+		tc.late_delay = delay;
+		tc.late = late.nr > 0 ? agent_late_start : NULL;
+		tc.late_arg = &late;
+	}
 	monitor_start_all(&mrun, r, mons, state, &nr_mons);
 	for (i = 0; i < nr_mons; i++)
 		sampling |= mons[i]->sample != NULL;
@@ -540,6 +698,8 @@ agent_run_job(const struct agent_run *ar, struct result *r,
 		goto out;
 	monitor_sampler_stop(sampler);
 	sampler = NULL;
+	monitor_sampler_stop(late.sampler);
+	late.sampler = NULL;
 	if (tc.interrupted != 0) {
 		*interrupted = tc.interrupted;
 		error_set(cause, "interrupted by signal %d (%s)",
@@ -550,9 +710,18 @@ agent_run_job(const struct agent_run *ar, struct result *r,
 	if (knob_check(ks, &kcause) != 0)
 		result_set_error(r, "%s", kcause);
 
-	for (i = 0; i < nr_mons; i++) {
-		if (mons[i]->stop(state[i], &tc.exit, r, &mcause) != 0) {
-			result_set_error(r, "monitor '%s': %s", mons[i]->name,
+	if (delay > 0) {
+		result_env_set(r, "monitor_delay", job_param(job,
+		    "monitor_delay"));
+		agent_late_missed(&late, delay);
+	}
+	for (i = 0; i < nr_mons + late.nr; i++) {
+		const struct monitor_ops *m = i < nr_mons ? mons[i] :
+		    late.mons[i - nr_mons];
+		void	*st = i < nr_mons ? state[i] : late.state[i - nr_mons];
+
+		if (m->stop(st, &tc.exit, r, &mcause) != 0) {
+			result_set_error(r, "monitor '%s': %s", m->name,
 			    mcause);
 			free(mcause);
 			mcause = NULL;
@@ -567,9 +736,14 @@ agent_run_job(const struct agent_run *ar, struct result *r,
 	ret = 0;
 out:
 	monitor_sampler_stop(sampler);
+	monitor_sampler_stop(late.sampler);
 	for (i = 0; i < nr_mons; i++) {
 		if (mons[i]->free != NULL)
 			mons[i]->free(state[i]);
+	}
+	for (i = 0; late.started && i < late.nr; i++) {
+		if (late.mons[i]->free != NULL)
+			late.mons[i]->free(late.state[i]);
 	}
 	if (ks != NULL && knob_restore(ks, &kcause) != 0) {
 		fprintf(stderr, "bisect-agent: %s\n", kcause);

@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <fnmatch.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "agents/inventory.h"
 #include "agents/knob.h"
 #include "agents/monitor.h"
+#include "agents/monitor-tool.h"
 #include "agents/testcase.h"
 #include "jobs/job.h"
 #include "jobs/program.h"
@@ -26,6 +28,8 @@
 static const char *const testcase_check_bisectd[] = {
 	"testcase", "category", "suite", "run", "metric", "direction",
 	"runs", "timeout", "monitors", "programs", "disturbed", "need_memory",
+	/* LKP's: the monitors start that many seconds in (bisect-agent.c) */
+	"monitor_delay",
 	NULL
 };
 /* The knobs (agents/knob.c); sysctl.* too. */
@@ -65,9 +69,6 @@ static const struct {
 	  "kills and fails the job on one; bisect-agent has no such watch "
 	  "(only 'oom-killer: {ignored: 1}', which keeps the job going, is "
 	  "what it does)" },
-	{ "monitor_delay", "LKP's 'monitor_delay' starts the monitors that "
-	  "many seconds into the test; bisect-agent's monitors start with "
-	  "the testcase and cover the whole run" },
 	{ "nr_instances", "LKP's 'nr_instances' runs that many copies of "
 	  "the test at once, each in its own cgroup; bisect-agent runs one" },
 };
@@ -544,6 +545,118 @@ testcase_check_value_at(const struct job *job, const struct program *prog,
 	return p;
 }
 
+/*
+ * The perf bench programs whose benchmark a parameter names: the
+ * installed perf must have it (perf 6.1 has no "syscall fork"), as its
+ * "perf bench COLLECTION" lists them. The perf of the machine that
+ * checks, as the sc_* sysctls are resolved; none there: not checked.
+ */
+static const struct {
+	const char	*testcase;
+	const char	*param;
+	const char	*collection;
+} testcase_check_perf[] = {
+	{ "perf-bench-syscall", "op", "syscall" },
+	{ "perf-bench-mem", "op", "mem" },
+	{ "perf-bench-futex", "test", "futex" },
+};
+
+#define TESTCASE_CHECK_NR_PERF \
+	(sizeof testcase_check_perf / sizeof testcase_check_perf[0])
+
+static pthread_mutex_t	testcase_check_perf_lock = PTHREAD_MUTEX_INITIALIZER;
+/* per collection: " NAME NAME " of its benchmarks, "" unknown */
+static char		*testcase_check_perf_list[TESTCASE_CHECK_NR_PERF];
+
+/* The benchmarks of "perf bench COLLECTION", " a b c ", or NULL. */
+static char *
+testcase_check_perf_names(const char *collection)
+{
+	char *const	 argv[] = { "perf", "bench", (char *)collection, NULL };
+	struct strbuf	 sb = STRBUF_INIT, names = STRBUF_INIT;
+	char		*cause = NULL, *line, *save = NULL, *colon, *w;
+
+	if (monitor_tool_probe(argv, &sb, &cause) != 0 ||
+	    strstr(sb.buf, "List of available benchmarks") == NULL) {
+		free(cause);
+		strbuf_release(&sb);
+		return NULL;
+	}
+	strbuf_addch(&names, ' ');
+	for (line = strtok_r(sb.buf, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (*line == '#' || (colon = strchr(line, ':')) == NULL)
+			continue;
+		for (w = line; w < colon && (isalnum((unsigned char)*w) ||
+		    *w == '-' || *w == '_'); w++)
+			;
+		if (w == colon && w > line)
+			strbuf_addf(&names, "%.*s ", (int)(colon - line), line);
+	}
+	strbuf_release(&sb);
+	return strbuf_detach(&names, NULL);
+}
+
+static int
+testcase_check_perf_bench(const struct job *job,
+    const struct testcase_adapter *ad, char **cause)
+{
+	const struct program_param	*pp = NULL;
+	const char			*v;
+	char				*list, *want, *msg, *t;
+	size_t				 i, j;
+	int				 r = 0;
+
+	for (i = 0; i < TESTCASE_CHECK_NR_PERF; i++) {
+		if (strcmp(job->testcase, testcase_check_perf[i].testcase) == 0)
+			break;
+	}
+	if (i == TESTCASE_CHECK_NR_PERF || ad->data == NULL)
+		return 0;
+	if ((v = testcase_data_value(ad->data, job,
+	    testcase_check_perf[i].param)) == NULL) {
+		for (j = 0; j < ad->data->nr_params; j++) {
+			if (strcmp(ad->data->params[j].name,
+			    testcase_check_perf[i].param) == 0)
+				pp = &ad->data->params[j];
+		}
+		if (pp == NULL || pp->dflt == NULL || pp->dflt_expr != NULL)
+			return 0;
+		v = pp->dflt;
+	}
+	pthread_mutex_lock(&testcase_check_perf_lock);
+	if (testcase_check_perf_list[i] == NULL &&
+	    (testcase_check_perf_list[i] = testcase_check_perf_names(
+	    testcase_check_perf[i].collection)) == NULL)
+		testcase_check_perf_list[i] = xstrdup("");
+	list = xstrdup(testcase_check_perf_list[i]);
+	pthread_mutex_unlock(&testcase_check_perf_lock);
+	want = xasprintf(" %s ", v);
+	if (*list != '\0' && strstr(list, want) == NULL) {
+		t = xstrndup(list + 1, strlen(list) > 1 ? strlen(list) - 2 : 0);
+		for (j = 0; t[j] != '\0'; j++) {
+			if (t[j] == ' ')
+				t[j] = '/';
+		}
+		msg = xasprintf("testcase '%s': %s '%s' is not a benchmark of "
+		    "the installed perf ('perf bench %s' has %s)",
+		    job->testcase, testcase_check_perf[i].param, v,
+		    testcase_check_perf[i].collection, t);
+		r = testcase_check_fail(cause, job, testcase_check_value_at(job,
+		    ad->data, testcase_check_perf[i].param) != NULL ?
+		    testcase_check_value_at(job, ad->data,
+		    testcase_check_perf[i].param) : testcase_check_param(job,
+		    "testcase"), msg);
+		free(msg);
+		free(t);
+	}
+	free(want);
+	free(list);
+	return r;
+}
+
 static int
 testcase_check_values(const struct job *job,
     const struct testcase_adapter *ad, char **cause)
@@ -589,7 +702,12 @@ testcase_check_values(const struct job *job,
 			if (program_value(pp, v, 0, &num, NULL, &why) != 0)
 				goto fail;
 		}
-		return 0;
+		/* a parameter the run needs and nothing gives (kernbench's src) */
+		if (testcase_data_required(ad->data, job, &key, &why) != 0) {
+			p = testcase_check_param(job, "testcase");
+			goto fail;
+		}
+		return testcase_check_perf_bench(job, ad, cause);
 	}
 	if (ad->check != NULL && ad->check(job, &key, &why) != 0) {
 		p = key != NULL ? testcase_check_param(job, key) : NULL;

@@ -39,6 +39,9 @@ struct data_run {
 	const struct program		*p;
 	const struct testcase_ctx	*ctx;
 	struct data_value		*vals;	/* one per parameter */
+	/* testcase_data_required: files are not looked for; what is unset */
+	int				 check;
+	const char			*missing;
 };
 
 static void
@@ -144,7 +147,8 @@ data_resolve(struct data_run *dr, char **cause)
 			if (program_value(pp, v, nr_cpu, &dv->number,
 			    &dv->text, cause) != 0)
 				return -1;
-			if (pp->type == PROGRAM_FILE && !file_exists(v)) {
+			if (pp->type == PROGRAM_FILE && !dr->check &&
+			    !file_exists(v)) {
 				if (testcase_data_value(dr->p, dr->ctx->job,
 				    pp->name) != NULL)
 					return error_set(cause, "'%s' names "
@@ -223,6 +227,8 @@ data_expand(struct data_run *dr, const char *tmpl, char **out, char **cause)
 					break;
 			}
 			if (i == dr->p->nr_params || !dr->vals[i].set) {
+				if (i < dr->p->nr_params)
+					dr->missing = dr->p->params[i].name;
 				error_set(cause, "'%s' has no value: the job "
 				    "does not give it and it has no default",
 				    inner);
@@ -304,9 +310,57 @@ out:
 	return r;
 }
 
+int
+testcase_data_required(const struct program *p, const struct job *job,
+    const char **name, char **cause)
+{
+	struct testcase_ctx	 ctx;
+	struct data_run		 dr = { p, &ctx, NULL, 1, NULL };
+	struct testcase_argv	 argv = { NULL, 0 };
+	char			*text = NULL, *why = NULL;
+	size_t			 i;
+	int			 r = 0;
+
+	memset(&ctx, 0, sizeof ctx);
+	ctx.job = job;
+	ctx.workdir = "WORKDIR";
+	ctx.resultdir = "RESULTDIR";
+	ctx.self = "bisect-agent";
+	ctx.nr_cpu = 1;
+	ctx.dry_run = 1;
+	/* a value that fails otherwise is the run's error (machine's sizes) */
+	if (data_resolve(&dr, &why) != 0)
+		goto out;
+	for (i = 0; i < p->nr_mkdir && dr.missing == NULL; i++) {
+		free(text);
+		text = NULL;
+		(void)data_expand(&dr, p->mkdir[i], &text, &why);
+	}
+	for (i = 0; i < p->nr_steps && dr.missing == NULL; i++)
+		(void)data_args(&dr, p->steps[i].argv, p->steps[i].nr_argv,
+		    &argv, &why);
+	if (dr.missing == NULL)
+		(void)data_args(&dr, p->argv, p->nr_argv, &argv, &why);
+	/* repeat and repeat_for may be unset: argv then runs once */
+	if (dr.missing != NULL) {
+		*name = dr.missing;
+		r = error_set(cause, "'%s' has no value: the job does not give "
+		    "it and it has no default, and the run needs it",
+		    dr.missing);
+	}
+out:
+	free(why);
+	free(text);
+	testcase_argv_release(&argv);
+	data_run_release(&dr);
+	return r;
+}
+
 /*
- * The wrapper that runs the setup steps and then argv "repeat" times.
- * Each command travels as "KIND [TRIES|COUNT] N WORD...": the script
+ * The wrapper that runs the setup steps and then argv "repeat" times, or
+ * for "repeat_for" seconds (again until more than that many have passed
+ * at its end, as LKP's run_for_time). Each command travels as "KIND
+ * [TRIES|COUNT|SECONDS] N WORD...": the script
  * only ever evaluates "${1}" "${2}"... -- references to its arguments,
  * never their text -- so no value becomes shell syntax. The steps'
  * output goes to RESULTDIR/setup.log, apart from the output read.
@@ -317,7 +371,7 @@ static const char testcase_data_script[] =
 	"trap 'exit 143' TERM INT HUP\n"
 	"while [ $# -gt 0 ]; do\n"
 	"  k=$1; shift\n"
-	"  case $k in W|R) x=$1; shift;; esac\n"
+	"  case $k in W|R|T) x=$1; shift;; esac\n"
 	"  n=$1; shift; c=; i=1\n"
 	"  while [ $i -le $n ]; do c=\"$c \\\"\\${$i}\\\"\"; i=$((i + 1)); done\n"
 	"  case $k in\n"
@@ -329,6 +383,8 @@ static const char testcase_data_script[] =
 	"tries\" >&2; exit 1; fi; sleep 0.1; done ;;\n"
 	"  R) r=0; while [ $r -lt $x ]; do eval \"$c\" || exit; "
 	"r=$((r + 1)); done ;;\n"
+	"  T) t=$(date +%s); while :; do eval \"$c\" || exit; "
+	"[ $(($(date +%s) - t)) -gt $x ] && break; done ;;\n"
 	"  esac\n"
 	"  shift $n\n"
 	"done\n";
@@ -373,33 +429,77 @@ out:
 	return r;
 }
 
+/*
+ * How many times argv runs: *kind 'R' and *n the count of "repeat" when
+ * it has a value, else 'T' and *n the seconds of "repeat_for" when it
+ * has one, else 'R' once. -1 with *cause for a value out of range.
+ */
+static int
+data_repeat(struct data_run *dr, char *kind, unsigned long *n, char **cause)
+{
+	const char	*tmpl[] = { dr->p->repeat, dr->p->repeat_for };
+	const char	*what[] = { "repeat", "repeat_for" };
+	unsigned long	 max[] = { DATA_MAX_REPEAT, 30UL * 24 * 3600 };
+	char		*text = NULL, *end, *why = NULL;
+	size_t		 i;
+	int		 r = -1;
+
+	*kind = 'R';
+	*n = 1;
+	for (i = 0; i < 2; i++) {
+		if (tmpl[i] == NULL)
+			continue;
+		dr->missing = NULL;
+		free(text);
+		text = NULL;
+		if (data_expand(dr, tmpl[i], &text, &why) != 0) {
+			if (dr->missing == NULL) {
+				*cause = why;
+				why = NULL;
+				goto out;
+			}
+			/* unset: the next way, or once */
+			dr->missing = NULL;
+			free(why);
+			why = NULL;
+			continue;
+		}
+		*n = strtoul(text, &end, 10);
+		if (!isdigit((unsigned char)text[0]) || *end != '\0' ||
+		    *n == 0 || *n > max[i]) {
+			error_set(cause, "'%s' is '%s', not a number from 1 to "
+			    "%lu", what[i], text, max[i]);
+			goto out;
+		}
+		*kind = i == 0 ? 'R' : 'T';
+		break;
+	}
+	r = 0;
+out:
+	free(text);
+	free(why);
+	return r;
+}
+
 int
 testcase_data_wrap(const struct testcase_adapter *ad,
     const struct testcase_ctx *ctx, struct testcase_argv *argv,
     char **cause)
 {
-	struct data_run		 dr = { ad->data, ctx, NULL };
+	struct data_run		 dr = { ad->data, ctx, NULL, 0, NULL };
 	struct testcase_argv	 w = { NULL, 0 };
-	char			*text = NULL, *end, *log = NULL;
+	char			*text = NULL, *log = NULL, kind = 'R';
 	unsigned long		 n = 1;
 	size_t			 i;
 	int			 r = -1;
 
-	if (ad->data->repeat == NULL && ad->data->nr_steps == 0)
+	if (ad->data->repeat == NULL && ad->data->repeat_for == NULL &&
+	    ad->data->nr_steps == 0)
 		return 0;
 	if (data_resolve(&dr, cause) != 0)
 		goto out;
-	if (ad->data->repeat != NULL) {
-		if (data_expand(&dr, ad->data->repeat, &text, cause) != 0)
-			goto out;
-		n = strtoul(text, &end, 10);
-		if (!isdigit((unsigned char)text[0]) || *end != '\0' ||
-		    n == 0 || n > DATA_MAX_REPEAT) {
-			error_set(cause, "'repeat' is '%s', not a count from 1 "
-			    "to %d", text, DATA_MAX_REPEAT);
-			goto out;
-		}
-	}
+	if (data_repeat(&dr, &kind, &n, cause) != 0)
+		goto out;
 	log = path_join(ctx->resultdir, "setup.log");
 	testcase_argv_add(&w, "/bin/sh");
 	testcase_argv_add(&w, "-c");
@@ -410,7 +510,7 @@ testcase_data_wrap(const struct testcase_adapter *ad,
 		if (data_step(&dr, ad, &ad->data->steps[i], &w, cause) != 0)
 			goto out;
 	}
-	testcase_argv_add(&w, "R");
+	testcase_argv_add(&w, "%c", kind);
 	testcase_argv_add(&w, "%lu", n);
 	testcase_argv_add(&w, "%zu", argv->nr);
 	for (i = 0; i < argv->nr; i++)
@@ -469,16 +569,19 @@ int
 testcase_data_repeat_count(const struct testcase_adapter *ad,
     const struct testcase_ctx *ctx, struct strbuf *sb, char **cause)
 {
-	struct data_run	 dr = { ad->data, ctx, NULL };
-	char		*text = NULL;
+	struct data_run	 dr = { ad->data, ctx, NULL, 0, NULL };
+	unsigned long	 n;
+	char		 kind;
 	int		 r = -1;
 
 	if (data_resolve(&dr, cause) == 0 &&
-	    data_expand(&dr, ad->data->repeat, &text, cause) == 0) {
-		strbuf_addf(sb, " (%s times)", text);
+	    data_repeat(&dr, &kind, &n, cause) == 0) {
+		if (kind == 'T')
+			strbuf_addf(sb, " (again until %lu s have passed)", n);
+		else
+			strbuf_addf(sb, " (%lu time%s)", n, n == 1 ? "" : "s");
 		r = 0;
 	}
-	free(text);
 	data_run_release(&dr);
 	return r;
 }

@@ -128,7 +128,7 @@ testcase_fio_command(const struct testcase_adapter *ad,
 	if (testcase_fio_opts(ctx, &o, &key, cause) != 0)
 		return -1;
 	dir = path_join(ctx->workdir, "fio");
-	if (dir_create(dir, cause) != 0)
+	if (!ctx->dry_run && dir_create(dir, cause) != 0)
 		goto out;
 	json = path_join(ctx->resultdir, FIO_JSON);
 	testcase_argv_add(argv, "fio");

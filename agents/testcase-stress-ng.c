@@ -14,10 +14,12 @@
 #include <yaml.h>
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "agents/monitor-tool.h"
 #include "agents/testcase.h"
 #include "jobs/job.h"
 #include "util/error.h"
@@ -268,6 +270,164 @@ testcase_stress_ng_parse(const struct testcase_adapter *ad,
 	return 0;
 }
 
+/*
+ * What the installed stress-ng has, asked of it on the machine that
+ * checks (as perf bench's benchmarks are, agents/testcase-check.c): its
+ * stressors ("stress-ng --stressors") and a stressor option's values
+ * ("--TEST-method which" lists them). Debian 12's 0.15.06 lacks many of
+ * the stressors and methods lkp-tests' files name. Each answer is kept
+ * for the process; a stress-ng that does not answer is not asked again,
+ * and nothing is checked (the run says what is missing).
+ */
+struct stress_ng_known {
+	char			*question;	/* "" for the stressors */
+	char			*answer;	/* " a b ", "-" none, NULL */
+	struct stress_ng_known	*next;
+};
+
+static pthread_mutex_t		 stress_ng_known_lock =
+				     PTHREAD_MUTEX_INITIALIZER;
+static struct stress_ng_known	*stress_ng_known_list;
+
+/* " a b c " of the words after the last ':' (commas too), or NULL. */
+static char *
+testcase_stress_ng_words(const char *text)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	const char	*p = strrchr(text, ':'), *w;
+
+	if (p == NULL)
+		return NULL;
+	strbuf_addch(&sb, ' ');
+	for (p++; *p != '\0'; ) {
+		while (*p == ' ' || *p == ',' || *p == '\n' || *p == '\t')
+			p++;
+		for (w = p; *p != '\0' && *p != ' ' && *p != ',' &&
+		    *p != '\n' && *p != '\t'; p++)
+			;
+		if (p > w)
+			strbuf_addf(&sb, "%.*s ", (int)(p - w), w);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * The stressors (test NULL) or the values of --TEST-OPTION: " a b ",
+ * "-" when stress-ng has no such option, NULL when it cannot say.
+ */
+static char *
+testcase_stress_ng_ask(const char *test, const char *option)
+{
+	struct stress_ng_known	*k;
+	struct strbuf		 out = STRBUF_INIT;
+	char			*q, *a = NULL, *cause = NULL, *flag = NULL;
+	char			*list[] = { "stress-ng", "--stressors", NULL };
+	char			*which[] = { "stress-ng", NULL, "1", NULL,
+				    "which", NULL };
+	size_t			 i;
+	int			 r;
+
+	q = test == NULL ? xstrdup("") : xasprintf("%s-%s", test, option);
+	pthread_mutex_lock(&stress_ng_known_lock);
+	for (k = stress_ng_known_list; k != NULL; k = k->next) {
+		if (strcmp(k->question, q) == 0)
+			break;
+	}
+	if (k != NULL) {
+		a = k->answer != NULL ? xstrdup(k->answer) : NULL;
+		goto out;
+	}
+	if (test == NULL) {
+		r = monitor_tool_probe(list, &out, &cause);
+		if (r == 0 && out.len > 0) {
+			a = xasprintf(" %s ", out.buf);
+			for (i = 0; a[i] != '\0'; i++) {
+				if (a[i] == '\n')
+					a[i] = ' ';
+			}
+		}
+	} else {
+		which[1] = flag = xasprintf("--%s", test);
+		which[3] = xasprintf("--%s-%s", test, option);
+		/* it exits non-zero after the list: the text is the answer */
+		(void)monitor_tool_probe(which, &out, &cause);
+		if (cause != NULL && out.len == 0 && strstr(cause,
+		    "failed here: ") != NULL)
+			strbuf_addstr(&out, strstr(cause, "failed here: ") + 13);
+		if (strstr(out.buf, "unrecognized option") != NULL ||
+		    strstr(out.buf, "unknown option") != NULL)
+			a = xstrdup("-");
+		else if (strstr(out.buf, "which") != NULL ||
+		    strstr(out.buf, "must be one of") != NULL)
+			a = testcase_stress_ng_words(out.buf);
+		free(which[3]);
+	}
+	k = xcalloc(1, sizeof *k);
+	k->question = test == NULL ? xstrdup("") : xasprintf("%s-%s", test,
+	    option);
+	k->answer = a != NULL ? xstrdup(a) : NULL;
+	k->next = stress_ng_known_list;
+	stress_ng_known_list = k;
+out:
+	pthread_mutex_unlock(&stress_ng_known_lock);
+	free(flag);
+	free(cause);
+	free(q);
+	strbuf_release(&out);
+	return a;
+}
+
+static int
+testcase_stress_ng_has(const char *list, const char *name)
+{
+	char	*w = xasprintf(" %s ", name);
+	int	 r = strstr(list, w) != NULL;
+
+	free(w);
+	return r;
+}
+
+/* The stressor and its options' values against the installed stress-ng. */
+static int
+testcase_stress_ng_installed(const struct job *job, const char *test,
+    const char **key, char **cause)
+{
+	char	*a;
+	const char *v;
+	size_t	 i;
+	int	 r = 0;
+
+	if ((a = testcase_stress_ng_ask(NULL, NULL)) != NULL &&
+	    !testcase_stress_ng_has(a, test)) {
+		*key = "test";
+		r = error_set(cause, "stressor '%s' is not one the installed "
+		    "stress-ng has ('stress-ng --stressors' does not list it)",
+		    test);
+	}
+	free(a);
+	for (i = 0; r == 0 && testcase_stress_ng_opts[i].key != NULL; i++) {
+		if (!testcase_stress_ng_opts[i].of_test ||
+		    (v = job_param(job, testcase_stress_ng_opts[i].key)) ==
+		    NULL || strchr(v, ',') != NULL)
+			continue;
+		a = testcase_stress_ng_ask(test,
+		    testcase_stress_ng_opts[i].option);
+		*key = testcase_stress_ng_opts[i].key;
+		if (a != NULL && strcmp(a, "-") == 0)
+			r = error_set(cause, "the installed stress-ng has no "
+			    "--%s-%s, which '%s' gives", test,
+			    testcase_stress_ng_opts[i].option, *key);
+		else if (a != NULL && strlen(a) > 2 &&
+		    !testcase_stress_ng_has(a, v))
+			r = error_set(cause, "%s '%s' is not one the installed "
+			    "stress-ng's --%s-%s has (it has%.*s)", *key, v,
+			    test, testcase_stress_ng_opts[i].option,
+			    (int)strlen(a) - 1, a);
+		free(a);
+	}
+	return r;
+}
+
 static int
 testcase_stress_ng_check(const struct job *job, const char **key,
     char **cause)
@@ -289,7 +449,9 @@ testcase_stress_ng_check(const struct job *job, const char **key,
 			return -1;
 	}
 	*key = "nr_threads";
-	return testcase_check_count(job, "nr_threads", cause);
+	if (testcase_check_count(job, "nr_threads", cause) != 0)
+		return -1;
+	return testcase_stress_ng_installed(job, test, key, cause);
 }
 
 static const char *const testcase_stress_ng_params[] = {

@@ -133,7 +133,8 @@ testcase_describe(const struct job *job, unsigned nr_cpu, char **out,
 			strbuf_addch(&sb, ' ');
 		testcase_quote(&sb, argv.v[i]);
 	}
-	if (ad->data != NULL && ad->data->repeat != NULL &&
+	if (ad->data != NULL && (ad->data->repeat != NULL ||
+	    ad->data->repeat_for != NULL) &&
 	    testcase_data_repeat_count(ad, &ctx, &sb, cause) != 0)
 		goto out;
 	*out = strbuf_detach(&sb, NULL);

@@ -109,6 +109,15 @@ int	 testcase_fio_parse_json(const char *buf, size_t len,
  */
 const char *testcase_data_value(const struct program *, const struct job *,
 	     const char *name);
+/*
+ * Whether the run would use a parameter that has no value (the job does
+ * not give it, it has no default), as the run builds its mkdir, setup,
+ * argv and repeat: 0, or -1 with *name the parameter and *cause. Files
+ * are not looked for (the agent's machine is not this one); a value that
+ * cannot be worked out here is left to the run.
+ */
+int	 testcase_data_required(const struct program *, const struct job *,
+	     const char **name, char **cause);
 int	 testcase_data_command(const struct testcase_adapter *,
 	     const struct testcase_ctx *, struct testcase_argv *,
 	     char **cause);

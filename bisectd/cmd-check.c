@@ -67,6 +67,7 @@ cmd_check_runs(const struct job *job, const char **kind,
 	ctx.workdir = ".";
 	ctx.resultdir = ".";
 	ctx.self = "bisect-agent";
+	ctx.dry_run = 1;	/* create nothing (the adapter's mkdir) here */
 	ctx.nr_cpu = cpus > 0 ? (unsigned)cpus : 1;
 	ctx.memory = pages > 0 && psize > 0 ?
 	    (unsigned long long)pages * (unsigned long long)psize : 0;

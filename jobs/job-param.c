@@ -292,6 +292,7 @@ static const struct job_param_key job_param_keys[] = {
 	{ "direction", job_param_check_choice, job_param_directions, 0 },
 	{ "disturbed", job_param_check_choice, job_param_disturbed, 0 },
 	{ "metric", job_param_check_metric, NULL, 0 },
+	{ "monitor_delay", job_param_check_duration, NULL, 1 },
 	{ "need_memory", job_param_check_memory, NULL, 1 },
 	{ "numa_balancing", job_param_check_choice, job_param_zero_one, 1 },
 	{ "run", job_param_check_run, NULL, 0 },

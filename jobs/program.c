@@ -110,6 +110,7 @@ program_free(struct program *p)
 		free(p->mkdir[i]);
 	free(p->mkdir);
 	free(p->repeat);
+	free(p->repeat_for);
 	for (i = 0; i < p->nr_steps; i++) {
 		for (j = 0; j < p->steps[i].nr_argv; j++)
 			program_arg_release(&p->steps[i].argv[j]);
@@ -941,7 +942,8 @@ program_parse_root(struct program_parser *pp, const struct yamlnode *root)
 {
 	static const char *const known[] = {
 		"program", "package", "description", "programs", "params",
-		"mkdir", "setup", "repeat", "argv", "output", "metrics", NULL
+		"mkdir", "setup", "repeat", "repeat_for", "argv", "output",
+		"metrics", NULL
 	};
 	struct program		*p = pp->p;
 	const struct yamlnode	*v, *n;
@@ -1030,6 +1032,10 @@ program_parse_root(struct program_parser *pp, const struct yamlnode *root)
 	if ((v = program_get(root, "repeat")) != NULL &&
 	    (program_scalar(pp, v, "repeat", &p->repeat) != 0 ||
 	    program_template(pp, v, p->repeat) != 0))
+		return -1;
+	if ((v = program_get(root, "repeat_for")) != NULL &&
+	    (program_scalar(pp, v, "repeat_for", &p->repeat_for) != 0 ||
+	    program_template(pp, v, p->repeat_for) != 0))
 		return -1;
 	if ((v = program_get(root, "argv")) == NULL)
 		return yamlnode_error(pp->cause, pp->file, root,

@@ -122,7 +122,8 @@ struct program {
 	size_t			  nr_params;
 	char			**mkdir;
 	size_t			  nr_mkdir;
-	char			 *repeat;
+	char			 *repeat;	/* N times, when it has a value */
+	char			 *repeat_for;	/* else for S seconds, when set */
 	struct program_step	 *steps;	/* setup: */
 	size_t			  nr_steps;
 	struct program_arg	 *argv;

@@ -59,10 +59,10 @@ test_expect_success 'kernbench, 3 loops: LKP names, an instance per loop' '
 	test ! -e tree/vmlinux && test ! -e tree/.config
 '
 
-test_expect_success 'kernbench without src: check says it cannot run, naming src' '
+test_expect_success 'kernbench without src: refused at check, naming src' '
 	printf "testcase: kernbench\nnr_loops: 1\nruns: 1\nmonitors: []\n" >nosrc.yaml &&
-	bisectctl check nosrc.yaml >check.out &&
-	grep "not runnable here: testcase .kernbench.: .src. has no value" check.out
+	test_expect_code 2 bisectctl check nosrc.yaml 2>err &&
+	grep "^error: nosrc.yaml:1:1: testcase .kernbench.: .src. has no value" err
 '
 
 test_done

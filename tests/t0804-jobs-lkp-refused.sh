@@ -2,7 +2,7 @@
 # LKP's keys that a run here cannot honour are refused at check and
 # queue time with FILE:LINE:COL and why, as keys, maps or markers:
 # disk (and its maps), fs, fs2, md, swap, boot_params, cgroup2,
-# nr_instances, monitor_delay, the oom-killer watch, a cluster of
+# nr_instances, the oom-killer watch, a cluster of
 # several machines, a marker that is neither the testcase's program nor
 # a monitor the agent has (perf-profile until one is registered), and an
 # option of a monitor, which would not be applied.
@@ -25,11 +25,10 @@ test_expect_success 'disk: a key, a map, a marker' '
 	grep "^error: d3.yaml:2:1: program .disk. cannot be honoured here: LKP.s .disk." err
 '
 
-test_expect_success 'fs, fs2, md, swap, boot_params, cgroup2, nr_instances, monitor_delay' '
+test_expect_success 'fs, fs2, md, swap, boot_params, cgroup2, nr_instances' '
 	for k in "fs: ext4:file system" "fs2: nfs:NFS or CIFS" "md: RAID0:RAID array" \
 	    "swap: {priority: 1}:makes swap" "boot_params: {bp_memmap: 1G}:command-line" \
-	    "cgroup2: {cg_count: 2}:cgroups it makes" "nr_instances: 8:copies of the test" \
-	    "monitor_delay: 10:monitors start with the testcase"; do
+	    "cgroup2: {cg_count: 2}:cgroups it makes" "nr_instances: 8:copies of the test"; do
 		kv=${k%:*} why=${k##*:} key=${k%%:*}
 		printf "testcase: sysbench-cpu\n%s\n" "$kv" >k.yaml &&
 		test_expect_code 2 bisectctl check k.yaml 2>err &&

@@ -24,6 +24,11 @@ while read -r f; do
 			    -e "s/.*: program '[^']*' is a monitor.*/a monitor written as a program/" \
 			    -e "s/.*: program '[^']*' is not one.*/a program bisectd does not run/" \
 			    -e "s/.*has no 'run:' command and no adapter.*/no adapter and no run:/" \
+			    -e "s/.*: '\\([^']*\\)' has no value: the job does not give it and it has no default, and the run needs it/a parameter the run needs has no value (\\\`\\1\\\`)/" \
+			    -e "s/.*: \\([a-z]*\\) '\\([^']*\\)' is not a benchmark of the installed perf.*/a perf bench benchmark the installed perf lacks (\\\`\\1: \\2\\\`)/" \
+			    -e "s/.*: stressor '\\([^']*\\)' is not one the installed stress-ng has.*/a stressor the installed stress-ng lacks/" \
+			    -e "s/.*: the installed stress-ng has no \\(--[a-z0-9-]*\\),.*/an option the installed stress-ng lacks (\\\`\\1\\\`)/" \
+			    -e "s/.*: \\([a-z]*\\) '\\([^']*\\)' is not one the installed stress-ng's.*/a stress-ng \\1 the installed one lacks (\\\`\\2\\\`)/" \
 			    -e "s/.*: program '\\([^'.]*\\)' cannot be honoured here.*/LKP's \\\`\\1\\\` (cannot be honoured here)/" \
 			    -e "s/.*: '\\([^'.]*\\)[^']*' cannot be honoured here.*/LKP's \\\`\\1\\\` (cannot be honoured here)/" \
 			    -e "s/.*: '[^']*' is an option of program '\\([^']*\\)', which is neither.*/an option of a program bisectd does not have (\\\`\\1\\\`)/" \

@@ -9,14 +9,22 @@
 # includes it and adds "runs: 1", "runtime: 1s" when its testcase takes
 # a runtime (the file's own, if any, is overridden), "disturbed: keep"
 # (on a shared machine a run that other load disturbed is kept, marked,
-# rather than repeated) and "loops: 1000" for hackbench (whose LKP files
+# rather than repeated), "timeout: 10m" (the default, 3 * runtime + 60 s,
+# is 63 s with the 1 s runtime: one hackbench of 1000 loops, which
+# run_for_time does not cut short, took longer at a load of 190) and
+# "loops: 1000" for hackbench (whose LKP files
 # set no runtime: 30000 * nr_cpu / nr_threads messages). A file runs end
 # to end when queue accepts it and every run is done
 # without an error and with stored metrics of its testcase. Prints a
 # markdown table per file and the counts; the first refusal or error of
 # each file names why.
 #
-#   tools/lkp-jobs-run.sh BISECTCTL LKP_SRC [jobs/FILE.yaml...]
+# With LKP_RUN_SAMPLE=K, the stress-ng files (some 600 jobs) are sampled:
+# of each list in them (test:, method:...), K items evenly spaced (the
+# first, then every N/K-th) are kept in the copy, and the file's row
+# says how many of its jobs ran.
+#
+#   [LKP_RUN_SAMPLE=K] tools/lkp-jobs-run.sh BISECTCTL LKP_SRC [jobs/FILE.yaml...]
 set -e
 unset BISECTD_CONFIG
 B=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -38,6 +46,26 @@ for y in $(find jobs -name '*.yaml'); do
 		    sub(/- .*/, "- " ++n "s"); print; next }
 	    { list = 0; print }' "$y" >"$y.short" && mv "$y.short" "$y"
 done
+# the sample: K items of every list of the stress-ng files, evenly spaced
+cp -r jobs jobs-full
+if [ -n "${LKP_RUN_SAMPLE:-}" ]; then
+	for y in jobs/stress-ng/*.yaml; do
+		[ -f "$y" ] || continue
+		awk -v k="$LKP_RUN_SAMPLE" '
+		    function item(l) { return l ~ /^[ ]*- / }
+		    function skip(l) { return l ~ /^[ ]*(#.*)?$/ }
+		    NR == FNR { if (item($0)) { if (!in_list) { in_list = 1; n++ }
+				cnt[n]++ } else if (!skip($0)) in_list = 0
+			next }
+		    FNR == 1 { in_list = 0; n = 0 }
+		    item($0) { if (!in_list) { in_list = 1; n++; i = 0 }
+			c = cnt[n]; keep = c <= k || i == 0 ||
+			    int(i * k / c) != int((i - 1) * k / c); i++
+			if (keep) print; next }
+		    !skip($0) { in_list = 0 }
+		    { print }' "$y" "$y" >"$y.sample" && mv "$y.sample" "$y"
+	done
+fi
 git init -q repo && echo x >repo/x && git -C repo add x &&
     GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z' \
     git -C repo -c user.name=lkp -c user.email=lkp@localhost commit -q -m one
@@ -79,7 +107,8 @@ while read -r f; do
 	q=run.yaml
 	# before the include: LKP splices it as text, so these are hash_0's
 	# and the file's own keys (made short above) win over them
-	{ echo "runs: 1"; echo "disturbed: keep"; echo "runtime: 1s"
+	{ echo "runs: 1"; echo "disturbed: keep"; echo "timeout: 10m"
+	  echo "runtime: 1s"
 	  [ "$tc" != hackbench ] || echo "loops: 1000"; echo "<< : $f"; } >"$q"
 	# runtime only for a testcase that takes it, as a key: a file that
 	# gives it as its program's option has had its value made 1s above
@@ -95,6 +124,14 @@ while read -r f; do
 		continue
 	fi
 	n=$(grep -c '^job ' check.out || true)
+	of=
+	if [ -n "${LKP_RUN_SAMPLE:-}" ] && [ "${f#jobs/stress-ng/}" != "$f" ]; then
+		all=$(BISECTD_CONFIG=/nonexistent "$B" check --format-only \
+		    -I jobs-full "jobs-full/${f#jobs/}" 2>/dev/null |
+		    grep -c '^job ' || true)
+		of=" (a sample: $n of its $all jobs)"
+		n="$n of $all"
+	fi
 	prev=$(db "SELECT coalesce(max(id), 0) FROM runs" 2>/dev/null || echo 0)
 	if "$B" queue "$q" --commit HEAD --wait >q.out 2>q.err; then
 		rc=0
@@ -112,8 +149,8 @@ while read -r f; do
 	    samples s WHERE s.run = r.id AND s.metric LIKE '$tc.%')")
 	if [ "$rc" = 0 ] && [ "$runs" -gt 0 ] && [ "$good" = "$runs" ]; then
 		ran=$((ran + 1))
-		printf '| %s | %s | ran: %s runs, each with %s.* metrics |\n' \
-		    "$f" "$n" "$runs" "$tc"
+		printf '| %s | %s | ran: %s runs, each with %s.* metrics%s |\n' \
+		    "$f" "$n" "$runs" "$tc" "$of"
 	else
 		failed=$((failed + 1))
 		why=$(db "SELECT coalesce(error, status) FROM runs WHERE id > $prev

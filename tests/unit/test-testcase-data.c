@@ -97,7 +97,7 @@ test_bad_files(void)
 		{ "program: p\nargs: [p]\n",
 		  "p.yaml:2:1: unknown key 'args' in a program file (known: "
 		  "program, package, description, programs, params, mkdir, setup, "
-		  "repeat, argv, output, metrics)" },
+		  "repeat, repeat_for, argv, output, metrics)" },
 		{ "program: p\nparams: {n: {type: number}}\nargv: [p]\n",
 		  "p.yaml:2:20: parameter 'n': 'type' must be count, size, "
 		  "duration, integer, word, string or file" },
@@ -689,12 +689,11 @@ test_validate(void)
 	    "job.yaml:2:1: unknown parameter 'whatever' for testcase 'dbench' "
 	    "(it takes nr_threads, runtime, loadfile; bisectd's keys and the "
 	    "knobs are in docs/jobs.md)", "nothing near: the list");
-	is_str(validate("testcase: hackbench\nruntime: 10s\n"),
-	    "job.yaml:2:1: unknown parameter 'runtime' for testcase "
-	    "'hackbench' (it takes nr_threads, fds, mode, ipc, datasize, "
-	    "loops, iterations; bisectd's keys and the knobs are in "
-	    "docs/jobs.md)",
-	    "hackbench takes no runtime");
+	is_str(validate("testcase: hackbench\nruntime: 10s\n"), "ok",
+	    "hackbench takes a runtime (LKP's run_for_time)");
+	is_str(validate("testcase: hackbench\nruntime_s: 10s\n"),
+	    "job.yaml:2:1: unknown parameter 'runtime_s' for testcase "
+	    "'hackbench': did you mean 'runtime'?", "and says so");
 	names = testcase_names();
 	want = xasprintf("job.yaml:1:1: testcase 'will-it-scale' has no 'run:' "
 	    "command and no adapter (known: %s)", names);
