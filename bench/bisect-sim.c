@@ -1415,7 +1415,9 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
  * builders, speculation on), then the cost model of issue 13 at 4
  * machines: the driver on one machine with one builder, fixed-repeat
  * bisection with 10 runs per step spread over the 4 machines, and the
- * driver with 4 slots, with and without speculative builds.
+ * driver with 4 slots, with and without speculative builds; once with
+ * the runs grouped on the machine free first, once placed and ordered
+ * as bisectd does (struct cost_model.placed).
  */
 struct rounds_method {
 	const char	*name;
