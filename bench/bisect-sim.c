@@ -449,6 +449,14 @@ struct cost_model {
 	double		boot;
 	double		run;
 	int		speculate;
+	/*
+	 * As bisectd places and orders them: run seq of a commit on machine
+	 * seq % machines, a batch held until all its commits are built, its
+	 * runs interleaved on each machine (bisectd/dispatch.c), a boot at
+	 * every change of commit on a machine; else the first free machine
+	 * takes the next run, runs grouped by commit.
+	 */
+	int		placed;
 };
 
 #define COST_MAX	16	/* machines or builders */
@@ -770,12 +778,14 @@ cost_first_free(const double *t, unsigned n)
  * run ends (or the last build, without runs).
  */
 static double
-cost_batch(struct cost_clock *c, const int *need, const size_t *runs,
-    size_t nr)
+cost_batch(struct cost_clock *c, const int *need, const size_t *first,
+    const size_t *runs, size_t nr)
 {
 	const struct cost_model	*m = sim_cost;
 	double			 mach[COST_MAX], *ready, end = c->now, t, bt;
+	double			 held;
 	size_t			*left, booted[COST_MAX], k, best, todo = 0;
+	size_t			 j, longest = 0, seq, pos, y;
 	unsigned		 b, i;
 
 	ready = xcalloc(nr + 1, sizeof *ready);
@@ -795,6 +805,48 @@ cost_batch(struct cost_clock *c, const int *need, const size_t *runs,
 		}
 		left[k] = runs[k];
 		todo += runs[k];
+	}
+	if (m->placed) {
+		/*
+		 * Round j of the batch: of each commit, its j-th run in the
+		 * order (position, seq), as dispatch_order forms them.
+		 */
+		for (k = 0, held = c->now; k < nr; k++) {
+			if (runs[k] > 0 && ready[k] > held)
+				held = ready[k];
+			if (runs[k] > longest)
+				longest = runs[k];
+		}
+		for (j = 0; j < longest; j++)
+			for (k = 0; k < nr; k++) {
+				if (j >= runs[k])
+					continue;
+				/* the j-th of first..first+runs-1 by position */
+				for (pos = 0, y = 0, seq = (size_t)-1;
+				    pos < m->machines && seq == (size_t)-1;
+				    pos++) {
+					size_t s0 = first[k], s1 = first[k] +
+					    runs[k], c0;
+
+					c0 = s0 % m->machines <= pos ? s0 - s0 %
+					    m->machines + pos : s0 - s0 %
+					    m->machines + m->machines + pos;
+					for (; c0 < s1; c0 += m->machines, y++)
+						if (y == j) {
+							seq = c0;
+							break;
+						}
+				}
+				i = (unsigned)(seq % m->machines);
+				t = mach[i] > held ? mach[i] : held;
+				if (booted[i] != k)
+					t += m->boot;
+				booted[i] = k;
+				mach[i] = t + m->run;
+				if (mach[i] > end)
+					end = mach[i];
+			}
+		todo = 0;
 	}
 	while (todo > 0) {
 		i = cost_first_free(mach, m->machines);
@@ -835,19 +887,22 @@ cost_round(struct cost_clock *c, const struct history *h,
 {
 	int	*need = xcalloc(res->nr_wants + 1, sizeof *need);
 	size_t	*runs = xcalloc(res->nr_wants + 1, sizeof *runs), k, x;
+	size_t	*first = xcalloc(res->nr_wants + 1, sizeof *first);
 
 	for (k = 0; k < res->nr_wants; k++) {
 		x = res->wants[k].commit;
 		c->wanted[x] = 1;
+		first[k] = st->n[x];
 		need[k] = !st->built[x];
 		if (!h->failed[x] && res->wants[k].samples > st->n[x])
 			runs[k] = res->wants[k].samples - st->n[x];
 	}
 	c->start = c->now;
-	c->now = cost_batch(c, need, runs, res->nr_wants);
+	c->now = cost_batch(c, need, first, runs, res->nr_wants);
 	o->minutes = c->now;
 	free(need);
 	free(runs);
+	free(first);
 }
 
 /*
@@ -891,9 +946,10 @@ cost_finish(struct cost_clock *c, const struct history *h,
 {
 	size_t	i;
 	int	need = 1;
+	size_t	first = 0;
 
 	if (o->revert_runs > 0)
-		c->now = cost_batch(c, &need, &o->revert_runs, 1);
+		c->now = cost_batch(c, &need, &first, &o->revert_runs, 1);
 	o->minutes = c->now;
 	for (i = 0; i < h->nr; i++)
 		o->wasted += c->spec[i] && !c->wanted[i];
@@ -1080,9 +1136,9 @@ static void
 cost_fixed(unsigned r, size_t nr)
 {
 	int	need[2] = { 1, 1 };
-	size_t	runs[2] = { r, r };
+	size_t	runs[2] = { r, r }, first[2] = { 0, 0 };
 
-	sim_clock.now = cost_batch(&sim_clock, need, runs, nr);
+	sim_clock.now = cost_batch(&sim_clock, need, first, runs, nr);
 }
 
 /*
@@ -1359,7 +1415,9 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
  * builders, speculation on), then the cost model of issue 13 at 4
  * machines: the driver on one machine with one builder, fixed-repeat
  * bisection with 10 runs per step spread over the 4 machines, and the
- * driver with 4 slots, with and without speculative builds.
+ * driver with 4 slots, with and without speculative builds; once with
+ * the runs grouped on the machine free first, once placed and ordered
+ * as bisectd does (struct cost_model.placed).
  */
 struct rounds_method {
 	const char	*name;
@@ -1368,6 +1426,7 @@ struct rounds_method {
 	unsigned	 machines;
 	unsigned	 builders;
 	int		 speculate;
+	int		 placed;	/* struct cost_model.placed */
 };
 
 static void
@@ -1377,7 +1436,7 @@ rounds_method_run(const struct rounds_method *rm, size_t trials,
 {
 	struct scenario		 sc = scenarios[0];
 	struct cost_model	 cm = { rm->machines, rm->builders, 10, 1, 5,
-				    rm->speculate };
+				    rm->speculate, rm->placed };
 	struct history		 h;
 	struct sim		 s;
 	struct outcome		 o;
@@ -1487,6 +1546,8 @@ rounds_report(size_t trials, unsigned long seed)
 	    "x1: against the driver on 1 machine with 1 builder, x10: "
 	    "against fixed-10 on the same machines and builders\n",
 	    sim_max_runs, sim_initial_runs, sim_min_effect);
+	printf("  runs on the machine free first, grouped by commit, a boot "
+	    "per commit a machine takes in a batch\n");
 	rounds_header("     x1    x10");
 	rm.slots = 1;
 	rm.machines = 1;
@@ -1494,10 +1555,24 @@ rounds_report(size_t trials, unsigned long seed)
 	rm.speculate = 0;
 	rounds_method_run(&rm, trials, seed, &one, "driver, 1 slot", 0, 0);
 	rm.fixed = 10;
-	for (b = 1; b <= 2; b++) {
+	for (b = 1; b <= 4; b++) {
+		rm.placed = b > 2;
+		if (b == 3) {
+			printf("  placed as bisectd places them: run seq on "
+			    "machine seq %% 4, a batch held until its commits "
+			    "are built, its runs interleaved on each machine, "
+			    "a boot at every change of commit\n");
+			rounds_header("     x1    x10");
+			rm.slots = 1;
+			rm.machines = 1;
+			rm.builders = 1;
+			rm.speculate = 0;
+			rounds_method_run(&rm, trials, seed, &one,
+			    "driver, 1 slot", 0, 0);
+		}
 		rm.slots = 0;
 		rm.machines = 4;
-		rm.builders = b;
+		rm.builders = 2 - b % 2;
 		rm.speculate = 0;
 		rm.fixed = 20;
 		rounds_method_run(&rm, trials, seed, NULL, "fixed-20", one, 0);

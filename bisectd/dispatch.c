@@ -3,8 +3,12 @@
  * Brecht, ICPE 2017) for the runs of one batch. Sequential runs (all of
  * A, then all of B) turn a drift or a burst of other load into a
  * difference between A and B; interleaved in a random order per round,
- * the same disturbance falls on both sides. The seed is a hash of the
- * run ids, so the order survives a restart.
+ * the same disturbance falls on both sides. With the job's runs spread
+ * over machine positions, a round is formed, where the sequence numbers
+ * allow, from runs of one position, so that every commit of the batch
+ * (the two of a pair, or the k points of a round and the ends beside
+ * them) takes its turn on each machine. The seed is a hash of the run
+ * ids, so the order survives a restart.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -109,7 +113,7 @@ dispatch_order(const struct dispatch_run *runs, size_t nr, unsigned positions,
 		sd->runs[sd->nr++] = i;
 	}
 	ds.runs = runs;
-	ds.positions = nr_sides == 2 ? positions : 0;
+	ds.positions = nr_sides >= 2 ? positions : 0;
 	for (j = 0; j < nr_sides; j++) {
 		qsort_r(sides[j].runs, sides[j].nr, sizeof *sides[j].runs,
 		    dispatch_cmp, &ds);

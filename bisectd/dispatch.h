@@ -24,10 +24,11 @@ struct dispatch_run {
 /*
  * Rank (0 .. nr - 1) of each run of one job's batch: round k takes the
  * k-th run of every commit, in a random order per round. With exactly two
- * commits the rounds are pairs, A,B or B,A at random, and when the job's
- * runs go to positions > 0 machines (run seq to position seq % positions)
- * the pairs are formed, where the sequence numbers allow, from runs of
- * one position, so that both sides of a pair run on one machine.
+ * commits the rounds are pairs, A,B or B,A at random. When the job's runs
+ * go to positions > 0 machines (run seq to position seq % positions) the
+ * rounds (pairs, or one run of each of k commits) are formed, where the
+ * sequence numbers allow, from runs of one position, so that every
+ * commit of the round runs on one machine, one after the other.
  */
 void	 dispatch_order(const struct dispatch_run *, size_t nr,
 	     unsigned positions, size_t *rank);

@@ -10,13 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/bisect-posterior.h"
 #include "stats/bisect-rounds.h"
 #include "util/xalloc.h"
+
 
 #define ROUNDS_NATS	6.0	/* one point's odds, as bisect_model_batch */
 #define ROUNDS_TOL	0.25	/* of the quantiles' spacing, for a build */
 #define ROUNDS_FLOOR	1.5	/* a point's batch, in the job's runs, at least */
 #define ROUNDS_EDGE	1e-9	/* cdf this close to 0 or 1 decides nothing */
+#define ROUNDS_ENDS	1.5	/* the ends' first look, times k job runs */
+#define ROUNDS_PAIRS	2	/* the fresh check's first look, pairs per slot */
+#define ROUNDS_FIRST	2.0	/* beside the ends' first look, in job runs */
 
 size_t
 bisect_rounds_points(size_t *out, unsigned k, const double *cdf,
@@ -78,7 +83,17 @@ bisect_rounds_grow(unsigned n, unsigned k)
 unsigned
 bisect_rounds_first(unsigned first_runs, unsigned k)
 {
-	return first_runs * (k ? k : 1);
+	if (k <= 1)
+		return first_runs;
+	return (unsigned)ceil(first_runs * k * ROUNDS_ENDS);
+}
+
+unsigned
+bisect_rounds_pairs(unsigned first, unsigned k)
+{
+	unsigned	want = ROUNDS_PAIRS * k;
+
+	return k > 1 && want > first ? want : first;
 }
 
 unsigned
@@ -210,6 +225,34 @@ rounds_built(const struct bisect_state *st, size_t i)
 	return st->c[i].nr_samples > 0 || st->c[i].build != BISECT_BUILD_UNKNOWN;
 }
 
+/*
+ * The samples to ask of point i: a new one the round's batch; one sampled
+ * already what moves its odds from where they stand (its P(bad)) to the
+ * round's decisive odds, at least a third of the batch.
+ */
+static unsigned
+rounds_more(const struct bisect_state *st, size_t i, double effect,
+    unsigned k, unsigned batch)
+{
+	size_t	n = st->c[i].nr_samples;
+	double	p = st->pbad[i], lo, need, add;
+
+	if (n == 0)
+		return batch;
+	if (p < 1e-12)
+		p = 1e-12;
+	if (p > 1 - 1e-12)
+		p = 1 - 1e-12;
+	lo = fabs(log(p / (1 - p)));
+	need = ROUNDS_NATS + log(k ? (double)k : 1) - lo;
+	add = effect > 0 ? 2 * need / (effect * effect) : batch;
+	if (add < batch / 3.0)
+		add = batch / 3.0;
+	if (add > batch)
+		add = batch;
+	return (unsigned)n + (unsigned)ceil(add);
+}
+
 double
 bisect_rounds_search(struct bisect_state *st, const struct bisect_range *r,
     double effect, unsigned k_re, double bal_min)
@@ -268,8 +311,8 @@ bisect_rounds_search(struct bisect_state *st, const struct bisect_range *r,
 	if (n > 0 && n < left)
 		batch *= (left + n - 1) / n;
 	for (i = 0; i < n; i++)
-		bisect_range_want(st, pts[i], (unsigned)(st->c[pts[i]].nr_samples
-		    == 0 ? batch : st->c[pts[i]].nr_samples + (batch + 1) / 2));
+		bisect_range_want(st, pts[i], rounds_more(st, pts[i], effect,
+		    k, batch));
 	nspec = bisect_rounds_speculate(spec, (size_t)k * (k + 1), &st->g,
 	    st->post, next, built, pts, n, k, st->nr);
 	rounds_spec_add(st, spec, nspec);
@@ -283,42 +326,90 @@ out:
 }
 
 /*
- * While the ends are told apart, nothing else is sampled: their looks
- * are theirs alone, so that their runs go out as interleaved pairs
- * (DESIGN 4.7; bisectd/dispatch.c pairs a batch of two commits only).
- * The builders are idle then: the first round's points, the quantiles of
- * a flat prior, are the builds to start.
+ * While the ends are told apart, the slots they leave sample the points
+ * the first round would take if they differ: the quantiles of a flat
+ * prior (first look), or of the posterior the ends' samples so far give
+ * (a later look), at the decisive batch. Their runs share the ends'
+ * batch, which bisectd/dispatch.c interleaves on every machine, so that a
+ * drift hits the ends and the points alike. When the ends do not differ
+ * the points' runs are the price (none when the ends need every slot:
+ * two slots). The builders build the points of the round after.
  */
 void
 bisect_rounds_ends(struct bisect_state *st, const struct bisect_range *r)
 {
-	unsigned	 k = st->in->slots;
+	unsigned	 k = st->in->slots, left, batch;
 	double		*post = xcalloc(st->nr + 1, sizeof *post);
 	double		*cdf = xcalloc(st->nr + 1, sizeof *cdf);
+	double		*g = NULL;
 	unsigned char	*elig = xcalloc(st->nr + 1, 1);
 	unsigned char	*built = xcalloc(st->nr + 1, 1);
+	unsigned char	*next = xcalloc(st->nr + 1, 1);
 	size_t		*pts = xcalloc(k + 1, sizeof *pts);
-	size_t		 i, n = 0, m = 0;
+	size_t		*spec = xcalloc((size_t)k * (k + 1) + 1, sizeof *spec);
+	size_t		 i, j, n = 0, m = 0, ng = 0, nspec;
+	struct bisect_model mod;
+	int		 looked;
 
+	left = k > st->nr_wants ? k - (unsigned)st->nr_wants : 0;
 	for (i = 0; i < st->nr; i++)
 		n += r->in[i];
-	for (i = 0; i < st->nr; i++) {
-		post[i] = r->in[i] && n ? 1.0 / (double)n : 0;
-		built[i] = (unsigned char)rounds_built(st, i);
-	}
-	bisect_graph_sums(&st->g, post, cdf);
+	for (i = 0; i < r->nr_goods; i++)
+		ng += st->c[r->goods[i]].nr_samples;
+	/* a later look: the posterior, as if the ends differed */
+	looked = r->depth == 0 && ng >= st->first_runs && st->c[r->top].nr_samples >=
+	    st->first_runs;
+	batch = (unsigned)ceil(ROUNDS_FIRST * st->first_runs);
+	if (looked) {
+		g = xcalloc(ng + 1, sizeof *g);
+		for (i = 0, ng = 0; i < r->nr_goods; i++)
+			for (j = 0; j < st->c[r->goods[i]].nr_samples; j++)
+				g[ng++] = st->c[r->goods[i]].samples[j];
+		bisect_posterior(st, r, g, ng, &mod);
+		for (i = 0; i < st->nr; i++)
+			post[i] = r->in[i] ? st->post[i] : 0;
+		if (mod.effect > 0 && bisect_rounds_batch(mod.effect, left,
+		    st->max_runs) > batch)
+			batch = bisect_rounds_batch(mod.effect, left,
+			    st->max_runs);
+	} else
+		for (i = 0; i < st->nr; i++)
+			post[i] = r->in[i] && n ? 1.0 / (double)n : 0;
 	for (i = 0; i < st->nr; i++)
-		elig[i] = r->in[i] && i != r->top &&
-		    st->c[i].build != BISECT_BUILD_FAILED &&
+		built[i] = (unsigned char)rounds_built(st, i);
+	bisect_graph_sums(&st->g, post, cdf);
+	for (i = 0; i < st->nr; i++) {
+		next[i] = r->in[i] && i != r->top &&
+		    st->c[i].build != BISECT_BUILD_FAILED;
+		elig[i] = next[i] && st->c[i].nr_samples < st->max_runs &&
 		    cdf[i] > ROUNDS_EDGE && cdf[i] < 1 - ROUNDS_EDGE;
-	n = bisect_rounds_points(pts, k, cdf, elig, built, st->nr);
+	}
+	n = 0;
+	/* a part's ends (a second culprit?) are only a check: builds */
+	if (left > 0 && r->depth == 0)
+		n = bisect_rounds_points(pts, left, cdf, elig, built, st->nr);
 	for (i = 0; i < n; i++)
-		if (!built[pts[i]])
-			pts[m++] = pts[i];
-	rounds_spec_add(st, pts, m);
+		bisect_range_want(st, pts[i], (unsigned)(st->c[pts[i]].nr_samples
+		    == 0 ? batch : st->c[pts[i]].nr_samples + (batch + 1) / 2));
+	if (n > 0) {
+		/* the next round's likeliest points, as builds */
+		nspec = bisect_rounds_speculate(spec, (size_t)k * (k + 1),
+		    &st->g, post, next, built, pts, n, k, st->nr);
+		rounds_spec_add(st, spec, nspec);
+	} else {
+		/* no slot beside the ends: this round's points, as builds */
+		n = bisect_rounds_points(pts, k, cdf, elig, built, st->nr);
+		for (i = 0; i < n; i++)
+			if (!built[pts[i]])
+				pts[m++] = pts[i];
+		rounds_spec_add(st, pts, m);
+	}
+	free(g);
 	free(post);
 	free(cdf);
 	free(elig);
 	free(built);
+	free(next);
 	free(pts);
+	free(spec);
 }

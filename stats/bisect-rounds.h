@@ -45,6 +45,11 @@ unsigned bisect_rounds_grow(unsigned n, unsigned k);
 unsigned bisect_rounds_first(unsigned first_runs, unsigned k);
 
 /*
+ * The fresh check's first look, in pairs, with k slots (one-slot: first).
+ */
+unsigned bisect_rounds_pairs(unsigned first, unsigned k);
+
+/*
  * Samples added to each side of the confirmation (a culprit against its
  * parent) per round with k slots: the one-slot step, ceil(k / 2) times.
  */

@@ -14,6 +14,7 @@
 #include "stats/bisect-machine.h"
 #include "stats/bisect-pair.h"
 #include "stats/bisect-range.h"
+#include "stats/bisect-rounds.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -328,7 +329,8 @@ bisect_fresh(struct bisect_result *res, const struct bisect_state *st,
 	change = ratio ? log1p(st->root_pct / 100) : st->root_shift;
 	if (!isfinite(change) || change == 0)
 		goto out;
-	bisect_pair_decide(&pc, d, np, change, BISECT_PAIR_FIRST,
+	bisect_pair_decide(&pc, d, np, change,
+	    bisect_rounds_pairs(BISECT_PAIR_FIRST, st->in->slots),
 	    st->max_runs / 2);
 	if (pc.verdict == BISECT_PAIR_MORE && st->spent)
 		pc.verdict = BISECT_PAIR_UNDECIDED;

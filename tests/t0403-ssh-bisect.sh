@@ -72,14 +72,18 @@ test_expect_success 'every run recorded its machine'\''s boot and its times' '
 		HAVING count(DISTINCT boot_id) = 1)")" = 3
 '
 
-test_expect_success 'the ends ran as interleaved pairs, each on one machine' '
+test_expect_success 'the ends ran interleaved, each pair on one machine' '
+	good=$(commit_oid "commit 1") &&
+	bad=$(git -C repo rev-parse master) &&
 	first="SELECT * FROM runs WHERE dispatch_key >> 20 =
 		(SELECT min(dispatch_key >> 20) FROM runs)" &&
-	test "$(db_query "SELECT count(DISTINCT commit_oid) FROM ($first)")" = 2 &&
-	test "$(db_query "SELECT count(*) FROM (SELECT (dispatch_key & 1048575) / 2
-		FROM ($first) GROUP BY (dispatch_key & 1048575) / 2
-		HAVING count(DISTINCT commit_oid) != 2 OR
-		count(DISTINCT agent) != 1)")" = 0
+	ends="SELECT agent, commit_oid, (row_number() OVER (PARTITION BY agent
+		ORDER BY dispatch_key) - 1) / 2 AS pair FROM ($first)
+		WHERE commit_oid IN ('\''$good'\'', '\''$bad'\'')" &&
+	test "$(db_query "SELECT count(DISTINCT commit_oid) FROM ($ends)")" = 2 &&
+	test "$(db_query "SELECT count(*) FROM ($ends)")" -ge 6 &&
+	test "$(db_query "SELECT count(*) FROM (SELECT pair FROM ($ends)
+		GROUP BY agent, pair HAVING count(DISTINCT commit_oid) != 2)")" = 0
 '
 
 test_expect_success 'the culprit is compared with its parent within each machine' '

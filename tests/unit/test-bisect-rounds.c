@@ -116,12 +116,17 @@ test_batch(void)
 	is_int(bisect_rounds_batch(0, 4, 30), 30, "no effect known: the cap");
 	is_int(bisect_rounds_batch(10, 4, 40), 2, "a huge effect: 2 at least");
 
-	is_int(bisect_rounds_first(3, 4), 12, "the ends' first look, 4 slots");
+	is_int(bisect_rounds_first(3, 4), 18, "the ends' first look, 4 slots: "
+	    "1.5 times the job's runs a slot");
 	is_int(bisect_rounds_first(3, 1), 3, "and 1 slot: the job's runs");
 	is_int(bisect_rounds_grow(12, 4), 18, "each look adds half again, "
 	    "as one slot does");
 	is_int(bisect_rounds_grow(12, 8), 24, "with 8 slots twice that");
 	is_int(bisect_rounds_grow(12, 1), 18, "one slot's look: half again");
+	is_int(bisect_rounds_pairs(5, 4), 8, "the fresh check's first look, 4 "
+	    "slots: 2 pairs a slot");
+	is_int(bisect_rounds_pairs(5, 1), 5, "and 1 slot: as given");
+	is_int(bisect_rounds_pairs(5, 2), 5, "never fewer than given");
 	is_int(bisect_rounds_regrow(2, 4), 8, "the confirmation: 2 a side per "
 	    "slot");
 }
@@ -218,16 +223,45 @@ test_driver(void)
 	in.slots = 4;
 	ok(bisect_decide(&res, &in) == 0 && res.status == BISECT_CONTINUE,
 	    "four slots, nothing sampled: continue");
-	for (k = 0; k < res.nr_wants; k++)
+	for (k = 0; k < res.nr_wants; k++) {
 		ends += (res.wants[k].commit == 0 ||
-		    res.wants[k].commit == NR - 1) && res.wants[k].samples == 12;
-	ok(res.nr_wants == 2 && ends == 2, "four slots: both ends 12 runs, "
-	    "and nothing else in their batch");
-	for (i = 0; i < res.nr_builds; i++)
-		inner += i < 4 && near(res.builds[i], 20 * (i + 1));
-	ok(res.nr_builds == 4 && inner == 4, "and the first round's points, "
-	    "the flat prior's quintiles, to build meanwhile");
+		    res.wants[k].commit == NR - 1) && res.wants[k].samples == 18;
+		inner += (near(res.wants[k].commit, 33) ||
+		    near(res.wants[k].commit, 67)) && res.wants[k].samples == 6;
+	}
+	ok(res.nr_wants == 4 && ends == 2 && inner == 2, "four slots: both "
+	    "ends 18 runs, and in the two slots they leave the flat prior's "
+	    "thirds, 6 runs each");
+	for (i = 0, inner = 0; i < res.nr_builds; i++)
+		for (k = 0; k < res.nr_wants; k++)
+			inner += res.builds[i] == res.wants[k].commit;
+	ok(res.nr_builds > 0 && res.nr_builds <= 20 && inner == 0,
+	    "and the next round's points to build meanwhile, none of them "
+	    "wanted now (%zu)", res.nr_builds);
 	bisect_result_release(&res);
+
+	in.slots = 2;
+	ok(bisect_decide(&res, &in) == 0 && res.nr_wants == 2 &&
+	    res.nr_builds == 2 && near(res.builds[0], 33) &&
+	    near(res.builds[1], 67), "two slots: the ends alone, the thirds "
+	    "to build meanwhile");
+	bisect_result_release(&res);
+	in.slots = 4;
+
+	/* a later look at the ends: the posterior's points beside them */
+	line[0].samples = good;
+	line[0].nr_samples = 18;
+	line[NR - 1].samples = good + 1;
+	line[NR - 1].nr_samples = 18;
+	line[0].build = line[NR - 1].build = BISECT_BUILD_OK;
+	ok(bisect_decide(&res, &in) == 0 && res.status == BISECT_CONTINUE &&
+	    res.nr_wants == 4, "the ends alike so far: a second look, with "
+	    "two points beside them");
+	for (k = 0, ends = 0; k < res.nr_wants; k++)
+		ends += res.wants[k].commit == 0 || res.wants[k].commit == NR - 1;
+	ok(ends == 2, "the ends first");
+	bisect_result_release(&res);
+	line_init();
 
 	/* the ends told apart, nothing between sampled */
 	line[0].samples = good;

@@ -225,6 +225,52 @@ test_positions(void)
 	    "allow");
 }
 
+/* rounds of nr_sides runs, each of nr_sides commits, on one position */
+static int
+rounds_on_one_position(unsigned p, size_t nr_sides)
+{
+	size_t	rank[MAX_RUNS], order[MAX_RUNS], k, j, i;
+	int	n = 0, one;
+
+	dispatch_order(runs, nr_runs, p, rank);
+	batch_sequence(rank, order);
+	for (k = 0; k + nr_sides <= nr_runs; k += nr_sides) {
+		one = 1;
+		for (j = k; j < k + nr_sides; j++)
+			for (i = k; i < j; i++)
+				one = one && strcmp(runs[order[i]].commit,
+				    runs[order[j]].commit) != 0 &&
+				    (unsigned)runs[order[i]].seq % p ==
+				    (unsigned)runs[order[j]].seq % p;
+		n += one;
+	}
+	return n;
+}
+
+static void
+test_positions_k(void)
+{
+	static const char *const names[] = { "a", "b", "c", "d" };
+	size_t	k, c;
+
+	batch_reset();
+	for (c = 0; c < 4; c++)
+		for (k = 0; k < 6; k++)
+			batch_add(100 + 10 * (int)c + (int)k, names[c],
+			    (int)k);
+	is_int(rounds_on_one_position(3, 4), 6, "four commits, seq 0-5, "
+	    "three positions: every round one run of each, on one machine");
+	batch_reset();
+	for (k = 0; k < 4; k++)
+		batch_add(200 + (int)k, "a", 1 + (int)k);
+	for (c = 1; c < 3; c++)
+		for (k = 0; k < 4; k++)
+			batch_add(200 + 10 * (int)c + (int)k, names[c],
+			    (int)k);
+	is_int(rounds_on_one_position(2, 3), 4, "three commits, one at seq "
+	    "1-4 and two at 0-3, two positions: every round on one machine");
+}
+
 int
 main(void)
 {
@@ -233,5 +279,6 @@ main(void)
 	test_rounds();
 	test_deterministic();
 	test_positions();
+	test_positions_k();
 	return tap_done();
 }
