@@ -57,6 +57,7 @@ static void
 run(struct drift_run *r, struct env *e, const char *label, const char *commit)
 {
 	r->label = label;
+	r->boot = NULL;
 	r->commit = commit;
 	r->keys = e->keys;
 	r->values = e->values;
