@@ -14,6 +14,7 @@
 #include "stats/bisect-machine.h"
 #include "stats/bisect-pair.h"
 #include "stats/bisect-range.h"
+#include "stats/bisect-time.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -386,6 +387,8 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	struct bisect_machine_fit mf;
 	struct bisect_input	 adj_in;
 	struct bisect_commit	*adj = NULL, *pool = NULL, *boo = NULL;
+	struct bisect_commit	*tm = NULL;
+	struct bisect_time	 bt;
 	struct bisect_boot_units bu;
 	struct bisect_image	 im;
 	unsigned char		*anc_good = NULL;
@@ -402,6 +405,7 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	memset(&mf, 0, sizeof mf);
 	memset(&im, 0, sizeof im);
 	memset(&bu, 0, sizeof bu);
+	memset(&bt, 0, sizeof bt);
 	if (bisect_check(in, &res->error) != 0)
 		goto fail;
 	st.in = in;
@@ -420,6 +424,21 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 		adj_in.commits = adj;
 		st.in = &adj_in;
 		st.c = adj;
+	}
+	/*
+	 * Neighbours in time that move together (a drift, a burst no
+	 * monitor saw): the search's samples are taken over the bad end's
+	 * runs beside them (stats/bisect-time.h), and its wants get the bad
+	 * end beside them.
+	 */
+	tm = xcalloc(in->nr_commits, sizeof *tm);
+	if (bisect_time_adjust(&bt, tm, st.c, in->nr_commits, in->bad,
+	    in->good, in->nr_good)) {
+		if (st.in == in)
+			adj_in = *in;
+		adj_in.commits = tm;
+		st.in = &adj_in;
+		st.c = tm;
 	}
 	/*
 	 * Boots that differ more than runs do: a boot's mean is one sample
@@ -546,6 +565,8 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 		    res->wants, &res->nr_wants);
 		bisect_boot_wants(&bu, in->commits, res->wants,
 		    res->nr_wants);
+		bisect_time_wants(&bt, in->commits, in->good, in->nr_good,
+		    &res->wants, &res->nr_wants);
 	}
 	if (s == BISECT_FOUND && res->nr_culprits > 0 &&
 	    im.same_parent[res->culprits[0]]) {
@@ -568,6 +589,8 @@ out:
 	free(adj);
 	free(pool);
 	free(boo);
+	free(tm);
+	bisect_time_release(&bt);
 	bisect_boot_release(&bu);
 	bisect_image_release(&im);
 	bisect_machine_fit_release(&mf);
