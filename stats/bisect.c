@@ -289,7 +289,7 @@ bisect_budget(struct bisect_state *st, const struct bisect_input *in,
 	while (steps < 64 && ((size_t)1 << steps) < n)
 		steps++;
 	res->budget_runs = in->max_total_runs ? in->max_total_runs :
-	    2 * st->max_runs * (steps + 2);
+	    2 * st->max_runs * (steps + 2) * (st->time_pairs ? 2 : 1);
 	res->budget_builds = in->max_builds ? in->max_builds :
 	    6 * (steps + 2);
 	st->spent = runs >= res->budget_runs || builds >= res->budget_builds;
@@ -439,6 +439,7 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 		adj_in.commits = tm;
 		st.in = &adj_in;
 		st.c = tm;
+		st.time_pairs = 1;
 	}
 	/*
 	 * Boots that differ more than runs do: a boot's mean is one sample
