@@ -127,7 +127,9 @@ bisect_revert_decide(struct bisect_revert *out,
 		out->want = stand;
 		goto want;
 	}
-	if (out->p_restores < BISECT_REVERT_ALPHA_RESTORES || nrv >= cap) {
+	/* early only on a point estimate of half or more restored */
+	if ((out->p_restores < BISECT_REVERT_ALPHA_RESTORES &&
+	    out->restored_pct >= 50) || nrv >= cap) {
 		out->verdict = BISECT_REVERT_RESTORES;
 		goto out;
 	}

@@ -66,7 +66,8 @@ struct bisect_revert {
 /*
  * Fills out; returns out->verdict. With fewer revert samples than the
  * first look's (none at the start), MORE with the first look's want.
- * Then: RESTORES when the revert is significantly better than bad;
+ * Then: RESTORES when the revert is significantly better than bad and
+ * restores half or more of the change (the point estimate);
  * CONTRADICTS when significantly less than half is restored on at least
  * max(2 x the first look, runs) samples (MORE to that many when seen on
  * fewer); RESTORES at runs samples when neither is shown; else MORE, half
