@@ -682,7 +682,8 @@ sim_trace = -1;		/* trial whose every round is printed */
 /*
  * The revert check as bisectd runs it: the culprit reverted on top of bad
  * (bad's level with the culprit's step taken out; none when the culprit
- * is wrong), run as often as bad was, its verdict bisect_revert_decide's;
+ * is wrong), run in looks up to as often as bad was (boots: as many boots),
+ * its verdict and its looks bisect_revert_decide's;
  * one that contradicts makes the answer unconfirmed. Its runs and its
  * build count in the totals. With images, the revert of the commit that
  * changes the image builds its parent's: decided by the build, no runs.
@@ -696,6 +697,7 @@ sim_revert(const struct history *h, struct sim *s, const struct store *st,
 	size_t				 c = res->culprits[0], n = 0, alloc = 0;
 	size_t				 first = st->n[h->bad];
 	double				*x = NULL, level = h->mean[h->bad];
+	const char			**boots = NULL, *boot = "none-m0";
 
 	o->builds++;
 	/*
@@ -715,17 +717,27 @@ sim_revert(const struct history *h, struct sim *s, const struct store *st,
 	in.good = st->s[0];
 	in.nr_good = st->n[0];
 	in.runs = (unsigned)first;
+	if (!sim_untimed) {
+		in.bad_boots = st->b[h->bad];
+		in.good_boots = st->b[0];
+	}
 	for (;;) {
+		in.revert = x;
+		in.nr_revert = n;
+		in.revert_boots = sim_untimed ? NULL : boots;
+		if (bisect_revert_decide(&v, &in) != BISECT_REVERT_MORE)
+			break;
 		/* with BOOT, each batch of the revert in a boot of its own */
 		if (s->noise == BOOT) {
-			s->boot++;
+			boot = sim_boot_name("boot", ++s->boot);
 			s->boot_offset = gsl_ran_gaussian(s->rng, SD);
 		}
-		while (n < first) {
+		while (n < v.want) {
 			unsigned	tries = 0;
 			int		disturbed;
 
 			ALLOC_GROW(x, n, alloc);
+			boots = xreallocarray(boots, alloc, sizeof *boots);
 			for (;;) {
 				x[n] = sim_sample(s, level, n, &disturbed);
 				o->runs++;
@@ -734,19 +746,16 @@ sim_revert(const struct history *h, struct sim *s, const struct store *st,
 					break;
 				o->set_aside++;
 			}
+			boots[n] = boot;
 			n++;
 		}
-		in.revert = x;
-		in.nr_revert = n;
-		if (bisect_revert_decide(&v, &in) != BISECT_REVERT_MORE)
-			break;
-		first = v.want;
 	}
 	if (v.verdict == BISECT_REVERT_CONTRADICTS) {
 		res->status = BISECT_UNCONFIRMED;
 		o->revert_contradicts = 1;
 	}
 	free(x);
+	free(boots);
 }
 
 static void

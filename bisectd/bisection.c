@@ -1082,10 +1082,11 @@ out:
 }
 
 /*
- * The revert check: the culprit reverted on top of bad, built and run as
- * many times as bad was (at least the job's runs); its verdict is
- * stats/bisect-revert.c's, which may ask for the check once more, twice
- * the runs, before it says the revert contradicts the culprit. Returns 1 while its runs are still to come (they have been
+ * The revert check: the culprit reverted on top of bad, built and run in
+ * looks that grow by half up to as many times as bad was (at least the
+ * job's runs), boots as units where boots differ more than runs do; its
+ * verdict and its looks are stats/bisect-revert.c's, which asks again on
+ * more runs before it says the revert contradicts the culprit. Returns 1 while its runs are still to come (they have been
  * queued), 2 while its build is (bisection_revert_image), 0 with *out set
  * to the check's JSON (or NULL when there is nothing to say) and *v to the
  * verdict, -1 on error.
@@ -1130,8 +1131,6 @@ bisection_revert(struct scheduler *s, struct bisection *bs,
 	    cause)) != 1)
 		return r;
 	target = bad->nr_samples > runs ? (unsigned)bad->nr_samples : runs;
-	if ((r = bisection_revert_queue(s, bs, b, oid, target, cause)) != 0)
-		return r;
 	if (store_run_totals(st, b->job, b->repo, oid, &done, &failed,
 	    cause) != 0)
 		return -1;
@@ -1157,9 +1156,29 @@ bisection_revert(struct scheduler *s, struct bisection *bs,
 	vin.revert = series.values;
 	vin.nr_revert = series.nr;
 	vin.runs = target;
+	/* boots as units where boots differ more than runs do, as the driver */
+	if (bad->boots != NULL && good->boots != NULL && series.nr > 0) {
+		size_t k;
+
+		for (k = 0; k < series.nr && series.boots[k] != NULL; k++)
+			;
+		if (k == series.nr) {
+			vin.bad_boots = bad->boots;
+			vin.good_boots = good->boots;
+			vin.revert_boots = (const char *const *)series.boots;
+		}
+	}
+	/* in looks that grow by half, up to target (bisect_revert_decide) */
 	if (bisect_revert_decide(v, &vin) == BISECT_REVERT_MORE) {
 		store_series_release(&series);
-		return bisection_revert_queue(s, bs, b, oid, v->want, cause);
+		if ((r = bisection_revert_queue(s, bs, b, oid, v->want,
+		    cause)) != 0)
+			return r;
+		/* nothing more could be queued: the runs so far say it */
+		v->verdict = BISECT_REVERT_UNKNOWN;
+		if (store_series_get(st, b->job, b->repo, oid, b->metric,
+		    &series, cause) != 0)
+			return -1;
 	}
 	t->nr_runs += (size_t)done;
 	summary_compute(&sr, series.values, series.nr);

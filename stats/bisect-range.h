@@ -69,6 +69,8 @@ struct bisect_state {
 	 */
 	int				 pair;
 	int				 timed;
+	/* the search comes in pairs with the bad end (bisect-time.h) */
+	int				 time_pairs;
 	size_t				 remaining;
 	unsigned			 steps;
 

@@ -1,10 +1,12 @@
 /*
  * The revert check's verdict, a pure step beside the driver: the culprit
- * reverted on top of the bad end, run as often as the bad end was. From
- * the samples of the bad end, the good end and the revert it says how much
- * of the change the revert restores, and whether that contradicts the
- * culprit (significantly less than half restored): then it asks for the
- * check once more, twice as many runs, before it says so.
+ * reverted on top of the bad end, run in looks of growing size up to as
+ * often as the bad end was. From the samples of the bad end, the good end
+ * and the revert it says how much of the change the revert restores, and
+ * whether that contradicts the culprit (significantly less than half
+ * restored, shown again on more runs) or agrees (significantly better
+ * than the bad end). Where boots differ more than runs do, boots are the
+ * units, as the driver counts them (stats/bisect-boot.h).
  */
 #ifndef STATS_BISECT_REVERT_H
 #define STATS_BISECT_REVERT_H
@@ -25,7 +27,15 @@ struct bisect_revert_input {
 	size_t		 nr_good;
 	const double	*revert;
 	size_t		 nr_revert;
-	unsigned	 runs;		/* the check's first batch */
+	unsigned	 runs;		/* the check's cap: bad's runs, or more */
+	/*
+	 * Per sample, the boot it ran in (boot_id; NULL arrays when
+	 * unknown): with all three, boots that differ more than runs do
+	 * make each boot's mean one sample, and a look wants new boots.
+	 */
+	const char *const *bad_boots;
+	const char *const *good_boots;
+	const char *const *revert_boots;
 };
 
 struct bisect_revert {
@@ -39,12 +49,31 @@ struct bisect_revert {
 	double		 p_value;
 	/* the revert against bad, in % of bad's median */
 	double		 change_pct;
+	/* one-sided: H1 the revert is better than bad */
+	double		 p_restores;
+	int		 boot_units;	/* the test was on boot means */
+	size_t		 units;		/* the revert's samples or boots */
 };
 
 /* The significance of "restores less than half" (one-sided). */
 #define BISECT_REVERT_ALPHA	0.01
+/* The significance of "the revert is better than bad" (one-sided). */
+#define BISECT_REVERT_ALPHA_RESTORES	0.05
+/* The revert's runs at the first look (boots: 3 boots). */
+#define BISECT_REVERT_FIRST	5
+#define BISECT_REVERT_FIRST_BOOTS	3
 
-/* Fills out; returns out->verdict. */
+/*
+ * Fills out; returns out->verdict. With fewer revert samples than the
+ * first look's (none at the start), MORE with the first look's want.
+ * Then: RESTORES when the revert is significantly better than bad and
+ * restores half or more of the change (the point estimate);
+ * CONTRADICTS when significantly less than half is restored on at least
+ * max(2 x the first look, runs) samples (MORE to that many when seen on
+ * fewer); RESTORES at runs samples when neither is shown; else MORE, half
+ * as many again. In boot units each want is one more boot
+ * (BISECT_BOOT_RUNS runs on top of the revert's runs).
+ */
 enum bisect_revert_verdict bisect_revert_decide(struct bisect_revert *out,
 		    const struct bisect_revert_input *in);
 const char *bisect_revert_verdict_name(enum bisect_revert_verdict);

@@ -15,6 +15,7 @@
 #include "stats/bisect-pair.h"
 #include "stats/bisect-range.h"
 #include "stats/bisect-rounds.h"
+#include "stats/bisect-time.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -289,7 +290,7 @@ bisect_budget(struct bisect_state *st, const struct bisect_input *in,
 	while (steps < 64 && ((size_t)1 << steps) < n)
 		steps++;
 	res->budget_runs = in->max_total_runs ? in->max_total_runs :
-	    2 * st->max_runs * (steps + 2);
+	    2 * st->max_runs * (steps + 2) * (st->time_pairs ? 2 : 1);
 	res->budget_builds = in->max_builds ? in->max_builds :
 	    6 * (steps + 2);
 	st->spent = runs >= res->budget_runs || builds >= res->budget_builds;
@@ -388,6 +389,8 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	struct bisect_machine_fit mf;
 	struct bisect_input	 adj_in;
 	struct bisect_commit	*adj = NULL, *pool = NULL, *boo = NULL;
+	struct bisect_commit	*tm = NULL;
+	struct bisect_time	 bt;
 	struct bisect_boot_units bu;
 	struct bisect_image	 im;
 	unsigned char		*anc_good = NULL;
@@ -404,6 +407,7 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	memset(&mf, 0, sizeof mf);
 	memset(&im, 0, sizeof im);
 	memset(&bu, 0, sizeof bu);
+	memset(&bt, 0, sizeof bt);
 	if (bisect_check(in, &res->error) != 0)
 		goto fail;
 	st.in = in;
@@ -422,6 +426,22 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 		adj_in.commits = adj;
 		st.in = &adj_in;
 		st.c = adj;
+	}
+	/*
+	 * Neighbours in time that move together (a drift, a burst no
+	 * monitor saw): the search's samples are taken over the bad end's
+	 * runs beside them (stats/bisect-time.h), and its wants get the bad
+	 * end beside them.
+	 */
+	tm = xcalloc(in->nr_commits, sizeof *tm);
+	if (bisect_time_adjust(&bt, tm, st.c, in->nr_commits, in->bad,
+	    in->good, in->nr_good)) {
+		if (st.in == in)
+			adj_in = *in;
+		adj_in.commits = tm;
+		st.in = &adj_in;
+		st.c = tm;
+		st.time_pairs = 1;
 	}
 	/*
 	 * Boots that differ more than runs do: a boot's mean is one sample
@@ -548,6 +568,8 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 		    res->wants, &res->nr_wants);
 		bisect_boot_wants(&bu, in->commits, res->wants,
 		    res->nr_wants);
+		bisect_time_wants(&bt, in->commits, in->good, in->nr_good,
+		    &res->wants, &res->nr_wants);
 	}
 	if (s == BISECT_FOUND && res->nr_culprits > 0 &&
 	    im.same_parent[res->culprits[0]]) {
@@ -570,6 +592,8 @@ out:
 	free(adj);
 	free(pool);
 	free(boo);
+	free(tm);
+	bisect_time_release(&bt);
 	bisect_boot_release(&bu);
 	bisect_image_release(&im);
 	bisect_machine_fit_release(&mf);

@@ -1,12 +1,15 @@
 /*
- * Unit tests for bisect_revert_decide: a revert that restores the good
- * level, one that restores none of the change (asked again with twice the
- * runs, then a contradiction), half of it, and too few samples to say.
+ * Unit tests for bisect_revert_decide: the first look, a revert that
+ * restores the good level (at the first look), one that restores none of
+ * the change (more runs, then a contradiction), half of it, no change to
+ * undo, and boots as units.
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "stats/bisect-boot.h"
 #include "stats/bisect-revert.h"
 #include "tests/unit/tap.h"
 
@@ -40,9 +43,12 @@ int
 main(void)
 {
 	double				 good[40], bad[40], rev[80];
+	const char			*gb[40], *bb[40], *rb[80];
 	struct bisect_revert_input	 in;
 	struct bisect_revert		 out;
+	size_t				 i;
 
+	memset(&in, 0, sizeof in);
 	fill(good, 20, 1000);
 	fill(bad, 20, 940);
 	in.good = good;
@@ -52,10 +58,19 @@ main(void)
 	in.revert = rev;
 	in.runs = 20;
 
+	in.nr_revert = 0;
+	is_str(bisect_revert_verdict_name(bisect_revert_decide(&out, &in)),
+	    "more", "no revert run yet: the first look");
+	is_int(out.want, BISECT_REVERT_FIRST, "of %d runs", BISECT_REVERT_FIRST);
 	fill(rev, 20, 1000);
+	in.nr_revert = 5;
+	is_str(bisect_revert_verdict_name(bisect_revert_decide(&out, &in)),
+	    "restores", "a revert back at the good level restores at 5 runs");
+	ok(out.p_restores < BISECT_REVERT_ALPHA_RESTORES,
+	    "significantly better than bad (p = %.2g)", out.p_restores);
 	in.nr_revert = 20;
 	is_str(bisect_revert_verdict_name(bisect_revert_decide(&out, &in)),
-	    "restores", "a revert back at the good level restores");
+	    "restores", "and at 20");
 	ok(out.restored_pct > 70 && out.restored_pct < 130 &&
 	    out.restored_lo <= out.restored_pct &&
 	    out.restored_pct <= out.restored_hi, "about all of it (%.0f%%, "
@@ -65,27 +80,66 @@ main(void)
 	    out.change_pct);
 
 	fill(rev, 20, 940);
+	in.nr_revert = 5;
 	is_str(bisect_revert_verdict_name(bisect_revert_decide(&out, &in)),
-	    "more", "none of it restored: asked again");
-	is_int(out.want, 40, "with twice the runs");
+	    "more", "none of it restored, 5 runs: asked again");
+	is_int(out.want, 20, "on as many runs as bad had");
+	in.nr_revert = 20;
+	is_str(bisect_revert_verdict_name(bisect_revert_decide(&out, &in)),
+	    "contradicts", "none of it on as many runs as bad: contradicts");
 	ok(out.p_value < BISECT_REVERT_ALPHA && out.restored_hi < 50,
 	    "significantly less than half (p = %.2g, %.0f%%)", out.p_value,
 	    out.restored_pct);
-	fill(rev + 20, 20, 940);
-	in.nr_revert = 40;
+	fill(rev, 20, 955);
+	in.nr_revert = 5;
 	is_str(bisect_revert_verdict_name(bisect_revert_decide(&out, &in)),
-	    "contradicts", "and again: the revert contradicts the culprit");
+	    "more", "a quarter of it at 5 runs, neither shown: more");
+	is_int(out.want, 8, "a look half as large again");
 
 	fill(rev, 40, 970);
+	in.nr_revert = 20;
 	is_str(bisect_revert_verdict_name(bisect_revert_decide(&out, &in)),
 	    "restores", "half of it is not less than half");
 
-	in.nr_revert = 1;
-	is_str(bisect_revert_verdict_name(bisect_revert_decide(&out, &in)),
-	    "unknown", "one sample: nothing to say");
 	in.nr_revert = 20;
 	in.bad = good;
 	is_str(bisect_revert_verdict_name(bisect_revert_decide(&out, &in)),
 	    "unknown", "no change to undo: nothing to say");
+	in.bad = bad;
+
+	/*
+	 * Boots off by 3% each, 4 runs a boot: the revert's one boot at the
+	 * bad level but 3% up reads as restored on runs; in boots it is one
+	 * sample, and more boots are asked for.
+	 */
+	static const char *names[] = { "b0", "b1", "b2", "b3", "b4", "b5",
+	    "b6", "b7", "b8", "b9", "b10", "b11", "b12", "b13", "b14",
+	    "b15", "b16", "b17", "b18", "b19" };
+	for (i = 0; i < 20; i++) {
+		gb[i] = names[i / 4];
+		bb[i] = names[5 + i / 4];
+	}
+	for (i = 0; i < 20; i += 4) {
+		double	goff = 0.03 * rng_gauss(), boff = 0.03 * rng_gauss();
+		size_t	k;
+
+		for (k = i; k < i + 4; k++) {
+			good[k] = 1000 * (1 + 0.003 * rng_gauss()) * (1 + goff);
+			bad[k] = 940 * (1 + 0.003 * rng_gauss()) * (1 + boff);
+		}
+	}
+	fill(rev, 5, 940 * 1.05);
+	for (i = 0; i < 5; i++)
+		rb[i] = "r0";
+	in.good_boots = gb;
+	in.bad_boots = bb;
+	in.revert_boots = rb;
+	in.nr_revert = 5;
+	bisect_revert_decide(&out, &in);
+	ok(out.boot_units, "boots differ more than runs: boot units");
+	is_str(bisect_revert_verdict_name(out.verdict), "more",
+	    "one boot of the revert: more boots");
+	is_int(out.want, 5 + BISECT_BOOT_RUNS, "a new boot of %d runs",
+	    BISECT_BOOT_RUNS);
 	return tap_done();
 }
