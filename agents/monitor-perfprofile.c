@@ -600,12 +600,21 @@ monitor_perfprofile_guest_add(struct initramfs *ir, char **cause)
 	{
 		char *const	argv[] = { "ldd", real, NULL };
 
+		/* a static perf: ldd says so and fails; it needs nothing */
 		if (monitor_tool_probe(argv, &sb, cause) != 0) {
-			error_prefix(cause, "the libraries of '%s'", real);
-			goto out;
+			if (strstr(sb.buf != NULL ? sb.buf : "",
+			    "not a dynamic executable") == NULL) {
+				error_prefix(cause, "the libraries of '%s'",
+				    real);
+				goto out;
+			}
+			free(*cause);
+			*cause = NULL;
+			strbuf_reset(&sb);
 		}
 	}
-	if (initramfs_host_program(ir, real, sb.buf, cause) != 0)
+	if (initramfs_host_program(ir, real, sb.buf != NULL ? sb.buf : "",
+	    cause) != 0)
 		goto out;
 	/* under the name PATH finds it by, when that is a link */
 	if (*perf == '/' && strcmp(real, perf) != 0 &&
