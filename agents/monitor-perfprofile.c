@@ -273,7 +273,7 @@ monitor_perfprofile_start(void **state, const struct monitor_run *run,
 	char				 fbuf[32], *control = NULL;
 	char				*vmlinux = NULL, *ctl = NULL, *ack = NULL;
 	char				*msize = NULL;
-	int				 r = -1, guest;
+	int				 r = -1;
 
 	mp->tool.pid = -1;
 	mp->tool.fd = -1;
@@ -288,8 +288,8 @@ monitor_perfprofile_start(void **state, const struct monitor_run *run,
 	    cause) != 0)
 		goto out;
 	mp->event = ev = monitor_perfprofile_event();
-	guest = monitor_perfprofile_in_guest();
-	mp->max_size = guest ? PERFPROFILE_GUEST_DATA : PERFPROFILE_MAX_DATA;
+	mp->max_size = monitor_perfprofile_in_guest() ?
+	    PERFPROFILE_GUEST_DATA : PERFPROFILE_MAX_DATA;
 	snprintf(fbuf, sizeof fbuf, "%lu", freq);
 	mp->data = path_join(run->resultdir, PERFPROFILE_DATA);
 	if (monitor_perfprofile_fifos(mp, &ctl, &ack, cause) != 0)
@@ -301,14 +301,15 @@ monitor_perfprofile_start(void **state, const struct monitor_run *run,
 		    (char *)ev, "-F", fbuf, "-o", "/dev/null", "--", "true",
 		    NULL };
 		/*
-		 * -N: no copy of every binary sampled into ~/.debug; in a
-		 * guest -B too: no pass over the data for build ids at the
-		 * stop, which under TCG can outlast the stop's grace, and
-		 * perf report reads the guest's own files right after
+		 * -N: no copy of every binary sampled into ~/.debug; -B: no
+		 * pass over the whole data for build ids when perf stops,
+		 * which on a loaded machine (or under TCG) outlasts the
+		 * stop's grace and fails the run; perf report reads the
+		 * same files right after, by path
 		 */
 		char *const	argv[] = { "perf", "record", "-a", "-g", "-N",
-		    "-e", (char *)ev, "-F", fbuf, msize, "-D", "-1", control,
-		    "-o", mp->data, guest ? "-B" : NULL, NULL };
+		    "-B", "-e", (char *)ev, "-F", fbuf, msize, "-D", "-1",
+		    control, "-o", mp->data, NULL };
 
 		/* perf refuses -a without the rights (perf_event_paranoid) */
 		if (monitor_tool_probe(probe, &mp->out, cause) != 0 ||
