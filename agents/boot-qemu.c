@@ -15,7 +15,10 @@
  * bisect-agent on the job inside the guest, and sends back its result,
  * output.log and stderr in base64 between "file NAME" and "end NAME"
  * lines, then "done STATUS", and reboots; -no-reboot turns the reboot
- * into qemu's exit, as it does for a panic with panic=-1.
+ * into qemu's exit, as it does for a panic with panic=-1. The run's start
+ * and end are the host's clocks when the guest came up and when it was
+ * done; its boot is the guest's boot_id. A job with perf-profile gets the
+ * host's perf in the initramfs, and its perf.data back the same way.
  */
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -36,6 +39,7 @@
 #include "agents/boot.h"
 #include "agents/child.h"
 #include "agents/initramfs.h"
+#include "agents/monitor-perfprofile.h"
 #include "agents/transport.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -48,6 +52,7 @@
 #define QEMU_EXIT_GRACE		30	/* for the guest to reboot */
 #define QEMU_MAX_STREAM		(160u << 20)
 #define QEMU_CONSOLE_TAIL	12	/* lines of console in an error */
+#define QEMU_FILES		4
 
 /* The runner: only fixed text; the job reaches it as a file. */
 static const char boot_qemu_init_head[] =
@@ -57,7 +62,8 @@ static const char boot_qemu_init_head[] =
 	"/bin/busybox mount -t sysfs sysfs /sys\n"
 	"/bin/busybox mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
 	"/bin/busybox --install -s /bin\n"
-	"export PATH=/bin:/sbin HOME=/ TERM=dumb\n"
+	"export PATH=/bin:/sbin:/usr/bin HOME=/ TERM=dumb\n"
+	"export " MONITOR_PERFPROFILE_GUEST_ENV "=qemu\n"
 	"stty -F /dev/ttyS1 raw -echo 2>/dev/null\n"
 	"exec 3>/dev/ttyS1\n"
 	"say() { echo \"" BOOT_MARKER " $*\" >&3; }\n"
@@ -67,7 +73,7 @@ static const char boot_qemu_init_head[] =
 static const char boot_qemu_init_tail[] =
 	"/bisectd/job.yaml /bisectd/result 2>/bisectd/agent.log\n"
 	"rc=$?\n"
-	"for f in result output.log; do\n"
+	"for f in result output.log perf-profile.data; do\n"
 	"\tif [ -f \"/bisectd/result/$f\" ]; then\n"
 	"\t\tsay file \"$f\"; base64 \"/bisectd/result/$f\" >&3; "
 	"say end \"$f\"\n"
@@ -89,13 +95,16 @@ struct boot_qemu_stream {
 	struct strbuf		 line;
 	size_t			 total;
 	int			 up;
-	double			 up_at;
+	double			 up_at;		/* monotonic */
+	double			 up_wall;
+	double			 done_at;	/* monotonic, and wall clock */
+	double			 done_wall;
 	char			*release;
 	char			*version;
 	int			 done;
 	int			 status;
-	struct boot_qemu_file	 files[3];	/* result, output.log,
-						   agent.log */
+	struct boot_qemu_file	 files[QEMU_FILES];	/* result, output.log,
+						   agent.log, perf-profile.data */
 	struct boot_qemu_file	*in;		/* inside file ... end */
 	struct strbuf		 b64;
 	int			 bad;		/* base64 did not decode */
@@ -107,6 +116,15 @@ boot_qemu_now(void)
 	struct timespec	ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double
+boot_qemu_wall(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
@@ -148,7 +166,7 @@ out:
 
 static int
 boot_qemu_initramfs(const char *path, const char *workdir,
-    const char *image, const char *jobfile, char **cause)
+    const char *image, const char *jobfile, int perf, char **cause)
 {
 	struct initramfs	*ir = NULL;
 	struct strbuf		 init = STRBUF_INIT;
@@ -183,6 +201,8 @@ boot_qemu_initramfs(const char *path, const char *workdir,
 	    initramfs_program(ir, "bisectd", "bisect-agent", &loader,
 	    cause) != 0 ||
 	    initramfs_tree(ir, "work", workdir, skip, cause) != 0)
+		goto out;
+	if (perf && monitor_perfprofile_guest_add(ir, cause) != 0)
 		goto out;
 	mods = path_join(workdir, "install/lib/modules");
 	if (file_exists(mods) &&
@@ -252,15 +272,17 @@ boot_qemu_decode(const char *s, size_t len, struct strbuf *out)
 static void
 boot_qemu_stream_init(struct boot_qemu_stream *st)
 {
+	size_t	i;
+
 	memset(st, 0, sizeof *st);
 	strbuf_init(&st->line);
 	strbuf_init(&st->b64);
 	st->files[0].name = "result";
 	st->files[1].name = "output.log";
 	st->files[2].name = "agent.log";
-	strbuf_init(&st->files[0].data);
-	strbuf_init(&st->files[1].data);
-	strbuf_init(&st->files[2].data);
+	st->files[3].name = "perf-profile.data";
+	for (i = 0; i < QEMU_FILES; i++)
+		strbuf_init(&st->files[i].data);
 	st->status = -1;
 }
 
@@ -271,7 +293,7 @@ boot_qemu_stream_release(struct boot_qemu_stream *st)
 
 	strbuf_release(&st->line);
 	strbuf_release(&st->b64);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < QEMU_FILES; i++)
 		strbuf_release(&st->files[i].data);
 	free(st->release);
 	free(st->version);
@@ -309,17 +331,20 @@ boot_qemu_stream_line(struct boot_qemu_stream *st, char *line)
 	if (strcmp(word, "up") == 0 && !st->up) {
 		st->up = 1;
 		st->up_at = boot_qemu_now();
+		st->up_wall = boot_qemu_wall();
 		st->release = xstrdup(rest);
 	} else if (strcmp(word, "uname-v") == 0 && st->version == NULL)
 		st->version = xstrdup(rest);
 	else if (strcmp(word, "file") == 0) {
-		for (i = 0; i < 3; i++) {
+		for (i = 0; i < QEMU_FILES; i++) {
 			if (strcmp(rest, st->files[i].name) == 0)
 				st->in = &st->files[i];
 		}
 		strbuf_reset(&st->b64);
 	} else if (strcmp(word, "done") == 0) {
 		st->done = 1;
+		st->done_at = boot_qemu_now();
+		st->done_wall = boot_qemu_wall();
 		st->status = atoi(rest);
 	}
 }
@@ -457,6 +482,10 @@ boot_qemu_take(struct result *r, const struct result *g)
 	size_t			 i, j;
 
 	r->exit_status = g->exit_status;
+	if (g->boot_id != NULL) {
+		free(r->boot_id);
+		r->boot_id = xstrdup(g->boot_id);
+	}
 	if (g->error != NULL)
 		result_set_error(r, "%s", g->error);
 	if (g->untestable != NULL)
@@ -482,6 +511,41 @@ boot_qemu_tail(const struct strbuf *sb)
 		len--;
 	start = len > 400 ? len - 400 : 0;
 	return xstrndup(sb->buf != NULL ? sb->buf + start : "", len - start);
+}
+
+/* The run's times by the host's clocks: from the guest up to done. */
+static void
+boot_qemu_times(const struct boot_qemu_stream *st, struct result *r)
+{
+	r->has_times = 1;
+	r->start_wall = st->up_wall;
+	r->start_mono = st->up_at;
+	r->end_wall = st->done_wall;
+	r->end_mono = st->done_at;
+}
+
+/*
+ * A boot id for a guest that has none of its own (no CONFIG_PROC_SYSCTL):
+ * each qemu run is a boot of its own, and the host's kernel hands out a
+ * new random UUID at every read of this file.
+ */
+static char *
+boot_qemu_boot_id(void)
+{
+	char	*buf = NULL;
+	size_t	 len;
+
+	if (file_read("/proc/sys/kernel/random/uuid", &buf, &len,
+	    NULL) != 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	if (*buf == '\0' || !result_name_valid(buf)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }
 
 /* Turn what came back into the run's result. */
@@ -520,6 +584,7 @@ boot_qemu_outcome(const struct boot_qemu_stream *st, int timed_out,
 		rv = 0;
 		goto out;
 	}
+	boot_qemu_times(st, r);
 	result_env_set(r, "boot", "qemu");
 	s = xasprintf("%.2f", st->up_at - started);
 	result_env_set(r, "boot_seconds", s);
@@ -539,6 +604,10 @@ boot_qemu_outcome(const struct boot_qemu_stream *st, int timed_out,
 		goto out;
 	if (st->files[2].seen &&
 	    boot_qemu_save(resultdir, "guest-agent.log", &st->files[2].data,
+	    cause) != 0)
+		goto out;
+	if (st->files[3].seen &&
+	    boot_qemu_save(resultdir, "perf-profile.data", &st->files[3].data,
 	    cause) != 0)
 		goto out;
 	if (!st->files[0].seen || result_parse("guest result",
@@ -584,6 +653,8 @@ boot_qemu_run(const struct job *job, const char *jobfile,
 	char			*image = NULL, *tmp = NULL, *cpio = NULL;
 	char			*kernel = NULL, *console = NULL, *serial = NULL;
 	char			*qlog = NULL, *hash = NULL, *argv[32];
+	char			*why = NULL;
+	int			 perf = monitor_perfprofile_wanted(job);
 	unsigned		 limit = boot_timeout(job), run_timeout;
 	double			 started;
 	pid_t			 pid = -1;
@@ -601,6 +672,11 @@ boot_qemu_run(const struct job *job, const char *jobfile,
 		rv = 0;
 		goto out;
 	}
+	if (perf && monitor_perfprofile_guest_check(workdir, &why) != 0) {
+		result_set_error(r, "%s", why);
+		rv = 0;
+		goto out;
+	}
 	tmp = xasprintf("%s/bisect-agent-qemu.XXXXXX", tmpdir != NULL &&
 	    *tmpdir != '\0' ? tmpdir : "/tmp");
 	if (mkdtemp(tmp) == NULL) {
@@ -611,7 +687,8 @@ boot_qemu_run(const struct job *job, const char *jobfile,
 		goto out;
 	}
 	cpio = path_join(tmp, "initramfs.cpio");
-	if (boot_qemu_initramfs(cpio, workdir, image, jobfile, cause) != 0) {
+	if (boot_qemu_initramfs(cpio, workdir, image, jobfile, perf,
+	    cause) != 0) {
 		error_prefix(cause, "boot qemu: the initramfs");
 		goto out;
 	}
@@ -666,6 +743,10 @@ boot_qemu_run(const struct job *job, const char *jobfile,
 	    &timed_out);
 	close(pipefd[0]);
 	pipefd[0] = -1;
+	if (!st.done) {
+		st.done_at = boot_qemu_now();
+		st.done_wall = boot_qemu_wall();
+	}
 	status = boot_qemu_reap(pid, timed_out ? 0 : boot_qemu_now() +
 	    QEMU_EXIT_GRACE, &killed);
 	pid = -1;
@@ -676,6 +757,8 @@ boot_qemu_run(const struct job *job, const char *jobfile,
 		goto out;
 	if ((hash = boot_image_hash(workdir)) != NULL)
 		result_env_set(r, "kernel_sha256", hash);
+	if (st.up && r->boot_id == NULL)
+		r->boot_id = boot_qemu_boot_id();
 	rv = 0;
 out:
 	if (pid != -1) {
@@ -707,5 +790,6 @@ out:
 	free(serial);
 	free(qlog);
 	free(hash);
+	free(why);
 	return rv;
 }

@@ -109,6 +109,37 @@ boot_image_hash(const char *workdir)
 	return boot_meta(workdir, "image_hash");
 }
 
+int
+boot_kconfig(const char *workdir, const char *symbol, char **value)
+{
+	char	*path = path_join(workdir, ".config"), *buf = NULL, *line;
+	char	*next, *unset = xasprintf("# %s is not set", symbol);
+	size_t	 len, n = strlen(symbol);
+	int	 r = -1;
+
+	*value = NULL;
+	if (file_read(path, &buf, &len, NULL) != 0)
+		goto out;
+	r = 0;
+	for (line = buf; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (strcmp(line, unset) == 0) {
+			*value = xstrdup("n");
+			break;
+		}
+		if (strncmp(line, symbol, n) == 0 && line[n] == '=') {
+			*value = xstrdup(line + n + 1);
+			break;
+		}
+	}
+out:
+	free(buf);
+	free(path);
+	free(unset);
+	return r;
+}
+
 unsigned
 boot_timeout(const struct job *job)
 {

@@ -35,6 +35,13 @@ char		*boot_kernel_image(const char *workdir, const struct job *);
 /* The kernel release and image hash the build recorded (.bisectd-build). */
 char		*boot_expected_release(const char *workdir);
 char		*boot_image_hash(const char *workdir);
+/*
+ * A symbol's value in the artifacts' .config (the build's final one):
+ * "y", "m", a number or a string as written, "n" for "# ... is not set",
+ * NULL when the file does not name it. -1 when there is no .config.
+ */
+int		 boot_kconfig(const char *workdir, const char *symbol,
+		     char **value);
 /* The job's boot_timeout in seconds, else BOOT_TIMEOUT. */
 unsigned	 boot_timeout(const struct job *);
 

@@ -397,6 +397,67 @@ out:
 	return r;
 }
 
+/* "/lib/x/libm.so.6" as "lib/x/libm.so.6"; NULL for a relative path. */
+static const char *
+initramfs_host_name(const char *path)
+{
+	if (*path != '/')
+		return NULL;
+	while (*path == '/')
+		path++;
+	return path;
+}
+
+int
+initramfs_host_program(struct initramfs *ir, const char *path,
+    const char *ldd, char **cause)
+{
+	const char	*line, *end, *p, *name;
+	char		*lib = NULL, *what = NULL;
+	size_t		 len;
+	int		 r = -1;
+
+	if ((name = initramfs_host_name(path)) == NULL)
+		return error_set(cause, "'%s' is not an absolute path", path);
+	if (initramfs_file(ir, name, 0755, path, cause) != 0)
+		return -1;
+	for (line = ldd; *line != '\0'; line = *end != '\0' ? end + 1 : end) {
+		end = line + strcspn(line, "\n");
+		len = (size_t)(end - line);
+		free(lib);
+		free(what);
+		lib = what = NULL;
+		while (len > 0 && (*line == ' ' || *line == '\t')) {
+			line++;
+			len--;
+		}
+		if (len == 0)
+			continue;
+		/* "NAME => PATH (ADDR)", "PATH (ADDR)" or "NAME (ADDR)" */
+		if ((p = memmem(line, len, " => ", 4)) != NULL) {
+			what = xstrndup(line, (size_t)(p - line));
+			len -= (size_t)(p + 4 - line);
+			line = p + 4;
+		}
+		lib = xstrndup(line, strcspn(line, " \n"));
+		if (strncmp(lib, "not", 3) == 0 && what != NULL) {
+			error_set(cause, "'%s' needs '%s', which the loader does "
+			    "not find", path, what);
+			goto out;
+		}
+		if (*lib != '/')
+			continue;	/* the vDSO: the kernel's */
+		if (initramfs_file(ir, initramfs_host_name(lib), 0755, lib,
+		    cause) != 0)
+			goto out;
+	}
+	r = 0;
+out:
+	free(lib);
+	free(what);
+	return r;
+}
+
 int
 initramfs_finish(struct initramfs *ir, char **cause)
 {

@@ -44,6 +44,16 @@ int	initramfs_tree(struct initramfs *, const char *name, const char *from,
  */
 int	initramfs_program(struct initramfs *, const char *dir,
 	    const char *name, char **loader, char **cause);
+/*
+ * A host program at its own path (/usr/bin/perf as usr/bin/perf), with
+ * the shared objects and the loader that ldd's output (ldd, "NAME =>
+ * PATH (ADDR)" lines) names, each at the path ldd found it at, so that
+ * the program runs in the guest as it does here, without a loader
+ * command line (it may exec itself). A library ldd did not find is an
+ * error.
+ */
+int	initramfs_host_program(struct initramfs *, const char *path,
+	    const char *ldd, char **cause);
 /* The trailer; the archive is complete and closed. */
 int	initramfs_finish(struct initramfs *, char **cause);
 void	initramfs_free(struct initramfs *);

@@ -4,7 +4,10 @@
  * into RESULTDIR/perf-profile.data (capped in size, kept for "perf report
  * -i"). At stop, perf report folds the chains and agents/perf-profile.c
  * turns them into LKP's perf-profile.{self,children,calltrace} rows. The
- * event is the CPU's cycles where it counts them, else cpu-clock.
+ * event is the CPU's cycles where it counts them, else cpu-clock. Under
+ * qemu it runs in the guest: the host's perf and its libraries go into
+ * the initramfs (monitor_perfprofile_guest), the kernel's symbols come
+ * from the build's System.map, and the data comes back with the result.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -20,8 +23,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agents/boot.h"
 #include "agents/child.h"
+#include "agents/initramfs.h"
 #include "agents/monitor.h"
+#include "agents/monitor-perfprofile.h"
 #include "agents/monitor-tool.h"
 #include "agents/perf-profile.h"
 #include "agents/result.h"
@@ -36,6 +42,8 @@
 #define PERFPROFILE_MAX_FREQ	100000		/* perf_event_max_sample_rate */
 #define PERFPROFILE_MAX_DELAY	86400		/* seconds */
 #define PERFPROFILE_MAX_DATA	"256M"		/* perf record --max-size */
+#define PERFPROFILE_GUEST_DATA	"32M"		/* in a qemu guest's RAM */
+#define PERFPROFILE_SYMBOLS	"System.map"	/* the build's, kept */
 #define PERFPROFILE_DATA	"perf-profile.data"
 #define PERFPROFILE_REPORT_WAIT	600		/* s for perf report */
 #define PERFPROFILE_REPORT_MAX	(256u << 20)	/* bytes of its output */
@@ -50,6 +58,8 @@ struct monitor_perfprofile {
 	struct strbuf		 out;
 	char			*data;
 	char			*vmlinux;
+	char			*kallsyms;	/* the build's System.map */
+	const char		*max_size;
 	const char		*event;
 	/* perf record --control: "enable" to ctl, "ack" back */
 	char			*dir;
@@ -154,6 +164,7 @@ monitor_perfprofile_free(void *state)
 	free(mp->dir);
 	free(mp->data);
 	free(mp->vmlinux);
+	free(mp->kallsyms);
 	free(mp);
 }
 
@@ -223,6 +234,35 @@ monitor_perfprofile_enable(struct monitor_perfprofile *mp, int wait,
 	    "%ds", PERFPROFILE_READY_WAIT / 1000);
 }
 
+int
+monitor_perfprofile_in_guest(void)
+{
+	const char	*v = getenv(MONITOR_PERFPROFILE_GUEST_ENV);
+
+	return v != NULL && strcmp(v, "qemu") == 0;
+}
+
+/*
+ * The build's System.map, for the kernel's symbols, when this is the
+ * build's kernel (a qemu guest booted on it: the host checked its
+ * release) and it has no /proc/kallsyms of its own (CONFIG_KALLSYMS).
+ */
+static char *
+monitor_perfprofile_symbols(const struct monitor_run *run)
+{
+	char	*map;
+
+	if (!monitor_perfprofile_in_guest() ||
+	    access("/proc/kallsyms", R_OK) == 0)
+		return NULL;
+	map = path_join(run->workdir, PERFPROFILE_SYMBOLS);
+	if (access(map, R_OK) != 0) {
+		free(map);
+		return NULL;
+	}
+	return map;
+}
+
 static int
 monitor_perfprofile_start(void **state, const struct monitor_run *run,
     char **cause)
@@ -232,6 +272,7 @@ monitor_perfprofile_start(void **state, const struct monitor_run *run,
 	const char			*ev;
 	char				 fbuf[32], *control = NULL;
 	char				*vmlinux = NULL, *ctl = NULL, *ack = NULL;
+	char				*msize = NULL;
 	int				 r = -1;
 
 	mp->tool.pid = -1;
@@ -247,20 +288,28 @@ monitor_perfprofile_start(void **state, const struct monitor_run *run,
 	    cause) != 0)
 		goto out;
 	mp->event = ev = monitor_perfprofile_event();
+	mp->max_size = monitor_perfprofile_in_guest() ?
+	    PERFPROFILE_GUEST_DATA : PERFPROFILE_MAX_DATA;
 	snprintf(fbuf, sizeof fbuf, "%lu", freq);
 	mp->data = path_join(run->resultdir, PERFPROFILE_DATA);
 	if (monitor_perfprofile_fifos(mp, &ctl, &ack, cause) != 0)
 		goto out;
 	control = xasprintf("--control=fifo:%s,%s", ctl, ack);
+	msize = xasprintf("--max-size=%s", mp->max_size);
 	{
 		char *const	probe[] = { "perf", "record", "-a", "-g", "-e",
 		    (char *)ev, "-F", fbuf, "-o", "/dev/null", "--", "true",
 		    NULL };
-		/* -N: no copy of every binary sampled into ~/.debug */
+		/*
+		 * -N: no copy of every binary sampled into ~/.debug; -B: no
+		 * pass over the whole data for build ids when perf stops,
+		 * which on a loaded machine (or under TCG) outlasts the
+		 * stop's grace and fails the run; perf report reads the
+		 * same files right after, by path
+		 */
 		char *const	argv[] = { "perf", "record", "-a", "-g", "-N",
-		    "-e", (char *)ev, "-F", fbuf,
-		    "--max-size=" PERFPROFILE_MAX_DATA, "-D", "-1", control,
-		    "-o", mp->data, NULL };
+		    "-B", "-e", (char *)ev, "-F", fbuf, msize, "-D", "-1",
+		    control, "-o", mp->data, NULL };
 
 		/* perf refuses -a without the rights (perf_event_paranoid) */
 		if (monitor_tool_probe(probe, &mp->out, cause) != 0 ||
@@ -287,12 +336,14 @@ monitor_perfprofile_start(void **state, const struct monitor_run *run,
 			mp->vmlinux = vmlinux;
 			vmlinux = NULL;
 		}
+		mp->kallsyms = monitor_perfprofile_symbols(run);
 	}
 	*state = mp;
 	mp = NULL;
 	r = 0;
 out:
 	free(vmlinux);
+	free(msize);
 	free(control);
 	free(ctl);
 	free(ack);
@@ -421,6 +472,39 @@ out:
 	return r;
 }
 
+/*
+ * perf names no kernel frame when the kernel has no /proc/kallsyms (and
+ * ignores --kallsyms then: the recording has no kernel map): the build's
+ * System.map names them.
+ */
+static int
+monitor_perfprofile_kernel_names(struct monitor_perfprofile *mp,
+    struct strbuf *folded, struct result *r, char **cause)
+{
+	struct strbuf	 named = STRBUF_INIT;
+	char		*map = NULL, *n = NULL;
+	size_t		 len, count;
+	int		 ret = -1;
+
+	if (file_read(mp->kallsyms, &map, &len, cause) != 0)
+		goto out;
+	if (perf_profile_symbolize(map, len, folded->buf != NULL ?
+	    folded->buf : "", folded->len, &named, &count, cause) != 0) {
+		error_prefix(cause, "'%s'", mp->kallsyms);
+		goto out;
+	}
+	strbuf_reset(folded);
+	strbuf_add(folded, named.buf != NULL ? named.buf : "", named.len);
+	n = xasprintf("%zu", count);
+	result_env_set(r, "perf_profile_kernel_frames", n);
+	ret = 0;
+out:
+	strbuf_release(&named);
+	free(map);
+	free(n);
+	return ret;
+}
+
 static int
 monitor_perfprofile_stop(void *state, const struct monitor_exit *e,
     struct result *r, char **cause)
@@ -437,35 +521,112 @@ monitor_perfprofile_stop(void *state, const struct monitor_exit *e,
 			goto out;
 		free(*cause);
 		*cause = NULL;
-		result_env_set(r, "perf_profile_capped", PERFPROFILE_MAX_DATA);
+		result_env_set(r, "perf_profile_capped", mp->max_size);
 	}
 	if (monitor_perfprofile_report(mp, &folded, cause) != 0)
+		goto out;
+	if (mp->kallsyms != NULL &&
+	    monitor_perfprofile_kernel_names(mp, &folded, r, cause) != 0)
 		goto out;
 	if (perf_profile_parse(r, folded.buf, folded.len, cause) < 0)
 		goto out;
 	result_env_set(r, "perf_profile_event", mp->event);
 	if (mp->vmlinux != NULL)
 		result_env_set(r, "perf_profile_symbols", "vmlinux");
+	else if (mp->kallsyms != NULL)
+		result_env_set(r, "perf_profile_symbols", PERFPROFILE_SYMBOLS);
+	if (monitor_perfprofile_in_guest())
+		result_env_set(r, "perf_profile_where", "qemu guest");
 	ret = 0;
 out:
 	strbuf_release(&folded);
 	return ret;
 }
 
-/*
- * Under qemu the agent runs on the host, where perf would sample qemu and
- * not the kernel under test; recording in the guest needs perf in its
- * initramfs, which bisect-agent does not put there yet.
- */
-static int
-monitor_perfprofile_boot(const char *boot, char **why)
+int
+monitor_perfprofile_wanted(const struct job *job)
 {
-	if (boot == NULL || strcmp(boot, "qemu") != 0)
-		return 0;
-	return error_set(why, "monitor 'perf-profile' cannot profile a qemu "
-	    "guest: the guest's initramfs does not carry perf (the kernel "
-	    "would also need CONFIG_PERF_EVENTS=y), and perf on the host "
-	    "samples qemu, not the kernel under test");
+	size_t	i;
+
+	for (i = 0; i < job->nr_monitors; i++) {
+		if (strcmp(job->monitors[i], "perf-profile") == 0)
+			return 1;
+	}
+	for (i = 0; i < job->nr_programs; i++) {
+		if (strcmp(job->programs[i], "perf-profile") == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int
+monitor_perfprofile_guest_check(const char *workdir, char **why)
+{
+	static const char *const	 need[] = { "CONFIG_PERF_EVENTS",
+	    "CONFIG_EVENTFD", NULL };
+	const char *const		*s;
+	char				*v = NULL;
+	int				 r = 0, known;
+
+	for (s = need; *s != NULL && r == 0; s++) {
+		if ((known = boot_kconfig(workdir, *s, &v)) < 0)
+			break;		/* no .config: the guest will tell */
+		if (v == NULL || strcmp(v, "y") != 0)
+			r = error_set(why, "monitor 'perf-profile' records in "
+			    "the qemu guest, and its kernel was built without "
+			    "%s (%s=%s in the build's .config; perf needs "
+			    "CONFIG_PERF_EVENTS=y and CONFIG_EVENTFD=y)", *s,
+			    *s, v != NULL ? v : "n");
+		free(v);
+		v = NULL;
+	}
+	return r;
+}
+
+int
+monitor_perfprofile_guest_add(struct initramfs *ir, char **cause)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	char		*perf = NULL, *real = NULL;
+	int		 r = -1;
+
+	if ((perf = testcase_which("perf")) == NULL) {
+		r = 0;
+		goto out;
+	}
+	if ((real = realpath(perf, NULL)) == NULL) {
+		error_errno(cause, "couldn't resolve '%s'", perf);
+		goto out;
+	}
+	{
+		char *const	argv[] = { "ldd", real, NULL };
+
+		/* a static perf: ldd says so and fails; it needs nothing */
+		if (monitor_tool_probe(argv, &sb, cause) != 0) {
+			if (strstr(sb.buf != NULL ? sb.buf : "",
+			    "not a dynamic executable") == NULL) {
+				error_prefix(cause, "the libraries of '%s'",
+				    real);
+				goto out;
+			}
+			free(*cause);
+			*cause = NULL;
+			strbuf_reset(&sb);
+		}
+	}
+	if (initramfs_host_program(ir, real, sb.buf != NULL ? sb.buf : "",
+	    cause) != 0)
+		goto out;
+	/* under the name PATH finds it by, when that is a link */
+	if (*perf == '/' && strcmp(real, perf) != 0 &&
+	    initramfs_symlink(ir, perf + 1, real, cause) != 0)
+		goto out;
+	r = 0;
+out:
+	strbuf_release(&sb);
+	free(perf);
+	free(real);
+	return r;
 }
 
 const struct monitor_ops monitor_perfprofile_ops = {
@@ -474,7 +635,6 @@ const struct monitor_ops monitor_perfprofile_ops = {
 	.sample = monitor_perfprofile_sample,
 	.options = monitor_perfprofile_options,
 	.check = monitor_perfprofile_check,
-	.boot = monitor_perfprofile_boot,
 	.stop = monitor_perfprofile_stop,
 	.free = monitor_perfprofile_free,
 };

@@ -290,3 +290,148 @@ out:
 	perf_profile_release(&pp);
 	return ret;
 }
+
+/* Hex digits from p (at most 16, before end): past them, the value in v. */
+static const char *
+perf_profile_hex(const char *p, const char *end, unsigned long long *v)
+{
+	const char	*start = p;
+	int		 d;
+
+	*v = 0;
+	while (p < end && p - start < 16 && isxdigit((unsigned char)*p)) {
+		d = isdigit((unsigned char)*p) ? *p - '0' :
+		    tolower((unsigned char)*p) - 'a' + 10;
+		*v = *v << 4 | (unsigned long long)d;
+		p++;
+	}
+	return p;
+}
+
+struct perf_profile_ksym {
+	unsigned long long	 addr;
+	const char		*name;		/* into the map's text */
+	size_t			 len;
+};
+
+static int
+perf_profile_ksym_cmp(const void *a, const void *b)
+{
+	const struct perf_profile_ksym	*x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* "ffffffff81000000 T _text" lines: the text symbols, sorted. */
+static size_t
+perf_profile_ksyms(const char *map, size_t len, struct perf_profile_ksym **out,
+    unsigned long long *etext)
+{
+	struct perf_profile_ksym	*k = NULL;
+	const char			*p = map, *end = map + len, *nl, *q;
+	size_t				 nr = 0, alloc = 0, n;
+	unsigned long long		 a;
+	const char			*e;
+
+	*etext = ULLONG_MAX;
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if (nl - p < 20 || !isxdigit((unsigned char)*p))
+			continue;
+		e = perf_profile_hex(p, nl, &a);
+		if (e >= nl || *e != ' ' || e + 3 >= nl || e[2] != ' ')
+			continue;
+		q = e + 3;
+		n = (size_t)(nl - q);
+		if (n == 6 && memcmp(q, "_etext", 6) == 0)
+			*etext = a;
+		if (strchr("tTwW", e[1]) == NULL || n == 0)
+			continue;
+		ALLOC_GROW(k, nr + 1, alloc);
+		k[nr].addr = a;
+		k[nr].name = q;
+		k[nr].len = n;
+		nr++;
+	}
+	if (nr > 0)
+		qsort(k, nr, sizeof *k, perf_profile_ksym_cmp);
+	*out = k;
+	return nr;
+}
+
+/* The symbol at or below addr, NULL when there is none. */
+static const struct perf_profile_ksym *
+perf_profile_ksym_find(const struct perf_profile_ksym *k, size_t nr,
+    unsigned long long etext, unsigned long long addr)
+{
+	size_t	lo = 0, hi = nr, mid;
+
+	if (nr == 0 || addr < k[0].addr || addr >= etext)
+		return NULL;
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (k[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &k[lo];
+}
+
+int
+perf_profile_symbolize(const char *map, size_t maplen, const char *text,
+    size_t len, struct strbuf *out, size_t *named, char **cause)
+{
+	struct perf_profile_ksym	*k = NULL;
+	const struct perf_profile_ksym	*s;
+	const char			*p = text, *end = text + len, *nl, *f;
+	const char			*fe;
+	unsigned long long		 etext, a;
+	size_t				 nr, n = 0;
+	const char			*e;
+	int				 chain;
+
+	*named = 0;
+	if ((nr = perf_profile_ksyms(map, maplen, &k, &etext)) == 0) {
+		free(k);
+		return error_set(cause, "the System.map holds no text symbol");
+	}
+	strbuf_reset(out);
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		/* a chain line: "COUNT frame;frame;..." */
+		for (f = p; f < nl && isdigit((unsigned char)*f); f++)
+			;
+		chain = f > p && f < nl && *f == ' ';
+		if (!chain) {
+			strbuf_add(out, p, (size_t)(nl - p));
+			strbuf_addch(out, '\n');
+			continue;
+		}
+		strbuf_add(out, p, (size_t)(f + 1 - p));
+		for (f++; f < nl; f = fe + 1) {
+			if ((fe = memchr(f, ';', (size_t)(nl - f))) == NULL)
+				fe = nl;
+			s = NULL;
+			if (fe - f > 2 && f[0] == '0' && f[1] == 'x') {
+				e = perf_profile_hex(f + 2, fe, &a);
+				if (e == fe)
+					s = perf_profile_ksym_find(k, nr, etext,
+					    a);
+			}
+			if (s != NULL) {
+				strbuf_add(out, s->name, s->len);
+				n++;
+			} else
+				strbuf_add(out, f, (size_t)(fe - f));
+			if (fe < nl)
+				strbuf_addch(out, ';');
+		}
+		strbuf_addch(out, '\n');
+	}
+	free(k);
+	*named = n;
+	return 0;
+}

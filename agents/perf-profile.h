@@ -28,4 +28,17 @@ struct result;
 long	 perf_profile_parse(struct result *r, const char *text, size_t len,
 	     char **cause);
 
+/*
+ * Kernel frames that perf left as addresses (0xffffffff8109750a: a guest
+ * kernel without CONFIG_KALLSYMS has no /proc/kallsyms for perf to read)
+ * named from the build's System.map (map): the text symbol at or below
+ * the address, below _etext. perf report's text in, the same text with
+ * those frames named in out; *named counts them. -1 with *cause when the
+ * map holds no text symbol.
+ */
+struct strbuf;
+int	 perf_profile_symbolize(const char *map, size_t maplen,
+	     const char *text, size_t len, struct strbuf *out, size_t *named,
+	     char **cause);
+
 #endif

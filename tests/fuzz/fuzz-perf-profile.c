@@ -2,7 +2,10 @@
  * libFuzzer target for the perf-profile parser (agents/perf-profile.c),
  * which reads perf report's folded call chains: whatever it makes of the
  * text, every row is a name a result can hold and a share from 0 to 100%,
- * at most PERF_PROFILE_MAX_ROWS of a kind, and the result formats.
+ * at most PERF_PROFILE_MAX_ROWS of a kind, and the result formats. The
+ * System.map symbolizer (perf_profile_symbolize) gets the first half of
+ * the input as the map and the second as perf's text: it never reads
+ * outside them, and names no more frames than the text has lines.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +13,7 @@
 
 #include "agents/perf-profile.h"
 #include "agents/result.h"
+#include "util/strbuf.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -49,6 +53,24 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	free(text);
 	free(cause);
+	cause = NULL;
 	result_free(r);
+	{
+		struct strbuf	out = STRBUF_INIT;
+		size_t		named = 0, half = size / 2, semis = 0;
+		int		rc;
+
+		rc = perf_profile_symbolize((const char *)data, half,
+		    (const char *)data + half, size - half, &out, &named,
+		    &cause);
+		if ((rc != 0) != (cause != NULL))
+			abort();
+		for (i = half; i < size; i++)
+			semis += data[i] == ';' || data[i] == '\n';
+		if (rc == 0 && named > semis + 1)
+			abort();
+		strbuf_release(&out);
+		free(cause);
+	}
 	return 0;
 }

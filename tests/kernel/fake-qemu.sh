@@ -5,7 +5,9 @@
 # the initramfs, and plays the guest the way the "kernel" file asks:
 #   ok            speak the runner's protocol on stdout (the guest's ttyS1),
 #                 running the initramfs's own bisect-agent with its own
-#                 loader and libraries on the job, in the unpacked /work
+#                 loader and libraries on the job, in the unpacked /work,
+#                 with the initramfs's /usr/bin (its perf) first in PATH
+#                 and the runner's BISECT_AGENT_GUEST
 #   panic         print a panic on the console file and exit 0, as qemu
 #                 -no-reboot does when the guest reboots (panic=-1)
 #   hang          print on the console, then never answer
@@ -50,12 +52,13 @@ say() { echo "bisectd-guest $*"; }
 say up "$release"
 say uname-v "#1 fake"
 loader=$(ls "$root"/bisectd/lib/ld-linux* 2>/dev/null | head -n 1)
-(cd "$root/work" && $loader ${loader:+--library-path "$root/bisectd/lib"} \
+(PATH=$root/usr/bin:$PATH BISECT_AGENT_GUEST=qemu; export PATH BISECT_AGENT_GUEST
+cd "$root/work" && $loader ${loader:+--library-path "$root/bisectd/lib"} \
 	"$root/bisectd/bisect-agent" run --workdir "$root/work" \
 	"$root/bisectd/job.yaml" "$root/bisectd/result" \
 	2>"$root/bisectd/agent.log")
 rc=$?
-for f in result output.log; do
+for f in result output.log perf-profile.data; do
 	if [ -f "$root/bisectd/result/$f" ]; then
 		say file "$f"; base64 "$root/bisectd/result/$f"; say end "$f"
 	fi

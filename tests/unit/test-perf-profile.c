@@ -5,7 +5,14 @@
  * folded,0,caller,count" of "perf record -a -g -F 800 -e cpu-clock" around
  * a loop in hot_loop, perf 6.1); the expected counts were read from the
  * file with awk. Then constructed chains for recursion, unresolved
- * frames, the threshold, the row cap and text that is not perf's.
+ * frames, the threshold, the row cap and text that is not perf's. And
+ * kernel frames named from a System.map (perf_profile_symbolize): perf
+ * report of a profile recorded in a qemu guest whose kernel has no
+ * KALLSYMS (tests/fixtures/perf-profile/guest-folded.txt, t0703's kernel),
+ * against the lines of that build's System.map that name its addresses
+ * (guest-System.map: for each address the text symbol at or below it in
+ * the whole map, so the answers are the whole map's; chosen with a script
+ * that read the whole map), and constructed maps.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -208,6 +215,110 @@ test_metric(void)
 	    ->direction, JOB_DIRECTION_UNKNOWN, "nor is '*latency*'");
 }
 
+static char *
+fixture(const char *name, size_t *len)
+{
+	const char	*src = getenv("BISECTD_SRC");
+	char		*path, *buf = NULL, *cause = NULL;
+
+	path = xasprintf("%s/tests/fixtures/perf-profile/%s",
+	    src != NULL ? src : ".", name);
+	if (file_read(path, &buf, len, &cause) != 0) {
+		diag("%s", cause);
+		buf = xstrdup("");
+		*len = 0;
+	}
+	free(path);
+	free(cause);
+	return buf;
+}
+
+/* The guest's kernel frames, named from its build's System.map. */
+static void
+test_symbolize_guest(void)
+{
+	struct result	*r = result_new();
+	struct strbuf	 out = STRBUF_INIT;
+	char		*text, *map, *cause = NULL, *p, *nl;
+	size_t		 tlen, mlen, named = 0;
+	int		 left;
+
+	text = fixture("guest-folded.txt", &tlen);
+	map = fixture("guest-System.map", &mlen);
+	is_int(perf_profile_symbolize(map, mlen, text, tlen, &out, &named,
+	    &cause), 0, "the guest's chains symbolized");
+	is_int((long)named, 157L, "every kernel frame (157, as the guest "
+	    "counted) named");
+	for (p = out.buf, left = 0; p != NULL && *p != '\0'; p = nl + 1) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			break;
+		if (*p >= '0' && *p <= '9' && memmem(p, (size_t)(nl - p),
+		    "0xffffffff8", 11) != NULL)
+			left++;
+	}
+	is_int(left, 0, "no chain is left with a kernel address");
+	ok(out.buf != NULL && strstr(out.buf, "102 0x439559;"
+	    "entry_SYSCALL_64_after_hwframe;do_syscall_64;"
+	    "syscall_enter_from_user_mode\n") != NULL,
+	    "the hottest kernel chain, from the user frame down");
+	ok(out.buf != NULL && strstr(out.buf, "10.98%  [k] 0xffffffff81146553")
+	    != NULL, "perf's header lines are left as they are");
+	ok(perf_profile_parse(r, out.buf, out.len, &cause) > 0,
+	    "and parsed");
+	ok(metric(r, "perf-profile.children.cycles-pp.do_syscall_64") > 10,
+	    "children of do_syscall_64");
+	ok(metric(r, "perf-profile.self.cycles-pp.syscall_enter_from_user_"
+	    "mode") > 10, "self of syscall_enter_from_user_mode");
+	ok(metric(r, "perf-profile.children.cycles-pp.__x64_sys_getppid") > 0,
+	    "the syscall itself");
+	strbuf_release(&out);
+	result_free(r);
+	free(text);
+	free(map);
+	free(cause);
+}
+
+/* Constructed: types, the last symbol, _etext, bad input. */
+static void
+test_symbolize_constructed(void)
+{
+	static const char	map[] =
+	    "ffffffff81000000 T _text\n"
+	    "ffffffff81000100 t small_fn\n"
+	    "ffffffff81000200 D some_data\n"
+	    "ffffffff81000300 W weak_fn\n"
+	    "ffffffff81000400 T _etext\n"
+	    "ffffffff81000500 T after_text\n"
+	    "garbage line\n";
+	static const char	text[] =
+	    "# header\n"
+	    "5 main;0xffffffff81000150;0xffffffff81000250\n"
+	    "3 0xffffffff81000300;0xffffffff81000450;0xfffffffe00000000\n"
+	    "2 0x4011;[unknown];0xffffffff8100030g\n"
+	    "7 0xFFFFFFFF81000100";
+	struct strbuf		out = STRBUF_INIT;
+	char			*cause = NULL;
+	size_t			 named;
+
+	is_int(perf_profile_symbolize(map, sizeof map - 1, text,
+	    sizeof text - 1, &out, &named, &cause), 0, "constructed map");
+	is_str(out.buf, "# header\n"
+	    "5 main;small_fn;small_fn\n"
+	    "3 weak_fn;0xffffffff81000450;0xfffffffe00000000\n"
+	    "2 0x4011;[unknown];0xffffffff8100030g\n"
+	    "7 small_fn\n", "data symbols skipped, _etext and below the "
+	    "first symbol left, malformed left, upper-case hex read");
+	is_int((long)named, 4L, "four frames named");
+	strbuf_release(&out);
+	is_int(perf_profile_symbolize("ffffffff81000200 D x\n", 21, text,
+	    sizeof text - 1, &out, &named, &cause), -1,
+	    "a map without text symbols");
+	ok(cause != NULL && strstr(cause, "no text symbol") != NULL,
+	    "says so: %s", cause != NULL ? cause : "");
+	strbuf_release(&out);
+	free(cause);
+}
+
 int
 main(void)
 {
@@ -215,5 +326,7 @@ main(void)
 	test_fixture();
 	test_constructed();
 	test_keep_symbols();
+	test_symbolize_guest();
+	test_symbolize_constructed();
 	return tap_done();
 }
