@@ -186,7 +186,8 @@ request_create(struct context *ctx, const struct request_spec *spec,
 	if (store_begin(ctx->store, cause) != 0)
 		goto out;
 	in_tx = 1;
-	a = json_pack("{s:I, s:b}", "runs", (json_int_t)jobs[0]->runs,
+	a = json_pack("{s:I, s:b}", "runs", (json_int_t)(spec->runs != 0 ?
+	    spec->runs : jobs[0]->runs),
 	    "allow_drift", spec->allow_drift);
 	args = json_dumps(a, JSON_COMPACT | JSON_SORT_KEYS);
 	if (store_request_add(ctx->store, spec->kind, cr->name,

@@ -25,6 +25,7 @@ struct request_spec {
 	size_t		  nr_revs;
 	const char	 *metric;	/* bisect: --metric, or NULL */
 	int		  allow_drift;	/* compare runs whose env differs */
+	unsigned	  runs;		/* queue: runs per commit, 0: the job's */
 };
 
 /*

@@ -652,6 +652,53 @@ out:
 	return r;
 }
 
+/*
+ * The newest commits look changed, but have too few runs to say: they are
+ * run more (the tail test, bisectd/series.h), and the series is looked at
+ * again when those runs are done.
+ */
+static int
+tracker_tail_more(struct scheduler *s, const struct config_repo *cr,
+    const char *branch, const struct job *job, const struct series *series,
+    char **cause)
+{
+	const struct series_point	*p;
+	struct request_spec		 spec;
+	const char			*rev;
+	char				*file;
+	size_t				 i;
+	int64_t				 id;
+	int				 resumed, r = -1;
+
+	if ((file = tracker_job_file(s, job, cause)) == NULL)
+		return -1;
+	log_info("repository '%s' branch '%s': the newest %zu commits look "
+	    "%+.1f%% %s (p = %.3g): running them to %zu runs each",
+	    cr->name, branch, series->nr - series->tail.group,
+	    series->tail.change_pct, job->metric, series->tail.p_value,
+	    series->tail.more_runs);
+	for (i = series->tail.group; i < series->nr; i++) {
+		p = &series->points[i];
+		if (p->nr >= series->tail.more_runs)
+			continue;
+		memset(&spec, 0, sizeof spec);
+		rev = p->runs_oid;
+		spec.kind = "queue";
+		spec.job_file = file;
+		spec.repo = cr->name;
+		spec.revs = &rev;
+		spec.nr_revs = 1;
+		spec.runs = (unsigned)series->tail.more_runs;
+		if (request_create(s->ctx, &spec, &id, &resumed, cause) != 0)
+			goto out;
+	}
+	s->progress = 1;
+	r = 0;
+out:
+	free(file);
+	return r;
+}
+
 static int
 tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
     const char *branch, const struct job *job, const struct store_tracked *t,
@@ -684,7 +731,12 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 	}
 	if (series_load(&series, st, job_row, cr->name, job->metric, t, nr,
 	    cause) != 0 ||
-	    series_detect(&series, mi->min_effect_pct, cause) != 0)
+	    series_detect(&series, mi->min_effect_pct,
+	    dir == JOB_DIRECTION_HIGHER ? -1 : dir == JOB_DIRECTION_LOWER ?
+	    1 : 0, cause) != 0)
+		goto out;
+	if (series.tail.verdict == CHANGEPOINT_TAIL_MORE &&
+	    tracker_tail_more(s, cr, branch, job, &series, cause) != 0)
 		goto out;
 	for (i = 0; i < series.cp.nr_points; i++) {
 		cp = &series.cp.points[i];

@@ -126,7 +126,7 @@ web_index_plot(struct strbuf *sb, struct store *st,
 	if (series_load(&s, st, ij->job.id, ij->repo, metric, ij->t, ij->nr_t,
 	    cause) != 0)
 		return -1;
-	if (series_detect(&s, mi->min_effect_pct, cause) != 0)
+	if (series_detect(&s, mi->min_effect_pct, 0, cause) != 0)
 		goto out;
 	pts = xcalloc(s.nr + 1, sizeof *pts);
 	for (i = 0; i < s.nr; i++) {
