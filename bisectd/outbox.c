@@ -70,6 +70,8 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 	char				*msgid = NULL, *thread = NULL, *root = NULL;
 	char				*message = NULL, *sender = NULL;
 	char				*rcpt = NULL;
+	struct store_regression		*fixes = NULL;
+	size_t				 nr_fixes = 0;
 	int				 found, in_tx = 0, r = -1;
 
 	memset(&b, 0, sizeof b);
@@ -110,7 +112,12 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 	    b.bad);
 	domain = mail_domain(&ctx->config->mail);
 	msgid = mail_message_id(identity, culprit, domain);
-	thread = xasprintf("%s %s", b.repo, culprit);
+	/* a fix threads under the report of the regression it fixes */
+	if (store_regression_fixed_by(ctx->store, id, &fixes, &nr_fixes,
+	    cause) != 0)
+		goto out;
+	thread = xasprintf("%s %s", b.repo, nr_fixes > 0 &&
+	    fixes[0].culprit != NULL ? fixes[0].culprit : culprit);
 	memset(&rm, 0, sizeof rm);
 	rm.message_id = msgid;
 	rm.reported_by = ctx->config->mail.reported_by != NULL ?
@@ -168,6 +175,7 @@ out:
 	free(msgid);
 	free(thread);
 	free(root);
+	store_regression_list_free(fixes, nr_fixes);
 	free(message);
 	free(sender);
 	free(rcpt);

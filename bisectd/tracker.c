@@ -592,8 +592,8 @@ tracker_regressed(double change_pct, enum job_direction dir)
 /* A bisection between two commits of the series, for metric of job. */
 static int
 tracker_bisect(struct scheduler *s, const struct config_repo *cr,
-    const struct job *job, const char *good, const char *bad, int64_t *id,
-    char **cause)
+    const struct job *job, const char *good, const char *bad,
+    const char *direction, int64_t *id, char **cause)
 {
 	struct request_spec	 spec;
 	const char		*revs[2];
@@ -611,6 +611,7 @@ tracker_bisect(struct scheduler *s, const struct config_repo *cr,
 	spec.revs = revs;
 	spec.nr_revs = 2;
 	spec.metric = job->metric;
+	spec.direction = direction;
 	r = request_create(s->ctx, &spec, id, &resumed, cause);
 	free(file);
 	return r;
@@ -618,30 +619,41 @@ tracker_bisect(struct scheduler *s, const struct config_repo *cr,
 
 /*
  * An improvement after open regressions of the series closes them: the
- * regression that came and went is recorded as fixed by it.
+ * regression that came and went is recorded as fixed by it, and the fix
+ * is bisected to its commit (a bisection whose direction is the other
+ * way round: the change it looks for is the rise, or the fall, that
+ * fixed it), whose report names the regression it fixes
+ * (bisectd/report.c) and threads under its mail (bisectd/outbox.c).
  */
 static int
 tracker_improved(struct scheduler *s, const struct config_repo *cr,
     const char *branch, const struct job *job, int64_t job_row,
-    const struct changepoint *cp, const struct series_point *before,
-    const struct series_point *after, char **cause)
+    enum job_direction dir, const struct changepoint *cp,
+    const struct series_point *before, const struct series_point *after,
+    char **cause)
 {
 	struct store	*st = s->ctx->store;
-	int64_t		*open = NULL, id;
+	int64_t		*open = NULL, id, bisection = 0;
 	size_t		 nr = 0, i;
 	int		 r = -1;
 
 	if (store_regression_open(st, cr->name, branch, job_row, job->metric,
 	    before->seq, &open, &nr, cause) != 0)
 		goto out;
-	if (store_regression_add(st, cr->name, branch, job_row, job->metric,
-	    "improvement", before->oid, after->oid, before->seq, after->seq,
-	    cp->change_pct, cp->p_value, 0, &id, cause) != 0)
-		goto out;
 	log_info("repository '%s' branch '%s': %+.1f%% %s between %.12s and "
 	    "%.12s (p = %.3g): an improvement%s", cr->name, branch,
 	    cp->change_pct, job->metric, before->oid, after->oid, cp->p_value,
-	    nr > 0 ? ", that fixes the regression before it" : "");
+	    nr > 0 ? ", that fixes the regression before it: bisecting the "
+	    "fix" : "");
+	/* a fix is bisected to its commit, and reported as the fix */
+	if (nr > 0 && tracker_bisect(s, cr, job, before->oid, after->oid,
+	    dir == JOB_DIRECTION_HIGHER ? "lower" : "higher", &bisection,
+	    cause) != 0)
+		goto out;
+	if (store_regression_add(st, cr->name, branch, job_row, job->metric,
+	    "improvement", before->oid, after->oid, before->seq, after->seq,
+	    cp->change_pct, cp->p_value, bisection, &id, cause) != 0)
+		goto out;
 	for (i = 0; i < nr; i++)
 		if (store_regression_fix(st, open[i], id, cause) != 0)
 			goto out;
@@ -754,8 +766,8 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 		if (found)
 			continue;
 		if (!bad) {
-			if (tracker_improved(s, cr, branch, job, job_row, cp,
-			    before, after, cause) != 0)
+			if (tracker_improved(s, cr, branch, job, job_row, dir,
+			    cp, before, after, cause) != 0)
 				goto out;
 			continue;
 		}
@@ -763,8 +775,8 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 		    "%.12s and %.12s (p = %.3g): bisecting", cr->name, branch,
 		    cp->change_pct, job->metric, before->oid, after->oid,
 		    cp->p_value);
-		if (tracker_bisect(s, cr, job, before->oid, after->oid, &id,
-		    cause) != 0)
+		if (tracker_bisect(s, cr, job, before->oid, after->oid, NULL,
+		    &id, cause) != 0)
 			goto out;
 		if (store_regression_add(st, cr->name, branch, job_row,
 		    job->metric, "regression", before->oid, after->oid,

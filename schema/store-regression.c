@@ -29,15 +29,19 @@ static const char sql_regression_fix[] =
     "UPDATE regressions SET fixed_by = ? WHERE id = ?";
 static const char sql_regression_count[] =
     "SELECT count(*) FROM regressions";
-static const char sql_regression_list[] =
-    "SELECT g.metric, g.good, g.bad, g.good_seq, g.bad_seq, g.change_pct, "
-    "g.p_value, g.bisection, b.status, json_extract(b.result, '$.culprit'), "
-    "g.kind, f.good, f.bad, json_extract(fb.result, '$.culprit') "
-    "FROM regressions g LEFT JOIN bisections b ON b.id = g.bisection "
-    "LEFT JOIN regressions f ON f.id = g.fixed_by "
+#define SQL_REGRESSION_LIST \
+    "SELECT g.metric, g.good, g.bad, g.good_seq, g.bad_seq, g.change_pct, " \
+    "g.p_value, g.bisection, b.status, json_extract(b.result, '$.culprit'), " \
+    "g.kind, f.good, f.bad, json_extract(fb.result, '$.culprit'), " \
+    "coalesce(f.bisection, 0) " \
+    "FROM regressions g LEFT JOIN bisections b ON b.id = g.bisection " \
+    "LEFT JOIN regressions f ON f.id = g.fixed_by " \
     "LEFT JOIN bisections fb ON fb.id = f.bisection "
+static const char sql_regression_list[] = SQL_REGRESSION_LIST
     "WHERE g.repo = ? AND g.branch = ? AND g.job = ? ORDER BY g.good_seq, "
     "g.id";
+static const char sql_regression_fixed_by[] = SQL_REGRESSION_LIST
+    "WHERE f.bisection = ? ORDER BY g.id";
 
 int
 store_regression_overlaps(struct store *st, const char *repo,
@@ -105,18 +109,16 @@ store_regression_count(struct store *st, int *nr, char **cause)
 	return store_collect_int(st, stmt, nr, cause);
 }
 
-int
-store_regression_list(struct store *st, const char *repo, const char *branch,
-    int64_t job, struct store_regression **out, size_t *nr, char **cause)
+static int
+store_regression_read(struct store *st, sqlite3_stmt *stmt,
+    struct store_regression **out, size_t *nr, char **cause)
 {
-	sqlite3_stmt		*stmt;
 	struct store_regression	*v = NULL;
 	size_t			 n = 0, alloc = 0;
 	int			 r;
 
-	if (store_stmt(st, &stmt, cause, sql_regression_list, "tti", repo,
-	    branch, job) != 0)
-		return -1;
+	*out = NULL;
+	*nr = 0;
 	while ((r = store_step(st, stmt, cause)) == 1) {
 		ALLOC_GROW(v, n, alloc);
 		v[n].metric = store_column_text(stmt, 0);
@@ -133,6 +135,7 @@ store_regression_list(struct store *st, const char *repo, const char *branch,
 		v[n].fixed_good = store_column_text(stmt, 11);
 		v[n].fixed_bad = store_column_text(stmt, 12);
 		v[n].fixed_culprit = store_column_text(stmt, 13);
+		v[n].fixed_bisection = sqlite3_column_int64(stmt, 14);
 		n++;
 	}
 	sqlite3_reset(stmt);
@@ -143,6 +146,30 @@ store_regression_list(struct store *st, const char *repo, const char *branch,
 	*out = v;
 	*nr = n;
 	return 0;
+}
+
+int
+store_regression_list(struct store *st, const char *repo, const char *branch,
+    int64_t job, struct store_regression **out, size_t *nr, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_regression_list, "tti", repo,
+	    branch, job) != 0)
+		return -1;
+	return store_regression_read(st, stmt, out, nr, cause);
+}
+
+int
+store_regression_fixed_by(struct store *st, int64_t bisection,
+    struct store_regression **out, size_t *nr, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_regression_fixed_by, "i",
+	    bisection) != 0)
+		return -1;
+	return store_regression_read(st, stmt, out, nr, cause);
 }
 
 void

@@ -450,8 +450,12 @@ struct store_regression {
 	char	*fixed_good;	/* the fix's range, NULL while open */
 	char	*fixed_bad;
 	char	*fixed_culprit;	/* the fix's culprit, when bisected */
+	int64_t	 fixed_bisection;	/* the fix's bisection, or 0 */
 };
 /* A job's regressions on a branch, oldest range first. */
+/* The regressions the improvement bisected by `bisection` fixed. */
+int	 store_regression_fixed_by(struct store *, int64_t bisection,
+	     struct store_regression **out, size_t *nr, char **cause);
 int	 store_regression_list(struct store *, const char *repo,
 	     const char *branch, int64_t job, struct store_regression **out,
 	     size_t *nr, char **cause);

@@ -20,8 +20,8 @@ count() {
 	db_query "$1" 2>/dev/null || echo -1
 }
 
-found_culprit() {
-	test "$(count "SELECT count(*) FROM bisections WHERE status = 'found'")" -ge 1
+regressed() {
+	test "$(count "SELECT count(*) FROM regressions")" -ge 1
 }
 
 runs_at() {
@@ -61,14 +61,14 @@ test_expect_success 'setup: 16 commits, the newest one the culprit' '
 test_expect_success 'the newest commit is run more, then found and bisected' '
 	push master master &&
 	culprit=$(git -C source rev-parse master) &&
-	test_wait_for 900 found_culprit &&
+	test_wait_for 900 regressed &&
 	grep -q "the newest 1 commits look -[0-9.]*% microbench.score .*running them to 12 runs each" daemon.log &&
 	test "$(runs_at "$culprit")" -ge 12 &&
 	test "$(runs_at "$(git -C source rev-parse master~2)")" = 3 &&
 	test "$(count "SELECT count(*) FROM regressions")" = 1 &&
 	test "$(count "SELECT bad FROM regressions")" = "$culprit" &&
 	test "$(count "SELECT good FROM regressions")" = "$(git -C source rev-parse master~1)" &&
-	test "$(count "SELECT json_extract(result, \"\$.culprit\") FROM bisections WHERE status = \"found\"")" = "$culprit"
+	test "$(count "SELECT good || \" \" || bad FROM bisections")" = "$(git -C source rev-parse master~1) $culprit"
 '
 
 test_expect_success 'the daemon stops on SIGTERM' '
