@@ -37,6 +37,14 @@ static const char sql_regression_count[] =
     "FROM regressions g LEFT JOIN bisections b ON b.id = g.bisection " \
     "LEFT JOIN regressions f ON f.id = g.fixed_by " \
     "LEFT JOIN bisections fb ON fb.id = f.bisection "
+static const char sql_regression_culprits[] =
+    "SELECT CAST(g.bisection AS TEXT), json_extract(b.result, '$.culprit') "
+    "FROM regressions h JOIN regressions g ON g.repo = h.repo AND "
+    "g.job = h.job AND g.metric = h.metric AND g.kind = 'regression' AND "
+    "g.bisection < h.bisection JOIN bisections b ON b.id = g.bisection "
+    "WHERE h.bisection = ? AND h.kind = 'regression' AND "
+    "b.status = 'found' AND json_extract(b.result, '$.culprit') IS NOT NULL "
+    "ORDER BY g.bisection";
 static const char sql_regression_list[] = SQL_REGRESSION_LIST
     "WHERE g.repo = ? AND g.branch = ? AND g.job = ? ORDER BY g.good_seq, "
     "g.id";
@@ -158,6 +166,18 @@ store_regression_list(struct store *st, const char *repo, const char *branch,
 	    branch, job) != 0)
 		return -1;
 	return store_regression_read(st, stmt, out, nr, cause);
+}
+
+int
+store_regression_culprits(struct store *st, int64_t bisection,
+    char ***bisections, char ***culprits, size_t *nr, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_regression_culprits, "i",
+	    bisection) != 0)
+		return -1;
+	return store_collect_text(st, stmt, bisections, culprits, nr, cause);
 }
 
 int
