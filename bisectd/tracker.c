@@ -11,6 +11,9 @@
  * change-point test (bisectd/series.c); a change in the bad direction
  * that no earlier regression of the series covers becomes a regression row
  * and a bisection between the last commit before it and the first after.
+ * A branch looked at with none of its runs pending is not looked at again
+ * until commits come to it or leave it: runs ending on other branches do
+ * not make every idle series go through the test again.
  * With `web:` set, the index page (bisectd/web-index.c) is written anew
  * when runs have ended, at most every 30 seconds, so that the series'
  * plots follow the runs.
@@ -54,6 +57,12 @@ struct tracker_repo {
 	int	 fetched;	/* its refs are to be read */
 	int	 queue_due;	/* they were read: queue what came in */
 	unsigned char *missing;	/* per tracked branch: said it is missing */
+	/*
+	 * per tracked branch: its series was looked at with none of its runs
+	 * pending and nothing asked for since, and no commit came or went:
+	 * a run ending elsewhere does not make it look again
+	 */
+	unsigned char *settled;
 	size_t	 nr_missing;
 	unsigned failures;	/* fetches failed in a row */
 	char	*failure;	/* the last one's cause, said once */
@@ -86,6 +95,7 @@ tracker_free(struct tracker *t)
 	for (i = 0; i < t->nr_repos; i++) {
 		free(t->repos[i].name);
 		free(t->repos[i].missing);
+		free(t->repos[i].settled);
 		free(t->repos[i].failure);
 	}
 	free(t->repos);
@@ -107,6 +117,7 @@ tracker_repo(struct tracker *t, const char *name)
 	t->repos[t->nr_repos].fetched = 0;
 	t->repos[t->nr_repos].queue_due = 1;
 	t->repos[t->nr_repos].missing = NULL;
+	t->repos[t->nr_repos].settled = NULL;
 	t->repos[t->nr_repos].nr_missing = 0;
 	t->repos[t->nr_repos].failures = 0;
 	t->repos[t->nr_repos].failure = NULL;
@@ -403,7 +414,7 @@ out:
 static int
 tracker_record(struct scheduler *s, struct tracker_repo *tr,
     git_repository *repo, const struct config_repo *cr, size_t b,
-    char **cause)
+    unsigned char *settled, char **cause)
 {
 	const struct config_continuous	*cc = &s->ctx->config->continuous;
 	const char			*branch = cr->track[b];
@@ -437,6 +448,7 @@ tracker_record(struct scheduler *s, struct tracker_repo *tr,
 		r = 0;
 		goto out;
 	}
+	*settled = 0;	/* its series changes: it is looked at again */
 	if (last == NULL) {
 		for (i = 0; i < cc->nr_base; i++) {
 			git_object	*obj = NULL;
@@ -714,7 +726,7 @@ out:
 static int
 tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
     const char *branch, const struct job *job, const struct store_tracked *t,
-    size_t nr, char **cause)
+    size_t nr, int *idle, char **cause)
 {
 	struct store			*st = s->ctx->store;
 	const struct metric_info	*mi = metric_lookup(job->metric);
@@ -728,6 +740,7 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 	int64_t				 job_row, id;
 	int				 busy, found, bad, r = -1;
 
+	*idle = 0;
 	memset(&series, 0, sizeof series);
 	if (dir == JOB_DIRECTION_UNKNOWN)
 		dir = mi->direction;
@@ -737,6 +750,7 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 	    store_tracked_busy(st, cr->name, branch, job_row, &busy,
 	    cause) != 0)
 		goto out;
+	*idle = !busy;
 	if (busy) {
 		r = 0;
 		goto out;
@@ -747,9 +761,11 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 	    dir == JOB_DIRECTION_HIGHER ? -1 : dir == JOB_DIRECTION_LOWER ?
 	    1 : 0, cause) != 0)
 		goto out;
-	if (series.tail.verdict == CHANGEPOINT_TAIL_MORE &&
-	    tracker_tail_more(s, cr, branch, job, &series, cause) != 0)
-		goto out;
+	if (series.tail.verdict == CHANGEPOINT_TAIL_MORE) {
+		*idle = 0;	/* it waits for the runs it asks for */
+		if (tracker_tail_more(s, cr, branch, job, &series, cause) != 0)
+			goto out;
+	}
 	for (i = 0; i < series.cp.nr_points; i++) {
 		cp = &series.cp.points[i];
 		if (cp->group == 0)
@@ -792,14 +808,17 @@ out:
 	return r;
 }
 
+/* *settled: no job's series of the branch waits for runs */
 static int
 tracker_detect(struct scheduler *s, const struct config_repo *cr,
-    const char *branch, struct job **jobs, size_t nr_jobs, char **cause)
+    const char *branch, struct job **jobs, size_t nr_jobs, int *settled,
+    char **cause)
 {
 	struct store_tracked	*t = NULL;
 	size_t			 nr = 0, j, off;
-	int			 r = -1;
+	int			 idle, r = -1;
 
+	*settled = 1;
 	if (store_tracked_list(s->ctx->store, cr->name, branch, &t, &nr,
 	    cause) != 0)
 		return -1;
@@ -809,8 +828,9 @@ tracker_detect(struct scheduler *s, const struct config_repo *cr,
 		if (jobs[j]->metric == NULL)
 			continue;
 		if (tracker_detect_job(s, cr, branch, jobs[j], t + off,
-		    nr - off, cause) != 0)
+		    nr - off, &idle, cause) != 0)
 			goto out;
+		*settled &= idle;
 	}
 	r = 0;
 out:
@@ -858,7 +878,7 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 	pid_t				 pid;
 	size_t				 i, j;
 	char				*why = NULL;
-	int				 detect, r = -1;
+	int				 detect, settled, r = -1;
 
 	if (cfg->continuous.nr_jobs == 0)
 		return 0;
@@ -884,7 +904,11 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 		if (tr->nr_missing < cr->nr_track) {
 			tr->missing = xreallocarray(tr->missing, cr->nr_track,
 			    1);
+			tr->settled = xreallocarray(tr->settled, cr->nr_track,
+			    1);
 			memset(tr->missing + tr->nr_missing, 0,
+			    cr->nr_track - tr->nr_missing);
+			memset(tr->settled + tr->nr_missing, 0,
 			    cr->nr_track - tr->nr_missing);
 			tr->nr_missing = cr->nr_track;
 		}
@@ -919,7 +943,7 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 				goto out;
 			for (j = 0; j < cr->nr_track; j++) {
 				if (tracker_record(s, tr, repo, cr, j,
-				    cause) != 0) {
+				    &tr->settled[j], cause) != 0) {
 					store_rollback(s->ctx->store);
 					goto out;
 				}
@@ -935,9 +959,12 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 			goto out;
 		tr->queue_due = 0;
 		for (j = 0; j < cr->nr_track; j++) {
-			if (detect && tracker_detect(s, cr, cr->track[j], jobs,
-			    nr_jobs, cause) != 0)
+			if (!detect || tr->settled[j])
+				continue;
+			if (tracker_detect(s, cr, cr->track[j], jobs, nr_jobs,
+			    &settled, cause) != 0)
 				goto out;
+			tr->settled[j] = (unsigned char)settled;
 		}
 	}
 	/*
