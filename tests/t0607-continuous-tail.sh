@@ -61,7 +61,7 @@ test_expect_success 'setup: 16 commits, the newest one the culprit' '
 test_expect_success 'the newest commit is run more, then found and bisected' '
 	push master master &&
 	culprit=$(git -C source rev-parse master) &&
-	test_wait_for 900 regressed &&
+	test_wait_for 3000 regressed &&
 	grep -q "the newest 1 commits look -[0-9.]*% microbench.score .*running them to 12 runs each" daemon.log &&
 	test "$(runs_at "$culprit")" -ge 12 &&
 	test "$(runs_at "$(git -C source rev-parse master~2)")" = 3 &&

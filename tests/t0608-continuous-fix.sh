@@ -84,8 +84,8 @@ test_expect_success 'setup: a regression at commit 10, its fix at commit 20' '
 
 test_expect_success 'the regression is bisected and mailed' '
 	push master~14 master &&
-	test_wait_for 900 found 1 &&
-	test_wait_for 300 sent 1 &&
+	test_wait_for 3000 found 1 &&
+	test_wait_for 1200 sent 1 &&
 	test "$(mails)" = 1 &&
 	culprit=$(git -C source log --grep="^commit 10 " --format=%H master) &&
 	test -n "$culprit" &&
@@ -94,8 +94,8 @@ test_expect_success 'the regression is bisected and mailed' '
 
 test_expect_success 'its fix is bisected, mailed in its thread, and closes it' '
 	push master master &&
-	test_wait_for 900 found 2 &&
-	test_wait_for 300 sent 2 &&
+	test_wait_for 3000 found 2 &&
+	test_wait_for 1200 sent 2 &&
 	test "$(mails)" = 2 &&
 	culprit=$(git -C source log --grep="^commit 10 " --format=%H master) &&
 	fix=$(git -C source log --grep="^commit 20" --format=%H master) &&
@@ -117,7 +117,7 @@ assert len(regs) == 1, regs
 assert regs[0][\"fixed\"][\"culprit\"] == sys.argv[1], regs
 assert regs[0][\"culprit\"] == sys.argv[2], regs
 " "$fix" "$culprit" &&
-	test_wait_for 120 grep -q "fixed by commit <a href=\"report-[0-9]*.html\"><code>$f10</code>" web/index.html
+	test_wait_for 600 grep -q "fixed by commit <a href=\"report-[0-9]*.html\"><code>$f10</code>" web/index.html
 '
 
 test_expect_success 'the daemon stops on SIGTERM' '

@@ -69,8 +69,8 @@ test_expect_success 'setup: a history with one culprit, an empty upstream' '
 
 test_expect_success 'the regression is bisected and mailed once' '
 	push master~6 master &&
-	test_wait_for 900 found 1 &&
-	test_wait_for 300 sent 1 &&
+	test_wait_for 3000 found 1 &&
+	test_wait_for 1200 sent 1 &&
 	test "$(mails)" = 1
 '
 
@@ -93,10 +93,10 @@ test_expect_success 'rebased onto a new base: found again, not mailed again' '
 	}) &&
 	push "$tip" master &&
 	test_wait_for 300 grep -q "was rewritten: 14 commits leave its series, 15 come in" daemon.log &&
-	test_wait_for 900 found 2 &&
+	test_wait_for 3000 found 2 &&
 	rebased=$(git -C source log --grep="^commit 12 (culprit) (rebased)" --format=%H "$tip") &&
 	test "$(count "SELECT count(*) FROM bisections WHERE status = \"found\" AND json_extract(result, \"\$.culprit\") = \"$rebased\"")" = 1 &&
-	test_wait_for 60 grep -q "its culprit $(echo "$rebased" | cut -c1-12) is the same patch as $(git -C source rev-parse master~12 | cut -c1-12) (patch-id [0-9a-f]*), the culprit reported by bisection [0-9]*: not reported again" daemon.log &&
+	test_wait_for 300 grep -q "its culprit $(echo "$rebased" | cut -c1-12) is the same patch as $(git -C source rev-parse master~12 | cut -c1-12) (patch-id [0-9a-f]*), the culprit reported by bisection [0-9]*: not reported again" daemon.log &&
 	test "$(count "SELECT count(*) FROM outbox")" = 1 &&
 	test "$(mails)" = 1
 '
