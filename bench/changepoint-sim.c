@@ -8,18 +8,21 @@
  *
  *   changepoint-sim [--trials N] [--commits C] [--runs R]
  *                   [--permutations P] [--alpha A] [--seed S]
- *   changepoint-sim --suite [--trials N] [--seed S]
+ *   changepoint-sim --suite [--no-tail] [--trials N] [--seed S]
  *
  * With --suite, continuous mode's scenarios instead (issue 17), each a
- * series of 41 commits x 3 runs looked at as the daemon does, with its
- * settings (bisectd/series.h) and its rules for rows (bisectd/tracker.c):
- * a change point becomes a regression or improvement row unless a row of
- * that kind overlaps or touches its range; an improvement closes the open
- * regressions before it. A step of 1-3 bad commits at the tail, looked at
- * after each commit from the 36th; a -5% dip of 5-10 commits in the
- * middle, looked at once it is over; a regression and then its revert,
- * looked at after every commit; and noise alone, looked at once, for the
- * false-alarm rate these are had at.
+ * series of 41 commits x 3 runs looked at as the daemon does, through
+ * series_detect (bisectd/series.c: E-Divisive, then the tail test, whose
+ * extra runs of the newest commits are simulated and looked at again) and
+ * the tracker's rules for rows (bisectd/tracker.c): a change point becomes
+ * a regression or improvement row unless a row of that kind overlaps or
+ * touches its range; an improvement closes the open regressions before
+ * it. A step of 1-3 bad commits at the tail, looked at after each commit
+ * from the 36th; a -5% dip of 5-10 commits in the middle, looked at once
+ * it is over; a regression and then its revert, looked at after every
+ * commit; and noise alone (Gaussian, heavy-tailed, per-commit offsets),
+ * looked at once or after every commit, for the false alarms these cost.
+ * --no-tail leaves the tail test out, for comparison.
  */
 #include <math.h>
 #include <stdio.h>
@@ -218,6 +221,7 @@ pct(unsigned k, unsigned n)
 /* Continuous mode's scenarios (--suite). */
 #define SUITE_COMMITS	41
 #define SUITE_RUNS	3
+#define SUITE_MAX_RUNS	16
 #define SUITE_ROWS	16
 
 enum suite_kind { SUITE_NOISE, SUITE_TAIL, SUITE_DIP, SUITE_REVERT };
@@ -226,6 +230,20 @@ struct suite_row {
 	int	improvement;
 	size_t	good, bad;	/* commits either side */
 	int	fixed_by;	/* the improvement's row, or -1 */
+	int	tail;		/* placed by the tail test */
+};
+
+/* --no-tail: E-Divisive alone, as before the tail test */
+static int	suite_no_tail;
+
+/* A series as the daemon has it: each commit's values, and its level. */
+struct suite_world {
+	enum noise	noise;
+	double		level[SUITE_COMMITS], offset[SUITE_COMMITS];
+	double		v[SUITE_COMMITS][SUITE_MAX_RUNS];
+	size_t		nr[SUITE_COMMITS];
+	unsigned long	extra;		/* runs asked for by the tail test */
+	struct rng	*r;
 };
 
 struct suite_state {
@@ -233,28 +251,58 @@ struct suite_state {
 	size_t			nr;
 };
 
-/* One look at commits [0, len): the tracker's rules for its rows. */
 static void
-suite_look(struct suite_state *ss, const double *v, const size_t *g,
-    size_t len, struct rng *r)
+suite_sample(struct suite_world *w, size_t c)
 {
-	struct changepoint_result	res;
-	struct changepoint_opts		co;
+	double	x = w->level[c] + w->offset[c] + SD * rng_normal(w->r);
+
+	if (w->noise == HEAVY && rng_below(w->r, 20) == 0)
+		x += (rng_below(w->r, 2) ? 0.3 : -0.3) * MEAN;
+	w->v[c][w->nr[c]++] = x;
+}
+
+/*
+ * One look at commits [0, len), through series_detect as the tracker
+ * calls it; a tail that wants more runs gets them (the daemon queues
+ * them, and looks again when they are done), and is looked at again.
+ */
+static void
+suite_look(struct suite_state *ss, struct suite_world *w, size_t len)
+{
+	struct series_point		 pts[SUITE_COMMITS];
+	struct series			 s;
 	const struct changepoint	*cp;
 	struct suite_row		*row;
-	size_t				i, j;
-	int				improvement, found;
+	size_t				 i, j, c;
+	int				 improvement, found, again;
 
-	memset(&co, 0, sizeof co);
-	co.alpha = SERIES_ALPHA;
-	co.permutations = SERIES_PERMUTATIONS;
-	co.min_size = SERIES_MIN_SIZE;
-	co.seed = rng_next(r);
-	if (len < 6 || changepoint_detect(&res, v, g, len * SUITE_RUNS, &co,
-	    NULL) != 0)
+	if (len < 6)
 		return;
-	for (i = 0; i < res.nr_points; i++) {
-		cp = &res.points[i];
+	for (again = 0; again < 4; again++) {
+		memset(&s, 0, sizeof s);
+		memset(pts, 0, sizeof pts);
+		for (c = 0; c < len; c++) {
+			pts[c].seq = (int64_t)c;
+			pts[c].values = w->v[c];
+			pts[c].nr = w->nr[c];
+		}
+		s.points = pts;
+		s.nr = len;
+		s.no_tail = suite_no_tail;
+		if (series_detect(&s, 0, -1, NULL) != 0)
+			return;
+		if (s.tail.verdict != CHANGEPOINT_TAIL_MORE)
+			break;
+		for (c = s.tail.group; c < len; c++)
+			while (w->nr[c] < s.tail.more_runs &&
+			    w->nr[c] < SUITE_MAX_RUNS) {
+				suite_sample(w, c);
+				w->extra++;
+			}
+		changepoint_result_release(&s.cp);
+	}
+	for (i = 0; i < s.cp.nr_points; i++) {
+		cp = &s.cp.points[i];
 		if (cp->group == 0)
 			continue;
 		improvement = cp->change_pct > 0;
@@ -269,6 +317,7 @@ suite_look(struct suite_state *ss, const double *v, const size_t *g,
 		row->good = cp->group - 1;
 		row->bad = cp->group;
 		row->fixed_by = -1;
+		row->tail = cp->q == 0;
 		for (j = 0; improvement && j < ss->nr; j++)
 			if (!ss->rows[j].improvement &&
 			    ss->rows[j].fixed_by < 0 &&
@@ -276,21 +325,25 @@ suite_look(struct suite_state *ss, const double *v, const size_t *g,
 				ss->rows[j].fixed_by = (int)ss->nr;
 		ss->nr++;
 	}
-	changepoint_result_release(&res);
+	changepoint_result_release(&s.cp);
 }
 
-/* Commit c's level: 100, or 95 inside [from, to). */
+/* Commit c's level: 100, or 95 inside [from, to); its first runs. */
 static void
-suite_series(double *v, size_t *g, size_t from, size_t to, struct rng *r)
+suite_series(struct suite_world *w, enum noise noise, size_t from,
+    size_t to, struct rng *r)
 {
 	size_t	c, k;
 
-	for (c = 0; c < SUITE_COMMITS; c++)
-		for (k = 0; k < SUITE_RUNS; k++) {
-			g[c * SUITE_RUNS + k] = c;
-			v[c * SUITE_RUNS + k] = (c >= from && c < to ? 95 :
-			    MEAN) + SD * rng_normal(r);
-		}
+	memset(w, 0, sizeof *w);
+	w->noise = noise;
+	w->r = r;
+	for (c = 0; c < SUITE_COMMITS; c++) {
+		w->level[c] = c >= from && c < to ? 95 : MEAN;
+		w->offset[c] = noise == BUILD ? SD / 2 * rng_normal(r) : 0;
+		for (k = 0; k < SUITE_RUNS; k++)
+			suite_sample(w, c);
+	}
 }
 
 /*
@@ -317,51 +370,73 @@ suite_regressions(const struct suite_state *ss, size_t at, int *exact,
 	return n;
 }
 
-static void
-suite_run(enum suite_kind kind, size_t bad, unsigned trials, uint64_t seed)
+static const char *
+suite_noise_name(enum noise noise)
 {
-	double			v[SUITE_COMMITS * SUITE_RUNS], lo, hi;
-	size_t			g[SUITE_COMMITS * SUITE_RUNS], at = 0, to = 0;
-	size_t			len, i;
+	switch (noise) {
+	case HEAVY:
+		return "heavy-tailed";
+	case BUILD:
+		return "per-commit offsets";
+	default:
+		return "gaussian";
+	}
+}
+
+/* every: looked at after each commit from the 6th, not only once */
+static void
+suite_run(enum suite_kind kind, enum noise noise, int every, size_t bad,
+    unsigned trials, uint64_t seed)
+{
+	double			lo, hi;
+	size_t			at = 0, to = 0, len, i;
+	struct suite_world	w;
 	struct suite_state	ss;
 	struct rng		r;
 	unsigned		trial, one = 0, exact = 0, any = 0, closed = 0;
-	unsigned		several = 0;
-	unsigned		n;
+	unsigned		several = 0, n, by_tail = 0;
+	unsigned long		extra = 0;
 	int			ex, cov;
 	char			name[64];
 
-	rng_seed(&r, seed ^ ((uint64_t)kind << 40) ^ ((uint64_t)bad << 32));
+	rng_seed(&r, seed ^ ((uint64_t)kind << 40) ^ ((uint64_t)bad << 32) ^
+	    ((uint64_t)noise << 48) ^ ((uint64_t)every << 52));
 	for (trial = 0; trial < trials; trial++) {
 		memset(&ss, 0, sizeof ss);
 		switch (kind) {
 		case SUITE_NOISE:
-			suite_series(v, g, 0, 0, &r);
-			suite_look(&ss, v, g, SUITE_COMMITS, &r);
+			suite_series(&w, noise, 0, 0, &r);
+			for (len = every ? 6 : SUITE_COMMITS;
+			    len <= SUITE_COMMITS; len++)
+				suite_look(&ss, &w, len);
 			break;
 		case SUITE_TAIL:
 			at = SUITE_COMMITS - bad;
-			suite_series(v, g, at, SUITE_COMMITS, &r);
+			suite_series(&w, noise, at, SUITE_COMMITS, &r);
 			for (len = 36; len <= SUITE_COMMITS; len++)
-				suite_look(&ss, v, g, len, &r);
+				suite_look(&ss, &w, len);
 			break;
 		case SUITE_DIP:
 			len = 5 + (size_t)rng_below(&r, 6);
 			at = (SUITE_COMMITS - len) / 2;
 			to = at + len;
-			suite_series(v, g, at, to, &r);
-			suite_look(&ss, v, g, SUITE_COMMITS, &r);
+			suite_series(&w, noise, at, to, &r);
+			suite_look(&ss, &w, SUITE_COMMITS);
 			break;
 		case SUITE_REVERT:
 			at = 10 + (size_t)rng_below(&r, 6);
 			to = at + 10 + (size_t)rng_below(&r, 6);
-			suite_series(v, g, at, to, &r);
+			suite_series(&w, noise, at, to, &r);
 			for (len = 6; len <= SUITE_COMMITS; len++)
-				suite_look(&ss, v, g, len, &r);
+				suite_look(&ss, &w, len);
 			break;
 		}
+		extra += w.extra;
 		n = suite_regressions(&ss, at, &ex, &cov);
 		any += ss.nr > 0;
+		for (i = 0; i < ss.nr && !ss.rows[i].tail; i++)
+			;
+		by_tail += i < ss.nr;
 		several += n > 1;
 		one += n == 1 && cov;
 		exact += n == 1 && ex;
@@ -376,35 +451,38 @@ suite_run(enum suite_kind kind, size_t bad, unsigned trials, uint64_t seed)
 	}
 	switch (kind) {
 	case SUITE_NOISE:
+		snprintf(name, sizeof name, "noise only (%s), %s",
+		    suite_noise_name(noise), every ? "every look" : "one look");
 		wilson(any, trials, &lo, &hi);
-		printf("%-34s | any row: %5.1f%% [%4.1f, %4.1f]\n",
-		    "noise only, 41 commits, one look", pct(any, trials), lo,
-		    hi);
+		printf("%-40s | any row: %5.1f%% [%4.1f, %4.1f], one by the "
+		    "tail test %4.1f%%", name, pct(any, trials), lo, hi,
+		    pct(by_tail, trials));
 		break;
 	case SUITE_TAIL:
 		snprintf(name, sizeof name, "tail step, %zu bad commit%s", bad,
 		    bad == 1 ? "" : "s");
 		wilson(one, trials, &lo, &hi);
-		printf("%-34s | one regression row over it: %5.1f%% [%4.1f, "
+		printf("%-40s | one regression row over it: %5.1f%% [%4.1f, "
 		    "%4.1f] (+-1), placed exactly %5.1f%%, two rows or more "
-		    "%4.1f%%\n", name, pct(one, trials), lo, hi,
+		    "%4.1f%%", name, pct(one, trials), lo, hi,
 		    pct(exact, trials), pct(several, trials));
 		break;
 	case SUITE_DIP:
 		wilson(one, trials, &lo, &hi);
-		printf("%-34s | one regression row at its start: %5.1f%% "
-		    "[%4.1f, %4.1f] (+-1), placed exactly %5.1f%%\n",
+		printf("%-40s | one regression row at its start: %5.1f%% "
+		    "[%4.1f, %4.1f] (+-1), placed exactly %5.1f%%",
 		    "-5% dip of 5-10 commits, middle", pct(one, trials), lo, hi,
 		    pct(exact, trials));
 		break;
 	case SUITE_REVERT:
 		wilson(closed, trials, &lo, &hi);
-		printf("%-34s | closed by the revert: %5.1f%% [%4.1f, %4.1f], "
-		    "one regression row %5.1f%%\n",
+		printf("%-40s | closed by the revert: %5.1f%% [%4.1f, %4.1f], "
+		    "one regression row %5.1f%%",
 		    "-5% regression, reverted later", pct(closed, trials), lo,
 		    hi, pct(one, trials));
 		break;
 	}
+	printf("; tail runs %.1f per series\n", (double)extra / trials);
 	fflush(stdout);
 }
 
@@ -414,17 +492,26 @@ suite(unsigned trials, uint64_t seed)
 	clock_t	start = clock();
 	size_t	bad;
 
-	printf("changepoint-sim --suite: %d commits x %d runs, noise sd 2%% of "
-	    "the mean, %u trials per row, seed %llu;\ncontinuous mode's test: "
-	    "p < %g by %d permutations, %d commits each side to find a change "
-	    "point\n\n", SUITE_COMMITS, SUITE_RUNS, trials,
-	    (unsigned long long)seed, SERIES_ALPHA, SERIES_PERMUTATIONS,
-	    SERIES_MIN_SIZE);
-	suite_run(SUITE_NOISE, 0, trials, seed);
+	printf("changepoint-sim --suite%s: %d commits x %d runs, noise sd 2%% of "
+	    "the mean, %u trials per row, seed %llu;\ncontinuous mode's test "
+	    "(bisectd/series.c): E-Divisive at p < %g by %d permutations, %d "
+	    "commits each side;\nthe tail test of the newest %d commits "
+	    "against %d before: more runs (to %d) at p < %g, found at p < "
+	    "%g\n(heavy-tailed: 5%% of runs off by +-30%%; per-commit "
+	    "offsets: sd 1%% per commit)\n\n", suite_no_tail ? " --no-tail" :
+	    "", SUITE_COMMITS, SUITE_RUNS,
+	    trials, (unsigned long long)seed, SERIES_ALPHA,
+	    SERIES_PERMUTATIONS, SERIES_MIN_SIZE, SERIES_TAIL,
+	    SERIES_TAIL_REFERENCE, SERIES_TAIL_RUNS, SERIES_TAIL_SCREEN,
+	    SERIES_TAIL_ALPHA);
+	suite_run(SUITE_NOISE, GAUSSIAN, 0, 0, trials, seed);
+	suite_run(SUITE_NOISE, GAUSSIAN, 1, 0, trials, seed);
+	suite_run(SUITE_NOISE, HEAVY, 1, 0, trials, seed);
+	suite_run(SUITE_NOISE, BUILD, 1, 0, trials, seed);
 	for (bad = 1; bad <= 3; bad++)
-		suite_run(SUITE_TAIL, bad, trials, seed);
-	suite_run(SUITE_DIP, 0, trials, seed);
-	suite_run(SUITE_REVERT, 0, trials, seed);
+		suite_run(SUITE_TAIL, GAUSSIAN, 0, bad, trials, seed);
+	suite_run(SUITE_DIP, GAUSSIAN, 0, 0, trials, seed);
+	suite_run(SUITE_REVERT, GAUSSIAN, 0, 0, trials, seed);
 	printf("\n%.1f s CPU\n", (double)(clock() - start) / CLOCKS_PER_SEC);
 	return 0;
 }
@@ -434,7 +521,8 @@ usage(void)
 {
 	fprintf(stderr, "usage: changepoint-sim [--trials N] [--commits C] "
 	    "[--runs R] [--permutations P] [--alpha A] [--seed S]\n"
-	    "       changepoint-sim --suite [--trials N] [--seed S]\n");
+	    "       changepoint-sim --suite [--no-tail] [--trials N] "
+	    "[--seed S]\n");
 	return 2;
 }
 
@@ -452,6 +540,10 @@ main(int argc, char **argv)
 	for (a = 1; a < argc; a++) {
 		if (strcmp(argv[a], "--suite") == 0) {
 			suite_mode = 1;
+			continue;
+		}
+		if (strcmp(argv[a], "--no-tail") == 0) {
+			suite_no_tail = 1;
 			continue;
 		}
 		if (a + 1 >= argc)

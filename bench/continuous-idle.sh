@@ -7,8 +7,12 @@
 # every series once; that is reported apart). The rows are written straight into the store of a
 # daemon that made it, then a second daemon runs on it.
 #
-#   bench/continuous-idle.sh [BRANCHES [COMMITS [SECONDS [INTERVAL]]]]
-#                            (default 100 2000 60 10)
+# With RUN_EVERY > 0, a run ends every RUN_EVERY s meanwhile, at a commit of
+# an untracked branch (`bisectctl queue`): what one run's end costs when
+# no tracked series changed.
+#
+#   bench/continuous-idle.sh [BRANCHES [COMMITS [SECONDS [INTERVAL [RUN_EVERY]]]]]
+#                            (default 100 2000 60 10 0)
 set -e
 : "${BISECTD_BUILD:?}" "${BISECTD_SRC:?}"
 export PATH="$BISECTD_BUILD/bin:$PATH"
@@ -16,6 +20,7 @@ branches=${1:-100}
 commits=${2:-2000}
 seconds=${3:-60}
 interval=${4:-10}
+run_every=${5:-0}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/bisectd-idle.XXXXXX")
 pid=
 trap 'test -n "$pid" && kill "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$dir"' EXIT
@@ -26,6 +31,16 @@ echo 1 >repo/f
 git -C repo add f
 git -C repo -c user.name=b -c user.email=b@b commit -q -m one
 tip=$(git -C repo rev-parse HEAD)
+if [ "$run_every" -gt 0 ]; then
+	k=0
+	git -C repo checkout -q -b side
+	while [ "$k" -lt $((seconds / run_every + 1)) ]; do
+		echo "$k" >repo/f
+		git -C repo -c user.name=b -c user.email=b@b commit -q -a -m "side $k"
+		k=$((k + 1))
+	done
+	git -C repo checkout -q master 2>/dev/null || git -C repo checkout -q "$tip"
+fi
 i=0
 while [ "$i" -lt "$branches" ]; do
 	echo "create refs/heads/b$i $tip"
@@ -85,12 +100,22 @@ ticks() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
 t_ready=$(ticks)
 sleep $((2 * interval))	# past the start's detection and the first readings
 t0=$(ticks)
-sleep "$seconds"	# the measurement itself: the daemon is left idle
+if [ "$run_every" -gt 0 ]; then
+	k=0
+	while [ $((k * run_every)) -lt "$seconds" ]; do
+		bisectctl queue job.yaml --commit "side~$k" >/dev/null
+		sleep "$run_every"
+		k=$((k + 1))
+	done
+	ended=$(sqlite3 state/bisectd.db "SELECT count(*) || ' (' || sum(status = 'done') || ' done, ' || sum(status = 'failed') || ' failed)' FROM runs WHERE status IN ('done', 'failed')")
+else
+	sleep "$seconds"	# the measurement itself: the daemon is left idle
+fi
 t1=$(ticks)
 echo "continuous-idle: start: $((t0 - t_ready)) ticks of CPU in the $((2 * interval)) s after ready (a first look at every series)"
 echo "continuous-idle: $branches branches x $commits tracked commits, interval $interval s:" \
 	"$((t1 - t0)) ticks of CPU in $seconds s =" \
-	"$(awk -v t=$((t1 - t0)) -v hz="$hz" -v s="$seconds" 'BEGIN { printf "%.3f%%", 100 * t / hz / s }') of a core"
+	"$(awk -v t=$((t1 - t0)) -v hz="$hz" -v s="$seconds" 'BEGIN { printf "%.3f%%", 100 * t / hz / s }') of a core${ended:+, with $ended runs ended on an untracked branch meanwhile}"
 if grep -q "new commits\|rewritten\|error" daemon.log; then
 	echo "continuous-idle: the daemon was not idle:" >&2
 	cat daemon.log >&2

@@ -65,9 +65,13 @@ cmd_status_branch(struct store *st, const char *repo, const char *branch,
 				    "pending", "culprit", g[j].culprit != NULL ?
 				    json_string(g[j].culprit) : json_null(),
 				    "fixed", g[j].fixed_bad == NULL ?
-				    json_null() : json_pack("{s:s, s:s}",
-				    "good", g[j].fixed_good, "bad",
-				    g[j].fixed_bad)));
+				    json_null() : json_pack("{s:s, s:s, s:o, "
+				    "s:I}", "good", g[j].fixed_good, "bad",
+				    g[j].fixed_bad, "culprit",
+				    g[j].fixed_culprit != NULL ?
+				    json_string(g[j].fixed_culprit) :
+				    json_null(), "bisection",
+				    (json_int_t)g[j].fixed_bisection)));
 				continue;
 			}
 			if (strcmp(g[j].kind, "improvement") == 0) {
@@ -84,7 +88,10 @@ cmd_status_branch(struct store *st, const char *repo, const char *branch,
 				printf(", %sculprit %.10s", g[j].status != NULL &&
 				    strcmp(g[j].status, "unconfirmed") == 0 ?
 				    "unconfirmed " : "", g[j].culprit);
-			if (g[j].fixed_bad != NULL)
+			if (g[j].fixed_culprit != NULL)
+				printf("; closed: fixed by commit %.10s",
+				    g[j].fixed_culprit);
+			else if (g[j].fixed_bad != NULL)
 				printf("; closed: fixed between %.10s and "
 				    "%.10s", g[j].fixed_good, g[j].fixed_bad);
 			putchar('\n');

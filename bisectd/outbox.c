@@ -27,6 +27,7 @@
 
 #include "bisectd/mail.h"
 #include "bisectd/outbox.h"
+#include "bisectd/patchid.h"
 #include "bisectd/repo.h"
 #include "bisectd/report.h"
 #include "util/error.h"
@@ -50,6 +51,48 @@ outbox_backoff(int attempts)
 	return s < OUTBOX_BACKOFF_MAX ? s : OUTBOX_BACKOFF_MAX;
 }
 
+/*
+ * A culprit of continuous mode that is an earlier one rewritten (a rebase
+ * gives the same change a new commit id, and a new tree when its base
+ * moved): the same patch-id as the culprit of an earlier regression of
+ * the series' job and metric. It was reported then: -1, saying so.
+ */
+static int
+outbox_reported(struct context *ctx, struct repo *repo, int64_t id,
+    const char *culprit, char **cause)
+{
+	char	**ids = NULL, **oids = NULL, mine[PATCHID_HEX + 1];
+	char	  other[PATCHID_HEX + 1];
+	size_t	  nr = 0, i;
+	int	  r = -1;
+
+	if (store_regression_culprits(ctx->store, id, &ids, &oids, &nr,
+	    cause) != 0)
+		goto out;
+	if (nr > 0 && patchid_of(repo, culprit, mine, cause) != 0)
+		goto out;
+	for (i = 0; i < nr; i++) {
+		if (strcmp(oids[i], culprit) == 0 ||
+		    patchid_of(repo, oids[i], other, NULL) != 0 ||
+		    strcmp(mine, other) != 0)
+			continue;
+		error_set(cause, "bisection %lld: its culprit %.12s is the "
+		    "same patch as %.12s (patch-id %.12s), the culprit "
+		    "reported by bisection %s: not reported again",
+		    (long long)id, culprit, oids[i], mine, ids[i]);
+		goto out;
+	}
+	r = 0;
+out:
+	for (i = 0; i < nr; i++) {
+		free(ids[i]);
+		free(oids[i]);
+	}
+	free(ids);
+	free(oids);
+	return r;
+}
+
 int
 outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
     char **cause)
@@ -70,6 +113,8 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 	char				*msgid = NULL, *thread = NULL, *root = NULL;
 	char				*message = NULL, *sender = NULL;
 	char				*rcpt = NULL;
+	struct store_regression		*fixes = NULL;
+	size_t				 nr_fixes = 0;
 	int				 found, in_tx = 0, r = -1;
 
 	memset(&b, 0, sizeof b);
@@ -104,13 +149,20 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 	if (repo_open(cr, &repo, cause) != 0 ||
 	    repo_commit_read(repo, culprit, &rc, cause) != 0)
 		goto out;
+	if (outbox_reported(ctx, repo, id, culprit, cause) != 0)
+		goto out;
 
 	identity = xasprintf("bisection\n%lld\n%s\n%s\n%s\n%s\n%s\n%s",
 	    (long long)id, b.repo, culprit, job.job_id, b.metric, b.good,
 	    b.bad);
 	domain = mail_domain(&ctx->config->mail);
 	msgid = mail_message_id(identity, culprit, domain);
-	thread = xasprintf("%s %s", b.repo, culprit);
+	/* a fix threads under the report of the regression it fixes */
+	if (store_regression_fixed_by(ctx->store, id, &fixes, &nr_fixes,
+	    cause) != 0)
+		goto out;
+	thread = xasprintf("%s %s", b.repo, nr_fixes > 0 &&
+	    fixes[0].culprit != NULL ? fixes[0].culprit : culprit);
 	memset(&rm, 0, sizeof rm);
 	rm.message_id = msgid;
 	rm.reported_by = ctx->config->mail.reported_by != NULL ?
@@ -168,6 +220,7 @@ out:
 	free(msgid);
 	free(thread);
 	free(root);
+	store_regression_list_free(fixes, nr_fixes);
 	free(message);
 	free(sender);
 	free(rcpt);

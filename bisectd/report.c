@@ -890,6 +890,55 @@ report_bisection(struct context *ctx, int64_t id, char **headline,
 	    cause);
 }
 
+/* "commit X fixes the -5.0% M regression of commit Y" (or of a range). */
+static void
+report_fix_headline(const struct store_regression *g, const char *culprit,
+    const char *tree, const char *branch, char **headline, char **subject)
+{
+	char	of[64];
+
+	if (g->culprit != NULL)
+		snprintf(of, sizeof of, "commit %.10s", g->culprit);
+	else
+		snprintf(of, sizeof of, "%.10s..%.10s", g->good, g->bad);
+	free(*headline);
+	*headline = xasprintf("commit %.10s fixes the %+.1f%% %s regression "
+	    "of %s", culprit, g->change_pct, g->metric, of);
+	if (subject == NULL)
+		return;
+	free(*subject);
+	*subject = xasprintf("[%s%s%s] %.10s: fixes the %s %+.1f%% regression "
+	    "of %s", tree, branch != NULL ? ":" : "", branch != NULL ? branch :
+	    "", culprit, g->metric, g->change_pct, of);
+}
+
+/* What a fix fixes, first in its report. */
+static void
+report_fix_para(struct strbuf *sb, const struct store_regression *g,
+    size_t nr, const char *branch)
+{
+	size_t	i;
+
+	for (i = 0; i < nr; i++) {
+		if (g[i].culprit != NULL)
+			report_para(sb, "This commit fixes the %+.1f%% %s "
+			    "regression of commit %.12s%s%s (bisection %lld): "
+			    "the series is back from where that commit took "
+			    "it. The regression is closed.", g[i].change_pct,
+			    g[i].metric, g[i].culprit, branch != NULL ? " on " :
+			    "", branch != NULL ? branch : "",
+			    (long long)g[i].bisection);
+		else
+			report_para(sb, "This commit fixes the %+.1f%% %s "
+			    "regression found between %.12s and %.12s%s%s "
+			    "(bisection %lld, %s). The regression is closed.",
+			    g[i].change_pct, g[i].metric, g[i].good, g[i].bad,
+			    branch != NULL ? " on " : "", branch != NULL ?
+			    branch : "", (long long)g[i].bisection,
+			    g[i].status != NULL ? g[i].status : "pending");
+	}
+}
+
 int
 report_bisection_mail(struct context *ctx, int64_t id,
     const struct report_mail *mail, char **headline, char **subject,
@@ -915,6 +964,8 @@ report_bisection_mail(struct context *ctx, int64_t id,
 	double				 change;
 	char				 share[32];
 	char				*branch = NULL, *kconfig = NULL;
+	struct store_regression		*fixes = NULL;
+	size_t				 nr_fixes = 0;
 	int				 r = -1;
 
 	*headline = NULL;
@@ -972,6 +1023,12 @@ report_bisection_mail(struct context *ctx, int64_t id,
 		*subject = report_subject(cr->tree != NULL ? cr->tree :
 		    cr->name, branch, rc.subject, culprit, change, b.metric,
 		    b.direction, &fair);
+	if (store_regression_fixed_by(ctx->store, id, &fixes, &nr_fixes,
+	    cause) != 0)
+		goto out;
+	if (nr_fixes > 0)
+		report_fix_headline(fixes, culprit, cr->tree != NULL ?
+		    cr->tree : cr->name, branch, headline, subject);
 	if (mail == NULL)
 		strbuf_addf(&sb, "%s\n\n", *headline);
 	if (strcmp(b.status, "unconfirmed") == 0)
@@ -1017,8 +1074,11 @@ report_bisection_mail(struct context *ctx, int64_t id,
 	}
 	if (mail != NULL)
 		strbuf_addstr(&sb, "Hello,\n\n");
+	report_fix_para(&sb, fixes, nr_fixes, branch);
+	/* a fix is bisected the other way round: it is an improvement */
 	strbuf_addf(&sb, "bisectd noticed a %+.1f%% %s of %s on:\n\n",
-	    change, report_kind(change, b.direction), b.metric);
+	    change, nr_fixes > 0 ? "improvement" : report_kind(change,
+	    b.direction), b.metric);
 	strbuf_addf(&sb, "commit: %s (\"%s\")\n", culprit, rc.subject);
 	if (cr->url != NULL)
 		strbuf_addf(&sb, "%s%s%s\n", cr->url, branch != NULL ? " " : "",
@@ -1140,6 +1200,7 @@ out:
 	}
 	free(branch);
 	free(kconfig);
+	store_regression_list_free(fixes, nr_fixes);
 	json_decref(res);
 	drift_release(&drift);
 	report_side_release(&penv);

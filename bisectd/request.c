@@ -48,6 +48,8 @@ request_dedup_key(const struct request_spec *spec, const char *repo,
 
 	strbuf_addf(&sb, "%s\n%s\n%s\n", spec->kind, repo,
 	    metric != NULL ? metric : "");
+	if (spec->direction != NULL)
+		strbuf_addf(&sb, "direction %s\n", spec->direction);
 	for (i = 0; i < nr_jobs; i++)
 		strbuf_addf(&sb, "job %s\n", jobs[i]->id);
 	for (i = 0; i < spec->nr_revs; i++)
@@ -186,7 +188,8 @@ request_create(struct context *ctx, const struct request_spec *spec,
 	if (store_begin(ctx->store, cause) != 0)
 		goto out;
 	in_tx = 1;
-	a = json_pack("{s:I, s:b}", "runs", (json_int_t)jobs[0]->runs,
+	a = json_pack("{s:I, s:b}", "runs", (json_int_t)(spec->runs != 0 ?
+	    spec->runs : jobs[0]->runs),
 	    "allow_drift", spec->allow_drift);
 	args = json_dumps(a, JSON_COMPACT | JSON_SORT_KEYS);
 	if (store_request_add(ctx->store, spec->kind, cr->name,
@@ -209,7 +212,8 @@ request_create(struct context *ctx, const struct request_spec *spec,
 	}
 	if (strcmp(spec->kind, "bisect") == 0 &&
 	    store_bisection_add(ctx->store, *id, job_row, cr->name, oids[0],
-	    oids[1], metric, request_direction(jobs[0], metric), cause) != 0)
+	    oids[1], metric, spec->direction != NULL ? spec->direction :
+	    request_direction(jobs[0], metric), cause) != 0)
 		goto out;
 	if (store_commit(ctx->store, cause) != 0)
 		goto out;

@@ -25,6 +25,12 @@ struct request_spec {
 	size_t		  nr_revs;
 	const char	 *metric;	/* bisect: --metric, or NULL */
 	int		  allow_drift;	/* compare runs whose env differs */
+	unsigned	  runs;		/* queue: runs per commit, 0: the job's */
+	/*
+	 * bisect: "higher" or "lower" instead of the metric's direction, so
+	 * that a fix (a change the good way) is bisected; NULL: the metric's
+	 */
+	const char	 *direction;
 };
 
 /*

@@ -6,7 +6,8 @@
  * commits either side to be found (it is then placed with one allowed on a
  * side, stats/changepoint.c), because a false alarm costs a whole bisection and
  * a mail to people, and a series is looked at again every time runs end,
- * so each chance to err adds up.
+ * so each chance to err adds up. The newest commits, which E-Divisive
+ * cannot place, go through the tail test (stats/changepoint-tail.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -41,6 +42,8 @@ series_load(struct series *s, struct store *st, int64_t job,
 		p = &s->points[s->nr++];
 		p->seq = t[i].seq;
 		p->oid = xstrdup(t[i].commit_oid);
+		p->runs_oid = xstrdup(t[i].tested_as != NULL ?
+		    t[i].tested_as : t[i].commit_oid);
 		p->base = t[i].base;
 		p->values = one.values;
 		p->nr = one.nr;
@@ -52,15 +55,18 @@ series_load(struct series *s, struct store *st, int64_t job,
 }
 
 int
-series_detect(struct series *s, double min_effect_pct, char **cause)
+series_detect(struct series *s, double min_effect_pct, int direction,
+    char **cause)
 {
 	struct changepoint_opts	 opts;
+	struct changepoint_tail_opts topts;
 	double			*values = NULL;
 	size_t			*groups = NULL, n = 0, i, k, from;
 	int			 r = -1;
 
 	changepoint_result_release(&s->cp);
 	memset(&s->cp, 0, sizeof s->cp);
+	memset(&s->tail, 0, sizeof s->tail);
 	if (s->nr < 6)
 		return 0;
 	/* the newest SERIES_WINDOW commits: the cost does not grow with age */
@@ -82,6 +88,17 @@ series_detect(struct series *s, double min_effect_pct, char **cause)
 	opts.min_size = SERIES_MIN_SIZE;
 	opts.seed = 1;
 	if (changepoint_detect(&s->cp, values, groups, n, &opts, cause) != 0)
+		goto out;
+	memset(&topts, 0, sizeof topts);
+	topts.max_tail = SERIES_TAIL;
+	topts.reference = SERIES_TAIL_REFERENCE;
+	topts.runs = SERIES_TAIL_RUNS;
+	topts.screen_p = SERIES_TAIL_SCREEN;
+	topts.alpha = SERIES_TAIL_ALPHA;
+	topts.direction = direction;
+	topts.min_effect_pct = min_effect_pct;
+	if (!s->no_tail && changepoint_tail_detect(&s->cp, &s->tail, values, groups, n,
+	    &topts, cause) != 0)
 		goto out;
 	r = 0;
 out:
@@ -109,6 +126,7 @@ series_release(struct series *s)
 
 	for (i = 0; i < s->nr; i++) {
 		free(s->points[i].oid);
+		free(s->points[i].runs_oid);
 		free(s->points[i].values);
 	}
 	free(s->points);

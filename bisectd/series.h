@@ -13,6 +13,7 @@
 
 #include "schema/store.h"
 #include "stats/changepoint.h"
+#include "stats/changepoint-tail.h"
 #include "stats/summary.h"
 
 /* Continuous mode's significance level for a change point (p < it). */
@@ -23,10 +24,22 @@
 #define SERIES_WINDOW		200
 /* Commits each side of a change point while it is searched for. */
 #define SERIES_MIN_SIZE		3
+/*
+ * The tail test (stats/changepoint-tail.h): the newest SERIES_TAIL commits
+ * against the SERIES_TAIL_REFERENCE before them; one that looks changed
+ * (p < SERIES_TAIL_SCREEN) is run until it has SERIES_TAIL_RUNS values,
+ * and found changed then at p < SERIES_TAIL_ALPHA.
+ */
+#define SERIES_TAIL		3
+#define SERIES_TAIL_REFERENCE	30
+#define SERIES_TAIL_RUNS	12
+#define SERIES_TAIL_SCREEN	0.1
+#define SERIES_TAIL_ALPHA	0.001
 
 struct series_point {
 	int64_t		 seq;		/* the commit's place on the branch */
 	char		*oid;
+	char		*runs_oid;	/* whose runs these are (tested_as) */
 	int		 base;		/* a configured base (release tag) */
 	double		*values;
 	size_t		 nr;
@@ -38,6 +51,9 @@ struct series {
 	size_t				 nr;
 	/* group i of a change point is points[i] */
 	struct changepoint_result	 cp;
+	/* the tail test's answer; its group is an index into points too */
+	struct changepoint_tail		 tail;
+	int				 no_tail;	/* bench: skip it */
 };
 
 /*
@@ -50,9 +66,13 @@ int	series_load(struct series *, struct store *, int64_t job,
 /*
  * The change points among the newest SERIES_WINDOW commits, at
  * SERIES_ALPHA, ignoring changes smaller than min_effect_pct; none with
- * fewer than six commits.
+ * fewer than six commits. Then the tail test, for a change in direction
+ * (-1 a fall, +1 a rise, 0 either): a tail found changed is one of the
+ * change points; one that wants more runs leaves s->tail.verdict
+ * CHANGEPOINT_TAIL_MORE, naming the commits from s->tail.group on.
  */
-int	series_detect(struct series *, double min_effect_pct, char **cause);
+int	series_detect(struct series *, double min_effect_pct, int direction,
+	    char **cause);
 /* Where a commit sits in the series: its index, or -1. */
 long	series_find(const struct series *, const char *oid);
 void	series_release(struct series *);

@@ -11,6 +11,9 @@
  * change-point test (bisectd/series.c); a change in the bad direction
  * that no earlier regression of the series covers becomes a regression row
  * and a bisection between the last commit before it and the first after.
+ * A branch looked at with none of its runs pending is not looked at again
+ * until commits come to it or leave it: runs ending on other branches do
+ * not make every idle series go through the test again.
  * With `web:` set, the index page (bisectd/web-index.c) is written anew
  * when runs have ended, at most every 30 seconds, so that the series'
  * plots follow the runs.
@@ -54,6 +57,12 @@ struct tracker_repo {
 	int	 fetched;	/* its refs are to be read */
 	int	 queue_due;	/* they were read: queue what came in */
 	unsigned char *missing;	/* per tracked branch: said it is missing */
+	/*
+	 * per tracked branch: its series was looked at with none of its runs
+	 * pending and nothing asked for since, and no commit came or went:
+	 * a run ending elsewhere does not make it look again
+	 */
+	unsigned char *settled;
 	size_t	 nr_missing;
 	unsigned failures;	/* fetches failed in a row */
 	char	*failure;	/* the last one's cause, said once */
@@ -86,6 +95,7 @@ tracker_free(struct tracker *t)
 	for (i = 0; i < t->nr_repos; i++) {
 		free(t->repos[i].name);
 		free(t->repos[i].missing);
+		free(t->repos[i].settled);
 		free(t->repos[i].failure);
 	}
 	free(t->repos);
@@ -107,6 +117,7 @@ tracker_repo(struct tracker *t, const char *name)
 	t->repos[t->nr_repos].fetched = 0;
 	t->repos[t->nr_repos].queue_due = 1;
 	t->repos[t->nr_repos].missing = NULL;
+	t->repos[t->nr_repos].settled = NULL;
 	t->repos[t->nr_repos].nr_missing = 0;
 	t->repos[t->nr_repos].failures = 0;
 	t->repos[t->nr_repos].failure = NULL;
@@ -403,7 +414,7 @@ out:
 static int
 tracker_record(struct scheduler *s, struct tracker_repo *tr,
     git_repository *repo, const struct config_repo *cr, size_t b,
-    char **cause)
+    unsigned char *settled, char **cause)
 {
 	const struct config_continuous	*cc = &s->ctx->config->continuous;
 	const char			*branch = cr->track[b];
@@ -437,6 +448,7 @@ tracker_record(struct scheduler *s, struct tracker_repo *tr,
 		r = 0;
 		goto out;
 	}
+	*settled = 0;	/* its series changes: it is looked at again */
 	if (last == NULL) {
 		for (i = 0; i < cc->nr_base; i++) {
 			git_object	*obj = NULL;
@@ -592,8 +604,8 @@ tracker_regressed(double change_pct, enum job_direction dir)
 /* A bisection between two commits of the series, for metric of job. */
 static int
 tracker_bisect(struct scheduler *s, const struct config_repo *cr,
-    const struct job *job, const char *good, const char *bad, int64_t *id,
-    char **cause)
+    const struct job *job, const char *good, const char *bad,
+    const char *direction, int64_t *id, char **cause)
 {
 	struct request_spec	 spec;
 	const char		*revs[2];
@@ -611,6 +623,7 @@ tracker_bisect(struct scheduler *s, const struct config_repo *cr,
 	spec.revs = revs;
 	spec.nr_revs = 2;
 	spec.metric = job->metric;
+	spec.direction = direction;
 	r = request_create(s->ctx, &spec, id, &resumed, cause);
 	free(file);
 	return r;
@@ -618,30 +631,41 @@ tracker_bisect(struct scheduler *s, const struct config_repo *cr,
 
 /*
  * An improvement after open regressions of the series closes them: the
- * regression that came and went is recorded as fixed by it.
+ * regression that came and went is recorded as fixed by it, and the fix
+ * is bisected to its commit (a bisection whose direction is the other
+ * way round: the change it looks for is the rise, or the fall, that
+ * fixed it), whose report names the regression it fixes
+ * (bisectd/report.c) and threads under its mail (bisectd/outbox.c).
  */
 static int
 tracker_improved(struct scheduler *s, const struct config_repo *cr,
     const char *branch, const struct job *job, int64_t job_row,
-    const struct changepoint *cp, const struct series_point *before,
-    const struct series_point *after, char **cause)
+    enum job_direction dir, const struct changepoint *cp,
+    const struct series_point *before, const struct series_point *after,
+    char **cause)
 {
 	struct store	*st = s->ctx->store;
-	int64_t		*open = NULL, id;
+	int64_t		*open = NULL, id, bisection = 0;
 	size_t		 nr = 0, i;
 	int		 r = -1;
 
 	if (store_regression_open(st, cr->name, branch, job_row, job->metric,
 	    before->seq, &open, &nr, cause) != 0)
 		goto out;
-	if (store_regression_add(st, cr->name, branch, job_row, job->metric,
-	    "improvement", before->oid, after->oid, before->seq, after->seq,
-	    cp->change_pct, cp->p_value, 0, &id, cause) != 0)
-		goto out;
 	log_info("repository '%s' branch '%s': %+.1f%% %s between %.12s and "
 	    "%.12s (p = %.3g): an improvement%s", cr->name, branch,
 	    cp->change_pct, job->metric, before->oid, after->oid, cp->p_value,
-	    nr > 0 ? ", that fixes the regression before it" : "");
+	    nr > 0 ? ", that fixes the regression before it: bisecting the "
+	    "fix" : "");
+	/* a fix is bisected to its commit, and reported as the fix */
+	if (nr > 0 && tracker_bisect(s, cr, job, before->oid, after->oid,
+	    dir == JOB_DIRECTION_HIGHER ? "lower" : "higher", &bisection,
+	    cause) != 0)
+		goto out;
+	if (store_regression_add(st, cr->name, branch, job_row, job->metric,
+	    "improvement", before->oid, after->oid, before->seq, after->seq,
+	    cp->change_pct, cp->p_value, bisection, &id, cause) != 0)
+		goto out;
 	for (i = 0; i < nr; i++)
 		if (store_regression_fix(st, open[i], id, cause) != 0)
 			goto out;
@@ -652,10 +676,57 @@ out:
 	return r;
 }
 
+/*
+ * The newest commits look changed, but have too few runs to say: they are
+ * run more (the tail test, bisectd/series.h), and the series is looked at
+ * again when those runs are done.
+ */
+static int
+tracker_tail_more(struct scheduler *s, const struct config_repo *cr,
+    const char *branch, const struct job *job, const struct series *series,
+    char **cause)
+{
+	const struct series_point	*p;
+	struct request_spec		 spec;
+	const char			*rev;
+	char				*file;
+	size_t				 i;
+	int64_t				 id;
+	int				 resumed, r = -1;
+
+	if ((file = tracker_job_file(s, job, cause)) == NULL)
+		return -1;
+	log_info("repository '%s' branch '%s': the newest %zu commits look "
+	    "%+.1f%% %s (p = %.3g): running them to %zu runs each",
+	    cr->name, branch, series->nr - series->tail.group,
+	    series->tail.change_pct, job->metric, series->tail.p_value,
+	    series->tail.more_runs);
+	for (i = series->tail.group; i < series->nr; i++) {
+		p = &series->points[i];
+		if (p->nr >= series->tail.more_runs)
+			continue;
+		memset(&spec, 0, sizeof spec);
+		rev = p->runs_oid;
+		spec.kind = "queue";
+		spec.job_file = file;
+		spec.repo = cr->name;
+		spec.revs = &rev;
+		spec.nr_revs = 1;
+		spec.runs = (unsigned)series->tail.more_runs;
+		if (request_create(s->ctx, &spec, &id, &resumed, cause) != 0)
+			goto out;
+	}
+	s->progress = 1;
+	r = 0;
+out:
+	free(file);
+	return r;
+}
+
 static int
 tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
     const char *branch, const struct job *job, const struct store_tracked *t,
-    size_t nr, char **cause)
+    size_t nr, int *idle, char **cause)
 {
 	struct store			*st = s->ctx->store;
 	const struct metric_info	*mi = metric_lookup(job->metric);
@@ -669,6 +740,7 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 	int64_t				 job_row, id;
 	int				 busy, found, bad, r = -1;
 
+	*idle = 0;
 	memset(&series, 0, sizeof series);
 	if (dir == JOB_DIRECTION_UNKNOWN)
 		dir = mi->direction;
@@ -678,14 +750,22 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 	    store_tracked_busy(st, cr->name, branch, job_row, &busy,
 	    cause) != 0)
 		goto out;
+	*idle = !busy;
 	if (busy) {
 		r = 0;
 		goto out;
 	}
 	if (series_load(&series, st, job_row, cr->name, job->metric, t, nr,
 	    cause) != 0 ||
-	    series_detect(&series, mi->min_effect_pct, cause) != 0)
+	    series_detect(&series, mi->min_effect_pct,
+	    dir == JOB_DIRECTION_HIGHER ? -1 : dir == JOB_DIRECTION_LOWER ?
+	    1 : 0, cause) != 0)
 		goto out;
+	if (series.tail.verdict == CHANGEPOINT_TAIL_MORE) {
+		*idle = 0;	/* it waits for the runs it asks for */
+		if (tracker_tail_more(s, cr, branch, job, &series, cause) != 0)
+			goto out;
+	}
 	for (i = 0; i < series.cp.nr_points; i++) {
 		cp = &series.cp.points[i];
 		if (cp->group == 0)
@@ -702,8 +782,8 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 		if (found)
 			continue;
 		if (!bad) {
-			if (tracker_improved(s, cr, branch, job, job_row, cp,
-			    before, after, cause) != 0)
+			if (tracker_improved(s, cr, branch, job, job_row, dir,
+			    cp, before, after, cause) != 0)
 				goto out;
 			continue;
 		}
@@ -711,8 +791,8 @@ tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
 		    "%.12s and %.12s (p = %.3g): bisecting", cr->name, branch,
 		    cp->change_pct, job->metric, before->oid, after->oid,
 		    cp->p_value);
-		if (tracker_bisect(s, cr, job, before->oid, after->oid, &id,
-		    cause) != 0)
+		if (tracker_bisect(s, cr, job, before->oid, after->oid, NULL,
+		    &id, cause) != 0)
 			goto out;
 		if (store_regression_add(st, cr->name, branch, job_row,
 		    job->metric, "regression", before->oid, after->oid,
@@ -728,14 +808,17 @@ out:
 	return r;
 }
 
+/* *settled: no job's series of the branch waits for runs */
 static int
 tracker_detect(struct scheduler *s, const struct config_repo *cr,
-    const char *branch, struct job **jobs, size_t nr_jobs, char **cause)
+    const char *branch, struct job **jobs, size_t nr_jobs, int *settled,
+    char **cause)
 {
 	struct store_tracked	*t = NULL;
 	size_t			 nr = 0, j, off;
-	int			 r = -1;
+	int			 idle, r = -1;
 
+	*settled = 1;
 	if (store_tracked_list(s->ctx->store, cr->name, branch, &t, &nr,
 	    cause) != 0)
 		return -1;
@@ -745,8 +828,9 @@ tracker_detect(struct scheduler *s, const struct config_repo *cr,
 		if (jobs[j]->metric == NULL)
 			continue;
 		if (tracker_detect_job(s, cr, branch, jobs[j], t + off,
-		    nr - off, cause) != 0)
+		    nr - off, &idle, cause) != 0)
 			goto out;
+		*settled &= idle;
 	}
 	r = 0;
 out:
@@ -794,7 +878,7 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 	pid_t				 pid;
 	size_t				 i, j;
 	char				*why = NULL;
-	int				 detect, r = -1;
+	int				 detect, settled, r = -1;
 
 	if (cfg->continuous.nr_jobs == 0)
 		return 0;
@@ -820,7 +904,11 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 		if (tr->nr_missing < cr->nr_track) {
 			tr->missing = xreallocarray(tr->missing, cr->nr_track,
 			    1);
+			tr->settled = xreallocarray(tr->settled, cr->nr_track,
+			    1);
 			memset(tr->missing + tr->nr_missing, 0,
+			    cr->nr_track - tr->nr_missing);
+			memset(tr->settled + tr->nr_missing, 0,
 			    cr->nr_track - tr->nr_missing);
 			tr->nr_missing = cr->nr_track;
 		}
@@ -855,7 +943,7 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 				goto out;
 			for (j = 0; j < cr->nr_track; j++) {
 				if (tracker_record(s, tr, repo, cr, j,
-				    cause) != 0) {
+				    &tr->settled[j], cause) != 0) {
 					store_rollback(s->ctx->store);
 					goto out;
 				}
@@ -871,9 +959,12 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 			goto out;
 		tr->queue_due = 0;
 		for (j = 0; j < cr->nr_track; j++) {
-			if (detect && tracker_detect(s, cr, cr->track[j], jobs,
-			    nr_jobs, cause) != 0)
+			if (!detect || tr->settled[j])
+				continue;
+			if (tracker_detect(s, cr, cr->track[j], jobs, nr_jobs,
+			    &settled, cause) != 0)
 				goto out;
+			tr->settled[j] = (unsigned char)settled;
 		}
 	}
 	/*

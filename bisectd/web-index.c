@@ -126,7 +126,7 @@ web_index_plot(struct strbuf *sb, struct store *st,
 	if (series_load(&s, st, ij->job.id, ij->repo, metric, ij->t, ij->nr_t,
 	    cause) != 0)
 		return -1;
-	if (series_detect(&s, mi->min_effect_pct, cause) != 0)
+	if (series_detect(&s, mi->min_effect_pct, 0, cause) != 0)
 		goto out;
 	pts = xcalloc(s.nr + 1, sizeof *pts);
 	for (i = 0; i < s.nr; i++) {
@@ -230,7 +230,16 @@ web_index_regressions(struct strbuf *sb, const struct web_index_job *ij)
 		strbuf_addf(sb, "</td><td>%.2g</td><td>%lld ", g->p_value,
 		    (long long)g->bisection);
 		web_escape(sb, g->status != NULL ? g->status : "pending");
-		if (g->fixed_bad != NULL)
+		if (g->fixed_culprit != NULL && (name = web_index_report_name(
+		    ij->dir, g->fixed_bisection)) != NULL) {
+			strbuf_addf(sb, "; closed: fixed by commit <a href=\"%s"
+			    "\"><code>%.10s</code></a>", name,
+			    g->fixed_culprit);
+			free(name);
+		} else if (g->fixed_culprit != NULL)
+			strbuf_addf(sb, "; closed: fixed by commit <code>%.10s"
+			    "</code>", g->fixed_culprit);
+		else if (g->fixed_bad != NULL)
 			strbuf_addf(sb, "; closed: fixed between <code>%.10s"
 			    "</code> and <code>%.10s</code>", g->fixed_good,
 			    g->fixed_bad);

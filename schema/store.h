@@ -450,8 +450,19 @@ struct store_regression {
 	char	*fixed_good;	/* the fix's range, NULL while open */
 	char	*fixed_bad;
 	char	*fixed_culprit;	/* the fix's culprit, when bisected */
+	int64_t	 fixed_bisection;	/* the fix's bisection, or 0 */
 };
 /* A job's regressions on a branch, oldest range first. */
+/*
+ * When bisection is that of a regression row: the bisections of earlier
+ * regression rows of the same repository, job and metric that found a
+ * culprit, with it (bisections[i] as decimal text); none otherwise.
+ */
+int	 store_regression_culprits(struct store *, int64_t bisection,
+	     char ***bisections, char ***culprits, size_t *nr, char **cause);
+/* The regressions the improvement bisected by `bisection` fixed. */
+int	 store_regression_fixed_by(struct store *, int64_t bisection,
+	     struct store_regression **out, size_t *nr, char **cause);
 int	 store_regression_list(struct store *, const char *repo,
 	     const char *branch, int64_t job, struct store_regression **out,
 	     size_t *nr, char **cause);
