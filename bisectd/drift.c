@@ -307,35 +307,44 @@ drift_values(const struct drift_run *runs, size_t nr, const char *key,
 }
 
 /*
- * Whether a tolerant quantity that took several values moved with time
- * rather than with the side: every side's range of values (widened by the
- * tolerance) overlaps every other side's. A VM whose host hot-plugs memory
- * reads 8.34G, then 8.71G, then 8.46G at good and at bad alike; that is
- * noise both sides share, which the statistics already carry. Memory that
- * parts the sides (5.5G at good, 62G at bad) does not overlap, and matters.
+ * How a tolerant quantity that took several values moved (issue 11, item
+ * 7). The runs are grouped, by side (their label) or by boot (agent and
+ * boot id; a run whose boot is not recorded is a group of its own); each
+ * group's values make a range. Returns 1 when the ranges of all groups
+ * overlap, widened by the tolerance, and sets *spread when a group's own
+ * range is wider than the tolerance.
+ *
+ * By boot: memory that changes with no reboot is the host hot-plugging or
+ * ballooning a VM's memory, not a setting of the machine; a boot that came
+ * up with other memory (a DIMM, mem=) is a range apart. By side: a VM that
+ * reads 8.34G, then 8.71G, then 8.46G at good and at bad alike moved with
+ * time, noise both sides share; memory that parts the sides (5.5G at good,
+ * 62G at bad) does not overlap.
  */
 static int
-drift_moved_with_time(const struct drift_run *runs, size_t nr,
-    const char *key)
+drift_ranges_overlap(const struct drift_run *runs, size_t nr,
+    const char *key, int by_boot, int *spread)
 {
-	const char	**label = xcalloc(nr + 1, sizeof *label);
+	const char	**group = xcalloc(nr + 1, sizeof *group);
 	double		 *lo = xcalloc(nr + 1, sizeof *lo);
 	double		 *hi = xcalloc(nr + 1, sizeof *hi);
-	const char	 *v;
+	const char	 *v, *g;
 	double		  x, slack = 1 + DRIFT_TOLERANCE_PCT / 100;
 	size_t		  n = 0, i, j;
-	int		  moved = 0;
+	int		  overlap = 0;
 
+	*spread = 0;
 	for (i = 0; i < nr; i++) {
 		if ((v = drift_get(&runs[i], key)) == NULL ||
 		    drift_number(key, v, &x) != 0)
 			goto out;
-		for (j = 0; j < n; j++) {
-			if (strcmp(label[j], runs[i].label) == 0)
+		g = by_boot ? runs[i].boot : runs[i].label;
+		for (j = 0; g != NULL && j < n; j++) {
+			if (group[j] != NULL && strcmp(group[j], g) == 0)
 				break;
 		}
-		if (j == n) {
-			label[n] = runs[i].label;
+		if (g == NULL || j == n) {
+			group[n] = g;
 			lo[n] = hi[n] = x;
 			n++;
 			continue;
@@ -344,73 +353,42 @@ drift_moved_with_time(const struct drift_run *runs, size_t nr,
 		hi[j] = x > hi[j] ? x : hi[j];
 	}
 	for (i = 0; i < n; i++) {
+		*spread |= hi[i] > lo[i] * slack;
 		for (j = i + 1; j < n; j++) {
 			if (hi[i] * slack < lo[j] || hi[j] * slack < lo[i])
 				goto out;
 		}
 	}
-	moved = 1;
+	overlap = 1;
 out:
-	free(label);
+	free(group);
 	free(lo);
 	free(hi);
-	return moved;
+	return overlap;
 }
 
 /*
- * Whether every change of a tolerant quantity happened inside one boot:
- * the runs of each boot (agent and boot id) make a range, and the ranges
- * of all boots overlap (widened by the tolerance). Memory that changes
- * with no reboot is the host hot-plugging or ballooning it, not a
- * setting of the machine; a boot that came up with other memory (a DIMM,
- * mem=) is a range apart. A run whose boot is unknown is a boot of its
- * own.
+ * Whether a tolerant quantity's change is noted only, with why added to
+ * text: it changed within boots whose ranges agree, or it moved on every
+ * side alike.
  */
 static int
-drift_moved_in_boot(const struct drift_run *runs, size_t nr,
-    const char *key)
+drift_moved_noted(const struct drift_run *runs, size_t nr, const char *key,
+    struct strbuf *text)
 {
-	const char	**boot = xcalloc(nr + 1, sizeof *boot);
-	double		 *lo = xcalloc(nr + 1, sizeof *lo);
-	double		 *hi = xcalloc(nr + 1, sizeof *hi);
-	size_t		 *size = xcalloc(nr + 1, sizeof *size);
-	const char	 *v;
-	double		  x, slack = 1 + DRIFT_TOLERANCE_PCT / 100;
-	size_t		  n = 0, i, j;
-	int		  moved = 0, inside = 0;
+	int	spread;
 
-	for (i = 0; i < nr; i++) {
-		if ((v = drift_get(&runs[i], key)) == NULL ||
-		    drift_number(key, v, &x) != 0)
-			goto out;
-		for (j = 0; runs[i].boot != NULL && j < n; j++) {
-			if (boot[j] != NULL && strcmp(boot[j], runs[i].boot) == 0)
-				break;
-		}
-		if (runs[i].boot == NULL || j == n) {
-			boot[n] = runs[i].boot;
-			lo[n] = hi[n] = x;
-			size[n++] = 1;
-			continue;
-		}
-		lo[j] = x < lo[j] ? x : lo[j];
-		hi[j] = x > hi[j] ? x : hi[j];
-		size[j]++;
+	if (drift_ranges_overlap(runs, nr, key, 1, &spread) && spread) {
+		strbuf_addstr(text, "; it changed within one boot (memory "
+		    "hot-plugged or ballooned by the host)");
+		return 1;
 	}
-	for (i = 0; i < n; i++) {
-		inside |= size[i] > 1 && hi[i] > lo[i] * slack;
-		for (j = i + 1; j < n; j++) {
-			if (hi[i] * slack < lo[j] || hi[j] * slack < lo[i])
-				goto out;
-		}
+	if (drift_ranges_overlap(runs, nr, key, 0, &spread)) {
+		strbuf_addstr(text, "; it moved while the runs went on, on "
+		    "every side alike");
+		return 1;
 	}
-	moved = inside;
-out:
-	free(boot);
-	free(lo);
-	free(hi);
-	free(size);
-	return moved;
+	return 0;
 }
 
 static void
@@ -447,18 +425,9 @@ drift_compare(struct drift *d, const struct drift_run *runs, size_t nr)
 			if (drift_values(runs, nr, keys[k], NULL, &text) <= 1)
 				continue;
 			matters = class == DRIFT_MATTERS;
-			if (matters && drift_tolerant(keys[k]) &&
-			    drift_moved_in_boot(runs, nr, keys[k])) {
-				strbuf_addstr(&text, "; it changed within one "
-				    "boot (memory hot-plugged or ballooned by "
-				    "the host)");
-				matters = 0;
-			} else if (matters && drift_tolerant(keys[k]) &&
-			    drift_moved_with_time(runs, nr, keys[k])) {
-				strbuf_addstr(&text, "; it moved while the runs "
-				    "went on, on every side alike");
-				matters = 0;
-			}
+			if (matters && drift_tolerant(keys[k]))
+				matters = !drift_moved_noted(runs, nr, keys[k],
+				    &text);
 			drift_add(d, keys[k], matters, text.buf);
 			continue;
 		}
