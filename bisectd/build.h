@@ -24,6 +24,8 @@ struct build_request {
 	const char			*oid;
 	const char			*workdir;	/* config workdir */
 	int				 slots;		/* build_slots; 0: 1 */
+	const struct config_agent	*builders;	/* builders:, tried */
+	size_t				 nr_builders;	/* before local slots */
 };
 
 struct build_output {
@@ -91,6 +93,15 @@ char	*build_cache_dir_recipe(const struct config_repo *,
  * is the last 20 lines of the log, or "artifact 'x' not found". A cache
  * entry also holds .bisectd-build (image_hash, kernel_release) and, for a
  * kernel, the final .config.
+ *
+ * With builders (req->builders), a free slot of one in service is taken
+ * first and the build made there (bisectd/builder.h); the artifacts come
+ * back into the same cache entry, each file's digest checked. A builder
+ * that cannot be reached, or refuses us, is marked so and the next one
+ * (or a local slot) is tried at once; one lost, or whose artifacts do not
+ * match their digests, mid-build fails the attempt (-1, retried by the
+ * scheduler, which then finds that builder down and goes elsewhere). With
+ * no builder free the build is local. The log says where it was built.
  */
 int	 build_run(const struct build_request *, struct repo *,
 	     struct build_output *out, char **cause);

@@ -98,6 +98,8 @@ worker_build_child(struct context *parent, int64_t id)
 	req.oid = b.commit_oid;
 	req.workdir = parent->config->workdir;
 	req.slots = parent->config->build_slots;
+	req.builders = parent->config->builders;
+	req.nr_builders = parent->config->nr_builders;
 	if (build_run_kconfig(&req, kb.kconfig, b.recipe, repo, &out,
 	    &cause) != 0)
 		goto out;
