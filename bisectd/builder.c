@@ -412,8 +412,7 @@ builder_script(const struct builder_job *job, const char *root,
 	strbuf_addstr(&sb, "\t;;\n"
 	    "build)\n"
 	    "\tcd \"$T\" || exit 125\n"
-	    "\tset -m\n"
-	    "\tsh -c \"$CMD\" </dev/null 2>&1 &\n"
+	    "\tsetsid sh -c \"$CMD\" </dev/null 2>&1 &\n"
 	    "\tpid=$!\n"
 	    "\techo \"$pid\" >\"$S/pgid\"\n"
 	    "\twait \"$pid\"\n"
@@ -461,6 +460,7 @@ builder_script(const struct builder_job *job, const char *root,
 	strbuf_addstr(&sb,
 	    "\tcd \"$O\" || exit 125\n"
 	    "\tfind . ! -type f ! -type d | sed 's/^/other /'\n"
+	    "\tfind . -type f -perm -u+x | sed 's/^/exec /'\n"
 	    "\tfind . -type f -exec sha256sum {} + | sed 's/^/file /' "
 	    "|| exit 125 ;;\n"
 	    "clean)\n"
@@ -724,6 +724,25 @@ builder_count_files(const char *dir, long *n, char **cause)
 	return rv;
 }
 
+/* A path the builder names under the download: relative, no "..". */
+static int
+builder_rel_ok(const char *p)
+{
+	size_t	n;
+
+	if (*p == '\0' || *p == '/')
+		return 0;
+	while (*p != '\0') {
+		n = strcspn(p, "/");
+		if (n == 2 && strncmp(p, "..", 2) == 0)
+			return 0;
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	return 1;
+}
+
 /*
  * The collect phase's report against what was downloaded: every file the
  * builder listed has the SHA-256 it said, and there is no other.
@@ -756,13 +775,29 @@ builder_verify(const struct builder_job *job, const char *name, char *report,
 			return error_set(cause, "artifact '%s' on builder '%s' "
 			    "is neither a regular file nor a directory (not "
 			    "copied from a builder)", line + 6, name);
+		if (strncmp(line, "exec ./", 7) == 0) {
+			/* SFTP downloads drop the mode: executables get it */
+			if (!builder_rel_ok(line + 7))
+				return error_set(cause, "builder '%s' named "
+				    "an artifact '%s'", name, line + 7);
+			path = path_join(job->tmp, line + 7);
+			if (chmod(path, 0755) == -1) {
+				error_errno(cause, "couldn't make '%s' "
+				    "executable", path);
+				free(path);
+				goto out;
+			}
+			free(path);
+			continue;
+		}
 		if (strncmp(line, "file ", 5) != 0)
 			continue;
 		line += 5;
 		/* sha256sum: HEX, two spaces, ./PATH */
 		if (strlen(line) < HASH_HEX_LEN + 4 ||
 		    line[HASH_HEX_LEN] != ' ' ||
-		    (sp = line + HASH_HEX_LEN + 2)[0] != '.' || sp[1] != '/')
+		    (sp = line + HASH_HEX_LEN + 2)[0] != '.' || sp[1] != '/' ||
+		    !builder_rel_ok(sp + 2))
 			return error_set(cause, "builder '%s' listed an "
 			    "artifact as '%s'", name, line);
 		path = path_join(job->tmp, sp + 2);

@@ -1,0 +1,205 @@
+#!/bin/sh
+# A build host (builders:) over ssh: a real sshd in a network namespace of
+# its own. The scheduler pushes the commit to the builder's clone, builds
+# there, and downloads the artifact with every file's sha256 checked.
+# A builder whose host key is not the one in known_hosts is refused and
+# the build made here; a builder killed mid-build (its sshd and the build
+# with it) has the build retried here; artifacts whose digest does not
+# match what the builder computed fail the attempt, which is retried.
+# bisectctl builders and status say where builds were made.
+. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib-bisect.sh"
+. "$(dirname "$0")/lib-ssh.sh"
+
+ssh_require
+command -v git >/dev/null 2>&1 || {
+	test_skip "$TEST_NAME" "no git (the builder checks out with it)"
+	test_done
+	exit 0
+}
+ssh_keys || exit 1
+ssh_agent_start 1 ed25519 || exit 1
+
+# builder_json EXPR: EXPR of b (the builder b1's entry) in builders --json
+builder_json() {
+	bisectctl builders --json >builders.json &&
+	"$PYTHON3" -c "import json, sys
+d = json.load(open('builders.json'))
+b = [x for x in d if x['name'] == 'b1'][0]
+l = [x for x in d if x['name'] == 'local'][0]
+print($1)"
+}
+
+# b1 is tried again (its retry time has passed)
+b1_retry_passed() {
+	test "$(builder_json "int(b['retry_at'] <= __import__('time').time())")" = 1
+}
+
+commit_new() {
+	echo "int f(void) { return $1; }" >repo/f.c &&
+	git -C repo commit -qam "f $1" &&
+	git -C repo rev-parse master
+}
+
+build_of() {
+	db_query "SELECT $2 FROM builds WHERE commit_oid = '$1'"
+}
+
+test_expect_success 'setup: a C tree, the builder b1' '
+	git init -q repo &&
+	cat >repo/main.c <<-\EOF &&
+	#include <stdio.h>
+	int f(void);
+	int main(void) { printf("ops: %d\n", 42 + 0 * f()); return 0; }
+	EOF
+	echo "int f(void) { return 0; }" >repo/f.c &&
+	printf "%s\n" "calc: main.c f.c" "	\$(CC) -O2 -o \$@ main.c f.c" \
+		>repo/Makefile &&
+	git -C repo add . &&
+	git -C repo commit -qm "a tree" &&
+	cat >build.sh <<-EOF &&
+	#!/bin/sh
+	# AGENT_NAME is set by the builder sshd only
+	if [ -n "\${AGENT_NAME:-}" ]; then where=b1; else where=local; fi
+	echo "\$where" >>"$TRASH/built-where"
+	mode=\$(cat "$TRASH/mode" 2>/dev/null)
+	if [ "\$where" = b1 ] && [ "\$mode" = hang ]; then
+		touch "$TRASH/building"
+		exec sleep 1000
+	fi
+	if [ "\$where" = b1 ] && [ "\$mode" = corrupt ]; then
+		rm -f "$TRASH/mode"
+		# appends to the collected artifact until told to stop
+		setsid sh -c '\''until [ -e "\$0/stop-writer" ]; do
+			for f in "\$0"/agents/a1/remote/out/calc/*/calc; do
+				[ -e "\$f" ] && echo x >>"\$f"
+			done
+		done'\'' "$TRASH" </dev/null >/dev/null 2>&1 &
+	fi
+	exec make
+	EOF
+	ssh_known_hosts 1 &&
+	cat >bisectd.yaml <<-EOF &&
+	scheduler:
+	  max_attempts: 3
+	repos:
+	  - name: calc
+	    path: repo
+	    build:
+	      command: sh $TRASH/build.sh
+	      artifacts: [calc]
+	builders:
+	  - name: b1
+	    host: $(ssh_addr 1)
+	    user: root
+	    identity: $TRASH/keys/id_ed25519
+	    known_hosts: $TRASH/keys/known_hosts
+	    remote_dir: $TRASH/agents/a1/remote
+	    connect_timeout: 3
+	    keepalive: 1
+	    silence_timeout: 4
+	    probe_interval: 1
+	EOF
+	cat >job.yaml <<-EOF
+	testcase: calc
+	run: ./calc
+	runs: 1
+	metric: calc.ops
+	direction: higher
+	EOF
+'
+
+test_expect_success 'a builder key that does not apply is an error with its place' '
+	sed "s/^    probe_interval: 1/    boot: qemu/" bisectd.yaml >bad.yaml &&
+	! bisectctl -c bad.yaml status 2>bad.err &&
+	cat bad.err &&
+	grep -q "bad.yaml:[0-9]*:5: .boot. does not apply to a builder" bad.err &&
+	sed "s/^    probe_interval: 1/    sltos: 2/" bisectd.yaml >bad2.yaml &&
+	! bisectctl -c bad2.yaml status 2>bad2.err &&
+	grep -q "bad2.yaml:[0-9]*:5: unknown key .sltos. in .builders\[0\]." bad2.err
+'
+
+test_expect_success 'the commit is built on the builder, its artifact checked and run' '
+	oid=$(git -C repo rev-parse master) &&
+	bisectctl queue job.yaml --commit master --wait >q1.out 2>q1.err &&
+	test "$(build_of $oid status)" = ok &&
+	test "$(cat built-where)" = b1 &&
+	log=$(build_of $oid log_path) &&
+	grep "on builder .b1." "$log" &&
+	grep "1 artifact file from builder .b1., each sha256 checked" "$log" &&
+	git --git-dir=agents/a1/remote/git/calc.git cat-file -e "$oid^{commit}" &&
+	test ! -e agents/a1/remote/slots/calc/0/tree/.git &&
+	test "$(db_query "SELECT count(*) FROM samples WHERE metric = \"calc.ops\" AND value = 42")" = 1 &&
+	test "$(builder_json "b[\"state\"], b[\"builds\"], l[\"builds\"]")" = "up 1 0" &&
+	builder_json "b[\"host_key\"]" | grep -q "^ED25519 key SHA256:" &&
+	bisectctl builders >builders.out &&
+	cat builders.out &&
+	grep -q "^b1 (ssh root@$(ssh_addr 1) port 22, 1 slot): up since .*, 1 build, 0 failed, 0 errors" builders.out &&
+	bisectctl status >status.out &&
+	grep -q "^  b1  *ssh  *up  *1 builds" status.out
+'
+
+test_expect_success 'a second commit is pushed as the objects the builder lacks' '
+	oid=$(commit_new 1) &&
+	bisectctl queue job.yaml --commit master --wait >q2.out 2>q2.err &&
+	test "$(build_of $oid status)" = ok &&
+	log=$(build_of $oid log_path) &&
+	grep "pushing [0-9]* objects to builder" "$log" >pushed &&
+	n=$(sed "s/.*pushing \([0-9]*\) objects.*/\1/" pushed) &&
+	echo "objects pushed: $n" &&
+	test "$n" -le 3
+'
+
+test_expect_success 'a wrong host key is refused: nothing sent, built here' '
+	logins=$(ssh_logins 1) &&
+	ssh-keygen -q -t ed25519 -N "" -f other_key &&
+	echo "$(ssh_addr 1) $(cut -d" " -f1,2 other_key.pub)" >keys/known_hosts &&
+	oid=$(commit_new 2) &&
+	bisectctl queue job.yaml --commit master --wait >q3.out 2>q3.err &&
+	test "$(build_of $oid status)" = ok &&
+	test "$(tail -n 1 built-where)" = local &&
+	test "$(ssh_logins 1)" = "$logins" &&
+	grep "builder .b1. refused us" "$(build_of $oid log_path)" &&
+	test "$(builder_json "b[\"state\"]")" = refused &&
+	builder_json "b[\"error\"]" | grep -i "host key" &&
+	test "$(builder_json "l[\"builds\"]")" = 1
+'
+
+test_expect_success 'a builder killed mid-build: the build is retried here' '
+	ssh_known_hosts 1 &&
+	test_wait_for 50 b1_retry_passed &&
+	echo hang >mode &&
+	oid=$(commit_new 3) &&
+	{ bisectctl queue job.yaml --commit master --wait >q4.out 2>q4.err & } &&
+	test_wait_for 300 test -e building &&
+	ssh_agent_stop 1 &&
+	wait $! &&
+	rm -f mode &&
+	test "$(build_of $oid status)" = ok &&
+	test "$(build_of $oid attempts)" = 2 &&
+	test "$(tail -n 2 built-where | tr "\n" " ")" = "b1 local " &&
+	grep "build of .*builder .b1." q4.err &&
+	test "$(builder_json "b[\"state\"], b[\"errors\"]")" = "down 2" &&
+	test "$(db_query "SELECT count(*) FROM samples WHERE metric = \"calc.ops\"")" = 4
+'
+
+test_expect_success 'artifacts that do not match their digest: the attempt fails, retried' '
+	ssh_agent_start 1 ed25519 &&
+	test_wait_for 50 b1_retry_passed &&
+	echo corrupt >mode &&
+	oid=$(commit_new 4) &&
+	bisectctl queue job.yaml --commit master --wait >q5.out 2>q5.err;
+	status=$? &&
+	touch stop-writer &&
+	cat q5.err &&
+	test $status = 0 &&
+	grep "digest mismatch: .*calc.* from builder .b1." q5.err &&
+	test "$(build_of $oid status)" = ok &&
+	test "$(build_of $oid attempts)" = 2 &&
+	test "$(tail -n 2 built-where | tr "\n" " ")" = "b1 local " &&
+	dir=$(build_of $oid artifact_dir) &&
+	"$dir/calc" | grep -q "ops: 42" &&
+	test "$(builder_json "b[\"errors\"]")" = 3
+'
+
+test_done
