@@ -64,6 +64,7 @@ test_expect_success 'setup: a C tree, the builder b1' '
 	echo "\$where" >>"$TRASH/built-where"
 	mode=\$(cat "$TRASH/mode" 2>/dev/null)
 	if [ "\$where" = b1 ] && [ "\$mode" = hang ]; then
+		rm -f "$TRASH/mode"
 		touch "$TRASH/building"
 		exec sleep 1000
 	fi
@@ -165,29 +166,58 @@ test_expect_success 'a wrong host key is refused: nothing sent, built here' '
 	test "$(builder_json "l[\"builds\"]")" = 1
 '
 
-test_expect_success 'a builder killed mid-build: the build is retried here' '
+# Kill the build's command on the builder (the sleep it hangs in).
+kill_remote_build() {
+	for p in $(ip netns pids "$(ssh_ns 1)" 2>/dev/null); do
+		if tr "\0" " " <"/proc/$p/cmdline" 2>/dev/null |
+		    grep -q "^sleep 1000"; then
+			kill -9 "$p" && return 0
+		fi
+	done
+	return 1
+}
+
+test_expect_success 'a build killed on the builder is retried' '
 	ssh_known_hosts 1 &&
 	test_wait_for 50 b1_retry_passed &&
+	errors=$(builder_json "b[\"errors\"]") &&
 	echo hang >mode &&
 	oid=$(commit_new 3) &&
+	{ bisectctl queue job.yaml --commit master --wait >q6.out 2>q6.err & } &&
+	test_wait_for 300 test -e building &&
+	kill_remote_build &&
+	wait $! &&
+	rm -f building &&
+	test "$(build_of $oid status)" = ok &&
+	test "$(build_of $oid attempts)" = 2 &&
+	grep "build killed by signal 9 on builder .b1." q6.err &&
+	test "$(builder_json "b[\"errors\"]")" = $((errors + 1)) &&
+	"$(build_of $oid artifact_dir)/calc" | grep -q "ops: 42"
+'
+
+test_expect_success 'a builder killed mid-build: the build is retried here' '
+	test_wait_for 50 b1_retry_passed &&
+	errors=$(builder_json "b[\"errors\"]") &&
+	echo hang >mode &&
+	oid=$(commit_new 5) &&
 	{ bisectctl queue job.yaml --commit master --wait >q4.out 2>q4.err & } &&
 	test_wait_for 300 test -e building &&
 	ssh_agent_stop 1 &&
 	wait $! &&
-	rm -f mode &&
 	test "$(build_of $oid status)" = ok &&
 	test "$(build_of $oid attempts)" = 2 &&
 	test "$(tail -n 2 built-where | tr "\n" " ")" = "b1 local " &&
-	grep "build of .*builder .b1." q4.err &&
-	test "$(builder_json "b[\"state\"], b[\"errors\"]")" = "down 2" &&
-	test "$(db_query "SELECT count(*) FROM samples WHERE metric = \"calc.ops\"")" = 4
+	grep "build of .*builder .b1.*connection .* lost" q4.err &&
+	test "$(builder_json "b[\"state\"], b[\"errors\"]")" = "down $((errors + 1))" &&
+	test "$(db_query "SELECT count(*) FROM samples WHERE metric = \"calc.ops\"")" = 5
 '
 
 test_expect_success 'artifacts that do not match their digest: the attempt fails, retried' '
 	ssh_agent_start 1 ed25519 &&
 	test_wait_for 50 b1_retry_passed &&
+	errors=$(builder_json "b[\"errors\"]") &&
 	echo corrupt >mode &&
-	oid=$(commit_new 4) &&
+	oid=$(commit_new 6) &&
 	bisectctl queue job.yaml --commit master --wait >q5.out 2>q5.err;
 	status=$? &&
 	touch stop-writer &&
@@ -199,7 +229,7 @@ test_expect_success 'artifacts that do not match their digest: the attempt fails
 	test "$(tail -n 2 built-where | tr "\n" " ")" = "b1 local " &&
 	dir=$(build_of $oid artifact_dir) &&
 	"$dir/calc" | grep -q "ops: 42" &&
-	test "$(builder_json "b[\"errors\"]")" = 3
+	test "$(builder_json "b[\"errors\"]")" = $((errors + 1))
 '
 
 test_done
