@@ -1105,6 +1105,33 @@ out:
 	return rv;
 }
 
+int
+build_check_artifacts(const char *dir, const char *expected, char **cause)
+{
+	char	*got = NULL, *marker;
+	int	 rv = -1;
+
+	if (expected == NULL)
+		return 0;
+	if (build_kernel_hash_artifacts(dir, &got, cause) != 0) {
+		error_prefix(cause, "checking the artifacts' digest");
+		goto out;
+	}
+	if (strcmp(got, expected) != 0) {
+		marker = path_join(dir, BUILD_MARKER);
+		unlink(marker);
+		free(marker);
+		error_set(cause, "digest mismatch: the artifacts in '%s' have "
+		    "sha256 %s, their build recorded %s: built again", dir,
+		    got, expected);
+		goto out;
+	}
+	rv = 0;
+out:
+	free(got);
+	return rv;
+}
+
 void
 build_output_release(struct build_output *out)
 {

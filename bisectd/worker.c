@@ -318,6 +318,7 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	struct store_run		 run;
 	struct store_job		 job;
 	struct store_build		 b;
+	struct store_kernel_build	 kb;
 	const struct config_agent	*agent;
 	struct transport		*tr = NULL;
 	struct transport_job		 tj;
@@ -329,6 +330,7 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	memset(&run, 0, sizeof run);
 	memset(&job, 0, sizeof job);
 	memset(&b, 0, sizeof b);
+	memset(&kb, 0, sizeof kb);
 	if (store_open(parent->config->db, &st, &cause) != 0 ||
 	    store_run_get(st, id, &run, &cause) != 0 ||
 	    store_job_get(st, run.job, &job, &cause) != 0)
@@ -344,6 +346,15 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	}
 	if ((agent = config_agent_find(parent->config, agent_name)) == NULL) {
 		error_set(&cause, "no agent '%s' in the config", agent_name);
+		goto out;
+	}
+	/* what goes to the agent is what was built (bisectd/build.h) */
+	if (store_kernel_get(st, b.id, &kb, &cause) != 0)
+		goto out;
+	if (build_check_artifacts(b.artifact_dir, kb.artifacts_hash,
+	    &cause) != 0) {
+		store_build_invalidate(st, b.id, cause,
+		    parent->config->max_attempts, NULL);
 		goto out;
 	}
 	if (dir_remove_tree(run.run_dir, &cause) != 0 ||
@@ -385,6 +396,7 @@ out:
 	store_run_release(&run);
 	store_job_release(&job);
 	store_build_release(&b);
+	store_kernel_build_release(&kb);
 	store_close(st);
 	free(resdir);
 	free(cause);

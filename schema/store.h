@@ -203,6 +203,12 @@ int	 store_build_get(struct store *, int64_t id, struct store_build *out,
 int	 store_build_pending(struct store *, int64_t **ids, size_t *nr,
 	     char **cause);
 int	 store_build_start(struct store *, int64_t id, char **cause);
+/*
+ * A build found ok whose artifacts no longer match their digest: pending
+ * again (failed once it had max_attempts), with the error.
+ */
+int	 store_build_invalidate(struct store *, int64_t id, const char *error,
+	     int max_attempts, char **cause);
 int	 store_build_finish(struct store *, int64_t id, const char *status,
 	     const char *artifact_dir, const char *log_path,
 	     const char *log_tail, double seconds, const char *error,

@@ -5,8 +5,12 @@
 # A builder whose host key is not the one in known_hosts is refused and
 # the build made here; a builder killed mid-build (its sshd and the build
 # with it) has the build retried here; artifacts whose digest does not
-# match what the builder computed fail the attempt, which is retried.
-# bisectctl builders and status say where builds were made.
+# match what the builder computed fail the attempt, which is retried (the
+# builder's sha256sum, through the PATH its sshd gives, says other digests
+# once: what corruption between the two ends would look like).
+# Before a run, the artifacts in the cache are checked against the digest
+# their build recorded: changed ones are built again, never sent. bisectctl
+# builders and status say where builds were made.
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/lib-bisect.sh"
 . "$(dirname "$0")/lib-ssh.sh"
@@ -67,15 +71,6 @@ test_expect_success 'setup: a C tree, the builder b1' '
 		rm -f "$TRASH/mode"
 		touch "$TRASH/building"
 		exec sleep 1000
-	fi
-	if [ "\$where" = b1 ] && [ "\$mode" = corrupt ]; then
-		rm -f "$TRASH/mode"
-		# appends to the collected artifact until told to stop
-		setsid sh -c '\''until [ -e "\$0/stop-writer" ]; do
-			for f in "\$0"/agents/a1/remote/out/calc/*/calc; do
-				[ -e "\$f" ] && echo x >>"\$f"
-			done
-		done'\'' "$TRASH" </dev/null >/dev/null 2>&1 &
 	fi
 	exec make
 	EOF
@@ -213,16 +208,25 @@ test_expect_success 'a builder killed mid-build: the build is retried here' '
 '
 
 test_expect_success 'artifacts that do not match their digest: the attempt fails, retried' '
-	ssh_agent_start 1 ed25519 &&
+	mkdir -p fakebin &&
+	cat >fakebin/sha256sum <<-EOF &&
+	#!/bin/sh
+	# once: the digests said are not those of the bytes sent
+	if [ -e "$TRASH/corrupt-once" ]; then
+		rm -f "$TRASH/corrupt-once"
+		/usr/bin/sha256sum "\$@" | sed "s/^[0-9a-f]*/$(printf "%064d" 0)/"
+	else
+		exec /usr/bin/sha256sum "\$@"
+	fi
+	EOF
+	chmod +x fakebin/sha256sum &&
+	SSH_AGENT_ENV="PATH=$TRASH/fakebin:/usr/bin:/bin" ssh_agent_start 1 ed25519 &&
 	test_wait_for 50 b1_retry_passed &&
 	errors=$(builder_json "b[\"errors\"]") &&
-	echo corrupt >mode &&
+	touch corrupt-once &&
 	oid=$(commit_new 6) &&
-	bisectctl queue job.yaml --commit master --wait >q5.out 2>q5.err;
-	status=$? &&
-	touch stop-writer &&
-	cat q5.err &&
-	test $status = 0 &&
+	bisectctl queue job.yaml --commit master --wait >q5.out 2>q5.err &&
+	test ! -e corrupt-once &&
 	grep "digest mismatch: .*calc.* from builder .b1." q5.err &&
 	test "$(build_of $oid status)" = ok &&
 	test "$(build_of $oid attempts)" = 2 &&
@@ -230,6 +234,20 @@ test_expect_success 'artifacts that do not match their digest: the attempt fails
 	dir=$(build_of $oid artifact_dir) &&
 	"$dir/calc" | grep -q "ops: 42" &&
 	test "$(builder_json "b[\"errors\"]")" = $((errors + 1))
+'
+
+test_expect_success 'artifacts changed in the cache do not reach an agent: built again' '
+	oid=$(git -C repo rev-parse master~1) &&
+	dir=$(build_of $oid artifact_dir) &&
+	echo x >>"$dir/calc" &&
+	sed "s|^run: ./calc|run: ./calc again|" job.yaml >job2.yaml &&
+	bisectctl queue job2.yaml --commit $oid --wait >q7.out 2>q7.err &&
+	cat q7.err &&
+	grep "digest mismatch: the artifacts in .$dir. have sha256" q7.err &&
+	test "$(build_of $oid status)" = ok &&
+	test "$(build_of $oid attempts)" -ge 2 &&
+	"$dir/calc" | grep -q "ops: 42" &&
+	test "$(tail -c 2 "$dir/calc" | od -An -c | tr -d " ")" != "x\\n"
 '
 
 test_done
