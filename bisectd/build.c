@@ -843,7 +843,7 @@ build_remote(const struct build_request *req, const char *fragment,
 		builder_result_release(&res);
 		free(err);
 		err = NULL;
-		r = builder_take(req->workdir, req->builders, req->nr_builders,
+		r = builder_slot_take(req->workdir, req->builders, req->nr_builders,
 		    skip, &slot, cause);
 		if (r != 0) {
 			rv = r;
@@ -894,7 +894,7 @@ build_remote(const struct build_request *req, const char *fragment,
 			    "elsewhere", slot.builder->name,
 			    r == SSH_SESSION_REFUSED ? "refused us" :
 			    "not reached", err);
-			builder_note(req->workdir, slot.builder->name,
+			builder_state_note(req->workdir, slot.builder->name,
 			    r == SSH_SESSION_REFUSED ? "refused" : "down", err,
 			    NULL, slot.builder->probe_interval,
 			    BUILDER_COUNT_ERROR);
@@ -904,7 +904,7 @@ build_remote(const struct build_request *req, const char *fragment,
 	}
 	if (r != 0) {
 		dir_remove_tree(p->tmp, NULL);
-		builder_note(req->workdir, slot.builder->name, "down", err,
+		builder_state_note(req->workdir, slot.builder->name, "down", err,
 		    res.host_key, slot.builder->probe_interval,
 		    BUILDER_COUNT_ERROR);
 		error_set(cause, "%s", err);
@@ -916,7 +916,7 @@ build_remote(const struct build_request *req, const char *fragment,
 		res.failure = NULL;
 		*missing = res.missing;
 		res.missing = NULL;
-		builder_note(req->workdir, slot.builder->name, "up", NULL,
+		builder_state_note(req->workdir, slot.builder->name, "up", NULL,
 		    res.host_key, 0, BUILDER_COUNT_FAILED);
 		rv = 0;
 		goto out;
@@ -929,11 +929,11 @@ build_remote(const struct build_request *req, const char *fragment,
 	}
 	if (build_seal(req->repo, p, req->oid, res.kernel_release,
 	    cause) != 0) {
-		builder_note(req->workdir, slot.builder->name, "up", NULL,
+		builder_state_note(req->workdir, slot.builder->name, "up", NULL,
 		    res.host_key, 0, BUILDER_COUNT_ERROR);
 		goto out;
 	}
-	builder_note(req->workdir, slot.builder->name, "up", NULL,
+	builder_state_note(req->workdir, slot.builder->name, "up", NULL,
 	    res.host_key, 0, BUILDER_COUNT_OK);
 	rv = 0;
 out:
@@ -1070,7 +1070,7 @@ build_run_kconfig(const struct build_request *req, const char *fragment,
 			failure = xasprintf("artifact '%s' not found", missing);
 	}
 outcome:
-	builder_note(req->workdir, BUILDER_LOCAL, NULL, NULL, NULL, 0,
+	builder_state_note(req->workdir, BUILDER_LOCAL, NULL, NULL, NULL, 0,
 	    remote ? BUILDER_COUNT_NONE : failure != NULL ?
 	    BUILDER_COUNT_FAILED : BUILDER_COUNT_OK);
 	if (failure != NULL) {

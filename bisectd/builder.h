@@ -15,71 +15,16 @@
  * The artifacts come back over SFTP with the SHA-256 of every file as the
  * builder computed it; a file whose digest differs, or one missing or
  * extra, fails the attempt (it is retried, like a lost connection).
- *
- * The scheduler's view of each builder is a small state file under
- * WORKDIR/builders (NAME.state): up, down (until retry_at: a lost
- * connection, skipped for probe_interval seconds) or refused (the host key
- * or the login was refused), with counts of builds, failed builds and
- * attempts that ended in an error. "local" counts the scheduler's own
- * builds. A slot of a builder is WORKDIR/builders/NAME/K.lock (flock).
+ * What the scheduler keeps of each builder is bisectd/builder-state.h,
+ * its slots bisectd/builder-slot.h.
  */
 #ifndef BISECTD_BUILDER_H
 #define BISECTD_BUILDER_H
 
-#include <stdint.h>
-
+#include "bisectd/builder-slot.h"
+#include "bisectd/builder-state.h"
 #include "bisectd/repo.h"
 #include "jobs/config.h"
-
-#define BUILDER_LOCAL	"local"
-
-/* What became of one attempt, for the counts. */
-enum builder_count {
-	BUILDER_COUNT_NONE = 0,
-	BUILDER_COUNT_OK,		/* built */
-	BUILDER_COUNT_FAILED,		/* the command failed */
-	BUILDER_COUNT_ERROR,		/* an error of the attempt */
-};
-
-struct builder_state {
-	char	*state;			/* "unknown", "up", "down", "refused" */
-	int64_t	 since;
-	int64_t	 retry_at;		/* down, refused: skipped until then */
-	long	 builds, failed, errors;
-	char	*host_key;		/* the key last verified */
-	char	*error;			/* why down or refused */
-};
-
-/* The state of builder name (or BUILDER_LOCAL); "unknown" with no file. */
-int	 builder_state_read(const char *workdir, const char *name,
-	     struct builder_state *, char **cause);
-void	 builder_state_release(struct builder_state *);
-/*
- * Record an attempt's end: state NULL keeps the state (local builds),
- * else it becomes state ("down" and "refused" are retried after
- * retry_after seconds) with error (NULL for none) and host_key (NULL:
- * kept). Best effort: a state that cannot be written is logged.
- */
-void	 builder_note(const char *workdir, const char *name,
-	     const char *state, const char *error, const char *host_key,
-	     int retry_after, enum builder_count);
-
-/* A slot taken on a builder. */
-struct builder_slot {
-	const struct config_agent	*builder;
-	int				 slot;
-	int				 lockfd;
-};
-
-/*
- * Take a free slot of a builder in service (not down or refused before
- * its retry time), without waiting, skipping the builders in skip
- * (nr_builders flags, or NULL). 0 with *out filled, 1 when none is free.
- */
-int	 builder_take(const char *workdir, const struct config_agent *,
-	     size_t nr_builders, const char *skip, struct builder_slot *out,
-	     char **cause);
-void	 builder_slot_release(struct builder_slot *);
 
 /* One build on a builder (bisectd/build.c fills it). */
 struct builder_job {
@@ -117,8 +62,5 @@ struct builder_result {
 int	 builder_build(const struct builder_job *, struct builder_result *,
 	     int *connected, char **cause);
 void	 builder_result_release(struct builder_result *);
-
-/* Builds of a repository the scheduler may run at once: local + remote. */
-int	 builder_capacity(const struct config *);
 
 #endif

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "bisectd/builder.h"
+#include "bisectd/builder-state.h"
 #include "bisectd/cmd.h"
 
 static void

@@ -33,10 +33,10 @@ main(void)
 	    "a builder never used is unknown");
 	builder_state_release(&bs);
 
-	builder_note(dir, "b1", "up", NULL, "ED25519 key SHA256:x", 0,
+	builder_state_note(dir, "b1", "up", NULL, "ED25519 key SHA256:x", 0,
 	    BUILDER_COUNT_OK);
-	builder_note(dir, "b1", "up", NULL, NULL, 0, BUILDER_COUNT_OK);
-	builder_note(dir, "b1", "up", NULL, NULL, 0, BUILDER_COUNT_FAILED);
+	builder_state_note(dir, "b1", "up", NULL, NULL, 0, BUILDER_COUNT_OK);
+	builder_state_note(dir, "b1", "up", NULL, NULL, 0, BUILDER_COUNT_FAILED);
 	builder_state_read(dir, "b1", &bs, NULL);
 	is_str(bs.state, "up", "up after a build");
 	is_int(bs.builds, 2, "two builds counted");
@@ -44,7 +44,7 @@ main(void)
 	is_str(bs.host_key, "ED25519 key SHA256:x", "the host key is kept");
 	builder_state_release(&bs);
 
-	builder_note(dir, BUILDER_LOCAL, NULL, NULL, NULL, 0,
+	builder_state_note(dir, BUILDER_LOCAL, NULL, NULL, NULL, 0,
 	    BUILDER_COUNT_OK);
 	builder_state_read(dir, BUILDER_LOCAL, &bs, NULL);
 	ok(strcmp(bs.state, "up") == 0 && bs.builds == 1,
@@ -52,15 +52,15 @@ main(void)
 	builder_state_release(&bs);
 
 	/* both free: one is taken, then the other */
-	ok(builder_take(dir, b, 2, NULL, &s1, &cause) == 0, "a slot taken");
-	ok(builder_take(dir, b, 2, NULL, &s2, &cause) == 0 &&
+	ok(builder_slot_take(dir, b, 2, NULL, &s1, &cause) == 0, "a slot taken");
+	ok(builder_slot_take(dir, b, 2, NULL, &s2, &cause) == 0 &&
 	    s2.builder != s1.builder, "the other builder's slot taken");
-	ok(builder_take(dir, b, 2, NULL, &s3, &cause) == 1,
+	ok(builder_slot_take(dir, b, 2, NULL, &s3, &cause) == 1,
 	    "none free: 1 (build here)");
 	builder_slot_release(&s1);
 	builder_slot_release(&s2);
 
-	builder_note(dir, "b1", "down", "connection lost", NULL, 3600,
+	builder_state_note(dir, "b1", "down", "connection lost", NULL, 3600,
 	    BUILDER_COUNT_ERROR);
 	builder_state_read(dir, "b1", &bs, NULL);
 	ok(strcmp(bs.state, "down") == 0 && bs.errors == 1 &&
@@ -69,20 +69,20 @@ main(void)
 	    "down with its error, one error counted, a retry time");
 	is_int(bs.builds, 2, "the counts stay");
 	builder_state_release(&bs);
-	ok(builder_take(dir, b, 2, NULL, &s1, &cause) == 0 &&
+	ok(builder_slot_take(dir, b, 2, NULL, &s1, &cause) == 0 &&
 	    strcmp(s1.builder->name, "b2") == 0,
 	    "a down builder is passed over");
 	builder_slot_release(&s1);
 	skip[1] = 1;
-	ok(builder_take(dir, b, 2, skip, &s1, &cause) == 1,
+	ok(builder_slot_take(dir, b, 2, skip, &s1, &cause) == 1,
 	    "skipped and down: none");
-	builder_note(dir, "b1", "refused", "host key changed", NULL, -5,
+	builder_state_note(dir, "b1", "refused", "host key changed", NULL, -5,
 	    BUILDER_COUNT_ERROR);
 	/* retry_after <= 0 means the default 60 s */
-	ok(builder_take(dir, b, 2, skip, &s1, &cause) == 1,
+	ok(builder_slot_take(dir, b, 2, skip, &s1, &cause) == 1,
 	    "a refused builder is passed over too");
-	builder_note(dir, "b1", "up", NULL, NULL, 0, BUILDER_COUNT_OK);
-	ok(builder_take(dir, b, 2, skip, &s1, &cause) == 0 &&
+	builder_state_note(dir, "b1", "up", NULL, NULL, 0, BUILDER_COUNT_OK);
+	ok(builder_slot_take(dir, b, 2, skip, &s1, &cause) == 0 &&
 	    strcmp(s1.builder->name, "b1") == 0, "back up: taken");
 	builder_slot_release(&s1);
 
@@ -91,11 +91,11 @@ main(void)
 	b[1].slots = 3;
 	cfg.builders = b;
 	cfg.nr_builders = 2;
-	is_int(builder_capacity(&cfg), 6, "capacity: local slots and every "
+	is_int(builder_slot_capacity(&cfg), 6, "capacity: local slots and every "
 	    "builder's");
 	cfg.nr_builders = 0;
 	cfg.build_slots = 0;
-	is_int(builder_capacity(&cfg), 1, "capacity without builders: 1");
+	is_int(builder_slot_capacity(&cfg), 1, "capacity without builders: 1");
 
 	dir_remove_tree(dir, NULL);
 	free(cause);
