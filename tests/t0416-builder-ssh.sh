@@ -7,7 +7,8 @@
 # with it) has the build retried here; artifacts whose digest does not
 # match what the builder computed fail the attempt, which is retried (the
 # builder's sha256sum, through the PATH its sshd gives, says other digests
-# once: what corruption between the two ends would look like).
+# once: what corruption between the two ends would look like). With two
+# builders, the one lost mid-build leaves the retry to the other.
 # Before a run, the artifacts in the cache are checked against the digest
 # their build recorded: changed ones are built again, never sent. bisectctl
 # builders and status say where builds were made.
@@ -64,10 +65,14 @@ test_expect_success 'setup: a C tree, the builder b1' '
 	cat >build.sh <<-EOF &&
 	#!/bin/sh
 	# AGENT_NAME is set by the builder sshd only
-	if [ -n "\${AGENT_NAME:-}" ]; then where=b1; else where=local; fi
+	case "\${AGENT_NAME:-}" in
+	a1) where=b1 ;;
+	a2) where=b2 ;;
+	*) where=local ;;
+	esac
 	echo "\$where" >>"$TRASH/built-where"
 	mode=\$(cat "$TRASH/mode" 2>/dev/null)
-	if [ "\$where" = b1 ] && [ "\$mode" = hang ]; then
+	if [ "\$where" != local ] && [ "\$mode" = hang ]; then
 		rm -f "$TRASH/mode"
 		touch "$TRASH/building"
 		exec sleep 1000
@@ -248,6 +253,41 @@ test_expect_success 'artifacts changed in the cache do not reach an agent: built
 	test "$(build_of $oid attempts)" -ge 2 &&
 	"$dir/calc" | grep -q "ops: 42" &&
 	test "$(tail -c 2 "$dir/calc" | od -An -c | tr -d " ")" != "x\\n"
+'
+
+test_expect_success 'with two builders, one lost mid-build: retried on the other' '
+	ssh_agent_start 2 ed25519 &&
+	ssh_known_hosts 1 2 &&
+	cat >>bisectd.yaml <<-EOF &&
+	  - name: b2
+	    host: $(ssh_addr 2)
+	    user: root
+	    identity: $TRASH/keys/id_ed25519
+	    known_hosts: $TRASH/keys/known_hosts
+	    remote_dir: $TRASH/agents/a2/remote
+	    connect_timeout: 3
+	    keepalive: 1
+	    silence_timeout: 4
+	    probe_interval: 30
+	EOF
+	test_wait_for 50 b1_retry_passed &&
+	rm -f building &&
+	echo hang >mode &&
+	oid=$(commit_new 7) &&
+	{ bisectctl queue job.yaml --commit master --wait >q8.out 2>q8.err & } &&
+	test_wait_for 300 test -e building &&
+	first=$(tail -n 1 built-where) &&
+	ssh_agent_stop ${first#b} &&
+	wait $! &&
+	second=$(tail -n 1 built-where) &&
+	echo "first $first, then $second" &&
+	test "$(build_of $oid status)" = ok &&
+	test "$(build_of $oid attempts)" = 2 &&
+	case "$first$second" in b1b2|b2b1) ;; *) false ;; esac &&
+	bisectctl builders >builders2.out &&
+	cat builders2.out &&
+	grep -q "^$first .*: down since" builders2.out &&
+	grep -q "^$second .*: up since" builders2.out
 '
 
 test_done
