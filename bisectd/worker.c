@@ -353,8 +353,13 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 		goto out;
 	if (build_check_artifacts(b.artifact_dir, kb.artifacts_hash,
 	    &cause) != 0) {
-		store_build_invalidate(st, b.id, cause,
-		    parent->config->max_attempts, NULL);
+		/* built again; the run waits for it, its attempt not spent */
+		log_error("run %lld of '%.12s': %s", (long long)id,
+		    run.commit_oid, cause);
+		if (store_build_invalidate(st, b.id, cause,
+		    parent->config->max_attempts, NULL) == 0 &&
+		    store_run_give_back(st, id, token, cause, NULL) == 0)
+			r = 0;
 		goto out;
 	}
 	if (dir_remove_tree(run.run_dir, &cause) != 0 ||

@@ -270,6 +270,13 @@ int	 store_run_unordered(struct store *, struct store_run_order **out,
 int	 store_run_set_order(struct store *, int64_t id, int64_t key,
 	     char **cause);
 void	 store_run_order_free(struct store_run_order *, size_t);
+/*
+ * A run that did not start through no fault of its own (its build's
+ * artifacts must be made again): pending, its attempt given back, no
+ * failure recorded.
+ */
+int	 store_run_give_back(struct store *, int64_t id, int64_t token,
+	     const char *error, char **cause);
 int	 store_run_retry(struct store *, int64_t id, int64_t token,
 	     const char *error, int max_attempts, char **cause);
 int	 store_run_skip_build(struct store *, const char *repo, const char *oid,

@@ -208,7 +208,8 @@ test_expect_success 'a builder killed mid-build: the build is retried here' '
 	test "$(build_of $oid attempts)" = 2 &&
 	test "$(tail -n 2 built-where | tr "\n" " ")" = "b1 local " &&
 	grep "build of .*builder .b1.*connection .* lost" q4.err &&
-	test "$(builder_json "b[\"state\"], b[\"errors\"]")" = "down $((errors + 1))" &&
+	test "$(builder_json "b[\"state\"]")" = down &&
+	test "$(builder_json "b[\"errors\"]")" -ge $((errors + 1)) &&
 	test "$(db_query "SELECT count(*) FROM samples WHERE metric = \"calc.ops\"")" = 5
 '
 
@@ -235,14 +236,15 @@ test_expect_success 'artifacts that do not match their digest: the attempt fails
 	grep "digest mismatch: .*calc.* from builder .b1." q5.err &&
 	test "$(build_of $oid status)" = ok &&
 	test "$(build_of $oid attempts)" = 2 &&
-	test "$(tail -n 2 built-where | tr "\n" " ")" = "b1 local " &&
+	test "$(tail -n 2 built-where | head -n 1)" = b1 &&
 	dir=$(build_of $oid artifact_dir) &&
 	"$dir/calc" | grep -q "ops: 42" &&
-	test "$(builder_json "b[\"errors\"]")" = $((errors + 1))
+	test "$(builder_json "b[\"errors\"]")" -ge $((errors + 1))
 '
 
 test_expect_success 'artifacts changed in the cache do not reach an agent: built again' '
 	oid=$(git -C repo rev-parse master~1) &&
+	failures=$(db_query "SELECT count(*) FROM run_failures") &&
 	dir=$(build_of $oid artifact_dir) &&
 	echo x >>"$dir/calc" &&
 	sed "s|^run: ./calc|run: ./calc again|" job.yaml >job2.yaml &&
@@ -251,6 +253,7 @@ test_expect_success 'artifacts changed in the cache do not reach an agent: built
 	grep "digest mismatch: the artifacts in .$dir. have sha256" q7.err &&
 	test "$(build_of $oid status)" = ok &&
 	test "$(build_of $oid attempts)" -ge 2 &&
+	test "$(db_query "SELECT count(*) FROM run_failures")" = "$failures" &&
 	"$dir/calc" | grep -q "ops: 42" &&
 	test "$(tail -c 2 "$dir/calc" | od -An -c | tr -d " ")" != "x\\n"
 '
