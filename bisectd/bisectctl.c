@@ -19,6 +19,7 @@ static const struct cmd_entry *cmd_table[] = {
 	&cmd_show_entry,
 	&cmd_report_entry,
 	&cmd_agents_entry,
+	&cmd_builders_entry,
 	&cmd_log_entry,
 	&cmd_check_entry,
 	NULL

@@ -26,7 +26,6 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#define BUILD_KERNEL_CCACHE	"/usr/lib/ccache"
 #define BUILD_KERNEL_MARKER	".complete"
 
 static const char *build_kernel_images[] = {

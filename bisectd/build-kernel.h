@@ -13,6 +13,7 @@
 #include "jobs/config.h"
 
 #define BUILD_KERNEL_META	".bisectd-build"
+#define BUILD_KERNEL_CCACHE	"/usr/lib/ccache"	/* compilers through ccache */
 #define BUILD_KERNEL_CONFIG	".config"
 #define BUILD_KERNEL_SYMBOLS	"System.map"
 #define BUILD_KERNEL_MODDIR	"install"	/* INSTALL_MOD_PATH in BUILD_DIR */

@@ -31,10 +31,13 @@
 
 #include "bisectd/build-kernel.h"
 #include "bisectd/build.h"
+#include "bisectd/builder.h"
 #include "bisectd/kconfig.h"
+#include "agents/ssh-session.h"
 #include "util/error.h"
 #include "util/file.h"
 #include "util/hash.h"
+#include "util/log.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -495,17 +498,20 @@ build_copy_artifact(const struct build_paths *p, const char *a, int in_build,
  * Fill the temporary entry, mark it complete, flush it and rename it into
  * place. Returns 1 with *missing set when an artifact is not there.
  */
+static int	build_seal(const struct config_repo *,
+		    const struct build_paths *, const char *oid,
+		    const char *release, char **cause);
+
 static int
 build_collect(const struct config_repo *cr, const struct build_paths *p,
     const char *oid, int kernel, char **missing, char **cause)
 {
-	struct build_kernel_meta	 meta;
 	char				*parent = path_dirname(p->cache);
 	char				*s = NULL, *marker = NULL;
+	char				*release = NULL;
 	size_t				 i;
-	int				 fd, r, rv = -1;
+	int				 r, rv = -1;
 
-	memset(&meta, 0, sizeof meta);
 	build_remove_stale(p->cache);
 	if (dir_create(parent, cause) != 0 || dir_create(p->tmp, cause) != 0)
 		goto out;
@@ -542,9 +548,35 @@ build_collect(const struct config_repo *cr, const struct build_paths *p,
 		s = marker = NULL;
 		if (build_kernel_keep_symbols(p->builddir, p->tmp, cause) != 0)
 			goto out;
-		meta.kernel_release = build_kernel_release(p->builddir,
-		    p->worktree);
+		release = build_kernel_release(p->builddir, p->worktree);
 	}
+	rv = build_seal(cr, p, oid, release, cause);
+out:
+	if (rv == -1)
+		dir_remove_tree(p->tmp, NULL);
+	free(release);
+	free(marker);
+	free(s);
+	free(parent);
+	return rv;
+}
+
+/*
+ * The artifacts in the temporary entry: hash them, mark the entry
+ * complete, flush it and rename it into place (release: the kernel's, or
+ * NULL).
+ */
+static int
+build_seal(const struct config_repo *cr, const struct build_paths *p,
+    const char *oid, const char *release, char **cause)
+{
+	struct build_kernel_meta	 meta;
+	char				*parent = path_dirname(p->cache);
+	char				*s = NULL, *marker = NULL;
+	int				 fd, rv = -1;
+
+	memset(&meta, 0, sizeof meta);
+	meta.kernel_release = release != NULL ? xstrdup(release) : NULL;
 	if (build_kernel_hash(cr, p->tmp, &meta.image_hash, cause) != 0 ||
 	    build_kernel_hash_artifacts(p->tmp, &meta.artifacts_hash,
 	    cause) != 0 ||
@@ -785,6 +817,134 @@ build_note_image(const struct build_request *req, struct repo *repo,
 }
 
 /*
+ * The build on a builder: 1 when no builder is free (build here), 0 when
+ * it ran to an outcome (out->outcome, *failure), -1 when the attempt
+ * failed on a builder that was reached.
+ */
+static int
+build_remote(const struct build_request *req, const char *fragment,
+    struct build_paths *p, int kernel, struct repo *repo,
+    struct build_output *out, char **failure, char **missing, int *logfd,
+    char **cause)
+{
+	struct builder_slot	 slot;
+	struct builder_job	 job;
+	struct builder_result	 res;
+	char			*skip = xcalloc(req->nr_builders + 1, 1);
+	char			*err = NULL, *why = NULL;
+	int			 connected, r, rv = -1;
+	size_t			 i;
+
+	memset(&res, 0, sizeof res);
+	memset(&slot, 0, sizeof slot);
+	slot.lockfd = -1;
+	for (;;) {
+		builder_slot_release(&slot);
+		builder_result_release(&res);
+		free(err);
+		err = NULL;
+		r = builder_slot_take(req->workdir, req->builders, req->nr_builders,
+		    skip, &slot, cause);
+		if (r != 0) {
+			rv = r;
+			goto out;
+		}
+		for (i = 0; i < req->nr_builders; i++) {
+			if (slot.builder == &req->builders[i])
+				skip[i] = 1;
+		}
+		if (*logfd == -1) {
+			if (dir_create(p->logdir, cause) != 0)
+				goto out;
+			*logfd = open(p->log, O_WRONLY | O_CREAT | O_TRUNC |
+			    O_CLOEXEC, 0644);
+			if (*logfd == -1) {
+				error_errno(cause, "couldn't create '%s'",
+				    p->log);
+				goto out;
+			}
+		}
+		build_log(*logfd, "building %s of %s (recipe %s) on builder "
+		    "'%s', slot %d", req->oid, req->repo->name, p->recipe,
+		    slot.builder->name, slot.slot);
+		build_remove_stale(p->cache);
+		why = path_dirname(p->cache);
+		r = dir_create(why, cause);
+		free(why);
+		why = NULL;
+		if (r != 0)
+			goto out;
+		dir_remove_tree(p->tmp, NULL);
+		memset(&job, 0, sizeof job);
+		job.slot = &slot;
+		job.repo = req->repo;
+		job.git = repo;
+		job.oid = req->oid;
+		job.recipe = p->recipe;
+		job.fragment = fragment;
+		job.kernel = kernel;
+		job.tmp = p->tmp;
+		job.logfd = *logfd;
+		r = builder_build(&job, &res, &connected, &err);
+		if (r == SSH_SESSION_REFUSED || (r != 0 && !connected)) {
+			/* nothing was built there: the next one, at once */
+			log_warn("builder '%s': %s; building elsewhere",
+			    slot.builder->name, err);
+			build_log(*logfd, "builder '%s' %s: %s; building "
+			    "elsewhere", slot.builder->name,
+			    r == SSH_SESSION_REFUSED ? "refused us" :
+			    "not reached", err);
+			builder_state_note(req->workdir, slot.builder->name,
+			    r == SSH_SESSION_REFUSED ? "refused" : "down", err,
+			    NULL, slot.builder->probe_interval,
+			    BUILDER_COUNT_ERROR);
+			continue;
+		}
+		break;
+	}
+	if (r != 0) {
+		dir_remove_tree(p->tmp, NULL);
+		builder_state_note(req->workdir, slot.builder->name, "down", err,
+		    res.host_key, slot.builder->probe_interval,
+		    BUILDER_COUNT_ERROR);
+		error_set(cause, "%s", err);
+		goto out;
+	}
+	if (res.failure != NULL) {
+		dir_remove_tree(p->tmp, NULL);
+		*failure = res.failure;
+		res.failure = NULL;
+		*missing = res.missing;
+		res.missing = NULL;
+		builder_state_note(req->workdir, slot.builder->name, "up", NULL,
+		    res.host_key, 0, BUILDER_COUNT_FAILED);
+		rv = 0;
+		goto out;
+	}
+	if (kernel) {
+		/* what olddefconfig did, read from the downloaded .config */
+		free(p->builddir);
+		p->builddir = xstrdup(p->tmp);
+		build_kernel_check(p, fragment, *logfd, out);
+	}
+	if (build_seal(req->repo, p, req->oid, res.kernel_release,
+	    cause) != 0) {
+		builder_state_note(req->workdir, slot.builder->name, "up", NULL,
+		    res.host_key, 0, BUILDER_COUNT_ERROR);
+		goto out;
+	}
+	builder_state_note(req->workdir, slot.builder->name, "up", NULL,
+	    res.host_key, 0, BUILDER_COUNT_OK);
+	rv = 0;
+out:
+	builder_slot_release(&slot);
+	builder_result_release(&res);
+	free(skip);
+	free(err);
+	return rv;
+}
+
+/*
  * One build at a time per entry, and per slot (a worktree): the entry's
  * lock, then a slot's, are taken before the checkout and held until the
  * artifacts are copied. The entry is looked at again under its lock: a
@@ -809,7 +969,7 @@ build_run_kconfig(const struct build_request *req, const char *fragment,
 	double				 t0 = build_now();
 	size_t				 i;
 	int				 logfd = -1, status, r;
-	int				 kernel, rv = -1;
+	int				 kernel, remote = 0, rv = -1;
 
 	memset(out, 0, sizeof *out);
 	memset(&p, 0, sizeof p);
@@ -835,6 +995,17 @@ build_run_kconfig(const struct build_request *req, const char *fragment,
 		goto out;
 	if (build_is_complete(p.cache))
 		goto done;
+	if (req->nr_builders > 0) {
+		if ((r = build_remote(req, fragment, &p, kernel, repo, out,
+		    &failure, &missing, &logfd, cause)) < 0)
+			goto out;
+		if (r == 0) {
+			remote = 1;
+			goto outcome;
+		}
+		if (logfd != -1)
+			build_log(logfd, "no builder free: building here");
+	}
 	if (build_slot_take(&p, req->slots, cause) != 0)
 		goto out;
 
@@ -845,7 +1016,9 @@ build_run_kconfig(const struct build_request *req, const char *fragment,
 	if (dir_create(p.builddir, cause) != 0 ||
 	    dir_create(p.logdir, cause) != 0)
 		goto out;
-	logfd = open(p.log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (logfd == -1)
+		logfd = open(p.log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		    0644);
 	if (logfd == -1) {
 		error_errno(cause, "couldn't create '%s'", p.log);
 		goto out;
@@ -896,6 +1069,10 @@ build_run_kconfig(const struct build_request *req, const char *fragment,
 		if (r == 1)
 			failure = xasprintf("artifact '%s' not found", missing);
 	}
+outcome:
+	builder_state_note(req->workdir, BUILDER_LOCAL, NULL, NULL, NULL, 0,
+	    remote ? BUILDER_COUNT_NONE : failure != NULL ?
+	    BUILDER_COUNT_FAILED : BUILDER_COUNT_OK);
 	if (failure != NULL) {
 		build_log(logfd, "%s", failure);
 		out->outcome = BUILD_FAILED;
@@ -925,6 +1102,33 @@ out:
 	build_paths_release(&p);
 	free(missing);
 	free(failure);
+	return rv;
+}
+
+int
+build_check_artifacts(const char *dir, const char *expected, char **cause)
+{
+	char	*got = NULL, *marker;
+	int	 rv = -1;
+
+	if (expected == NULL)
+		return 0;
+	if (build_kernel_hash_artifacts(dir, &got, cause) != 0) {
+		error_prefix(cause, "checking the artifacts' digest");
+		goto out;
+	}
+	if (strcmp(got, expected) != 0) {
+		marker = path_join(dir, BUILD_MARKER);
+		unlink(marker);
+		free(marker);
+		error_set(cause, "digest mismatch: the artifacts in '%s' have "
+		    "sha256 %s, their build recorded %s: built again", dir,
+		    got, expected);
+		goto out;
+	}
+	rv = 0;
+out:
+	free(got);
 	return rv;
 }
 

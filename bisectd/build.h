@@ -24,6 +24,8 @@ struct build_request {
 	const char			*oid;
 	const char			*workdir;	/* config workdir */
 	int				 slots;		/* build_slots; 0: 1 */
+	const struct config_agent	*builders;	/* builders:, tried */
+	size_t				 nr_builders;	/* before local slots */
 };
 
 struct build_output {
@@ -91,6 +93,15 @@ char	*build_cache_dir_recipe(const struct config_repo *,
  * is the last 20 lines of the log, or "artifact 'x' not found". A cache
  * entry also holds .bisectd-build (image_hash, kernel_release) and, for a
  * kernel, the final .config.
+ *
+ * With builders (req->builders), a free slot of one in service is taken
+ * first and the build made there (bisectd/builder.h); the artifacts come
+ * back into the same cache entry, each file's digest checked. A builder
+ * that cannot be reached, or refuses us, is marked so and the next one
+ * (or a local slot) is tried at once; one lost, or whose artifacts do not
+ * match their digests, mid-build fails the attempt (-1, retried by the
+ * scheduler, which then finds that builder down and goes elsewhere). With
+ * no builder free the build is local. The log says where it was built.
  */
 int	 build_run(const struct build_request *, struct repo *,
 	     struct build_output *out, char **cause);
@@ -102,6 +113,15 @@ int	 build_run(const struct build_request *, struct repo *,
  */
 int	 build_run_kconfig(const struct build_request *, const char *kconfig,
 	     const char *recipe, struct repo *, struct build_output *out,
+	     char **cause);
+/*
+ * Before the artifacts of a finished build go to an agent: their digest
+ * (build_kernel_hash_artifacts) is the one the build recorded (expected;
+ * NULL: none was recorded, nothing to check). On a mismatch the entry is
+ * marked incomplete, so that the next build of it fills it again, and -1
+ * returned with *cause "digest mismatch: ...".
+ */
+int	 build_check_artifacts(const char *artifact_dir, const char *expected,
 	     char **cause);
 void	 build_output_release(struct build_output *);
 

@@ -218,10 +218,22 @@ cmd_status_exec(const char *config, struct cmd_args *args)
 	}
 	if (json)
 		json_object_set_new(jo, "agents", ja);
-	else {
+	else
 		json_decref(ja);
-		printf("recent requests:\n");
+	/* where builds are made, once there are builders besides this one */
+	if (ctx->config->nr_builders > 0) {
+		ja = json ? json_array() : NULL;
+		if (!json)
+			printf("builders:\n");
+		if (cmd_builders_list(ctx, ja, 1, &cause) != 0) {
+			json_decref(ja);
+			goto out;
+		}
+		if (json)
+			json_object_set_new(jo, "builders", ja);
 	}
+	if (!json)
+		printf("recent requests:\n");
 	jr = json_array();
 	for (i = 0; i < nr; i++) {
 		have_b = strcmp(rq[i].kind, "bisect") == 0 &&

@@ -64,6 +64,7 @@ extern const struct cmd_entry	cmd_status_entry;
 extern const struct cmd_entry	cmd_show_entry;
 extern const struct cmd_entry	cmd_report_entry;
 extern const struct cmd_entry	cmd_agents_entry;
+extern const struct cmd_entry	cmd_builders_entry;
 extern const struct cmd_entry	cmd_log_entry;
 extern const struct cmd_entry	cmd_check_entry;
 
@@ -113,6 +114,12 @@ void	cmd_progress_done(struct cmd_progress *);
  */
 int	cmd_print_compare(struct context *, int64_t request, int all,
 	    int json);
+/*
+ * The scheduler's own builds and each builder (cmd-builders.c): into ja
+ * when not NULL, else printed (brief: one line each, for status).
+ */
+int	cmd_builders_list(struct context *, json_t *ja, int brief,
+	    char **cause);
 /* One JSON document on stdout, as every --json prints it. */
 void	cmd_print_json(json_t *);
 

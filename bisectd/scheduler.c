@@ -34,6 +34,7 @@
 #include "bisectd/placement.h"
 #include "bisectd/reload.h"
 #include "bisectd/request.h"
+#include "bisectd/builder-slot.h"
 #include "bisectd/scheduler.h"
 #include "bisectd/tracker.h"
 #include "bisectd/worker.h"
@@ -334,7 +335,7 @@ scheduler_start_builds(struct scheduler *s, char **cause)
 		if (store_build_get(s->ctx->store, ids[i], &b, cause) != 0)
 			goto out;
 		if (scheduler_repo_building(s, b.repo) >=
-		    s->ctx->config->build_slots)
+		    builder_slot_capacity(s->ctx->config))
 			continue;
 		if (store_build_start(s->ctx->store, ids[i], cause) != 0)
 			goto out;

@@ -95,6 +95,8 @@ worker_build_child(struct context *parent, int64_t id)
 	req.oid = b.commit_oid;
 	req.workdir = parent->config->workdir;
 	req.slots = parent->config->build_slots;
+	req.builders = parent->config->builders;
+	req.nr_builders = parent->config->nr_builders;
 	if (build_run_kconfig(&req, kb.kconfig, b.recipe, repo, &out,
 	    &cause) != 0)
 		goto out;
@@ -297,6 +299,7 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	struct store_run		 run;
 	struct store_job		 job;
 	struct store_build		 b;
+	struct store_kernel_build	 kb;
 	const struct config_agent	*agent;
 	struct transport		*tr = NULL;
 	struct transport_job		 tj;
@@ -308,6 +311,7 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	memset(&run, 0, sizeof run);
 	memset(&job, 0, sizeof job);
 	memset(&b, 0, sizeof b);
+	memset(&kb, 0, sizeof kb);
 	if (store_open(parent->config->db, &st, &cause) != 0 ||
 	    store_run_get(st, id, &run, &cause) != 0 ||
 	    store_job_get(st, run.job, &job, &cause) != 0)
@@ -323,6 +327,20 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	}
 	if ((agent = config_agent_find(parent->config, agent_name)) == NULL) {
 		error_set(&cause, "no agent '%s' in the config", agent_name);
+		goto out;
+	}
+	/* what goes to the agent is what was built (bisectd/build.h) */
+	if (store_kernel_get(st, b.id, &kb, &cause) != 0)
+		goto out;
+	if (build_check_artifacts(b.artifact_dir, kb.artifacts_hash,
+	    &cause) != 0) {
+		/* built again; the run waits for it, its attempt not spent */
+		log_error("run %lld of '%.12s': %s", (long long)id,
+		    run.commit_oid, cause);
+		if (store_build_invalidate(st, b.id, cause,
+		    parent->config->max_attempts, NULL) == 0 &&
+		    store_run_give_back(st, id, token, cause, NULL) == 0)
+			r = 0;
 		goto out;
 	}
 	if (dir_remove_tree(run.run_dir, &cause) != 0 ||
@@ -361,6 +379,7 @@ out:
 	store_run_release(&run);
 	store_job_release(&job);
 	store_build_release(&b);
+	store_kernel_build_release(&kb);
 	store_close(st);
 	free(cause);
 	return r;

@@ -495,26 +495,44 @@ config_agent_defaults(struct config_agent *agent)
 	agent->run_margin = 120;
 }
 
+/*
+ * An entry of agents: or, with builder set, of builders: (machines that
+ * build over the same ssh transport: always ssh, never booted, no runs).
+ */
 static int
 config_agent(const struct config_ctx *ctx, const struct yamlnode *n,
-    size_t idx, struct config *cfg, const struct yamlnode **names,
-    char **cause)
+    size_t idx, struct config_agent *list, int builder,
+    const struct yamlnode **names, char **cause)
 {
-	struct config_agent	*agent = &cfg->agents[idx];
+	struct config_agent	*agent = &list[idx];
 	const struct yamlnode	*key, *value, *ssh_key = NULL;
 	const struct yamlnode	*silence = NULL, *slots = NULL;
-	const char		*missing = NULL;
+	const char		*missing = NULL, *kind;
 	char			 where[64];
 	size_t			 i, j;
 	int			 r = 0;
 
-	snprintf(where, sizeof where, "agents[%zu]", idx);
+	kind = builder ? "builder" : "agent";
+	snprintf(where, sizeof where, "%s[%zu]", builder ? "builders" :
+	    "agents", idx);
 	if (config_map(ctx, where, n, cause) != 0)
 		return -1;
 	config_agent_defaults(agent);
 	for (i = 0; r == 0 && i < n->nr; i += 2) {
 		key = n->items[i];
 		value = n->items[i + 1];
+		if (builder && (strcmp(key->value, "transport") == 0 ||
+		    strcmp(key->value, "boot") == 0 ||
+		    strcmp(key->value, "run_margin") == 0)) {
+			r = yamlnode_error(cause, ctx->file, key, "'%s' does "
+			    "not apply to a builder (builders are reached "
+			    "over ssh, build and run nothing): known keys are "
+			    "name, host, port, user, identity, known_hosts, "
+			    "trust_on_first_use, slots, connect_timeout, "
+			    "keepalive, silence_timeout, remote_dir, "
+			    "probe_interval", key->value);
+			break;
+		}
 		for (j = 0; config_ssh_keys[j] != NULL; j++) {
 			if (ssh_key == NULL &&
 			    strcmp(key->value, config_ssh_keys[j]) == 0)
@@ -586,16 +604,21 @@ config_agent(const struct config_ctx *ctx, const struct yamlnode *n,
 		    "'%s' has no 'name'", where);
 	if (!config_is_name(agent->name))
 		return yamlnode_error(cause, ctx->file, names[idx],
-		    "agent name '%s' must be made of letters, digits, '_', "
-		    "'.' and '-'", agent->name);
+		    "%s name '%s' must be made of letters, digits, '_', "
+		    "'.' and '-'", kind, agent->name);
 	for (i = 0; i < idx; i++) {
-		if (strcmp(cfg->agents[i].name, agent->name) == 0)
+		if (strcmp(list[i].name, agent->name) == 0)
 			return yamlnode_error(cause, ctx->file, names[idx],
-			    "duplicate agent name '%s' (first at %u:%u)",
+			    "duplicate %s name '%s' (first at %u:%u)", kind,
 			    agent->name, names[i]->line, names[i]->column);
 	}
+	/* "local" names the scheduler's own builds (bisectctl builders) */
+	if (builder && strcmp(agent->name, "local") == 0)
+		return yamlnode_error(cause, ctx->file, names[idx],
+		    "builder name 'local' is taken by the scheduler's own "
+		    "builds");
 	if (agent->transport == NULL)
-		agent->transport = xstrdup("local");
+		agent->transport = xstrdup(builder ? "ssh" : "local");
 	if (agent->boot == NULL)
 		agent->boot = xstrdup("none");
 	/* each run reboots the whole machine: two at once cannot be */
@@ -620,18 +643,18 @@ config_agent(const struct config_ctx *ctx, const struct yamlnode *n,
 		missing = "known_hosts";
 	if (missing != NULL)
 		return yamlnode_error(cause, ctx->file, n,
-		    "ssh agent '%s' has no '%s'", agent->name, missing);
+		    "ssh %s '%s' has no '%s'", kind, agent->name, missing);
 	if (agent->silence_timeout <= agent->keepalive)
 		return yamlnode_error(cause, ctx->file, silence != NULL ?
 		    silence : n, "'silence_timeout' (%ds) must be longer than "
-		    "'keepalive' (%ds) on agent '%s'", agent->silence_timeout,
-		    agent->keepalive, agent->name);
+		    "'keepalive' (%ds) on %s '%s'", agent->silence_timeout,
+		    agent->keepalive, kind, agent->name);
 	if (agent->remote_dir == NULL)
 		agent->remote_dir = xstrdup(".bisectd");
 	return 0;
 }
 
-/* repos: and agents:, lists of maps. */
+/* repos:, agents: and builders:, lists of maps. */
 static int
 config_list_of_maps(const struct config_ctx *ctx, const char *key,
     const struct yamlnode *n, struct config *cfg, char **cause)
@@ -639,6 +662,7 @@ config_list_of_maps(const struct config_ctx *ctx, const char *key,
 	const struct yamlnode	**names = NULL;
 	size_t			  i;
 	int			  r = -1, repos = strcmp(key, "repos") == 0;
+	int			  builders = strcmp(key, "builders") == 0;
 
 	if (n->type == YAMLNODE_SCALAR && n->null)
 		return 0;
@@ -652,6 +676,8 @@ config_list_of_maps(const struct config_ctx *ctx, const char *key,
 	names = xcalloc(n->nr + 1, sizeof *names);
 	if (repos)
 		cfg->repos = xcalloc(n->nr + 1, sizeof *cfg->repos);
+	else if (builders)
+		cfg->builders = xcalloc(n->nr + 1, sizeof *cfg->builders);
 	else
 		cfg->agents = xcalloc(n->nr + 1, sizeof *cfg->agents);
 	for (i = 0; i < n->nr; i++) {
@@ -660,10 +686,15 @@ config_list_of_maps(const struct config_ctx *ctx, const char *key,
 			if (config_repo(ctx, n->items[i], i, cfg, names,
 			    cause) != 0)
 				goto out;
+		} else if (builders) {
+			cfg->nr_builders = i + 1;
+			if (config_agent(ctx, n->items[i], i, cfg->builders, 1,
+			    names, cause) != 0)
+				goto out;
 		} else {
 			cfg->nr_agents = i + 1;
-			if (config_agent(ctx, n->items[i], i, cfg, names,
-			    cause) != 0)
+			if (config_agent(ctx, n->items[i], i, cfg->agents, 0,
+			    names, cause) != 0)
 				goto out;
 		}
 	}
@@ -828,7 +859,8 @@ config_walk(struct config_ctx *ctx, const struct yamlnode *root,
 			ctx->workdir = value;
 		}
 		else if (strcmp(key->value, "repos") == 0 ||
-		    strcmp(key->value, "agents") == 0)
+		    strcmp(key->value, "agents") == 0 ||
+		    strcmp(key->value, "builders") == 0)
 			r = config_list_of_maps(ctx, key->value, value, cfg,
 			    cause);
 		else if (strcmp(key->value, "mail") == 0)
@@ -856,8 +888,8 @@ config_walk(struct config_ctx *ctx, const struct yamlnode *root,
 			}
 		} else
 			r = config_unknown(ctx, NULL, key,
-			    "db, workdir, repos, agents, mail, scheduler, "
-			    "continuous, web, job_include", cause);
+			    "db, workdir, repos, agents, builders, mail, "
+			    "scheduler, continuous, web, job_include", cause);
 	}
 	return r;
 }
@@ -1048,8 +1080,9 @@ config_free(struct config *cfg)
 		config_strv_free(repo->artifacts, repo->nr_artifacts);
 	}
 	free(cfg->repos);
-	for (i = 0; i < cfg->nr_agents; i++) {
-		agent = &cfg->agents[i];
+	for (i = 0; i < cfg->nr_agents + cfg->nr_builders; i++) {
+		agent = i < cfg->nr_agents ? &cfg->agents[i] :
+		    &cfg->builders[i - cfg->nr_agents];
 		free(agent->name);
 		free(agent->transport);
 		free(agent->host);
@@ -1060,6 +1093,7 @@ config_free(struct config *cfg)
 		free(agent->remote_dir);
 	}
 	free(cfg->agents);
+	free(cfg->builders);
 	free(cfg->mail.smtp);
 	free(cfg->mail.from);
 	free(cfg->mail.reported_by);
@@ -1099,6 +1133,18 @@ config_agent_find(const struct config *cfg, const char *name)
 	for (i = 0; i < cfg->nr_agents; i++) {
 		if (strcmp(cfg->agents[i].name, name) == 0)
 			return &cfg->agents[i];
+	}
+	return NULL;
+}
+
+const struct config_agent *
+config_builder_find(const struct config *cfg, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < cfg->nr_builders; i++) {
+		if (strcmp(cfg->builders[i].name, name) == 0)
+			return &cfg->builders[i];
 	}
 	return NULL;
 }

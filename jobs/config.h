@@ -84,6 +84,8 @@ struct config {
 	size_t			 nr_repos;
 	struct config_agent	*agents; /* never empty: implicit "local" */
 	size_t			 nr_agents;
+	struct config_agent	*builders; /* builders:, ssh only; none: */
+	size_t			 nr_builders; /* every build is local */
 	struct config_mail	 mail;	/* all NULL without mail: */
 	int			 max_attempts; /* scheduler:; 3 */
 	int			 build_slots; /* scheduler:; builds of a
@@ -108,6 +110,8 @@ void	 config_free(struct config *);
 const struct config_repo *config_repo_find(const struct config *,
 	     const char *name);
 const struct config_agent *config_agent_find(const struct config *,
+	     const char *name);
+const struct config_agent *config_builder_find(const struct config *,
 	     const char *name);
 
 #endif

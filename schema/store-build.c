@@ -36,6 +36,10 @@ static const char sql_build_retry[] =
     "UPDATE builds SET status = CASE WHEN attempts >= ? THEN 'failed' "
     "ELSE 'pending' END, error = ?, finished = ? WHERE id = ? "
     "AND status = 'running'";
+static const char sql_build_invalidate[] =
+    "UPDATE builds SET status = CASE WHEN attempts >= ? THEN 'failed' "
+    "ELSE 'pending' END, error = ?, finished = ? WHERE id = ? "
+    "AND status = 'ok'";
 static const char sql_build_running[] =
     "SELECT count(*) FROM builds WHERE status = 'running' AND repo = ?";
 
@@ -156,6 +160,18 @@ store_build_retry(struct store *st, int64_t id, const char *error,
 	sqlite3_stmt	*stmt;
 
 	if (store_stmt(st, &stmt, cause, sql_build_retry, "itii",
+	    (int64_t)max_attempts, error, store_now(), id) != 0)
+		return -1;
+	return store_exec_stmt(st, stmt, cause);
+}
+
+int
+store_build_invalidate(struct store *st, int64_t id, const char *error,
+    int max_attempts, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_build_invalidate, "itii",
 	    (int64_t)max_attempts, error, store_now(), id) != 0)
 		return -1;
 	return store_exec_stmt(st, stmt, cause);

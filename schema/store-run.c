@@ -56,6 +56,10 @@ static const char sql_run_retry[] =
     "'failed' ELSE "
     "'pending' END, error = ?, finished = ?, returned_at = ? WHERE id = ? "
     "AND token = ? AND status = 'running'";
+static const char sql_run_give_back[] =
+    "UPDATE runs SET status = 'pending', requeues = requeues + 1, "
+    "attempts = max(attempts - 1, 0), error = ?, returned_at = ? "
+    "WHERE id = ? AND token = ? AND status = 'running'";
 static const char sql_run_failure_add[] =
     "INSERT OR REPLACE INTO run_failures (run, attempt, agent, error, at) "
     "SELECT id, attempts, agent, ?, ? FROM runs WHERE id = ? AND "
@@ -319,6 +323,18 @@ out:
 }
 
 /* The attempt's failure is kept (run_failures) along with the retry. */
+int
+store_run_give_back(struct store *st, int64_t id, int64_t token,
+    const char *error, char **cause)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_stmt(st, &stmt, cause, sql_run_give_back, "tdii", error,
+	    store_run_clock(), id, token) != 0)
+		return -1;
+	return store_exec_stmt(st, stmt, cause);
+}
+
 int
 store_run_retry(struct store *st, int64_t id, int64_t token,
     const char *error, int max_attempts, char **cause)

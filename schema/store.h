@@ -203,6 +203,12 @@ int	 store_build_get(struct store *, int64_t id, struct store_build *out,
 int	 store_build_pending(struct store *, int64_t **ids, size_t *nr,
 	     char **cause);
 int	 store_build_start(struct store *, int64_t id, char **cause);
+/*
+ * A build found ok whose artifacts no longer match their digest: pending
+ * again (failed once it had max_attempts), with the error.
+ */
+int	 store_build_invalidate(struct store *, int64_t id, const char *error,
+	     int max_attempts, char **cause);
 int	 store_build_finish(struct store *, int64_t id, const char *status,
 	     const char *artifact_dir, const char *log_path,
 	     const char *log_tail, double seconds, const char *error,
@@ -264,6 +270,13 @@ int	 store_run_unordered(struct store *, struct store_run_order **out,
 int	 store_run_set_order(struct store *, int64_t id, int64_t key,
 	     char **cause);
 void	 store_run_order_free(struct store_run_order *, size_t);
+/*
+ * A run that did not start through no fault of its own (its build's
+ * artifacts must be made again): pending, its attempt given back, no
+ * failure recorded.
+ */
+int	 store_run_give_back(struct store *, int64_t id, int64_t token,
+	     const char *error, char **cause);
 int	 store_run_retry(struct store *, int64_t id, int64_t token,
 	     const char *error, int max_attempts, char **cause);
 int	 store_run_skip_build(struct store *, const char *repo, const char *oid,

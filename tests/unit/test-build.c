@@ -123,6 +123,7 @@ build(struct repo *r, struct config_repo *cr, const char *rev,
 
 	if (repo_resolve(r, rev, oid, cause) != 0)
 		return -2;
+	memset(&req, 0, sizeof req);
 	req.repo = cr;
 	req.oid = oid;
 	req.workdir = workdir;

@@ -1,0 +1,66 @@
+/*
+ * Build hosts (builders: in the config, docs/config.md): machines that
+ * build commits for the scheduler over the ssh transport of agents
+ * (agents/ssh-session.c: known_hosts verified, public key, SFTP). Each
+ * keeps, under its remote_dir, a bare clone per repository that the
+ * scheduler pushes the commits to (a pack made with libgit2, uploaded
+ * over SFTP), a checkout per slot (plain, no .git: git read-tree with the
+ * slot's own index), a build directory per recipe, and its own ccache:
+ *
+ *   REMOTE/git/REPO.git			the clone (refs/bisectd/OID)
+ *   REMOTE/slots/REPO/K/{tree,index,build-RECIPE,build.sh,pgid}
+ *   REMOTE/out/REPO/RECIPE-OID.PID	the artifacts before download
+ *   REMOTE/ccache				CCACHE_DIR
+ *
+ * The artifacts come back over SFTP with the SHA-256 of every file as the
+ * builder computed it; a file whose digest differs, or one missing or
+ * extra, fails the attempt (it is retried, like a lost connection).
+ * What the scheduler keeps of each builder is bisectd/builder-state.h,
+ * its slots bisectd/builder-slot.h.
+ */
+#ifndef BISECTD_BUILDER_H
+#define BISECTD_BUILDER_H
+
+#include "bisectd/builder-slot.h"
+#include "bisectd/builder-state.h"
+#include "bisectd/repo.h"
+#include "jobs/config.h"
+
+/* One build on a builder (bisectd/build.c fills it). */
+struct builder_job {
+	const struct builder_slot	*slot;
+	const struct config_repo	*repo;
+	struct repo			*git;
+	const char			*oid;
+	const char			*recipe;
+	const char			*fragment;	/* job's kconfig, NULL */
+	int				 kernel;
+	const char			*tmp;		/* the local directory
+							   the artifacts land
+							   in (must not exist) */
+	int				 logfd;
+};
+
+struct builder_result {
+	int	 exit_status;		/* the command's, when it ran */
+	int	 signal;		/* killed by this signal: 0 */
+	char	*failure;		/* a failed build: why, else NULL */
+	char	*missing;		/* the artifact not found, or NULL */
+	char	*kernel_release;	/* include/config/kernel.release */
+	char	*host_key;
+};
+
+/*
+ * Build on the builder: push the commit, check it out, configure a
+ * kernel, run the command, collect and download the artifacts into
+ * job->tmp with their digests checked. Returns 0 when the build ran to an
+ * outcome (res->failure NULL: the artifacts are in tmp), -1 with *cause
+ * when the attempt failed (connection, digest, remote error: try again
+ * elsewhere), SSH_SESSION_REFUSED when the builder refused us (host key,
+ * login). *connected tells whether the session was opened.
+ */
+int	 builder_build(const struct builder_job *, struct builder_result *,
+	     int *connected, char **cause);
+void	 builder_result_release(struct builder_result *);
+
+#endif
