@@ -116,17 +116,14 @@ cmd_builders_list(struct context *ctx, json_t *ja, int brief, char **cause)
 }
 
 static int
-cmd_builders_exec(const char *config, int argc, char **argv)
+cmd_builders_exec(const char *config, struct cmd_args *args)
 {
 	struct context	*ctx = NULL;
 	char		*cause = NULL;
 	json_t		*ja = NULL;
-	int		 r, json = 0;
+	int		 r, json;
 
-	if (argc == 2 && strcmp(argv[1], "--json") == 0)
-		json = 1;
-	else if (argc != 1)
-		return cmd_usage(&cmd_builders_entry);
+	json = cmd_args_has(args, 'j');
 	if ((r = cmd_open(config, &ctx)) != CMD_OK)
 		return r;
 	r = CMD_FAILED;
@@ -150,5 +147,6 @@ const struct cmd_entry cmd_builders_entry = {
 	.name = "builders",
 	.usage = "[--json]",
 	.summary = "where builds are made: this machine and each builder",
+	.args = { cmd_options_json, 0, 0 },
 	.exec = cmd_builders_exec,
 };
