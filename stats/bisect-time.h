@@ -14,7 +14,7 @@
 #include "stats/bisect.h"
 
 /* Neighbours move together below this p (Spearman, one-sided). */
-#define BISECT_TIME_ALPHA	0.001
+#define BISECT_TIME_ALPHA	0.01
 /* Neighbour pairs needed before the test is made. */
 #define BISECT_TIME_MIN_PAIRS	10
 
