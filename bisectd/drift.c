@@ -482,18 +482,12 @@ drift_full_oid(const char *s)
 
 /* The boot a run ran in, "AGENT BOOT_ID", or NULL when not recorded. */
 static char *
-drift_boot(struct store *st, const struct store_run_env *env)
+drift_boot(const struct store_run_env *env)
 {
-	struct store_run	 run;
-	char			*boot = NULL;
-
-	memset(&run, 0, sizeof run);
-	if (store_run_get(st, env->run, &run, NULL) == 0 &&
-	    run.boot_id != NULL && run.boot_id[0] != '\0')
-		boot = xasprintf("%s %s", env->agent != NULL ? env->agent :
-		    "", run.boot_id);
-	store_run_release(&run);
-	return boot;
+	if (env->boot_id == NULL || env->boot_id[0] == '\0')
+		return NULL;
+	return xasprintf("%s %s", env->agent != NULL ? env->agent : "",
+	    env->boot_id);
 }
 
 int
@@ -522,7 +516,7 @@ drift_check(struct store *st, int64_t job, const char *repo,
 		for (k = 0; k < nr_envs[i]; k++) {
 			ALLOC_GROW(runs, n, alloc);
 			ALLOC_GROW(boots, n, balloc);
-			boots[n] = drift_boot(st, &envs[i][k]);
+			boots[n] = drift_boot(&envs[i][k]);
 			runs[n].boot = boots[n];
 			runs[n].label = names[i];
 			runs[n].commit = oids[i];

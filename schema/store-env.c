@@ -28,7 +28,8 @@ store_env_get(struct store *st, int64_t job, const char *repo,
 }
 
 static const char sql_env_runs[] =
-    "SELECT r.id, r.seq, r.agent, e.key, e.value FROM runs r JOIN run_env e "
+    "SELECT r.id, r.seq, r.agent, e.key, e.value, r.boot_id FROM runs r "
+    "JOIN run_env e "
     "ON e.run = r.id WHERE r.job = ? AND r.repo = ? AND r.commit_oid = ? "
     "AND r.status = 'done' ORDER BY r.seq, r.id, e.key";
 
@@ -54,6 +55,7 @@ store_env_runs(struct store *st, int64_t job, const char *repo,
 			cur->run = run;
 			cur->seq = sqlite3_column_int(stmt, 1);
 			cur->agent = store_column_text(stmt, 2);
+			cur->boot_id = store_column_text(stmt, 5);
 			kalloc = valloc = 0;
 		}
 		ALLOC_GROW(cur->keys, cur->nr, kalloc);

@@ -427,6 +427,7 @@ store_run_env_list_free(struct store_run_env *v, size_t n)
 		free(v[i].keys);
 		free(v[i].values);
 		free(v[i].agent);
+		free(v[i].boot_id);
 	}
 	free(v);
 }

@@ -324,6 +324,7 @@ struct store_run_env {
 	int64_t	  run;
 	int	  seq;
 	char	 *agent;
+	char	 *boot_id;	/* NULL: not recorded */
 	char	**keys;		/* sorted */
 	char	**values;
 	size_t	  nr;
