@@ -7,11 +7,13 @@
  * likeliest points, under each outcome of this one, as builds to start.
  */
 #include <math.h>
+#include <gsl/gsl_cdf.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats/bisect-posterior.h"
 #include "stats/bisect-rounds.h"
+#include "stats/bisect-stat.h"
 #include "util/xalloc.h"
 
 
@@ -22,6 +24,9 @@
 #define ROUNDS_ENDS	1.5	/* the ends' first look, times k job runs */
 #define ROUNDS_PAIRS	2	/* the fresh check's first look, pairs per slot */
 #define ROUNDS_FIRST	2.0	/* beside the ends' first look, in job runs */
+#define ROUNDS_SENTINEL	3	/* the reference's runs in a batch, no drift */
+#define ROUNDS_NEXT	4	/* runs apart, a burst's partner at most */
+#define ROUNDS_GROUPS	4	/* of the sentinel's runs, for the drift test */
 
 size_t
 bisect_rounds_points(size_t *out, unsigned k, const double *cdf,
@@ -412,4 +417,207 @@ bisect_rounds_ends(struct bisect_state *st, const struct bisect_range *r)
 	free(next);
 	free(pts);
 	free(spec);
+}
+
+struct rounds_run {
+	double	t;
+	size_t	commit;
+	size_t	k;
+};
+
+static int
+rounds_cmp_run(const void *a, const void *b)
+{
+	const struct rounds_run *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	if (x->commit != y->commit)
+		return x->commit < y->commit ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+static int
+rounds_cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Does the reference's level move from batch to batch? Its runs in time
+ * order, in groups of ROUNDS_SENTINEL (what a batch without drift gives
+ * it): the F test of the groups' means of the logs against the spread
+ * within them, at BISECT_TIME_ALPHA. A drift or a burst that outlasts a
+ * few runs moves a group's mean.
+ */
+static int
+rounds_drift(const struct bisect_commit *ref, const struct rounds_run *runs,
+    const size_t *at, size_t na)
+{
+	size_t	 j, g, ng = na / ROUNDS_SENTINEL, n = ng * ROUNDS_SENTINEL;
+	double	 all = 0, mean, l, between = 0, within = 0, f;
+	double	*gm = xcalloc(ng + 1, sizeof *gm);
+
+	if (ng < ROUNDS_GROUPS) {
+		free(gm);
+		return 0;
+	}
+	/* the latest runs, whole groups */
+	for (j = na - n; j < na; j++) {
+		l = log(ref->samples[runs[at[j]].k]);
+		gm[(j - (na - n)) / ROUNDS_SENTINEL] += l / ROUNDS_SENTINEL;
+		all += l / (double)n;
+	}
+	for (j = na - n; j < na; j++) {
+		l = log(ref->samples[runs[at[j]].k]);
+		mean = gm[(j - (na - n)) / ROUNDS_SENTINEL];
+		within += (l - mean) * (l - mean);
+	}
+	for (g = 0; g < ng; g++)
+		between += ROUNDS_SENTINEL * (gm[g] - all) * (gm[g] - all);
+	free(gm);
+	if (!(within > 0))
+		return between > 0;
+	f = (between / (double)(ng - 1)) / (within / (double)(n - ng));
+	return gsl_cdf_fdist_Q(f, (double)(ng - 1), (double)(n - ng)) <
+	    BISECT_TIME_ALPHA;
+}
+
+size_t
+bisect_rounds_block(struct bisect_time *bt, struct bisect_commit *out,
+    const struct bisect_commit *commits, const size_t *skip, size_t nr_skip)
+{
+	struct rounds_run	*runs = NULL;
+	size_t			*at = NULL, i, k, m, n = 0, na = 0, lo, hi, up;
+	size_t			 total = 0, done = 0, nb, far;
+	double			*v = NULL, level, sum, near[BISECT_ROUNDS_BLOCK];
+	size_t			 want = BISECT_ROUNDS_BLOCK;
+	size_t			 window = BISECT_ROUNDS_NEAR;
+	const struct bisect_commit *ref;
+
+	if (bt->ref >= bt->nr)
+		return 0;
+	ref = &commits[bt->ref];
+	if (ref->nr_samples < BISECT_ROUNDS_BLOCK)
+		return 0;
+	for (i = 0; i < bt->nr; i++) {
+		if (commits[i].nr_samples > 0 && commits[i].times == NULL)
+			return 0;
+		for (k = 0; k < commits[i].nr_samples; k++)
+			if (!isfinite(commits[i].times[k]))
+				return 0;
+		total += commits[i].nr_samples;
+	}
+	runs = xcalloc(total + 1, sizeof *runs);
+	at = xcalloc(ref->nr_samples + 1, sizeof *at);
+	v = xcalloc(ref->nr_samples + 1, sizeof *v);
+	for (i = 0; i < bt->nr; i++)
+		for (k = 0; k < commits[i].nr_samples; k++) {
+			runs[n].t = commits[i].times[k];
+			runs[n].commit = i;
+			runs[n++].k = k;
+		}
+	qsort(runs, n, sizeof *runs, rounds_cmp_run);
+	for (i = 0; i < n; i++)
+		if (runs[i].commit == bt->ref)
+			at[na++] = i;
+	for (i = 0; i < ref->nr_samples; i++)
+		if (!(ref->samples[i] > 0))
+			goto out;
+	/* runs next to each other move together: the one nearest */
+	if (bt->used) {
+		want = 1;
+		window = ROUNDS_NEXT;
+	} else if (!rounds_drift(ref, runs, at, na))
+		goto out;
+	if (!bt->used) {
+		memcpy(out, commits, bt->nr * sizeof *out);
+		bt->samples = xcalloc(bt->nr, sizeof *bt->samples);
+		bt->used = 1;
+	}
+	memcpy(v, ref->samples, ref->nr_samples * sizeof *v);
+	qsort(v, ref->nr_samples, sizeof *v, rounds_cmp_double);
+	m = ref->nr_samples;
+	level = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+	for (i = 0, hi = 0; i < n; i++) {
+		const struct rounds_run *r = &runs[i];
+
+		while (hi < na && at[hi] < i)
+			hi++;
+		if (r->commit == bt->ref)
+			continue;
+		for (k = 0; k < nr_skip && skip[k] != r->commit; k++)
+			;
+		if (k < nr_skip)
+			continue;
+		if (bt->samples[r->commit] == NULL) {
+			bt->samples[r->commit] = xcalloc(
+			    commits[r->commit].nr_samples + 1,
+			    sizeof *bt->samples[r->commit]);
+			out[r->commit].samples = bt->samples[r->commit];
+		}
+		bt->samples[r->commit][r->k] = commits[r->commit].samples[r->k];
+		/* the nearest reference runs: merge outwards from i */
+		lo = up = hi;
+		sum = 0;
+		far = 0;
+		for (nb = 0; nb < want; nb++) {
+			size_t	dl = lo > 0 ? i - at[lo - 1] : (size_t)-1;
+			size_t	dh = up < na ? at[up] - i : (size_t)-1;
+
+			if (dl == (size_t)-1 && dh == (size_t)-1)
+				break;
+			if (dl < dh) {
+				near[nb] = ref->samples[runs[at[--lo]].k];
+				far = dl > far ? dl : far;
+			} else {
+				near[nb] = ref->samples[runs[at[up++]].k];
+				far = dh > far ? dh : far;
+			}
+		}
+		if (nb < want || far > window)
+			continue;
+		/* their median: a burst that hits one of them is left out */
+		qsort(near, nb, sizeof *near, rounds_cmp_double);
+		sum = nb % 2 ? near[nb / 2] : (near[nb / 2 - 1] +
+		    near[nb / 2]) / 2;
+		bt->samples[r->commit][r->k] *= level / sum;
+		done++;
+	}
+out:
+	free(runs);
+	free(at);
+	free(v);
+	return bt->used;
+}
+
+void
+bisect_rounds_ref_wants(const struct bisect_time *bt,
+    const struct bisect_commit *raw, int timed, struct bisect_want **wants,
+    size_t *nr_wants)
+{
+	struct bisect_want	*w = *wants;
+	size_t			 i, add = 0, c;
+
+	if (!timed || bt->ref >= bt->nr || *nr_wants == 0)
+		return;
+	for (i = 0; i < *nr_wants; i++) {
+		c = w[i].commit;
+		if (c == bt->ref)
+			return;
+		if (c < bt->nr && w[i].samples > raw[c].nr_samples &&
+		    w[i].samples - raw[c].nr_samples > add)
+			add = w[i].samples - raw[c].nr_samples;
+	}
+	if (add == 0)
+		return;
+	if (!bt->used && add > ROUNDS_SENTINEL)
+		add = ROUNDS_SENTINEL;
+	w = xreallocarray(w, *nr_wants + 1, sizeof *w);
+	w[*nr_wants].commit = bt->ref;
+	w[*nr_wants].samples = (unsigned)(raw[bt->ref].nr_samples + add);
+	*wants = w;
+	(*nr_wants)++;
 }

@@ -12,6 +12,7 @@
 
 #include "stats/bisect-graph.h"
 #include "stats/bisect-range.h"
+#include "stats/bisect-time.h"
 
 /*
  * Up to k commits among the eligible ones, one nearest each quantile
@@ -84,5 +85,36 @@ double	 bisect_rounds_search(struct bisect_state *,
 	    double bal_min);
 void	 bisect_rounds_ends(struct bisect_state *,
 	    const struct bisect_range *);
+
+/*
+ * Noise shared in time with several slots. Every batch carries the
+ * reference (bt->ref, the bad end: bisect_rounds_ref_wants). When its
+ * level moves from batch to batch (the F test of its runs in time order,
+ * in groups of 3, at BISECT_TIME_ALPHA), each sample of another commit
+ * not among skip[] is taken over the median of the reference's
+ * BISECT_ROUNDS_BLOCK runs nearest it in time, times the reference's
+ * median, where those are all within BISECT_ROUNDS_NEAR runs of it (in
+ * time order over every run): a point decided in one batch carries none
+ * of that batch's drift. When the neighbour test has fired (bt->used: a
+ * burst as short as a few runs), over the one reference run nearest it,
+ * within 4 runs. Other samples stay as taken. Rewrites out[]'s samples
+ * from commits[] (both bt->nr long, bt->samples the storage; bt->used
+ * set when it blocks); returns 1 when the samples are blocked.
+ */
+#define BISECT_ROUNDS_BLOCK	3
+#define BISECT_ROUNDS_NEAR	30
+size_t	 bisect_rounds_block(struct bisect_time *bt, struct bisect_commit *out,
+	    const struct bisect_commit *commits, const size_t *skip,
+	    size_t nr_skip);
+
+/*
+ * With times known (timed) and several slots, a batch without the
+ * reference (a round's points, the confirmation's) gets it beside: 3 new
+ * runs, enough for the drift test, or once blocked (bt->used) as many as
+ * the most any want adds. *wants is grown; raw[] the caller's commits.
+ */
+void	 bisect_rounds_ref_wants(const struct bisect_time *bt,
+	    const struct bisect_commit *raw, int timed, struct bisect_want **wants,
+	    size_t *nr_wants);
 
 #endif

@@ -435,7 +435,8 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	 */
 	tm = xcalloc(in->nr_commits, sizeof *tm);
 	if (bisect_time_adjust(&bt, tm, st.c, in->nr_commits, in->bad,
-	    in->good, in->nr_good)) {
+	    in->good, in->nr_good) | (in->slots > 1 &&
+	    bisect_rounds_block(&bt, tm, st.c, NULL, 0))) {
 		if (st.in == in)
 			adj_in = *in;
 		adj_in.commits = tm;
@@ -570,6 +571,9 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 		    res->nr_wants);
 		bisect_time_wants(&bt, in->commits, in->good, in->nr_good,
 		    &res->wants, &res->nr_wants);
+		if (in->slots > 1)
+			bisect_rounds_ref_wants(&bt, in->commits, st.timed,
+			    &res->wants, &res->nr_wants);
 	}
 	if (s == BISECT_FOUND && res->nr_culprits > 0 &&
 	    im.same_parent[res->culprits[0]]) {

@@ -292,6 +292,168 @@ test_driver(void)
 	bisect_result_release(&res);
 }
 
+/*
+ * Three commits (0 the good end, 1 a point, 2 the reference) in batches
+ * of 4 rounds, each round one run of each in turn; the machine's level in
+ * batch j is 1 + step * j, the noise a fixed +-0.2% pattern. Then alone
+ * runs of the point by itself.
+ */
+#define BL_N	40
+static double	bl_s[3][BL_N], bl_t[3][BL_N];
+
+static void
+block_make(struct bisect_commit *c, double step, size_t batches,
+    size_t alone)
+{
+	static const double	level[3] = { 1000, 970, 970 };
+	size_t			i, j, k, n = 0;
+
+	memset(c, 0, 3 * sizeof *c);
+	for (j = 0; j < batches; j++)
+		for (i = 0; i < 4; i++, n++)
+			for (k = 0; k < 3; k++) {
+				bl_s[k][n] = level[k] * (1 + step * (double)j) *
+				    (1 + 0.001 * (double)((n * 7 + k * 3) % 5) -
+				    0.002);
+				bl_t[k][n] = (double)(3 * n + k) +
+				    100.0 * (double)j;
+			}
+	for (k = 0; k < 3; k++) {
+		c[k].samples = bl_s[k];
+		c[k].times = bl_t[k];
+		c[k].nr_samples = n;
+	}
+	for (i = 0; i < alone; i++) {
+		bl_s[1][n + i] = level[1];
+		bl_t[1][n + i] = 10000.0 + (double)i;
+	}
+	c[1].nr_samples += alone;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double
+median(const double *x, size_t n)
+{
+	double	*v = xcalloc(n, sizeof *v), m;
+
+	memcpy(v, x, n * sizeof *v);
+	qsort(v, n, sizeof *v, cmp_double);
+	m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	free(v);
+	return m;
+}
+
+static void
+block_bt(struct bisect_time *bt, int used)
+{
+	memset(bt, 0, sizeof *bt);
+	bt->nr = 3;
+	bt->ref = 2;
+	if (used) {
+		bt->used = 1;
+		bt->samples = xcalloc(3, sizeof *bt->samples);
+	}
+}
+
+static void
+test_block(void)
+{
+	struct bisect_commit	c[3], out[3];
+	struct bisect_time	bt;
+	struct bisect_want	*w;
+	size_t			i, nw, skip = 0;
+	double			L;
+	int			good = 1, took;
+
+	/* a drift of 3% a batch: the point comes out at the reference's level */
+	block_make(c, 0.03, 6, 0);
+	block_bt(&bt, 0);
+	memcpy(out, c, sizeof out);
+	took = (int)bisect_rounds_block(&bt, out, c, &skip, 1);
+	ok(took && bt.used, "a reference that moves from batch to batch: "
+	    "the samples are blocked on it");
+	L = median(c[2].samples, c[2].nr_samples);
+	for (i = 0; i < c[1].nr_samples; i++)
+		if (fabs(out[1].samples[i] / L - 1) > 0.005)
+			good = 0;
+	ok(good, "the point's samples at the reference's median %.1f, within "
+	    "0.5%% (the raw ones %.0f to %.0f)", L, c[1].samples[0],
+	    c[1].samples[c[1].nr_samples - 1]);
+	ok(out[0].samples == c[0].samples, "an end in skip[] stays as taken");
+	ok(out[2].samples == c[2].samples, "the reference stays as taken");
+	bisect_time_release(&bt);
+
+	/* the same levels in every batch: nothing is done */
+	block_make(c, 0, 6, 0);
+	block_bt(&bt, 0);
+	memcpy(out, c, sizeof out);
+	took = (int)bisect_rounds_block(&bt, out, c, NULL, 0);
+	ok(!took && !bt.used && out[1].samples == c[1].samples,
+	    "no drift: the samples stay as taken");
+	bisect_time_release(&bt);
+
+	/* too few groups of the reference's runs for the test */
+	block_make(c, 0.03, 1, 0);
+	block_bt(&bt, 0);
+	took = (int)bisect_rounds_block(&bt, out, c, NULL, 0);
+	ok(!took && !bt.used, "one batch of 4 runs: no test, nothing done");
+	bisect_time_release(&bt);
+
+	/*
+	 * Neighbours that move together (the neighbour test, bt.used): each
+	 * sample over its nearest reference run; the point's runs alone, 4
+	 * or more runs from the reference's last, stay as taken.
+	 */
+	block_make(c, 0.03, 6, 8);
+	block_bt(&bt, 1);
+	memcpy(out, c, sizeof out);
+	took = (int)bisect_rounds_block(&bt, out, c, NULL, 0);
+	L = median(c[2].samples, c[2].nr_samples);
+	ok(took && fabs(out[1].samples[3] - c[1].samples[3] * L /
+	    c[2].samples[3]) < 1e-9, "a point's sample over the reference's "
+	    "run next to it, times its median");
+	ok(out[0].samples != c[0].samples && fabs(out[0].samples[3] -
+	    c[0].samples[3] * L / c[2].samples[2]) < 1e-9, "no skip[]: the "
+	    "good end's too, over the reference run before it");
+	ok(out[1].samples[24] != c[1].samples[24] &&
+	    out[1].samples[27] != c[1].samples[27] &&
+	    out[1].samples[28] == c[1].samples[28] &&
+	    out[1].samples[31] == c[1].samples[31], "the point's runs alone: "
+	    "blocked up to 4 runs from the reference, as taken beyond");
+	bisect_time_release(&bt);
+
+	/* the reference beside a batch without it */
+	block_make(c, 0, 6, 0);
+	block_bt(&bt, 0);
+	nw = 1;
+	w = xcalloc(1, sizeof *w);
+	w[0].commit = 1;
+	w[0].samples = (unsigned)c[1].nr_samples + 6;
+	bisect_rounds_ref_wants(&bt, c, 1, &w, &nw);
+	ok(nw == 2 && w[1].commit == 2 && w[1].samples ==
+	    c[2].nr_samples + 3, "no drift seen: the reference rides along "
+	    "with 3 runs (%zu wants)", nw);
+	nw = 1;
+	bt.used = 1;
+	bisect_rounds_ref_wants(&bt, c, 1, &w, &nw);
+	ok(nw == 2 && w[1].samples == c[2].nr_samples + 6, "drift: as many "
+	    "runs as the point's");
+	nw = 2;
+	bisect_rounds_ref_wants(&bt, c, 1, &w, &nw);
+	ok(nw == 2, "a batch with the reference is left alone");
+	nw = 1;
+	bisect_rounds_ref_wants(&bt, c, 0, &w, &nw);
+	ok(nw == 1, "no times: nothing added");
+	free(w);
+}
+
 int
 main(void)
 {
@@ -299,5 +461,6 @@ main(void)
 	test_batch();
 	test_speculate();
 	test_driver();
+	test_block();
 	return tap_done();
 }
