@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agents/disk.h"
 #include "agents/inventory.h"
 #include "agents/knob.h"
 #include "agents/monitor.h"
@@ -49,15 +50,15 @@ static const struct {
 	const char	*key;
 	const char	*why;
 } testcase_check_lkp[] = {
-	{ "disk", "LKP's 'disk' sets up the machine's disks (partitions "
-	  "of the named kind, 1HDD, 1SSD...) for the test; bisectd has no "
-	  "disks to give a job: its tests run in the agent's work directory" },
-	{ "fs", "LKP's 'fs' makes a file system on the job's disks, which "
-	  "bisectd does not set up ('disk')" },
-	{ "fs2", "LKP's 'fs2' exports the job's file system over NFS or CIFS, "
+	{ "disk", "LKP's 'disk:' without a count takes the disks its host "
+	  "file lists; bisectd needs the count of the agent's disks: 'disk: "
+	  "1HDD' or '1SSD'" },
+	{ "fs1", "LKP's 'fs1'' exports the job's file system over NFS and "
+	  "runs on the network mount, which bisectd does not set up" },
+	{ "md", "LKP's 'md' builds a RAID array of the job's disks (mdadm), "
 	  "which bisectd does not set up" },
-	{ "md", "LKP's 'md' builds a RAID array of the job's disks, which "
-	  "bisectd does not set up" },
+	{ "raid_level", "LKP's 'raid_level' builds a RAID array of the job's "
+	  "disks (md, or btrfs' braid*), which bisectd does not set up" },
 	{ "swap", "LKP's 'swap' makes swap on the job's disks, which bisectd "
 	  "does not set up" },
 	{ "boot_params", "LKP's 'boot_params' are kernel command-line "
@@ -493,7 +494,7 @@ testcase_check_monitor_values(const struct job *job, char **cause)
  */
 static int
 testcase_check_programs(const struct job *job,
-    const struct testcase_adapter *ad, char **cause)
+    const struct testcase_adapter *ad, unsigned nr_disks, char **cause)
 {
 	const struct job_param	*p = testcase_check_param(job, "programs");
 	const char		*why, *v;
@@ -508,6 +509,9 @@ testcase_check_programs(const struct job *job,
 		    strcmp(job->programs[i], "transparent_hugepage") == 0 ||
 		    (ad != NULL && ad->data != NULL &&
 		    program_covers(ad->data, job->programs[i])))
+			continue;
+		/* disk: {nr_hdd: 1}, LKP's map form (agents/disk.c) */
+		if (strcmp(job->programs[i], "disk") == 0 && nr_disks > 0)
 			continue;
 		v = job_param(job, "oom-killer.ignored");
 		if (strcmp(job->programs[i], "oom-killer") == 0 && v != NULL &&
@@ -809,6 +813,8 @@ testcase_validate(const struct job *job, char **cause)
 	const struct testcase_adapter	 *ad = NULL;
 	const struct job_param		 *p;
 	const char			**declared = NULL;
+	struct disk_want		  dw;
+	const char			 *dkey = NULL;
 	char				 *names, *msg = NULL, *dot;
 	size_t				  i;
 	int				  r = -1, lkp;
@@ -834,6 +840,16 @@ testcase_validate(const struct job *job, char **cause)
 		free(names);
 		return -1;
 	}
+	/* LKP's disk, fs, fs2, mount_option: applied by agents/disk.c */
+	if (disk_job(job, ad != NULL, &dw, &dkey, &msg) != 0) {
+		p = dkey != NULL ? testcase_check_param(job, dkey) : NULL;
+		if (p == NULL)
+			p = testcase_check_param(job, "programs");
+		error_prefix(&msg, "testcase '%s'", job->testcase);
+		testcase_check_fail(cause, job, p, msg);
+		free(msg);
+		return -1;
+	}
 	declared = testcase_check_declared(ad);
 	order = xcalloc(job->nr_params + 1, sizeof *order);
 	for (i = 0; i < job->nr_params; i++)
@@ -845,6 +861,10 @@ testcase_validate(const struct job *job, char **cause)
 		    testcase_check_in(testcase_check_knobs, p->key))
 			continue;
 		if (testcase_check_covered(ad, p->key, declared))
+			continue;
+		if (strcmp(p->key, "disk") == 0 || strcmp(p->key, "fs") == 0 ||
+		    strcmp(p->key, "mount_option") == 0 ||
+		    strncmp(p->key, "disk.", 5) == 0)
 			continue;
 		if ((lkp = testcase_check_lkp_key(job, ad, p, cause)) < 0)
 			goto out;
@@ -887,7 +907,7 @@ testcase_validate(const struct job *job, char **cause)
 			goto out;
 	}
 	if (testcase_check_monitors(job, cause) != 0 ||
-	    testcase_check_programs(job, ad, cause) != 0 ||
+	    testcase_check_programs(job, ad, dw.nr, cause) != 0 ||
 	    testcase_check_monitor_values(job, cause) != 0)
 		goto out;
 	if (testcase_check_values(job, ad, cause) != 0)
