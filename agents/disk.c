@@ -217,6 +217,49 @@ disk_job(const struct job *job, int adapter, struct disk_want *out,
 	return 0;
 }
 
+char *
+disk_describe(const struct job *job)
+{
+	struct disk_want	 w;
+	struct strbuf		 sb = STRBUF_INIT;
+	const char		*key;
+	char			*cause = NULL;
+	size_t			 i;
+	int			 k;
+
+	if (disk_job(job, job->run == NULL, &w, &key, &cause) != 0) {
+		free(cause);
+		return NULL;
+	}
+	if (w.nr == 0 && w.fs == NULL)
+		return NULL;
+	if (w.nr > 0)
+		strbuf_addf(&sb, "%u %s disk%s of the agent (its 'disks.%s')",
+		    w.nr, w.kind, w.nr == 1 ? "" : "s", w.kind);
+	else
+		strbuf_addstr(&sb, "no disk");
+	if (w.fs != NULL && (k = disk_fs_known(w.fs)) >= 0) {
+		if (disk_mkfs[k].mkfs[0] != NULL) {
+			strbuf_addstr(&sb, ", made with '");
+			for (i = 0; disk_mkfs[k].mkfs[i] != NULL; i++)
+				strbuf_addf(&sb, "%s%s", i ? " " : "",
+				    disk_mkfs[k].mkfs[i]);
+			strbuf_addstr(&sb, " DEVICE'");
+		}
+		strbuf_addf(&sb, ", mounted as %s", w.fs);
+		if (strcmp(w.fs, "xfs") == 0 || w.mount_option != NULL)
+			strbuf_addf(&sb, " with -o %s%s%s",
+			    strcmp(w.fs, "xfs") == 0 ? "inode64" : "",
+			    strcmp(w.fs, "xfs") == 0 && w.mount_option != NULL ?
+			    "," : "", w.mount_option != NULL ?
+			    w.mount_option : "");
+		strbuf_addstr(&sb, job->run == NULL ? "; the benchmark runs "
+		    "in the mount" : "; $mount_points names the mounts");
+	} else
+		strbuf_addstr(&sb, ", no file system ($partitions names them)");
+	return strbuf_detach(&sb, NULL);
+}
+
 int
 disk_agent_fits(const struct job *job, const struct config_agent *a,
     char **why)

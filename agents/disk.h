@@ -40,6 +40,8 @@ int	 disk_spec_parse(const char *v, unsigned *nr, char kind[4],
  */
 int	 disk_job(const struct job *, int adapter, struct disk_want *out,
 	     const char **key, char **cause);
+/* For bisectctl check: what the agent will set up, or NULL. */
+char	*disk_describe(const struct job *);
 /* 1 when the agent has the disks the job asks for, else 0 with *why. */
 int	 disk_agent_fits(const struct job *, const struct config_agent *,
 	     char **why);

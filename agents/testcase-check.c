@@ -288,10 +288,10 @@ testcase_check_covered(const struct testcase_adapter *ad, const char *key,
 	char		*prefix;
 	int		 r;
 
-	if (ad == NULL || ad->data == NULL || dot == NULL)
+	if (ad == NULL || dot == NULL)
 		return 0;
 	prefix = xstrndup(key, (size_t)(dot - key));
-	r = program_covers(ad->data, prefix) &&
+	r = testcase_covers(ad, prefix) &&
 	    testcase_check_in(declared, dot + 1);
 	free(prefix);
 	return r;
@@ -354,8 +354,8 @@ testcase_check_lkp_key(const struct job *job,
 		return 0;
 	prefix = xstrndup(p->key, (size_t)(dot - p->key));
 	if (!testcase_check_is_program(job, prefix) ||
-	    strcmp(prefix, job->testcase) == 0 || (ad != NULL &&
-	    ad->data != NULL && program_covers(ad->data, prefix))) {
+	    strcmp(prefix, job->testcase) == 0 || testcase_covers(ad,
+	    prefix)) {
 		free(prefix);
 		return 0;
 	}
@@ -507,8 +507,7 @@ testcase_check_programs(const struct job *job,
 		if (strcmp(job->programs[i], job->testcase) == 0 ||
 		    monitor_find(job->programs[i]) != NULL ||
 		    strcmp(job->programs[i], "transparent_hugepage") == 0 ||
-		    (ad != NULL && ad->data != NULL &&
-		    program_covers(ad->data, job->programs[i])))
+		    testcase_covers(ad, job->programs[i]))
 			continue;
 		/* disk: {nr_hdd: 1}, LKP's map form (agents/disk.c) */
 		if (strcmp(job->programs[i], "disk") == 0 && nr_disks > 0)
@@ -715,6 +714,13 @@ testcase_check_values(const struct job *job,
 	}
 	if (ad->check != NULL && ad->check(job, &key, &why) != 0) {
 		p = key != NULL ? testcase_check_param(job, key) : NULL;
+		/* an option of a program it covers: fio-setup-basic.rw */
+		for (i = 0; p == NULL && key != NULL && ad->programs != NULL &&
+		    ad->programs[i] != NULL; i++) {
+			path = xasprintf("%s.%s", ad->programs[i], key);
+			p = testcase_check_param(job, path);
+			free(path);
+		}
 		if (p == NULL)
 			p = testcase_check_param(job, "testcase");
 		goto fail;

@@ -41,6 +41,9 @@ struct testcase_adapter {
 	const char	*package;	/* the Debian package holding it */
 	const struct program *data;	/* a program file's, or NULL */
 	const char *const *params;	/* C: the parameters it takes */
+	/* C: LKP's programs it does too, whose options are its params */
+	/* ("fio-setup-basic": fio-setup-basic.rw is rw) */
+	const char *const *programs;
 	const char *const *metrics;	/* C: globs of the metrics it reports */
 	int		(*command)(const struct testcase_adapter *,
 			    const struct testcase_ctx *,
@@ -57,6 +60,13 @@ struct testcase_adapter {
 			    char **cause);
 };
 
+/*
+ * A C adapter's parameter in a job: its own key, else an option of a
+ * program the adapter covers ("fio-setup-basic.rw"), or NULL.
+ */
+const char *testcase_job_value(const struct job *, const char *key);
+/* 1 when the adapter (C or program file) covers LKP's program name. */
+int	 testcase_covers(const struct testcase_adapter *, const char *name);
 /* A C adapter or a program file's, or NULL. */
 const struct testcase_adapter *testcase_find(const char *name);
 /*
