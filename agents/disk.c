@@ -109,7 +109,7 @@ int
 disk_job(const struct job *job, int adapter, struct disk_want *out,
     const char **key, char **cause)
 {
-	const char	*v, *fs;
+	const char	*v, *fs, *disk_key = "disk";
 	char		*end;
 	unsigned long	 n;
 	size_t		 i;
@@ -143,6 +143,7 @@ disk_job(const struct job *job, int adapter, struct disk_want *out,
 		memcpy(out->kind, k + 8, 3);
 		out->kind[3] = '\0';
 		out->nr = (unsigned)n;
+		disk_key = k;
 	}
 	if ((v = job_param(job, "disk")) != NULL) {
 		*key = "disk";
@@ -200,14 +201,14 @@ disk_job(const struct job *job, int adapter, struct disk_want *out,
 		    out->fs);
 	}
 	if (out->nr > 0 && out->fs == NULL && adapter) {
-		*key = "disk";
+		*key = disk_key;
 		return error_set(cause, "'disk' without 'fs': LKP's program "
 		    "would use the raw partitions, and bisect-agent's "
 		    "adapters work in a file system (give 'fs: ext4', 'xfs' "
 		    "or 'btrfs')");
 	}
 	if (out->nr > 1 && adapter) {
-		*key = "disk";
+		*key = disk_key;
 		return error_set(cause, "'disk' is %u disks: the testcase's "
 		    "adapter runs in one mount point, so %u of them would be "
 		    "unused (an inline 'run:' gets them all in "

@@ -19,6 +19,7 @@
 #include "agents/monitor.h"
 #include "agents/monitor-tool.h"
 #include "agents/testcase.h"
+#include "jobs/config.h"
 #include "jobs/job.h"
 #include "jobs/program.h"
 #include "util/error.h"
@@ -31,6 +32,8 @@ static const char *const testcase_check_bisectd[] = {
 	"runs", "timeout", "monitors", "programs", "disturbed", "need_memory",
 	/* LKP's: the monitors start that many seconds in (bisect-agent.c) */
 	"monitor_delay",
+	/* LKP's: a machine rebooted after the job (testcase_agent_fits) */
+	"force_reboot",
 	NULL
 };
 /* The knobs (agents/knob.c); sysctl.* too. */
@@ -53,7 +56,10 @@ static const struct {
 	{ "disk", "LKP's 'disk:' without a count takes the disks its host "
 	  "file lists; bisectd needs the count of the agent's disks: 'disk: "
 	  "1HDD' or '1SSD'" },
-	{ "fs1", "LKP's 'fs1'' exports the job's file system over NFS and "
+	{ "debug-setup", "LKP's 'debug-setup' is its self-test setup script, "
+	  "which prints its arguments and environment; bisect-agent has no "
+	  "such script to run" },
+	{ "fs1", "LKP's 'fs1''' exports the job's file system over NFS and "
 	  "runs on the network mount, which bisectd does not set up" },
 	{ "md", "LKP's 'md' builds a RAID array of the job's disks (mdadm), "
 	  "which bisectd does not set up" },
@@ -492,9 +498,24 @@ testcase_check_monitor_values(const struct job *job, char **cause)
  * it; any other (a setup script bisectd does not have) would not run, so
  * it is refused rather than ignored.
  */
+/* Whether the job has options under program name ("size.x"). */
+static int
+testcase_check_has_options(const struct job *job, const char *name)
+{
+	size_t	i, len = strlen(name);
+
+	for (i = 0; i < job->nr_params; i++) {
+		if (strncmp(job->params[i].key, name, len) == 0 &&
+		    job->params[i].key[len] == '.')
+			return 1;
+	}
+	return 0;
+}
+
 static int
 testcase_check_programs(const struct job *job,
-    const struct testcase_adapter *ad, unsigned nr_disks, char **cause)
+    const struct testcase_adapter *ad, const char **declared,
+    unsigned nr_disks, char **cause)
 {
 	const struct job_param	*p = testcase_check_param(job, "programs");
 	const char		*why, *v;
@@ -508,6 +529,17 @@ testcase_check_programs(const struct job *job,
 		    monitor_find(job->programs[i]) != NULL ||
 		    strcmp(job->programs[i], "transparent_hugepage") == 0 ||
 		    testcase_covers(ad, job->programs[i]))
+			continue;
+		/*
+		 * "size:" with no value: LKP exports the parameter empty,
+		 * and the program takes its default (vm-scalability's run
+		 * does); a parameter the adapter declares is read so, never
+		 * a program. Not for program files' parameters, whose
+		 * defaults the file gives, nor options given a value.
+		 */
+		if (ad != NULL && ad->data == NULL &&
+		    testcase_check_in(declared, job->programs[i]) &&
+		    !testcase_check_has_options(job, job->programs[i]))
 			continue;
 		/* disk: {nr_hdd: 1}, LKP's map form (agents/disk.c) */
 		if (strcmp(job->programs[i], "disk") == 0 && nr_disks > 0)
@@ -913,7 +945,7 @@ testcase_validate(const struct job *job, char **cause)
 			goto out;
 	}
 	if (testcase_check_monitors(job, cause) != 0 ||
-	    testcase_check_programs(job, ad, dw.nr, cause) != 0 ||
+	    testcase_check_programs(job, ad, declared, dw.nr, cause) != 0 ||
 	    testcase_check_monitor_values(job, cause) != 0)
 		goto out;
 	if (testcase_check_values(job, ad, cause) != 0)
@@ -925,4 +957,28 @@ out:
 	free(order);
 	free(declared);
 	return r;
+}
+
+int
+testcase_agent_fits(const struct job *job, const struct config_agent *a,
+    char **why)
+{
+	const char	*v = job_param(job, "force_reboot");
+
+	if (!disk_agent_fits(job, a, why))
+		return 0;
+	if (v == NULL || strcmp(v, "0") == 0)
+		return 1;
+	if (strcmp(v, "1") != 0) {
+		*why = xasprintf("'force_reboot' must be 0 or 1, not '%s'", v);
+		return 0;
+	}
+	/* every run boots its kernel: the next job starts on a fresh boot */
+	if (a->boot != NULL && strcmp(a->boot, "none") != 0)
+		return 1;
+	*why = xasprintf("'force_reboot: 1' asks for the machine to be "
+	    "rebooted after the job (LKP's lkp-setup-rootfs reboots it); "
+	    "the agent boots nothing ('boot: none'), only agents with boot: "
+	    "kexec or qemu start every run on a fresh boot");
+	return 0;
 }

@@ -87,6 +87,14 @@ char	*testcase_names(void);
  * -1 with *cause "FILE:LINE:COL: message" (with "did you mean ...?").
  */
 int	 testcase_validate(const struct job *, char **cause);
+struct config_agent;
+/*
+ * Whether an agent can run the job: the disks it asks for
+ * (disk_agent_fits), and LKP's force_reboot: 1 only where every run boots
+ * (kexec, qemu). 1, or 0 with *why.
+ */
+int	 testcase_agent_fits(const struct job *, const struct config_agent *,
+	     char **why);
 /*
  * The adapter's argv with its program's path found in PATH; else -1 and
  * an error of the run in r (bad parameters, program not installed).

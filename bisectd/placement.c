@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agents/disk.h"
 #include "agents/monitor.h"
+#include "agents/testcase.h"
 #include "bisectd/jobcache.h"
 #include "bisectd/placement.h"
 #include "bisectd/worker.h"
@@ -56,7 +56,7 @@ placement_job_placeable(struct context *ctx, const struct job *job,
 		one = NULL;
 		/* a monitor the agent's boot method cannot run (qemu) */
 		if (monitor_job_boot(job, a->boot, &one) != 0 ||
-		    !disk_agent_fits(job, a, &one)) {
+		    !testcase_agent_fits(job, a, &one)) {
 			strbuf_addf(&reasons, "%sagent '%s': %s", reasons.len ?
 			    "; " : "", a->name, one);
 			free(one);
@@ -155,7 +155,7 @@ placement_eligible(const struct scheduler *s, size_t i, const struct job *job,
 	const struct config_agent	*a = &s->ctx->config->agents[i];
 
 	if (job != NULL && (monitor_job_boot(job, a->boot, why) != 0 ||
-	    !disk_agent_fits(job, a, why)))
+	    !testcase_agent_fits(job, a, why)))
 		return 0;
 	if (row->name != NULL && strcmp(row->state, "refused") == 0) {
 		*why = xasprintf("refused (%s)", row->error != NULL ?
