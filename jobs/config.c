@@ -719,7 +719,11 @@ config_agent(const struct config_ctx *ctx, const struct yamlnode *n,
 		else if (!builder && strcmp(key->value, "disks") == 0)
 			disks = value;
 		else
-			r = config_unknown(ctx, where, key,
+			r = config_unknown(ctx, where, key, builder ?
+			    "name, transport, host, port, user, identity, "
+			    "known_hosts, trust_on_first_use, boot, slots, "
+			    "connect_timeout, keepalive, silence_timeout, "
+			    "remote_dir, probe_interval, run_margin" :
 			    "name, transport, host, port, user, identity, "
 			    "known_hosts, trust_on_first_use, boot, slots, "
 			    "connect_timeout, keepalive, silence_timeout, "
