@@ -396,25 +396,63 @@ disk_cmd(char *const argv[], int logfd, char **cause)
 	    WTERMSIG(status));
 }
 
-/* The mount table's line of a mount point: "SOURCE FSTYPE OPTIONS". */
+/*
+ * The mount table's line of a mount point, or of a device (by its real
+ * path: /dev/disk/by-id/... is the /dev/sdb1 that is mounted):
+ * "SOURCE DIR FSTYPE OPTIONS".
+ */
 static char *
 disk_mounted(const char *mnt, const char *source)
 {
 	FILE	*f = fopen("/proc/self/mounts", "re");
 	char	 line[4096], dev[1024], dir[1024], type[64], opts[1024];
-	char	*r = NULL;
+	char	*r = NULL, *real = NULL, *rdev;
 
 	if (f == NULL)
 		return NULL;
+	if (source != NULL && (real = realpath(source, NULL)) == NULL)
+		real = xstrdup(source);
 	while (r == NULL && fgets(line, sizeof line, f) != NULL) {
 		if (sscanf(line, "%1023s %1023s %63s %1023s", dev, dir, type,
 		    opts) != 4)
 			continue;
-		if ((mnt != NULL && strcmp(dir, mnt) == 0) ||
-		    (source != NULL && strcmp(dev, source) == 0))
+		if (mnt != NULL && strcmp(dir, mnt) == 0)
 			r = xasprintf("%s %s %s %s", dev, dir, type, opts);
+		if (r != NULL || real == NULL || dev[0] != '/')
+			continue;
+		if ((rdev = realpath(dev, NULL)) == NULL)
+			rdev = xstrdup(dev);
+		if (strcmp(rdev, real) == 0)
+			r = xasprintf("%s %s %s %s", dev, dir, type, opts);
+		free(rdev);
 	}
 	fclose(f);
+	free(real);
+	return r;
+}
+
+/* 1 when the device is in use as swap (/proc/swaps). */
+static int
+disk_swap(const char *device)
+{
+	FILE	*f = fopen("/proc/swaps", "re");
+	char	 line[4096], dev[1024], *real, *rdev;
+	int	 r = 0;
+
+	if (f == NULL)
+		return 0;
+	if ((real = realpath(device, NULL)) == NULL)
+		real = xstrdup(device);
+	while (!r && fgets(line, sizeof line, f) != NULL) {
+		if (sscanf(line, "%1023s", dev) != 1 || dev[0] != '/')
+			continue;
+		if ((rdev = realpath(dev, NULL)) == NULL)
+			rdev = xstrdup(dev);
+		r = strcmp(rdev, real) == 0;
+		free(rdev);
+	}
+	fclose(f);
+	free(real);
 	return r;
 }
 
@@ -588,6 +626,12 @@ disk_setup_one(struct disk_run *dr, struct disk_mount *m,
 			    "makes file systems only on unused disks", d->device,
 			    had);
 			free(had);
+			goto out;
+		}
+		if (disk_swap(d->device)) {
+			error_set(cause, "disk '%s' is in use as swap "
+			    "(/proc/swaps): bisect-agent makes file systems only "
+			    "on unused disks", d->device);
 			goto out;
 		}
 	}

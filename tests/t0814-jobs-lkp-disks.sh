@@ -184,6 +184,29 @@ test_expect_success 'fs2 (nfs), raid, BRD and a disk without fs are refused by n
 	grep -q "^error: fsnfs.yaml:2:1: .*a network file system" err
 '
 
+test_expect_success 'a declared device: used, left attached; refused while mounted' '
+	truncate -s 512M dev.img &&
+	dev=$(losetup -f --show dev.img) &&
+	test_at_exit "losetup -d $dev" &&
+	printf "repos:\n  - name: r\n    path: repo\nagents:\n  - name: local\n    disks: {hdd: [$dev]}\n" >devs.yaml &&
+	printf "testcase: dbench\nruns: 1\nmonitors: []\nruntime: 1s\nnr_threads: 1\ndisk: 1HDD\nfs: ext4\n" >d1.yaml &&
+	bisectctl -c devs.yaml queue d1.yaml --commit HEAD --wait >out &&
+	run=$(db_query "SELECT max(id) FROM runs") &&
+	! grep "^error" state/runs/$run/result/result &&
+	test "$(run_env $run partitions)" = "$dev" &&
+	test -z "$(run_env $run partitions_loop)" &&
+	losetup "$dev" &&
+	disks_gone &&
+	mkdir m && mount "$dev" m &&
+	test_at_exit "umount $TRASH/m" &&
+	printf "testcase: dbench\nruns: 1\nmonitors: []\nruntime: 2s\nnr_threads: 1\ndisk: 1HDD\nfs: ext4\n" >d2.yaml &&
+	bisectctl -c devs.yaml queue d2.yaml --commit HEAD --wait >out 2>&1 ;
+	run=$(db_query "SELECT max(id) FROM runs") &&
+	grep "^error disks: disk .$dev. is mounted ($dev $TRASH/m ext4 " state/runs/$run/result/result &&
+	umount m &&
+	disks_gone
+'
+
 test_expect_success 'a killed agent leaves its mount to the next run, which reaps it' '
 	printf "testcase: fio-basic\ndisk: 1HDD\nfs: ext4\nruntime: 60s\ntime_based: 1\ntest_size: 64M\nmonitors: []\n" >long.yaml &&
 	mkdir -p w &&
