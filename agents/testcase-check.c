@@ -852,7 +852,9 @@ testcase_validate(const struct job *job, char **cause)
 	const struct job_param		 *p;
 	const char			**declared = NULL;
 	struct disk_want		  dw;
+	const struct job_param		 *dp = NULL;
 	const char			 *dkey = NULL;
+	char				 *dmsg = NULL;
 	char				 *names, *msg = NULL, *dot;
 	size_t				  i;
 	int				  r = -1, lkp;
@@ -878,15 +880,15 @@ testcase_validate(const struct job *job, char **cause)
 		free(names);
 		return -1;
 	}
-	/* LKP's disk, fs, fs2, mount_option: applied by agents/disk.c */
-	if (disk_job(job, ad != NULL, &dw, &dkey, &msg) != 0) {
-		p = dkey != NULL ? testcase_check_param(job, dkey) : NULL;
-		if (p == NULL)
-			p = testcase_check_param(job, "programs");
-		error_prefix(&msg, "testcase '%s'", job->testcase);
-		testcase_check_fail(cause, job, p, msg);
-		free(msg);
-		return -1;
+	/*
+	 * LKP's disk, fs, fs2, mount_option: applied by agents/disk.c; a
+	 * refusal is reported at its key, in file order with the others.
+	 */
+	if (disk_job(job, ad != NULL, &dw, &dkey, &dmsg) != 0) {
+		dp = dkey != NULL ? testcase_check_param(job, dkey) : NULL;
+		if (dp == NULL)
+			dp = testcase_check_param(job, "programs");
+		error_prefix(&dmsg, "testcase '%s'", job->testcase);
 	}
 	declared = testcase_check_declared(ad);
 	order = xcalloc(job->nr_params + 1, sizeof *order);
@@ -895,12 +897,17 @@ testcase_validate(const struct job *job, char **cause)
 	qsort(order, job->nr_params, sizeof *order, testcase_check_cmp);
 	for (i = 0; i < job->nr_params; i++) {
 		p = order[i];
+		if (dmsg != NULL && p == dp) {
+			testcase_check_fail(cause, job, p, dmsg);
+			goto out;
+		}
 		if (testcase_check_in(testcase_check_bisectd, p->key) ||
 		    testcase_check_in(testcase_check_knobs, p->key))
 			continue;
 		if (testcase_check_covered(ad, p->key, declared))
 			continue;
 		if (strcmp(p->key, "disk") == 0 || strcmp(p->key, "fs") == 0 ||
+		    strcmp(p->key, "fs2") == 0 ||
 		    strcmp(p->key, "mount_option") == 0 ||
 		    strncmp(p->key, "disk.", 5) == 0)
 			continue;
@@ -944,6 +951,10 @@ testcase_validate(const struct job *job, char **cause)
 		if (testcase_check_unknown(job, p, ad, declared, cause) != 0)
 			goto out;
 	}
+	if (dmsg != NULL) {
+		testcase_check_fail(cause, job, dp, dmsg);
+		goto out;
+	}
 	if (testcase_check_monitors(job, cause) != 0 ||
 	    testcase_check_programs(job, ad, declared, dw.nr, cause) != 0 ||
 	    testcase_check_monitor_values(job, cause) != 0)
@@ -956,6 +967,7 @@ testcase_validate(const struct job *job, char **cause)
 out:
 	free(order);
 	free(declared);
+	free(dmsg);
 	return r;
 }
 
