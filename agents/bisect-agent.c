@@ -608,8 +608,9 @@ agent_late_missed(struct agent_late *late, unsigned delay)
 
 /*
  * The job's disks (agents/disk.c), after reaping what a killed agent
- * left: 0 with *dr (NULL when the job asks for none), -1 with the run's
- * error set. The commands' output goes to RESULTDIR/disk.log.
+ * left (on every run, disks or not): 0 with *dr (NULL when the job asks
+ * for none), -1 with the run's error set. The commands' output goes to
+ * RESULTDIR/disk.log.
  */
 static int
 agent_disks(const struct agent_run *ar, struct result *r,
@@ -621,6 +622,12 @@ agent_disks(const struct agent_run *ar, struct result *r,
 	int			 fd, ret = -1;
 
 	*dr = NULL;
+	/* every run: a killed agent's disks must not wait for a disk job */
+	if (disk_reap(disk_dir(), -1, &cause) != 0) {
+		result_env_set(r, "disks_reap_error", cause);
+		free(cause);
+		cause = NULL;
+	}
 	if (disk_job(ar->job, ar->job->run == NULL, &w, &key, &cause) != 0) {
 		result_set_error(r, "%s", cause);
 		free(cause);
@@ -635,11 +642,6 @@ agent_disks(const struct agent_run *ar, struct result *r,
 		result_set_error(r, "disks: couldn't create disk.log: %s",
 		    strerror(errno));
 		return -1;
-	}
-	if (disk_reap(disk_dir(), fd, &cause) != 0) {
-		result_env_set(r, "disks_reap_error", cause);
-		free(cause);
-		cause = NULL;
 	}
 	if (disk_setup(ar->job, ar->disks, ar->nr_disks, disk_dir(), fd, dr,
 	    &cause) != 0) {

@@ -79,7 +79,8 @@ void	 disk_run_env(const struct disk_run *, struct result *);
 int	 disk_teardown(struct disk_run *, char **cause);
 /*
  * What runs of agents that are gone left under dir (a crash, a kill -9):
- * unmounted, detached, removed. -1 with *cause when something stays.
+ * unmounted, detached, removed; a missing dir is nothing to do. -1 with
+ * *cause when something stays.
  */
 int	 disk_reap(const char *dir, int logfd, char **cause);
 /* $BISECT_AGENT_DISK_DIR, else /var/tmp/bisect-agent-disks. */
