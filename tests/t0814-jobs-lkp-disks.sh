@@ -59,8 +59,15 @@ run_env() {
 	db_query "SELECT value FROM run_env WHERE run = $1 AND key = '$2'"
 }
 
+# A test runs in a subshell: what it attaches it names in ./cleanup,
+# which this runs at exit whatever became of the test.
+test_at_exit 'sh "$TRASH/cleanup" 2>/dev/null'
+
 test_expect_success 'setup: an agent with a loop hdd and a loop ssd' '
-	test_at_exit "umount $BISECT_AGENT_DISK_DIR/fs-* 2>/dev/null" &&
+	cat >cleanup <<-EOF &&
+	for m in $BISECT_AGENT_DISK_DIR/fs-*; do umount "\$m"; done
+	for d in \$(losetup -a | grep -F "$BISECT_AGENT_DISK_DIR/" | cut -d: -f1); do losetup -d "\$d"; done
+	EOF
 	lkp_setup &&
 	cat >>bisectd.yaml <<-\EOF
 	agents:
@@ -189,7 +196,7 @@ test_expect_success 'fs2 (nfs), raid, BRD and a disk without fs are refused by n
 test_expect_success 'a declared device: used, left attached; refused while mounted' '
 	truncate -s 512M dev.img &&
 	dev=$(losetup -f --show dev.img) &&
-	test_at_exit "losetup -d $dev" &&
+	echo "umount $TRASH/m; losetup -d $dev" >>cleanup &&
 	printf "repos:\n  - name: r\n    path: repo\nagents:\n  - name: local\n    disks: {hdd: [$dev]}\n" >devs.yaml &&
 	printf "testcase: dbench\nruns: 1\nmonitors: []\nruntime: 1s\nnr_threads: 1\ndisk: 1HDD\nfs: ext4\n" >d1.yaml &&
 	bisectctl -c devs.yaml queue d1.yaml --commit HEAD --wait >out &&
@@ -200,12 +207,12 @@ test_expect_success 'a declared device: used, left attached; refused while mount
 	losetup "$dev" &&
 	disks_gone &&
 	mkdir m && mount "$dev" m &&
-	test_at_exit "umount $TRASH/m" &&
 	printf "testcase: dbench\nruns: 1\nmonitors: []\nruntime: 2s\nnr_threads: 1\ndisk: 1HDD\nfs: ext4\n" >d2.yaml &&
 	bisectctl -c devs.yaml queue d2.yaml --commit HEAD --wait >out 2>&1 ;
 	run=$(db_query "SELECT max(id) FROM runs") &&
 	grep "^error disks: disk .$dev. is mounted ($dev $TRASH/m ext4 " state/runs/$run/result/result &&
 	umount m &&
+	losetup -d "$dev" &&
 	disks_gone
 '
 
