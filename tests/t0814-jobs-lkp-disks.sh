@@ -196,7 +196,7 @@ test_expect_success 'fs2 (nfs), raid, BRD and a disk without fs are refused by n
 test_expect_success 'a declared device: used, left attached; refused while mounted' '
 	truncate -s 512M dev.img &&
 	dev=$(losetup -f --show dev.img) &&
-	echo "umount $TRASH/m; losetup -d $dev" >>cleanup &&
+	echo "umount $TRASH/m; losetup -j $TRASH/dev.img | cut -d: -f1 | xargs -r losetup -d" >>cleanup &&
 	printf "repos:\n  - name: r\n    path: repo\nagents:\n  - name: local\n    disks: {hdd: [$dev]}\n" >devs.yaml &&
 	printf "testcase: dbench\nruns: 1\nmonitors: []\nruntime: 1s\nnr_threads: 1\ndisk: 1HDD\nfs: ext4\n" >d1.yaml &&
 	bisectctl -c devs.yaml queue d1.yaml --commit HEAD --wait >out &&
