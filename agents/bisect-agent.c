@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "agents/boot.h"
+#include "agents/disk.h"
 #include "agents/inventory.h"
 #include "agents/knob.h"
 #include "agents/monitor.h"
@@ -78,7 +79,8 @@ static void
 agent_usage(void)
 {
 	fprintf(stderr, "usage: bisect-agent run [--workdir DIR] "
-	    "[--boot none|qemu] JOBFILE RESULTDIR\n"
+	    "[--boot none|qemu] [--disk KIND=DEVICE|KIND=loop:BYTES]... "
+	    "JOBFILE RESULTDIR\n"
 	    "       bisect-agent info [--root DIR]\n"
 	    "       bisect-agent vm-scalability --nr-task=N --size=BYTES "
 	    "[--runtime=S]\n"
@@ -403,6 +405,8 @@ struct agent_run {
 	const char		*workdir;
 	const char		*self;
 	const char		*root;
+	const struct disk_decl	*disks;		/* --disk: the test disks */
+	size_t			 nr_disks;
 };
 
 static unsigned long long
@@ -602,6 +606,74 @@ agent_late_missed(struct agent_late *late, unsigned delay)
 	late->nr = 0;
 }
 
+/*
+ * The job's disks (agents/disk.c), after reaping what a killed agent
+ * left (on every run, disks or not): 0 with *dr (NULL when the job asks
+ * for none), -1 with the run's error set. The commands' output goes to
+ * RESULTDIR/disk.log.
+ */
+static int
+agent_disks(const struct agent_run *ar, struct result *r,
+    struct disk_run **dr)
+{
+	struct disk_want	 w;
+	const char		*key;
+	char			*path, *cause = NULL;
+	int			 fd, ret = -1;
+
+	*dr = NULL;
+	/* every run: a killed agent's disks must not wait for a disk job */
+	if (disk_reap(disk_dir(), -1, &cause) != 0) {
+		result_env_set(r, "disks_reap_error", cause);
+		free(cause);
+		cause = NULL;
+	}
+	if (disk_job(ar->job, ar->job->run == NULL, &w, &key, &cause) != 0) {
+		result_set_error(r, "%s", cause);
+		free(cause);
+		return -1;
+	}
+	if (w.nr == 0 && w.fs == NULL)
+		return 0;
+	path = path_join(ar->resultdir, "disk.log");
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	free(path);
+	if (fd == -1) {
+		result_set_error(r, "disks: couldn't create disk.log: %s",
+		    strerror(errno));
+		return -1;
+	}
+	if (disk_setup(ar->job, ar->disks, ar->nr_disks, disk_dir(), fd, dr,
+	    &cause) != 0) {
+		result_set_error(r, "disks: %s", cause);
+		free(cause);
+		goto out;
+	}
+	disk_run_env(*dr, r);
+	ret = 0;
+out:
+	close(fd);
+	return ret;
+}
+
+/* An inline run: gets LKP's mount_points and partitions as variables. */
+static void
+agent_environ_disks(char ***envp, const struct result *r)
+{
+	static const char *const keys[] = { "mount_points", "partitions",
+	    NULL };
+	const char	*v;
+	size_t		 nr, alloc, i;
+
+	for (nr = 0; (*envp)[nr] != NULL; nr++)
+		;
+	alloc = nr + 1;
+	for (i = 0; keys[i] != NULL; i++) {
+		if ((v = result_env_get(r, keys[i])) != NULL)
+			agent_env_add(envp, &nr, &alloc, keys[i], v);
+	}
+}
+
 static int
 agent_run_job(const struct agent_run *ar, struct result *r,
     int *interrupted, char **cause)
@@ -620,7 +692,10 @@ agent_run_job(const struct agent_run *ar, struct result *r,
 	struct agent_late	  late;
 	unsigned		  delay = agent_monitor_delay(job);
 	char			 *logpath = NULL, *buf = NULL;
-	char			 *mcause = NULL, *kcause = NULL;
+	char			 *mcause = NULL, *kcause = NULL, *dcause = NULL;
+	struct disk_run		 *dr = NULL;
+	struct agent_run	  dar;
+	const char		 *mnt;
 	size_t			  nr_mons = 0, i, len;
 	int			  ret = -1, knobs_ok = 0, sampling = 0;
 
@@ -649,6 +724,15 @@ agent_run_job(const struct agent_run *ar, struct result *r,
 		ret = 0;
 		goto out;
 	}
+	/* LKP's disk and fs: the adapter's benchmark runs in the mount */
+	dar = *ar;
+	if (agent_disks(ar, r, &dr) != 0) {
+		ret = 0;
+		goto out;
+	}
+	if ((mnt = disk_run_mount(dr)) != NULL && job->run == NULL)
+		dar.workdir = mnt;
+	ar = &dar;
 	if (job->run == NULL) {
 		if ((ad = testcase_find(job->testcase)) == NULL) {
 			result_set_error(r, "testcase '%s' has no 'run:' "
@@ -694,6 +778,7 @@ agent_run_job(const struct agent_run *ar, struct result *r,
 	tc.timeout = transport_testcase_timeout(job);
 	tc.envp = agent_environ(job, inv, ar->jobfile, ar->resultdir,
 	    ar->workdir);
+	agent_environ_disks(&tc.envp, r);
 	if (agent_testcase_run(&tc, cause) != 0)
 		goto out;
 	monitor_sampler_stop(sampler);
@@ -745,6 +830,11 @@ out:
 		if (late.mons[i]->free != NULL)
 			late.mons[i]->free(late.state[i]);
 	}
+	if (dr != NULL && disk_teardown(dr, &dcause) != 0) {
+		fprintf(stderr, "bisect-agent: %s\n", dcause);
+		result_set_error(r, "%s", dcause);
+		free(dcause);
+	}
 	if (ks != NULL && knob_restore(ks, &kcause) != 0) {
 		fprintf(stderr, "bisect-agent: %s\n", kcause);
 		result_env_set(r, "knobs_not_restored", kcause);
@@ -767,8 +857,11 @@ agent_cmd_run(int argc, char **argv)
 	static const struct option	 opts[] = {
 		{ "workdir", required_argument, NULL, 'w' },
 		{ "boot", required_argument, NULL, 'b' },
+		{ "disk", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct disk_decl		  disks[DISK_MAX];
+	size_t				  nr_disks = 0, di;
 	enum boot_method		  boot = BOOT_NONE;
 	struct job			**jobs = NULL;
 	struct result			 *r = NULL;
@@ -784,11 +877,25 @@ agent_cmd_run(int argc, char **argv)
 	int				  interrupted = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+w:b:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+w:b:d:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'w':
 			free(workdir);
 			workdir = path_absolute(optarg, NULL);
+			break;
+		case 'd':
+			if (nr_disks == DISK_MAX) {
+				code = agent_fail(AGENT_EXIT_USAGE, "more than "
+				    "%d --disk", DISK_MAX);
+				goto out;
+			}
+			if (disk_decl_parse(optarg, &disks[nr_disks],
+			    &cause) != 0) {
+				code = agent_fail(AGENT_EXIT_USAGE, "%s",
+				    cause);
+				goto out;
+			}
+			nr_disks++;
 			break;
 		case 'b':
 			if (boot_method_parse(optarg, &boot) != 0) {
@@ -803,6 +910,12 @@ agent_cmd_run(int argc, char **argv)
 			code = AGENT_EXIT_USAGE;
 			goto out;
 		}
+	}
+	if (nr_disks > 0 && boot != BOOT_NONE) {
+		code = agent_fail(AGENT_EXIT_USAGE, "--disk is for runs without "
+		    "a boot: the disks would be set up outside the booted "
+		    "kernel");
+		goto out;
 	}
 	if (argc - optind != 2) {
 		agent_usage();
@@ -869,6 +982,8 @@ agent_cmd_run(int argc, char **argv)
 	ar.workdir = workdir;
 	ar.self = self;
 	ar.root = inventory_root(NULL);
+	ar.disks = disks;
+	ar.nr_disks = nr_disks;
 	if (boot != BOOT_NONE) {
 		if (boot_run(boot, jobs[0], jobfile, workdir, resultdir, r,
 		    &cause) != 0) {
@@ -887,6 +1002,8 @@ agent_cmd_run(int argc, char **argv)
 out:
 	job_list_free(jobs, nr);
 	result_free(r);
+	for (di = 0; di < nr_disks; di++)
+		disk_decl_release(&disks[di]);
 	free(workdir);
 	free(jobfile);
 	free(resultdir);

@@ -13,11 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agents/disk.h"
 #include "agents/inventory.h"
 #include "agents/knob.h"
 #include "agents/monitor.h"
 #include "agents/monitor-tool.h"
 #include "agents/testcase.h"
+#include "jobs/config.h"
 #include "jobs/job.h"
 #include "jobs/program.h"
 #include "util/error.h"
@@ -30,6 +32,8 @@ static const char *const testcase_check_bisectd[] = {
 	"runs", "timeout", "monitors", "programs", "disturbed", "need_memory",
 	/* LKP's: the monitors start that many seconds in (bisect-agent.c) */
 	"monitor_delay",
+	/* LKP's: a machine rebooted after the job (testcase_agent_fits) */
+	"force_reboot",
 	NULL
 };
 /* The knobs (agents/knob.c); sysctl.* too. */
@@ -49,15 +53,18 @@ static const struct {
 	const char	*key;
 	const char	*why;
 } testcase_check_lkp[] = {
-	{ "disk", "LKP's 'disk' sets up the machine's disks (partitions "
-	  "of the named kind, 1HDD, 1SSD...) for the test; bisectd has no "
-	  "disks to give a job: its tests run in the agent's work directory" },
-	{ "fs", "LKP's 'fs' makes a file system on the job's disks, which "
-	  "bisectd does not set up ('disk')" },
-	{ "fs2", "LKP's 'fs2' exports the job's file system over NFS or CIFS, "
+	{ "disk", "LKP's 'disk:' without a count takes the disks its host "
+	  "file lists; bisectd needs the count of the agent's disks: 'disk: "
+	  "1HDD' or '1SSD'" },
+	{ "debug-setup", "LKP's 'debug-setup' is its self-test setup script, "
+	  "which prints its arguments and environment; bisect-agent has no "
+	  "such script to run" },
+	{ "fs1", "LKP's 'fs1''' exports the job's file system over NFS and "
+	  "runs on the network mount, which bisectd does not set up" },
+	{ "md", "LKP's 'md' builds a RAID array of the job's disks (mdadm), "
 	  "which bisectd does not set up" },
-	{ "md", "LKP's 'md' builds a RAID array of the job's disks, which "
-	  "bisectd does not set up" },
+	{ "raid_level", "LKP's 'raid_level' builds a RAID array of the job's "
+	  "disks (md, or btrfs' braid*), which bisectd does not set up" },
 	{ "swap", "LKP's 'swap' makes swap on the job's disks, which bisectd "
 	  "does not set up" },
 	{ "boot_params", "LKP's 'boot_params' are kernel command-line "
@@ -287,10 +294,10 @@ testcase_check_covered(const struct testcase_adapter *ad, const char *key,
 	char		*prefix;
 	int		 r;
 
-	if (ad == NULL || ad->data == NULL || dot == NULL)
+	if (ad == NULL || dot == NULL)
 		return 0;
 	prefix = xstrndup(key, (size_t)(dot - key));
-	r = program_covers(ad->data, prefix) &&
+	r = testcase_covers(ad, prefix) &&
 	    testcase_check_in(declared, dot + 1);
 	free(prefix);
 	return r;
@@ -353,8 +360,8 @@ testcase_check_lkp_key(const struct job *job,
 		return 0;
 	prefix = xstrndup(p->key, (size_t)(dot - p->key));
 	if (!testcase_check_is_program(job, prefix) ||
-	    strcmp(prefix, job->testcase) == 0 || (ad != NULL &&
-	    ad->data != NULL && program_covers(ad->data, prefix))) {
+	    strcmp(prefix, job->testcase) == 0 || testcase_covers(ad,
+	    prefix)) {
 		free(prefix);
 		return 0;
 	}
@@ -491,9 +498,24 @@ testcase_check_monitor_values(const struct job *job, char **cause)
  * it; any other (a setup script bisectd does not have) would not run, so
  * it is refused rather than ignored.
  */
+/* Whether the job has options under program name ("size.x"). */
+static int
+testcase_check_has_options(const struct job *job, const char *name)
+{
+	size_t	i, len = strlen(name);
+
+	for (i = 0; i < job->nr_params; i++) {
+		if (strncmp(job->params[i].key, name, len) == 0 &&
+		    job->params[i].key[len] == '.')
+			return 1;
+	}
+	return 0;
+}
+
 static int
 testcase_check_programs(const struct job *job,
-    const struct testcase_adapter *ad, char **cause)
+    const struct testcase_adapter *ad, const char **declared,
+    unsigned nr_disks, char **cause)
 {
 	const struct job_param	*p = testcase_check_param(job, "programs");
 	const char		*why, *v;
@@ -506,8 +528,21 @@ testcase_check_programs(const struct job *job,
 		if (strcmp(job->programs[i], job->testcase) == 0 ||
 		    monitor_find(job->programs[i]) != NULL ||
 		    strcmp(job->programs[i], "transparent_hugepage") == 0 ||
-		    (ad != NULL && ad->data != NULL &&
-		    program_covers(ad->data, job->programs[i])))
+		    testcase_covers(ad, job->programs[i]))
+			continue;
+		/*
+		 * "size:" with no value: LKP exports the parameter empty,
+		 * and the program takes its default (vm-scalability's run
+		 * does); a parameter the adapter declares is read so, never
+		 * a program. Not for program files' parameters, whose
+		 * defaults the file gives, nor options given a value.
+		 */
+		if (ad != NULL && ad->data == NULL &&
+		    testcase_check_in(declared, job->programs[i]) &&
+		    !testcase_check_has_options(job, job->programs[i]))
+			continue;
+		/* disk: {nr_hdd: 1}, LKP's map form (agents/disk.c) */
+		if (strcmp(job->programs[i], "disk") == 0 && nr_disks > 0)
 			continue;
 		v = job_param(job, "oom-killer.ignored");
 		if (strcmp(job->programs[i], "oom-killer") == 0 && v != NULL &&
@@ -711,6 +746,13 @@ testcase_check_values(const struct job *job,
 	}
 	if (ad->check != NULL && ad->check(job, &key, &why) != 0) {
 		p = key != NULL ? testcase_check_param(job, key) : NULL;
+		/* an option of a program it covers: fio-setup-basic.rw */
+		for (i = 0; p == NULL && key != NULL && ad->programs != NULL &&
+		    ad->programs[i] != NULL; i++) {
+			path = xasprintf("%s.%s", ad->programs[i], key);
+			p = testcase_check_param(job, path);
+			free(path);
+		}
 		if (p == NULL)
 			p = testcase_check_param(job, "testcase");
 		goto fail;
@@ -809,6 +851,10 @@ testcase_validate(const struct job *job, char **cause)
 	const struct testcase_adapter	 *ad = NULL;
 	const struct job_param		 *p;
 	const char			**declared = NULL;
+	struct disk_want		  dw;
+	const struct job_param		 *dp = NULL;
+	const char			 *dkey = NULL;
+	char				 *dmsg = NULL;
 	char				 *names, *msg = NULL, *dot;
 	size_t				  i;
 	int				  r = -1, lkp;
@@ -834,6 +880,16 @@ testcase_validate(const struct job *job, char **cause)
 		free(names);
 		return -1;
 	}
+	/*
+	 * LKP's disk, fs, fs2, mount_option: applied by agents/disk.c; a
+	 * refusal is reported at its key, in file order with the others.
+	 */
+	if (disk_job(job, ad != NULL, &dw, &dkey, &dmsg) != 0) {
+		dp = dkey != NULL ? testcase_check_param(job, dkey) : NULL;
+		if (dp == NULL)
+			dp = testcase_check_param(job, "programs");
+		error_prefix(&dmsg, "testcase '%s'", job->testcase);
+	}
 	declared = testcase_check_declared(ad);
 	order = xcalloc(job->nr_params + 1, sizeof *order);
 	for (i = 0; i < job->nr_params; i++)
@@ -841,10 +897,19 @@ testcase_validate(const struct job *job, char **cause)
 	qsort(order, job->nr_params, sizeof *order, testcase_check_cmp);
 	for (i = 0; i < job->nr_params; i++) {
 		p = order[i];
+		if (dmsg != NULL && p == dp) {
+			testcase_check_fail(cause, job, p, dmsg);
+			goto out;
+		}
 		if (testcase_check_in(testcase_check_bisectd, p->key) ||
 		    testcase_check_in(testcase_check_knobs, p->key))
 			continue;
 		if (testcase_check_covered(ad, p->key, declared))
+			continue;
+		if (strcmp(p->key, "disk") == 0 || strcmp(p->key, "fs") == 0 ||
+		    strcmp(p->key, "fs2") == 0 ||
+		    strcmp(p->key, "mount_option") == 0 ||
+		    strncmp(p->key, "disk.", 5) == 0)
 			continue;
 		if ((lkp = testcase_check_lkp_key(job, ad, p, cause)) < 0)
 			goto out;
@@ -886,8 +951,12 @@ testcase_validate(const struct job *job, char **cause)
 		if (testcase_check_unknown(job, p, ad, declared, cause) != 0)
 			goto out;
 	}
+	if (dmsg != NULL) {
+		testcase_check_fail(cause, job, dp, dmsg);
+		goto out;
+	}
 	if (testcase_check_monitors(job, cause) != 0 ||
-	    testcase_check_programs(job, ad, cause) != 0 ||
+	    testcase_check_programs(job, ad, declared, dw.nr, cause) != 0 ||
 	    testcase_check_monitor_values(job, cause) != 0)
 		goto out;
 	if (testcase_check_values(job, ad, cause) != 0)
@@ -898,5 +967,30 @@ testcase_validate(const struct job *job, char **cause)
 out:
 	free(order);
 	free(declared);
+	free(dmsg);
 	return r;
+}
+
+int
+testcase_agent_fits(const struct job *job, const struct config_agent *a,
+    char **why)
+{
+	const char	*v = job_param(job, "force_reboot");
+
+	if (!disk_agent_fits(job, a, why))
+		return 0;
+	if (v == NULL || strcmp(v, "0") == 0)
+		return 1;
+	if (strcmp(v, "1") != 0) {
+		*why = xasprintf("'force_reboot' must be 0 or 1, not '%s'", v);
+		return 0;
+	}
+	/* every run boots its kernel: the next job starts on a fresh boot */
+	if (a->boot != NULL && strcmp(a->boot, "none") != 0)
+		return 1;
+	*why = xasprintf("'force_reboot: 1' asks for the machine to be "
+	    "rebooted after the job (LKP's lkp-setup-rootfs reboots it); "
+	    "the agent boots nothing ('boot: none'), only agents with boot: "
+	    "kexec or qemu start every run on a fresh boot");
+	return 0;
 }

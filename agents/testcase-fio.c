@@ -36,11 +36,40 @@ struct fio_opts {
 	unsigned		 tasks, iodepth, files;
 };
 
+/*
+ * LKP's fio-basic jobs give fio's options to its fio-setup-basic program
+ * (which writes the fio job file) and run it with the "fio:" marker.
+ */
+static const char *const testcase_fio_programs[] = {
+	"fio", "fio-setup-basic", NULL
+};
+
 static const char *const testcase_fio_params[] = {
 	"test_size", "bs", "nr_task", "iodepth", "nr_files", "rw", "ioengine",
 	"direct", "fallocate", "invalidate", "pre_read", "time_based",
 	"file_service_type", "random_distribution", "runtime", NULL
 };
+
+/*
+ * A boolean as LKP's parse_bool reads it: empty, or starting with 0, no,
+ * false or n, is 0; any other value is 1 (LKP's files write the option's
+ * short name, "time_based: tb", "direct: direct").
+ */
+static int
+testcase_fio_bool(const struct testcase_ctx *ctx, const char *key,
+    const char *dflt, const char **out)
+{
+	const char	*v = testcase_job_value(ctx->job, key);
+
+	if (v == NULL)
+		*out = dflt;
+	else if (*v == '\0' || *v == '0' || *v == 'n' ||
+	    strncmp(v, "false", 5) == 0)
+		*out = "0";
+	else
+		*out = "1";
+	return 0;
+}
 
 /* The job's parameters, each checked; at fault: *key. */
 static int
@@ -52,8 +81,8 @@ testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
 	    "trimwrite", NULL };
 	static const char *const engines[] = { "sync", "psync", "vsync",
 	    "pvsync", "pvsync2", "libaio", "io_uring", "posixaio", "mmap",
-	    "splice", "falloc", "ftruncate", NULL };
-	static const char *const bools[] = { "0", "1", NULL };
+	    "splice", "falloc", "ftruncate", "filecreate", "filestat",
+	    "filedelete", NULL };
 	static const char *const fallocs[] = { "none", "posix", "keep",
 	    "native", NULL };
 	static const char *const services[] = { "roundrobin", "sequential",
@@ -73,21 +102,21 @@ testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
 	    cause)) != 0 ||
 	    (*key = "ioengine", testcase_word(ctx, *key, engines, "sync",
 	    &o->engine, cause)) != 0 ||
-	    (*key = "direct", testcase_word(ctx, *key, bools, "0", &o->direct,
-	    cause)) != 0 ||
+	    (*key = "direct", testcase_fio_bool(ctx, *key, "0",
+	    &o->direct)) != 0 ||
 	    (*key = "fallocate", testcase_word(ctx, *key, fallocs, "posix",
 	    &o->falloc, cause)) != 0 ||
-	    (*key = "invalidate", testcase_word(ctx, *key, bools, "1",
-	    &o->invalidate, cause)) != 0 ||
-	    (*key = "pre_read", testcase_word(ctx, *key, bools, "0",
-	    &o->pre_read, cause)) != 0 ||
-	    (*key = "time_based", testcase_word(ctx, *key, bools, "0",
-	    &o->time_based, cause)) != 0 ||
+	    (*key = "invalidate", testcase_fio_bool(ctx, *key, "1",
+	    &o->invalidate)) != 0 ||
+	    (*key = "pre_read", testcase_fio_bool(ctx, *key, "0",
+	    &o->pre_read)) != 0 ||
+	    (*key = "time_based", testcase_fio_bool(ctx, *key, "0",
+	    &o->time_based)) != 0 ||
 	    (*key = "file_service_type", testcase_word(ctx, *key, services,
 	    "roundrobin", &o->service, cause)) != 0)
 		return -1;
 	*key = "random_distribution";
-	if ((d = job_param(ctx->job, *key)) == NULL)
+	if ((d = testcase_job_value(ctx->job, *key)) == NULL)
 		d = "random";
 	else if ((strcmp(d, "random") != 0 && strncmp(d, "zipf:", 5) != 0 &&
 	    strncmp(d, "pareto:", 7) != 0 && strncmp(d, "normal:", 7) != 0 &&
@@ -419,6 +448,7 @@ const struct testcase_adapter testcase_fio = {
 	.name = "fio",
 	.package = "fio",
 	.params = testcase_fio_params,
+	.programs = testcase_fio_programs,
 	.check = testcase_fio_check,
 	.command = testcase_fio_command,
 	.parse = testcase_fio_parse,
@@ -429,6 +459,7 @@ const struct testcase_adapter testcase_fio_basic = {
 	.name = "fio-basic",
 	.package = "fio",
 	.params = testcase_fio_params,
+	.programs = testcase_fio_programs,
 	.check = testcase_fio_check,
 	.command = testcase_fio_command,
 	.parse = testcase_fio_parse,

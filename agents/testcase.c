@@ -226,10 +226,46 @@ testcase_which(const char *program)
 }
 
 int
+testcase_covers(const struct testcase_adapter *ad, const char *name)
+{
+	size_t	i;
+
+	if (ad == NULL)
+		return 0;
+	if (ad->data != NULL)
+		return program_covers(ad->data, name);
+	for (i = 0; ad->programs != NULL && ad->programs[i] != NULL; i++) {
+		if (strcmp(ad->programs[i], name) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+const char *
+testcase_job_value(const struct job *job, const char *key)
+{
+	const struct testcase_adapter	*ad;
+	const char			*v = job_param(job, key);
+	char				*k;
+	size_t				 i;
+
+	if (v != NULL || (ad = testcase_find(job->testcase)) == NULL ||
+	    ad->data != NULL)
+		return v;
+	for (i = 0; v == NULL && ad->programs != NULL &&
+	    ad->programs[i] != NULL; i++) {
+		k = xasprintf("%s.%s", ad->programs[i], key);
+		v = job_param(job, k);
+		free(k);
+	}
+	return v;
+}
+
+int
 testcase_count(const struct testcase_ctx *ctx, const char *key,
     const char *dflt, unsigned *out, char **cause)
 {
-	const char		*v = job_param(ctx->job, key), *p;
+	const char		*v = testcase_job_value(ctx->job, key), *p;
 	unsigned long long	 n = 0;
 	int			 pct = 0;
 
@@ -261,7 +297,7 @@ int
 testcase_check_count(const struct job *job, const char *key, char **cause)
 {
 	struct program_param	 pp;
-	const char		*v = job_param(job, key);
+	const char		*v = testcase_job_value(job, key);
 	double			 n;
 
 	if (v == NULL)
@@ -276,7 +312,7 @@ int
 testcase_size(const struct testcase_ctx *ctx, const char *key,
     unsigned long long dflt, unsigned long long *out, char **cause)
 {
-	const char		*v = job_param(ctx->job, key);
+	const char		*v = testcase_job_value(ctx->job, key);
 	char			*end;
 	unsigned long long	 n;
 	int			 shift = 0;
@@ -317,7 +353,7 @@ testcase_word(const struct testcase_ctx *ctx, const char *key,
     char **cause)
 {
 	struct strbuf	 sb = STRBUF_INIT;
-	const char	*v = job_param(ctx->job, key);
+	const char	*v = testcase_job_value(ctx->job, key);
 	size_t		 i;
 
 	if (v == NULL)

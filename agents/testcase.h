@@ -41,6 +41,9 @@ struct testcase_adapter {
 	const char	*package;	/* the Debian package holding it */
 	const struct program *data;	/* a program file's, or NULL */
 	const char *const *params;	/* C: the parameters it takes */
+	/* C: LKP's programs it does too, whose options are its params */
+	/* ("fio-setup-basic": fio-setup-basic.rw is rw) */
+	const char *const *programs;
 	const char *const *metrics;	/* C: globs of the metrics it reports */
 	int		(*command)(const struct testcase_adapter *,
 			    const struct testcase_ctx *,
@@ -57,6 +60,13 @@ struct testcase_adapter {
 			    char **cause);
 };
 
+/*
+ * A C adapter's parameter in a job: its own key, else an option of a
+ * program the adapter covers ("fio-setup-basic.rw"), or NULL.
+ */
+const char *testcase_job_value(const struct job *, const char *key);
+/* 1 when the adapter (C or program file) covers LKP's program name. */
+int	 testcase_covers(const struct testcase_adapter *, const char *name);
 /* A C adapter or a program file's, or NULL. */
 const struct testcase_adapter *testcase_find(const char *name);
 /*
@@ -77,6 +87,14 @@ char	*testcase_names(void);
  * -1 with *cause "FILE:LINE:COL: message" (with "did you mean ...?").
  */
 int	 testcase_validate(const struct job *, char **cause);
+struct config_agent;
+/*
+ * Whether an agent can run the job: the disks it asks for
+ * (disk_agent_fits), and LKP's force_reboot: 1 only where every run boots
+ * (kexec, qemu). 1, or 0 with *why.
+ */
+int	 testcase_agent_fits(const struct job *, const struct config_agent *,
+	     char **why);
 /*
  * The adapter's argv with its program's path found in PATH; else -1 and
  * an error of the run in r (bad parameters, program not installed).

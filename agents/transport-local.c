@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "agents/boot.h"
+#include "agents/disk.h"
 #include "agents/child.h"
 #include "agents/result.h"
 #include "agents/transport-ops.h"
@@ -110,12 +111,20 @@ transport_local_describe_status(int status)
 	return xstrdup("stopped");
 }
 
-/* The boot method, in t->data: kexec would reboot the daemon's machine. */
+/* What the local transport keeps: the boot method, the test disks. */
+struct transport_local {
+	enum boot_method	  boot;
+	char			**disks;	/* --disk arguments */
+	size_t			  nr_disks;
+};
+
+/* kexec would reboot the daemon's machine. */
 static int
 transport_local_open(struct transport *t, const struct config_agent *agent,
     char **cause)
 {
-	enum boot_method	boot = BOOT_NONE;
+	struct transport_local	*tl;
+	enum boot_method	 boot = BOOT_NONE;
 
 	if (agent->boot != NULL && boot_method_parse(agent->boot, &boot) != 0)
 		return error_set(cause, "agent '%s': unknown boot method '%s'",
@@ -124,14 +133,24 @@ transport_local_open(struct transport *t, const struct config_agent *agent,
 		return error_set(cause, "agent '%s': boot method 'kexec' "
 		    "reboots the machine it runs on: it needs the ssh "
 		    "transport", agent->name);
-	t->data = xmalloc(sizeof boot);
-	*(enum boot_method *)t->data = boot;
+	tl = xcalloc(1, sizeof *tl);
+	tl->boot = boot;
+	tl->disks = disk_agent_args(agent, &tl->nr_disks);
+	t->data = tl;
 	return 0;
 }
 
 static void
 transport_local_close(struct transport *t)
 {
+	struct transport_local	*tl = t->data;
+	size_t			 i;
+
+	if (tl != NULL) {
+		for (i = 0; i < tl->nr_disks; i++)
+			free(tl->disks[i]);
+		free(tl->disks);
+	}
 	free(t->data);
 	t->data = NULL;
 }
@@ -168,12 +187,12 @@ transport_local_run(struct transport *t, const struct transport_job *job,
 	struct result	*res = NULL;
 	char		*jobpath = NULL, *work = NULL, *resdir = NULL;
 	char		*logpath = NULL, *how = NULL, *rcause = NULL;
-	char		*argv[9];
-	enum boot_method boot = t->data != NULL ?
-			    *(enum boot_method *)t->data : BOOT_NONE;
+	char		**argv = NULL;
+	const struct transport_local *tl = t->data;
+	enum boot_method boot = tl != NULL ? tl->boot : BOOT_NONE;
 	double		 deadline;
 	pid_t		 pid;
-	size_t		 i;
+	size_t		 i, k;
 	int		 logfd = -1, status, timed_out, r = -1;
 
 	if (transport_local_prepare(job, cause) != 0) {
@@ -191,6 +210,7 @@ transport_local_run(struct transport *t, const struct transport_job *job,
 		    logpath);
 		goto out;
 	}
+	argv = xcalloc(9 + 2 * (tl != NULL ? tl->nr_disks : 0), sizeof *argv);
 	argv[0] = t->agent_path;
 	argv[1] = "run";
 	argv[2] = "--workdir";
@@ -199,6 +219,10 @@ transport_local_run(struct transport *t, const struct transport_job *job,
 	if (boot != BOOT_NONE) {
 		argv[i++] = "--boot";
 		argv[i++] = (char *)boot_method_name(boot);
+	}
+	for (k = 0; tl != NULL && k < tl->nr_disks; k++) {
+		argv[i++] = "--disk";
+		argv[i++] = tl->disks[k];
 	}
 	argv[i++] = jobpath;
 	argv[i++] = resdir;
@@ -233,6 +257,7 @@ out:
 		close(logfd);
 	result_free(res);
 	strbuf_release(&sb);
+	free(argv);
 	free(jobpath);
 	free(work);
 	free(resdir);

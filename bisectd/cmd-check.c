@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "agents/disk.h"
 #include "agents/knob.h"
 #include "agents/result.h"
 #include "agents/testcase.h"
@@ -86,7 +87,7 @@ cmd_check_text(const struct job *job, const char *kind,
     const struct testcase_argv *argv, const char *why,
     const struct knob_set *ks)
 {
-	char		*desc = job_describe(job);
+	char		*desc = job_describe(job), *disks;
 	const char	*metric = job->metric;
 	enum job_direction dir = job->direction;
 	size_t		 i;
@@ -114,6 +115,9 @@ cmd_check_text(const struct job *job, const char *kind,
 	}
 	if (why != NULL)
 		printf("  not runnable here: %s\n", why);
+	if ((disks = disk_describe(job)) != NULL)
+		printf("  disks: %s\n", disks);
+	free(disks);
 	printf("  knobs:");
 	for (i = 0; ks != NULL && i < ks->nr; i++)
 		printf(" %s=%s", ks->knobs[i].name, ks->knobs[i].want);
@@ -134,7 +138,7 @@ cmd_check_json(const struct job *job, const char *kind,
     const struct knob_set *ks)
 {
 	json_t		*o = json_object(), *a, *p;
-	char		*desc = job_describe(job);
+	char		*desc = job_describe(job), *disks;
 	enum job_direction dir = job->direction;
 	size_t		 i;
 
@@ -174,6 +178,10 @@ cmd_check_json(const struct job *job, const char *kind,
 		json_object_set_new(p, ks->knobs[i].name,
 		    json_string(ks->knobs[i].want));
 	json_object_set_new(o, "knobs", p);
+	disks = disk_describe(job);
+	json_object_set_new(o, "disks", disks != NULL ? json_string(disks) :
+	    json_null());
+	free(disks);
 	if (job->metric != NULL) {
 		if (dir == JOB_DIRECTION_UNKNOWN)
 			dir = metric_lookup(job->metric)->direction;

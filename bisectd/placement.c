@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "agents/monitor.h"
+#include "agents/testcase.h"
 #include "bisectd/jobcache.h"
 #include "bisectd/placement.h"
 #include "bisectd/worker.h"
@@ -54,7 +55,8 @@ placement_job_placeable(struct context *ctx, const struct job *job,
 		a = &ctx->config->agents[i];
 		one = NULL;
 		/* a monitor the agent's boot method cannot run (qemu) */
-		if (monitor_job_boot(job, a->boot, &one) != 0) {
+		if (monitor_job_boot(job, a->boot, &one) != 0 ||
+		    !testcase_agent_fits(job, a, &one)) {
 			strbuf_addf(&reasons, "%sagent '%s': %s", reasons.len ?
 			    "; " : "", a->name, one);
 			free(one);
@@ -152,7 +154,8 @@ placement_eligible(const struct scheduler *s, size_t i, const struct job *job,
 	const struct store_agent	*row = &s->agents[i];
 	const struct config_agent	*a = &s->ctx->config->agents[i];
 
-	if (job != NULL && monitor_job_boot(job, a->boot, why) != 0)
+	if (job != NULL && (monitor_job_boot(job, a->boot, why) != 0 ||
+	    !testcase_agent_fits(job, a, why)))
 		return 0;
 	if (row->name != NULL && strcmp(row->state, "refused") == 0) {
 		*why = xasprintf("refused (%s)", row->error != NULL ?

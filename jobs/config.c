@@ -482,6 +482,131 @@ static const char *const config_ssh_keys[] = {
 
 #define CONFIG_MAX_TIMEOUT	86400
 
+/* A loop disk's size: "8G" (K M G T, powers of 1024), 256M to 16T. */
+static int
+config_disk_size(const char *s, unsigned long long *out)
+{
+	unsigned long long	v = 0;
+	const char		*p = s;
+	int			shift = 0;
+
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (1ULL << 44))
+			return -1;
+		v = v * 10 + (unsigned)(*p - '0');
+	}
+	switch (*p) {
+	case 'K': shift = 10; p++; break;
+	case 'M': shift = 20; p++; break;
+	case 'G': shift = 30; p++; break;
+	case 'T': shift = 40; p++; break;
+	case '\0': break;
+	default: return -1;
+	}
+	if (*p != '\0' || v > (1ULL << 44) >> shift)
+		return -1;
+	v <<= shift;
+	if (v < (256ULL << 20) || v > (16ULL << 40))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/*
+ * disks: {hdd: [/dev/sdb1, loop:8G], ssd: [...]}: the test disks of an
+ * agent, LKP's hdd_partitions and ssd_partitions. A device must be a
+ * block device when the agent is local (the only machine the config can
+ * be checked against); "loop:SIZE" is a sparse file on a loop device.
+ */
+static int
+config_disks(const struct config_ctx *ctx, const struct yamlnode *n,
+    struct config_agent *agent, char **cause)
+{
+	const struct yamlnode	*kind, *list, *item;
+	struct config_disk	*d;
+	struct stat		 st;
+	size_t			 i, j, k, nr = 0;
+
+	if (config_map(ctx, "disks", n, cause) != 0)
+		return -1;
+	for (i = 0; i < n->nr; i += 2) {
+		list = n->items[i + 1];
+		nr += list->type == YAMLNODE_SEQUENCE ? list->nr : 1;
+	}
+	if (nr > CONFIG_MAX_ITEMS)
+		return yamlnode_error(cause, ctx->file, n, "'disks' lists more "
+		    "than %d disks", CONFIG_MAX_ITEMS);
+	agent->disks = xcalloc(nr + 1, sizeof *agent->disks);
+	for (i = 0; i < n->nr; i += 2) {
+		kind = n->items[i];
+		list = n->items[i + 1];
+		if (strcmp(kind->value, "hdd") != 0 &&
+		    strcmp(kind->value, "ssd") != 0)
+			return yamlnode_error(cause, ctx->file, kind, "unknown "
+			    "disk kind '%s' in 'disks' (known: hdd, ssd, as "
+			    "LKP's 'disk: 1HDD', '1SSD')", kind->value);
+		if (list->type != YAMLNODE_SEQUENCE &&
+		    (list->type != YAMLNODE_SCALAR || list->null))
+			return yamlnode_error(cause, ctx->file, list, "'disks.%s' "
+			    "must be a list of devices (/dev/sdb1) or loop "
+			    "disks (loop:8G), not %s", kind->value,
+			    yamlnode_kind(list));
+		for (j = 0; j < (list->type == YAMLNODE_SEQUENCE ? list->nr :
+		    1); j++) {
+			item = list->type == YAMLNODE_SEQUENCE ?
+			    list->items[j] : list;
+			if (item->type != YAMLNODE_SCALAR || item->null)
+				return yamlnode_error(cause, ctx->file, item,
+				    "'disks.%s' lists %s: a disk is a device "
+				    "or loop:SIZE", kind->value,
+				    yamlnode_kind(item));
+			d = &agent->disks[agent->nr_disks];
+			if (strncmp(item->value, "loop:", 5) == 0) {
+				if (config_disk_size(item->value + 5,
+				    &d->loop_size) != 0)
+					return yamlnode_error(cause, ctx->file,
+					    item, "'disks.%s': '%s' must be "
+					    "loop:SIZE with SIZE from 256M to "
+					    "16T (K M G T)", kind->value,
+					    item->value);
+			} else {
+				if (strncmp(item->value, "/dev/", 5) != 0 ||
+				    strstr(item->value, "/../") != NULL ||
+				    strspn(item->value, "abcdefghijklmnopqrstu"
+				    "vwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				    "/_.:-") != strlen(item->value))
+					return yamlnode_error(cause, ctx->file,
+					    item, "'disks.%s': '%s' is neither "
+					    "a device under /dev/ nor loop:SIZE",
+					    kind->value, item->value);
+				for (k = 0; k < agent->nr_disks; k++) {
+					if (agent->disks[k].device != NULL &&
+					    strcmp(agent->disks[k].device,
+					    item->value) == 0)
+						return yamlnode_error(cause,
+						    ctx->file, item, "'disks' "
+						    "lists '%s' twice",
+						    item->value);
+				}
+				if (ctx->check && (agent->transport == NULL ||
+				    strcmp(agent->transport, "local") == 0) &&
+				    (stat(item->value, &st) == -1 ||
+				    !S_ISBLK(st.st_mode)))
+					return yamlnode_error(cause, ctx->file,
+					    item, "'disks.%s': '%s' is not a "
+					    "block device on this machine",
+					    kind->value, item->value);
+				d->device = xstrdup(item->value);
+			}
+			d->kind = xstrdup(kind->value);
+			agent->nr_disks++;
+		}
+	}
+	return 0;
+}
+
 /* The defaults of an agent entry (the implicit local one included). */
 static void
 config_agent_defaults(struct config_agent *agent)
@@ -507,6 +632,7 @@ config_agent(const struct config_ctx *ctx, const struct yamlnode *n,
 	struct config_agent	*agent = &list[idx];
 	const struct yamlnode	*key, *value, *ssh_key = NULL;
 	const struct yamlnode	*silence = NULL, *slots = NULL;
+	const struct yamlnode	*disks = NULL;
 	const char		*missing = NULL, *kind;
 	char			 where[64];
 	size_t			 i, j;
@@ -590,12 +716,19 @@ config_agent(const struct config_ctx *ctx, const struct yamlnode *n,
 		else if (strcmp(key->value, "run_margin") == 0)
 			r = config_int(ctx, "run_margin", value, 1,
 			    CONFIG_MAX_TIMEOUT, &agent->run_margin, cause);
+		else if (!builder && strcmp(key->value, "disks") == 0)
+			disks = value;
 		else
-			r = config_unknown(ctx, where, key,
+			r = config_unknown(ctx, where, key, builder ?
 			    "name, transport, host, port, user, identity, "
 			    "known_hosts, trust_on_first_use, boot, slots, "
 			    "connect_timeout, keepalive, silence_timeout, "
-			    "remote_dir, probe_interval, run_margin", cause);
+			    "remote_dir, probe_interval, run_margin" :
+			    "name, transport, host, port, user, identity, "
+			    "known_hosts, trust_on_first_use, boot, slots, "
+			    "connect_timeout, keepalive, silence_timeout, "
+			    "remote_dir, probe_interval, run_margin, disks",
+			    cause);
 	}
 	if (r != 0)
 		return -1;
@@ -621,6 +754,19 @@ config_agent(const struct config_ctx *ctx, const struct yamlnode *n,
 		agent->transport = xstrdup(builder ? "ssh" : "local");
 	if (agent->boot == NULL)
 		agent->boot = xstrdup("none");
+	/* after transport: a local agent's devices are checked here */
+	if (disks != NULL && config_disks(ctx, disks, agent, cause) != 0)
+		return -1;
+	if (disks != NULL && strcmp(agent->transport, "local") != 0)
+		return yamlnode_error(cause, ctx->file, disks, "agent '%s': "
+		    "'disks' is for local agents in this release (the ssh "
+		    "transport does not pass them to bisect-agent yet)",
+		    agent->name);
+	if (disks != NULL && strcmp(agent->boot, "none") != 0)
+		return yamlnode_error(cause, ctx->file, disks, "agent '%s' "
+		    "boots its kernel (%s): its 'disks' would be set up "
+		    "outside the booted kernel; disks are for agents with "
+		    "'boot: none'", agent->name, agent->boot);
 	/* each run reboots the whole machine: two at once cannot be */
 	if (strcmp(agent->boot, "kexec") == 0 && agent->slots > 1)
 		return yamlnode_error(cause, ctx->file, slots, "agent '%s' "
@@ -1063,7 +1209,7 @@ config_free(struct config *cfg)
 {
 	struct config_repo	*repo;
 	struct config_agent	*agent;
-	size_t			 i;
+	size_t			 i, j;
 
 	if (cfg == NULL)
 		return;
@@ -1091,6 +1237,11 @@ config_free(struct config *cfg)
 		free(agent->known_hosts);
 		free(agent->boot);
 		free(agent->remote_dir);
+		for (j = 0; j < agent->nr_disks; j++) {
+			free(agent->disks[j].kind);
+			free(agent->disks[j].device);
+		}
+		free(agent->disks);
 	}
 	free(cfg->agents);
 	free(cfg->builders);

@@ -23,6 +23,17 @@ struct config_repo {
 	size_t	  nr_artifacts;
 };
 
+/*
+ * A test disk an agent offers jobs that ask for LKP's "disk: 1HDD": a
+ * partition of the machine, or a loop-backed scratch disk (a sparse file
+ * of loop_size bytes the agent makes and removes around each run).
+ */
+struct config_disk {
+	char			*kind;		/* "hdd" or "ssd" */
+	char			*device;	/* "/dev/sdb1"; NULL: a loop disk */
+	unsigned long long	 loop_size;	/* bytes, for a loop disk */
+};
+
 struct config_agent {
 	char	*name;
 	char	*transport;		/* "local" or "ssh" */
@@ -46,6 +57,9 @@ struct config_agent {
 	/* every transport: seconds a run may take beyond the testcase's */
 	/* own timeout (copying, booting, the agent's kill grace): 120 */
 	int	 run_margin;
+	/* disks: the test disks jobs may take, in the order declared */
+	struct config_disk	*disks;
+	size_t			 nr_disks;
 };
 
 struct config_mail {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # LKP's keys that a run here cannot honour are refused at check and
 # queue time with FILE:LINE:COL and why, as keys, maps or markers:
-# disk (and its maps), fs, fs2, md, swap, boot_params, cgroup2,
+# disk without fs (and its maps), fs without disk, fs2, md, swap,
+# boot_params, cgroup2,
 # nr_instances, the oom-killer watch, a cluster of
 # several machines, a marker that is neither the testcase's program nor
 # a monitor the agent has (perf-profile until one is registered), and an
@@ -14,19 +15,28 @@ refused() {
 	grep -qxF "error: $2" err || { cat err; return 1; }
 }
 
-test_expect_success 'disk: a key, a map, a marker' '
+test_expect_success 'disk without fs, as a key and a map; disk: as a marker' '
 	printf "suite: sysbench-cpu\ntestcase: sysbench-cpu\ndisk: 1HDD\n" >d1.yaml &&
-	refused d1.yaml "d1.yaml:3:1: '"'"'disk'"'"' cannot be honoured here: LKP'"'"'s '"'"'disk'"'"' sets up the machine'"'"'s disks (partitions of the named kind, 1HDD, 1SSD...) for the test; bisectd has no disks to give a job: its tests run in the agent'"'"'s work directory" &&
+	refused d1.yaml "d1.yaml:3:1: testcase '"'"'sysbench-cpu'"'"': '"'"'disk'"'"' without '"'"'fs'"'"': LKP'"'"'s program would use the raw partitions, and bisect-agent'"'"'s adapters work in a file system (give '"'"'fs: ext4'"'"', '"'"'xfs'"'"' or '"'"'btrfs'"'"')" &&
 	printf "testcase: sysbench-cpu\ndisk:\n  nr_ssd: 1\n" >d2.yaml &&
 	test_expect_code 2 bisectctl check d2.yaml 2>err &&
-	grep "^error: d2.yaml:3:3: .disk.nr_ssd. cannot be honoured here: LKP.s .disk." err &&
+	grep "^error: d2.yaml:3:3: testcase .sysbench-cpu.: .disk. without .fs." err &&
+	printf "testcase: sysbench-cpu\ndisk:\n  nr_pmem: 1\n" >d4.yaml &&
+	test_expect_code 2 bisectctl check d4.yaml 2>err &&
+	grep "^error: d4.yaml:3:3: testcase .sysbench-cpu.: .disk.nr_pmem. is not one bisect-agent does" err &&
 	printf "testcase: sysbench-cpu\ndisk:\n" >d3.yaml &&
 	test_expect_code 2 bisectctl check d3.yaml 2>err &&
-	grep "^error: d3.yaml:2:1: program .disk. cannot be honoured here: LKP.s .disk." err
+	grep "^error: d3.yaml:2:1: program .disk. cannot be honoured here: LKP.s .disk:. without a count" err
 '
 
-test_expect_success 'fs, fs2, md, swap, boot_params, cgroup2, nr_instances' '
-	for k in "fs: ext4:file system" "fs2: nfs:NFS or CIFS" "md: RAID0:RAID array" \
+test_expect_success 'fs without disk, fs2, md, swap, boot_params, cgroup2, nr_instances' '
+	printf "testcase: sysbench-cpu\nfs: ext4\n" >f.yaml &&
+	test_expect_code 2 bisectctl check f.yaml 2>err &&
+	grep "^error: f.yaml:2:1: testcase .sysbench-cpu.: .fs. is .ext4. but the job asks for no disk" err &&
+	printf "testcase: sysbench-cpu\nfs2: nfs\n" >f2.yaml &&
+	test_expect_code 2 bisectctl check f2.yaml 2>err &&
+	grep "^error: f2.yaml:2:1: testcase .sysbench-cpu.: .fs2. is .nfs.: LKP then exports the job.s file system over NFS or CIFS" err &&
+	for k in "md: RAID0:RAID array" \
 	    "swap: {priority: 1}:makes swap" "boot_params: {bp_memmap: 1G}:command-line" \
 	    "cgroup2: {cg_count: 2}:cgroups it makes" "nr_instances: 8:copies of the test"; do
 		kv=${k%:*} why=${k##*:} key=${k%%:*}
@@ -73,7 +83,7 @@ test_expect_success 'queue refuses them the same way, before anything runs' '
 	test_tick && git -C repo commit -q -m one &&
 	printf "repos:\n  - name: r\n    path: repo\n" >bisectd.yaml &&
 	test_expect_code 2 bisectctl queue d1.yaml --commit HEAD 2>err &&
-	grep "^error: d1.yaml:3:1: .disk. cannot be honoured here" err &&
+	grep "^error: d1.yaml:3:1: testcase .sysbench-cpu.: .disk. without .fs." err &&
 	! test -d state/runs/1
 '
 

@@ -139,11 +139,11 @@ test_expect_success 'an inline run: gets every parameter in its environment' '
 	run: |
 	  echo "threads: $nr_threads"
 	  echo "rt: $runtime"
-	  test "$fs" = xfs && echo "fs_is_xfs: 1"
+	  test "$flavour" = xfs && echo "flavour_is_xfs: 1"
 	  echo "size: $size_mb"
 	nr_threads: 8
 	runtime: 5m
-	fs: xfs
+	flavour: xfs
 	size_mb: 64
 	monitors: []
 	EOF
@@ -151,7 +151,7 @@ test_expect_success 'an inline run: gets every parameter in its environment' '
 	! grep "^error" res-env/result &&
 	test "$(metric envcheck.threads res-env/result)" = 8 &&
 	test "$(metric envcheck.rt res-env/result)" = 300 &&
-	test "$(metric envcheck.fs_is_xfs res-env/result)" = 1 &&
+	test "$(metric envcheck.flavour_is_xfs res-env/result)" = 1 &&
 	test "$(metric envcheck.size res-env/result)" = 64 &&
 	sed "s/^nr_threads: 8/nr_threads: [2, 8]/" inline.yaml >matrix.yaml &&
 	bisectctl queue matrix.yaml >q.out &&

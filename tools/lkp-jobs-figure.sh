@@ -29,6 +29,11 @@ while read -r f; do
 			    -e "s/.*: stressor '\\([^']*\\)' is not one the installed stress-ng has.*/a stressor the installed stress-ng lacks/" \
 			    -e "s/.*: the installed stress-ng has no \\(--[a-z0-9-]*\\),.*/an option the installed stress-ng lacks (\\\`\\1\\\`)/" \
 			    -e "s/.*: \\([a-z]*\\) '\\([^']*\\)' is not one the installed stress-ng's.*/a stress-ng \\1 the installed one lacks (\\\`\\2\\\`)/" \
+			    -e "s/.*: 'fs2' is '[^']*': LKP then exports.*/LKP's \\\`fs2\\\` (an NFS or CIFS export, not set up)/" \
+			    -e "s/.*: 'fs' is '[^']*', a network file system.*/LKP's \\\`fs\\\`: a network file system/" \
+			    -e "s/.*: 'disk' without 'fs'.*/LKP's \\\`disk\\\` without \\\`fs\\\` (the raw partitions)/" \
+			    -e "s/.*: 'disk' is '[^']*': LKP's BRD disks.*/LKP's BRD ram disks/" \
+			    -e "s/.*: 'disk' is '[^']*': persistent memory.*/LKP's pmem disks/" \
 			    -e "s/.*: program '\\([^'.]*\\)' cannot be honoured here.*/LKP's \\\`\\1\\\` (cannot be honoured here)/" \
 			    -e "s/.*: '\\([^'.]*\\)[^']*' cannot be honoured here.*/LKP's \\\`\\1\\\` (cannot be honoured here)/" \
 			    -e "s/.*: '[^']*' is an option of program '\\([^']*\\)', which is neither.*/an option of a program bisectd does not have (\\\`\\1\\\`)/" \

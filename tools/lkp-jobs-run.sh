@@ -5,7 +5,12 @@
 # HEAD --wait` on the local agent, with a short-runtime override: in a
 # copy of jobs/, every "runtime:" and "testtime:" value is 1s and every
 # "iterations:" and "nr_loops:" 1 (a list of durations becomes 1s, 2s,
-# ...), and it is queued as a file that
+# ...), sysbench-fileio's "period:" (its runtime) 1s, and every
+# "test_size:" and sysbench-fileio's "size:" 256M, to fit the
+# agent's loop disks: the config's local agent declares disks: {hdd:
+# [loop:4G], ssd: [loop:4G]} (LKP_RUN_DISK_SIZE, sparse files under the
+# work directory, BISECT_AGENT_DISK_DIR), so that a job's "disk: 1HDD"
+# and "fs:" are made and mounted; and it is queued as a file that
 # includes it and adds "runs: 1", "runtime: 1s" when its testcase takes
 # a runtime (the file's own, if any, is overridden), "disturbed: keep"
 # (on a shared machine a run that other load disturbed is kept, marked,
@@ -24,7 +29,7 @@
 # first, then every N/K-th) are kept in the copy, and the file's row
 # says how many of its jobs ran.
 #
-#   [LKP_RUN_SAMPLE=K] tools/lkp-jobs-run.sh BISECTCTL LKP_SRC [jobs/FILE.yaml...]
+#   [LKP_RUN_SAMPLE=K] [LKP_RUN_DISK_SIZE=4G] tools/lkp-jobs-run.sh BISECTCTL LKP_SRC [jobs/FILE.yaml...]
 set -e
 unset BISECTD_CONFIG
 B=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -38,7 +43,11 @@ cd "$work"
 cp -r "$SRC/jobs" jobs
 find jobs -name '*.yaml' -exec sed -i -E \
     -e 's/^([ ]*)(runtime|testtime):[ ]*[0-9]+[smhd]?[ ]*(#.*)?$/\1\2: 1s/' \
-    -e 's/^([ ]*)(iterations|nr_loops):[ ]*[0-9]+[ ]*(#.*)?$/\1\2: 1/' {} +
+    -e 's/^([ ]*)(iterations|nr_loops):[ ]*[0-9]+[ ]*(#.*)?$/\1\2: 1/' \
+    -e 's/^([ ]*)test_size:[ ]*[0-9]+[KMGTkmgt]?[ ]*(#.*)?$/\1test_size: 256M/' {} +
+find jobs -name 'sysbench-fileio*.yaml' -exec sed -i -E \
+    -e 's/^([ ]*)period:[ ]*[0-9]+[smhd]?[ ]*(#.*)?$/\1period: 1s/' \
+    -e 's/^([ ]*)size:[ ]*[0-9]+[KMGTkmgt]?[ ]*(#.*)?$/\1size: 256M/' {} +
 # a list of durations (testtime: [60s]): 1s, 2s... (as many, all distinct)
 for y in $(find jobs -name '*.yaml'); do
 	awk '/^[ ]*(runtime|testtime):[ ]*(#.*)?$/ { list = 1; n = 0; print; next }
@@ -69,11 +78,19 @@ fi
 git init -q repo && echo x >repo/x && git -C repo add x &&
     GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z' \
     git -C repo -c user.name=lkp -c user.email=lkp@localhost commit -q -m one
+BISECT_AGENT_DISK_DIR=$work/disks
+export BISECT_AGENT_DISK_DIR
 cat >bisectd.yaml <<EOF
 repos:
   - name: r
     path: $work/repo
 job_include: [$work/jobs]
+agents:
+  - name: local
+    transport: local
+    disks:
+      hdd: [loop:${LKP_RUN_DISK_SIZE:-4G}]
+      ssd: [loop:${LKP_RUN_DISK_SIZE:-4G}]
 EOF
 
 if [ $# -eq 0 ]; then

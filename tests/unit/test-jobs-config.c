@@ -197,6 +197,9 @@ test_agents_repos(void)
 	    "agents:\n"
 	    "  - name: here\n"
 	    "    slots: 4\n"
+	    "    disks:\n"
+	    "      hdd: [/dev/sdb1, loop:2G]\n"
+	    "      ssd: loop:512M\n"
 	    "  - name: far\n"
 	    "    transport: ssh\n"
 	    "    host: far.example.org\n"
@@ -213,6 +216,18 @@ test_agents_repos(void)
 		return;
 	}
 	is_int(cfg->nr_repos, 2, "two repos");
+	is_int((int)cfg->agents[0].nr_disks, 3, "three disks");
+	if (cfg->agents[0].nr_disks == 3) {
+		is_str(cfg->agents[0].disks[0].kind, "hdd", "a hdd");
+		is_str(cfg->agents[0].disks[0].device, "/dev/sdb1", "a device");
+		ok(cfg->agents[0].disks[1].device == NULL &&
+		    cfg->agents[0].disks[1].loop_size == 2ULL << 30,
+		    "a 2G loop disk");
+		is_str(cfg->agents[0].disks[2].kind, "ssd", "an ssd");
+		ok(cfg->agents[0].disks[2].loop_size == 512ULL << 20,
+		    "a 512M loop disk");
+	}
+	is_int((int)cfg->agents[1].nr_disks, 0, "no disks");
 	ok(config_repo_find(cfg, NULL) == NULL, "no only repo among two");
 	ok(config_repo_find(cfg, "tools") == &cfg->repos[1], "by name");
 	is_str(cfg->repos[0].path, "/c/linux.git", "relative repo path");
@@ -287,6 +302,34 @@ static const struct bad bad[] = {
 	{ "duplicate builder", "builders:\n  - {name: b, host: h, user: u, "
 	  "identity: /i, known_hosts: /k}\n  - {name: b}\n",
 	  "c.yaml:3:12: ", "duplicate builder name 'b'" },
+	{ "disks: unknown kind",
+	  "agents:\n  - name: a\n    disks: {nvme: [loop:1G]}\n",
+	  "c.yaml:3:13: ", "unknown disk kind 'nvme' in 'disks' (known: hdd, "
+	  "ssd" },
+	{ "disks: loop too small",
+	  "agents:\n  - name: a\n    disks: {hdd: [loop:100M]}\n",
+	  "c.yaml:3:19: ", "'disks.hdd': 'loop:100M' must be loop:SIZE with "
+	  "SIZE from 256M to 16T" },
+	{ "disks: not a device",
+	  "agents:\n  - name: a\n    disks: {hdd: [sdb1]}\n",
+	  "c.yaml:3:19: ", "'disks.hdd': 'sdb1' is neither a device under "
+	  "/dev/ nor loop:SIZE" },
+	{ "disks: twice",
+	  "agents:\n  - name: a\n    disks: {hdd: [/dev/sdb1], ssd: "
+	  "[/dev/sdb1]}\n",
+	  "c.yaml:3:37: ", "'disks' lists '/dev/sdb1' twice" },
+	{ "disks: on an ssh agent",
+	  "agents:\n  - {name: a, transport: ssh, host: h, user: u, "
+	  "identity: /i, known_hosts: /k, disks: {hdd: [loop:1G]}}\n",
+	  "c.yaml:2:87: ", "agent 'a': 'disks' is for local agents" },
+	{ "disks: with a boot",
+	  "agents:\n  - {name: a, boot: qemu, disks: {hdd: [loop:1G]}}\n",
+	  "c.yaml:2:34: ", "agent 'a' boots its kernel (qemu)" },
+	{ "disks on a builder", "builders:\n  - name: b\n    disks: {}\n",
+	  "c.yaml:3:5: ", "unknown key 'disks' in 'builders[0]' (known: name, "
+	  "transport, host, port, user, identity, known_hosts, "
+	  "trust_on_first_use, boot, slots, connect_timeout, keepalive, "
+	  "silence_timeout, remote_dir, probe_interval, run_margin)" },
 	{ "agent without name", "agents:\n  - slots: 2\n",
 	  "c.yaml:2:5: ", "'name'" },
 	{ "duplicate agent", "agents:\n  - name: a\n  - name: a\n",

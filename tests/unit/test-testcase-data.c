@@ -720,8 +720,25 @@ test_validate(void)
 	is_str(validate("testcase: stress-ng\nnr_threads: 1\n"),
 	    "job.yaml:1:1: testcase 'stress-ng': stress-ng needs 'test': the "
 	    "stressor to run (cpu, vm, fork, ...)", "stress-ng without test");
-	is_str(validate("testcase: t\nrun: env\nnr_threads: 4\nfs: xfs\n"
+	is_str(validate("testcase: t\nrun: env\nnr_threads: 4\nflavour: xfs\n"
 	    "runtime: 5m\n"), "ok", "an inline testcase takes any name");
+	is_str(validate("testcase: fio-basic\ndisk: 1SSD\nfs: xfs\n"
+	    "mount_option: noatime\n"), "ok", "disk, fs, mount_option");
+	is_str(validate("testcase: t\nrun: env\ndisk: 2HDD\n"), "ok",
+	    "an inline run takes raw disks, every one");
+	is_str(validate("testcase: fio-basic\ndisk: 2HDD\nfs: xfs\n"),
+	    "job.yaml:2:1: testcase 'fio-basic': 'disk' is 2 disks: the "
+	    "testcase's adapter runs in one mount point, so 1 of them would be "
+	    "unused (an inline 'run:' gets them all in $mount_points)",
+	    "an adapter takes one disk");
+	is_str(validate("testcase: fio-basic\nfs: tmpfs\nmount_option: "
+	    "a b\n"), "job.yaml:3:1: testcase 'fio-basic': 'mount_option' "
+	    "must be mount options like 'noatime,nobarrier' (letters, digits, "
+	    "_ = , . : + -), not 'a b'", "mount options are words");
+	is_str(validate("testcase: fio-basic\ndisk: 1HDD\nfs: zfs\n"),
+	    "job.yaml:3:1: testcase 'fio-basic': 'fs' is 'zfs', not a file "
+	    "system bisect-agent makes (ext2, ext3, ext4, xfs, btrfs, tmpfs)",
+	    "a file system it does not make");
 	is_str(validate("testcase: t\nrun: env\ntimout: 4\n"),
 	    "job.yaml:3:1: unknown parameter 'timout' for testcase 't': did "
 	    "you mean 'timeout'? (an inline testcase receives its parameters "
