@@ -8,9 +8,14 @@
  * run's environment, perf_stat_unsupported, and give no metric.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "agents/monitor.h"
 #include "agents/monitor-tool.h"
@@ -274,7 +279,42 @@ monitor_perfstat_parse(struct result *r, const char *text, size_t len,
 struct monitor_perfstat {
 	struct monitor_tool	tool;
 	struct strbuf		out;
+	int			ctl;	/* perf's --control: we write */
+	int			ack;	/* and read its "ack" here */
 };
+
+#define PERFSTAT_READY_MS	10000
+
+/*
+ * perf stat dies of a SIGINT that comes before it has set itself up (76 ms
+ * here under load), printing nothing: so it starts with its counters off
+ * (-D -1) and counts once it has answered "enable" on its control pipe.
+ */
+static int
+perfstat_ready(struct monitor_perfstat *mp, char **cause)
+{
+	struct pollfd	pfd = { mp->ack, POLLIN, 0 };
+	char		buf[16];
+	ssize_t		n;
+	int		r;
+
+	if (write(mp->ctl, "enable\n", 7) != 7)
+		return error_errno(cause, "couldn't write to perf's control "
+		    "pipe");
+	while ((r = poll(&pfd, 1, PERFSTAT_READY_MS)) == -1 && errno == EINTR)
+		;
+	if (r == 0)
+		return error_set(cause, "perf stat did not start counting "
+		    "within %ds", PERFSTAT_READY_MS / 1000);
+	if (r == -1 || (n = read(mp->ack, buf, sizeof buf - 1)) <= 0)
+		return error_set(cause, "perf stat exited before it counted");
+	buf[n] = '\0';
+	if (strncmp(buf, "ack", 3) != 0)
+		return error_set(cause, "perf stat answered '%s' to enable",
+		    buf);
+	clock_gettime(CLOCK_MONOTONIC, &mp->tool.start);
+	return 0;
+}
 
 static void
 monitor_perfstat_free(void *state)
@@ -285,6 +325,10 @@ monitor_perfstat_free(void *state)
 		return;
 	monitor_tool_release(&mp->tool);
 	strbuf_release(&mp->out);
+	if (mp->ctl != -1)
+		close(mp->ctl);
+	if (mp->ack != -1)
+		close(mp->ack);
 	free(mp);
 }
 
@@ -292,32 +336,73 @@ static int
 monitor_perfstat_start(void **state, const char *root, char **cause)
 {
 	struct monitor_perfstat	*mp = xcalloc(1, sizeof *mp);
-	char *const argv[] = { "perf", "stat", "-a", "-A", "-x", ",",
-	    "--log-fd", "1", "-e", (char *)perfstat_events, NULL };
+	char			*control = NULL;
+	int			 ctl[2] = { -1, -1 }, ack[2] = { -1, -1 };
+	int			 r = -1;
 	char *const probe[] = { "perf", "stat", "-a", "-x", ",", "-e",
 	    "task-clock", "--", "true", NULL };
 
 	mp->tool.pid = -1;
 	mp->tool.fd = -1;
+	mp->ctl = mp->ack = -1;
 	strbuf_init(&mp->out);
 	if (root != NULL && strcmp(root, "/") != 0) {
-		free(mp);
-		return error_set(cause, "perf counts this machine's CPUs, "
-		    "not those of '%s'", root);
+		error_set(cause, "perf counts this machine's CPUs, not those "
+		    "of '%s'", root);
+		goto out;
 	}
 	/* perf refuses -a without the rights (perf_event_paranoid): ask. */
-	if (monitor_tool_probe(probe, &mp->out, cause) != 0 ||
-	    monitor_tool_start(&mp->tool, argv, cause) != 0) {
-		if (strstr(*cause, "not installed") != NULL) {
-			free(*cause);
-			*cause = xstrdup("'perf' is not installed (Debian "
-			    "package linux-perf)");
-		}
-		monitor_perfstat_free(mp);
-		return -1;
+	if (monitor_tool_probe(probe, &mp->out, cause) != 0)
+		goto fail;
+	/* perf's ends are inherited; ours are not, nor by later children. */
+	if (pipe(ctl) == -1 || pipe(ack) == -1) {
+		error_errno(cause, "couldn't make perf's control pipes");
+		goto out;
 	}
+	mp->ctl = ctl[1];
+	mp->ack = ack[0];
+	ctl[1] = ack[0] = -1;
+	if (fcntl(mp->ctl, F_SETFD, FD_CLOEXEC) == -1 ||
+	    fcntl(mp->ack, F_SETFD, FD_CLOEXEC) == -1) {
+		error_errno(cause, "couldn't set up perf's control pipes");
+		goto out;
+	}
+	control = xasprintf("fd:%d,%d", ctl[0], ack[1]);
+	{
+		char *const argv[] = { "perf", "stat", "-a", "-A", "-x", ",",
+		    "--log-fd", "1", "-D", "-1", "--control", control, "-e",
+		    (char *)perfstat_events, NULL };
+
+		if (monitor_tool_start(&mp->tool, argv, cause) != 0)
+			goto fail;
+	}
+	close(ctl[0]);
+	close(ack[1]);
+	ctl[0] = ack[1] = -1;
+	if (perfstat_ready(mp, cause) != 0)
+		goto out;
 	*state = mp;
-	return 0;
+	mp = NULL;
+	r = 0;
+	goto out;
+fail:
+	if (strstr(*cause, "not installed") != NULL) {
+		free(*cause);
+		*cause = xstrdup("'perf' is not installed (Debian package "
+		    "linux-perf)");
+	}
+out:
+	if (ctl[0] != -1)
+		close(ctl[0]);
+	if (ack[1] != -1)
+		close(ack[1]);
+	if (ctl[1] != -1)
+		close(ctl[1]);
+	if (ack[0] != -1)
+		close(ack[0]);
+	free(control);
+	monitor_perfstat_free(mp);
+	return r;
 }
 
 static int
@@ -335,7 +420,6 @@ monitor_perfstat_stop(void *state, const struct monitor_exit *e,
 	if (monitor_perfstat_parse(r, mp->out.buf, mp->out.len, seconds,
 	    &unsupported, cause) < 0) {
 		strbuf_rtrim(&mp->out);
-		free(*cause);
 		error_set(cause, "perf stat printed no counts: %.300s",
 		    mp->out.buf);
 		goto out;

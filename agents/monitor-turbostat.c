@@ -187,7 +187,6 @@ monitor_turbostat_stop(void *state, const struct monitor_exit *e,
 		return -1;
 	if (monitor_turbostat_parse(r, mt->out.buf, mt->out.len, cause) < 0) {
 		strbuf_rtrim(&mt->out);
-		free(*cause);
 		return error_set(cause, "turbostat printed no summary row: "
 		    "%.300s", mt->out.buf);
 	}
