@@ -31,15 +31,19 @@ git config --global user.email author@example.com
 
 test_count=0
 test_failed=0
-test_cleanup_cmds=
 
+# Kept in a file, so that a call inside a test_expect_success body (a
+# subshell) still reaches the cleanup at exit; the newest runs first.
 test_at_exit() {
-	test_cleanup_cmds="$1
-$test_cleanup_cmds"
+	{ printf '%s\n' "$1"; cat "$TRASH/.at-exit" 2>/dev/null || :; } \
+	    >"$TRASH/.at-exit.new" && mv "$TRASH/.at-exit.new" "$TRASH/.at-exit"
 }
 
 test_run_cleanup() {
-	eval "$test_cleanup_cmds" >/dev/null 2>&1 || true
+	if [ -f "$TRASH/.at-exit" ]; then
+		test_cleanup_cmds=$(cat "$TRASH/.at-exit")
+		eval "$test_cleanup_cmds" >/dev/null 2>&1 || true
+	fi
 	if [ "${TEST_KEEP_TRASH:-}" != always ] &&
 	   { [ "$test_failed" = 0 ] || [ -z "${TEST_KEEP_TRASH:-}" ]; }; then
 		rm -rf "$TRASH"
