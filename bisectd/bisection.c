@@ -982,11 +982,15 @@ out:
 	return r;
 }
 
-/* Queue runs of the revert commit oid until it has target of them. */
+/*
+ * Queue runs of the revert commit oid until it has target of them, and
+ * of bad (when not NULL) until it has bad_target: queued together, they
+ * are one batch, which bisectd/dispatch.c runs as interleaved pairs.
+ */
 static int
 bisection_revert_queue(struct scheduler *s, struct bisection *bs,
     const struct store_bisection *b, const char *oid, unsigned target,
-    char **cause)
+    const char *bad, unsigned bad_target, char **cause)
 {
 	struct store	*st = s->ctx->store;
 	struct want	 w;
@@ -995,12 +999,36 @@ bisection_revert_queue(struct scheduler *s, struct bisection *bs,
 	bisection_want_init(&w, bs, b, oid, target);
 	if (want_queue(st, &w, &added, &exhausted, cause) != 0)
 		return -1;
+	if (bad != NULL && added > 0) {
+		bisection_want_init(&w, bs, b, bad, bad_target);
+		if (want_queue(st, &w, &added, &exhausted, cause) != 0)
+			return -1;
+	}
 	if (added == 0)
 		return 0;
 	if (store_bisection_progress(st, b->id, "bisect: checking that "
 	    "reverting the culprit restores the metric", cause) != 0)
 		return -1;
 	return 1;
+}
+
+/* the latest run of any commit of the range but the bad end */
+static double
+bisection_revert_after(const struct repo_range *range)
+{
+	double	after = -INFINITY;
+	size_t	i, k;
+
+	for (i = 0; i < range->nr_commits; i++) {
+		const struct bisect_commit *c = &range->commits[i];
+
+		if (i == range->bad || c->times == NULL)
+			continue;
+		for (k = 0; k < c->nr_samples; k++)
+			if (c->times[k] > after)
+				after = c->times[k];
+	}
+	return after;
 }
 
 /*
@@ -1156,6 +1184,10 @@ bisection_revert(struct scheduler *s, struct bisection *bs,
 	vin.revert = series.values;
 	vin.nr_revert = series.nr;
 	vin.runs = target;
+	/* with times, as interleaved pairs with the bad end (issue 11) */
+	vin.bad_times = bad->times;
+	vin.revert_times = series.starts;
+	vin.after = bisection_revert_after(range);
 	/* boots as units where boots differ more than runs do, as the driver */
 	if (bad->boots != NULL && good->boots != NULL && series.nr > 0) {
 		size_t k;
@@ -1172,6 +1204,7 @@ bisection_revert(struct scheduler *s, struct bisection *bs,
 	if (bisect_revert_decide(v, &vin) == BISECT_REVERT_MORE) {
 		store_series_release(&series);
 		if ((r = bisection_revert_queue(s, bs, b, oid, v->want,
+		    v->paired ? range->oids[range->bad] : NULL, v->want_bad,
 		    cause)) != 0)
 			return r;
 		/* nothing more could be queued: the runs so far say it */

@@ -144,41 +144,26 @@ pair_cmp_time(const void *a, const void *b)
 }
 
 size_t
-bisect_pair_fresh(double *d, int *ratio, const struct bisect_commit *commits,
-    size_t nr, size_t a, size_t b)
+bisect_pair_find(double *d, int *ratio, const double *a, const double *ta,
+    size_t na, const double *b, const double *tb, size_t nb, double after)
 {
-	const struct bisect_commit	*c;
-	struct pair_run			*runs = NULL;
-	double				 last = -INFINITY, x, y;
-	size_t				 i, k, n = 0, pairs = 0;
-	int				 positive = 1;
+	struct pair_run	*runs;
+	double		 x, y;
+	size_t		 i, k, n = 0, pairs = 0;
+	int		 positive = 1;
 
-	*ratio = 1;
-	/* every sample needs its time (NaN: the run recorded none) */
-	for (i = 0; i < nr; i++) {
-		c = &commits[i];
-		if (c->nr_samples == 0)
-			continue;
-		if (c->times == NULL)
-			return (size_t)-1;
-		for (k = 0; k < c->nr_samples; k++) {
-			if (!isfinite(c->times[k]))
-				return (size_t)-1;
-			if (i != a && i != b && c->times[k] > last)
-				last = c->times[k];
-		}
-	}
-	runs = xcalloc(commits[a].nr_samples + commits[b].nr_samples + 1,
-	    sizeof *runs);
+	runs = xcalloc(na + nb + 1, sizeof *runs);
 	for (i = 0; i < 2; i++) {
-		c = &commits[i ? b : a];
-		for (k = 0; k < c->nr_samples; k++) {
-			if (!(c->times[k] > last) || isnan(c->samples[k]))
+		const double	*v = i ? b : a, *t = i ? tb : ta;
+		size_t		 m = i ? nb : na;
+
+		for (k = 0; k < m; k++) {
+			if (!(t[k] > after) || isnan(v[k]))
 				continue;
-			runs[n].t = c->times[k];
-			runs[n].v = c->samples[k];
+			runs[n].t = t[k];
+			runs[n].v = v[k];
 			runs[n++].side = (int)i;
-			if (!(c->samples[k] > 0))
+			if (!(v[k] > 0))
 				positive = 0;
 		}
 	}
@@ -191,6 +176,78 @@ bisect_pair_fresh(double *d, int *ratio, const struct bisect_commit *commits,
 	}
 	free(runs);
 	return pairs;
+}
+
+size_t
+bisect_pair_fresh(double *d, int *ratio, const struct bisect_commit *commits,
+    size_t nr, size_t a, size_t b)
+{
+	const struct bisect_commit	*c;
+	double				 last = -INFINITY, end = -INFINITY;
+	size_t				 i, k;
+
+	*ratio = 1;
+	/* every sample needs its time (NaN: the run recorded none) */
+	for (i = 0; i < nr; i++) {
+		c = &commits[i];
+		if (c->nr_samples == 0)
+			continue;
+		if (c->times == NULL)
+			return (size_t)-1;
+		for (k = 0; k < c->nr_samples; k++) {
+			if (!isfinite(c->times[k]))
+				return (size_t)-1;
+			if ((i == a || i == b) && c->times[k] > end)
+				end = c->times[k];
+		}
+	}
+	/* the latest run of another commit before the check's last run */
+	for (i = 0; i < nr; i++) {
+		c = &commits[i];
+		if (i == a || i == b)
+			continue;
+		for (k = 0; k < c->nr_samples; k++)
+			if (c->times[k] > last && c->times[k] < end)
+				last = c->times[k];
+	}
+	return bisect_pair_find(d, ratio, commits[a].samples, commits[a].times,
+	    commits[a].nr_samples, commits[b].samples, commits[b].times,
+	    commits[b].nr_samples, last);
+}
+
+static int
+pair_cmp_val(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void
+bisect_pair_hl(const double *d, size_t n, double confidence, double *est,
+    double *lo, double *hi)
+{
+	double	*w, z, k;
+	size_t	 m = n * (n + 1) / 2, i, j, q = 0, kk;
+
+	*est = *lo = *hi = NAN;
+	if (n == 0)
+		return;
+	w = xcalloc(m, sizeof *w);
+	for (i = 0; i < n; i++)
+		for (j = i; j < n; j++)
+			w[q++] = (d[i] + d[j]) / 2;
+	qsort(w, m, sizeof *w, pair_cmp_val);
+	*est = m % 2 ? w[m / 2] : (w[m / 2 - 1] + w[m / 2]) / 2;
+	z = gsl_cdf_ugaussian_Qinv((1 - confidence) / 2);
+	k = floor((double)m / 2 - z * sqrt((double)n * (n + 1) *
+	    (2.0 * n + 1) / 24));
+	kk = k < 0 ? 0 : (size_t)k;
+	if (kk >= m / 2 + m % 2)
+		kk = 0;
+	*lo = w[kk];
+	*hi = w[m - 1 - kk];
+	free(w);
 }
 
 static unsigned

@@ -54,9 +54,11 @@ double	bisect_pair_signed_rank(const double *d, size_t n,
 
 /*
  * The fresh pairs of parent a and culprit b among commits[nr]: their
- * samples later than every sample of any other commit, merged in time
- * order and taken two by two from the last, each pair one run of each
- * (the pairs of one batch), up to the first two-run step that is not. d[k]
+ * samples later than every sample of any other commit taken before the
+ * last of theirs (runs of another commit after the check's batch, the
+ * bad end's in the revert check, do not end it), merged in time order
+ * and taken two by two from the last, each pair one run of each (the
+ * pairs of one batch), up to the first two-run step that is not. d[k]
  * gets log(b / a) of pair k (b - a when a sample is not positive; *ratio
  * says which, 1 for logs), d holding room for the samples of a and b.
  * Returns the number of pairs;
@@ -65,6 +67,28 @@ double	bisect_pair_signed_rank(const double *d, size_t n,
  */
 size_t	bisect_pair_fresh(double *d, int *ratio,
 	    const struct bisect_commit *commits, size_t nr, size_t a, size_t b);
+
+/*
+ * The pairs of one interleaved batch of a (na samples at times ta) and b:
+ * the samples of either later than `after`, merged in time order and
+ * taken two by two from the last, each pair one run of each, up to the
+ * first two-run step that is not. d[k] gets log(b / a) of pair k (b - a
+ * when a sample is not positive; *ratio says which), d holding room for
+ * na + nb. Returns the number of pairs.
+ */
+size_t	bisect_pair_find(double *d, int *ratio, const double *a,
+	    const double *ta, size_t na, const double *b, const double *tb,
+	    size_t nb, double after);
+
+/*
+ * The Hodges-Lehmann estimate of the pairs' median d[n] (the median of
+ * the Walsh averages) and its confidence interval, the Walsh averages'
+ * order statistics that the signed-rank test's normal approximation
+ * (as bisect_pair_signed_rank's, without the tie correction) puts at
+ * two-sided 1 - confidence; the whole range of d when n is too small.
+ */
+void	bisect_pair_hl(const double *d, size_t n, double confidence,
+	    double *est, double *lo, double *hi);
 
 /*
  * The verdict on n fresh pairs d (culprit over parent) when the change

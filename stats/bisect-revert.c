@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "stats/bisect-boot.h"
+#include "stats/bisect-pair.h"
 #include "stats/bisect-revert.h"
 #include "stats/bisect-stat.h"
 #include "util/xalloc.h"
@@ -37,6 +38,87 @@ revert_grow(unsigned n)
 	unsigned next = (unsigned)ceil(n * 1.5);
 
 	return next > n ? next : n + 1;
+}
+
+/* every sample's time known (NaN: a run that recorded none) */
+static int
+revert_timed(const double *t, size_t n)
+{
+	size_t	i;
+
+	if (t == NULL && n > 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isfinite(t[i]))
+			return 0;
+	return t != NULL || n == 0;
+}
+
+/*
+ * The check as interleaved pairs of the revert and the bad end: the
+ * pairs' log(bad / revert) against the ends' change, bad over good,
+ * decided as the fresh check decides (stats/bisect-pair.c).
+ */
+static void
+revert_paired(struct bisect_revert *out, const struct bisect_revert_input *in)
+{
+	struct bisect_pair_check pc;
+	double			*dk, d, dlo, dhi, mb, change, est, lo, hi;
+	size_t			 np;
+	unsigned		 cap;
+	int			 ratio;
+
+	out->paired = 1;
+	dk = xcalloc(in->nr_bad + in->nr_revert + 1, sizeof *dk);
+	np = bisect_pair_find(dk, &ratio, in->revert, in->revert_times,
+	    in->nr_revert, in->bad, in->bad_times, in->nr_bad, in->after);
+	out->pairs = out->units = np;
+	if (np < BISECT_REVERT_FIRST) {
+		out->verdict = BISECT_REVERT_MORE;
+		out->want = (unsigned)(in->nr_revert + BISECT_REVERT_FIRST - np);
+		out->want_bad = (unsigned)(in->nr_bad + BISECT_REVERT_FIRST - np);
+		goto out;
+	}
+	if (in->nr_bad < 2 || in->nr_good < 2)
+		goto out;
+	/* the change to undo: the good end's shift over the bad end's */
+	bisect_stat_hl(in->bad, in->nr_bad, in->good, in->nr_good, 0.95, &d,
+	    &dlo, &dhi);
+	mb = bisect_stat_median(in->bad, in->nr_bad);
+	if (ratio && mb > 0 && mb + d > 0)
+		change = log(mb / (mb + d));
+	else if (!ratio)
+		change = -d;
+	else
+		goto out;
+	if (!(change != 0) || !isfinite(change))
+		goto out;
+	cap = in->runs / 2 > 2 * BISECT_REVERT_FIRST ? in->runs / 2 :
+	    2 * BISECT_REVERT_FIRST;
+	bisect_pair_decide(&pc, dk, np, change, BISECT_REVERT_FIRST, cap);
+	bisect_pair_hl(dk, np, 0.95, &est, &lo, &hi);
+	/* restored: the revert's step over bad, in shares of the change */
+	out->restored_pct = 100 * est / change;
+	out->restored_lo = 100 * (change > 0 ? lo : hi) / change;
+	out->restored_hi = 100 * (change > 0 ? hi : lo) / change;
+	out->change_pct = ratio ? 100 * expm1(-est) : NAN;
+	out->p_value = pc.p_disagree;
+	out->p_restores = pc.p_agree;
+	switch (pc.verdict) {
+	case BISECT_PAIR_DISAGREES:
+		out->verdict = BISECT_REVERT_CONTRADICTS;
+		break;
+	case BISECT_PAIR_MORE:
+		out->verdict = BISECT_REVERT_MORE;
+		out->want = (unsigned)(in->nr_revert + pc.want - np);
+		out->want_bad = (unsigned)(in->nr_bad + pc.want - np);
+		break;
+	default:
+		out->verdict = BISECT_REVERT_RESTORES;
+		break;
+	}
+out:
+	free(dk);
 }
 
 enum bisect_revert_verdict
@@ -90,6 +172,11 @@ bisect_revert_decide(struct bisect_revert *out,
 			/* as many boots as bad had, at least the first look */
 			cap = nb > first ? (unsigned)nb : first;
 		}
+	}
+	if (!out->boot_units && revert_timed(in->bad_times, in->nr_bad) &&
+	    revert_timed(in->revert_times, in->nr_revert)) {
+		revert_paired(out, in);
+		goto out;
 	}
 	out->units = nrv;
 	stand = 2 * first > cap ? 2 * first : cap;

@@ -36,6 +36,19 @@ struct bisect_revert_input {
 	const char *const *bad_boots;
 	const char *const *good_boots;
 	const char *const *revert_boots;
+	/*
+	 * Per sample, when it ran (NULL when unknown): with both, and boots
+	 * not the units, the check runs as interleaved pairs of the revert
+	 * and the bad end, one batch (the caller dispatches a batch of two
+	 * as pairs), and decides on the pairs, so that a drift or a burst
+	 * that hits both runs of a pair cancels. Its pairs are the runs of
+	 * either later than `after` (the latest run of any other commit of
+	 * the range, -INFINITY when none), found again from the times as
+	 * stats/bisect-pair.c finds the fresh check's.
+	 */
+	const double	*bad_times;
+	const double	*revert_times;
+	double		 after;
 };
 
 struct bisect_revert {
@@ -53,6 +66,14 @@ struct bisect_revert {
 	double		 p_restores;
 	int		 boot_units;	/* the test was on boot means */
 	size_t		 units;		/* the revert's samples or boots */
+	/*
+	 * Paired (times known): the pairs found, and on MORE the bad end's
+	 * samples in all beside `want` (each as many new runs), to be
+	 * queued together as one interleaved batch.
+	 */
+	int		 paired;
+	size_t		 pairs;
+	unsigned	 want_bad;
 };
 
 /* The significance of "restores less than half" (one-sided). */
@@ -64,6 +85,13 @@ struct bisect_revert {
 #define BISECT_REVERT_FIRST_BOOTS	3
 
 /*
+ * Paired, the verdict is bisect_pair_decide's on the pairs' log(bad /
+ * revert) against the ends' change (first look BISECT_REVERT_FIRST pairs,
+ * a contradiction standing only on twice as many, up to runs / 2 pairs):
+ * it agrees is RESTORES, it disagrees (the step significantly less than
+ * half the change, p < 0.01) CONTRADICTS, undecided at the cap RESTORES;
+ * restored_pct is the pairs' Hodges-Lehmann step over the change.
+ * Unpaired, as follows.
  * Fills out; returns out->verdict. With fewer revert samples than the
  * first look's (none at the start), MORE with the first look's want.
  * Then: RESTORES when the revert is significantly better than bad and

@@ -1,7 +1,10 @@
 /*
  * Unit tests for stats/bisect-pair.c: Wilcoxon's signed-rank test
- * against SciPy (tests/unit/pair-reference.py), the fresh pairs found by
- * time among the samples, the check's verdicts, and the driver acting on
+ * against SciPy (tests/unit/pair-reference.py), the Hodges-Lehmann
+ * estimate of pairs and its interval against SciPy's test inverted
+ * (tests/unit/pair-hl-reference.py), the fresh pairs found by time among
+ * the samples (later runs of another commit, the revert check's, do not
+ * end them), the check's verdicts, and the driver acting on
  * them: a culprit the fresh pairs agree with is found, one they
  * contradict twice is unconfirmed.
  */
@@ -120,6 +123,81 @@ out:
 	free(d);
 }
 
+#define NR_HL	100
+
+static void
+test_hl_reference(void)
+{
+	double		(*d)[MAX_N] = xcalloc(NR_HL, sizeof *d);
+	size_t		 n[NR_HL], i;
+	struct strbuf	 in = STRBUF_INIT, out = STRBUF_INIT;
+	char		 tmpl[] = "/tmp/pair-hl-reference-XXXXXX", *script, *line;
+	char		*next, *end;
+	const char	*python;
+	unsigned	 id, seen = 0, bad = 0, c;
+	int		 fd, status;
+	double		 est, lo, hi, r_est, r_lo, r_hi;
+	uint64_t	 saved = rng_state;
+
+	/* a stream of its own: the cases after it draw as they did */
+	rng_state = 0x41c3;
+	for (c = 0; c < NR_HL; c++) {
+		double shift = (rng_uniform() - 0.5) * 2;
+
+		n[c] = 6 + (size_t)(rng_uniform() * 40);
+		strbuf_addf(&in, "%u %zu", c, n[c]);
+		for (i = 0; i < n[c]; i++) {
+			d[c][i] = shift + rng_gauss();
+			strbuf_addf(&in, " %.17g", d[c][i]);
+		}
+		strbuf_addch(&in, '\n');
+	}
+	if ((fd = mkstemp(tmpl)) < 0 ||
+	    write(fd, in.buf, in.len) != (ssize_t)in.len) {
+		ok(0, "cases written to %s", tmpl);
+		goto out;
+	}
+	close(fd);
+	if ((python = getenv("BISECTD_PYTHON")) == NULL || *python == '\0')
+		python = "/usr/bin/python3";
+	script = script_find("tests/unit/pair-hl-reference.py");
+	status = 0;
+	if (!ok(script_run(python, script, tmpl, &out, &status) == 0,
+	    "reference ran: %s %s", python, script)) {
+		free(script);
+		goto out;
+	}
+	free(script);
+	for (line = out.buf; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		id = (unsigned)strtoul(line, &end, 10);
+		if (id >= NR_HL)
+			break;
+		r_est = strtod(end, &end);
+		r_lo = strtod(end, &end);
+		r_hi = strtod(end, &end);
+		seen++;
+		bisect_pair_hl(d[id], n[id], 0.95, &est, &lo, &hi);
+		if (fabs(est - r_est) > 1e-12 || fabs(lo - r_lo) > 1e-12 ||
+		    fabs(hi - r_hi) > 1e-12) {
+			bad++;
+			diag("case %u (n %zu): got %.17g [%.17g, %.17g], want "
+			    "%.17g [%.17g, %.17g]", id, n[id], est, lo, hi,
+			    r_est, r_lo, r_hi);
+		}
+	}
+	rng_state = saved;
+	ok(seen == NR_HL && bad == 0, "Hodges-Lehmann estimate of pairs and "
+	    "its 95%% interval agree with SciPy's signed-rank test inverted "
+	    "(%u cases, n 6..45, %u off)", seen, bad);
+out:
+	unlink(tmpl);
+	strbuf_release(&in);
+	strbuf_release(&out);
+	free(d);
+}
+
 static void
 test_fresh(void)
 {
@@ -158,6 +236,27 @@ test_fresh(void)
 	c[2].nr_samples = 5;
 	n = bisect_pair_fresh(d, &ratio, c, 3, 1, 2);
 	is_int(n, 1, "fresh: pairs stop at two runs of one side");
+	c[2].samples = bv;
+	c[2].times = bt;
+	c[2].nr_samples = 4;
+	{
+		static const double ot3[] = { 0, 1, 2, 3, 4, 5, 12, 13 };
+		static const double ov3[] = { 10, 10, 10, 10, 10, 10, 10, 10 };
+
+		c[0].samples = ov3;
+		c[0].times = ot3;
+		c[0].nr_samples = 8;
+		n = bisect_pair_fresh(d, &ratio, c, 3, 1, 2);
+		is_int(n, 3, "fresh: runs of another commit after the check's "
+		    "(the revert check's bad end) do not end its pairs");
+		c[0].samples = ov;
+		c[0].times = ot;
+		c[0].nr_samples = 6;
+	}
+	n = bisect_pair_find(d, &ratio, av, at, 4, bv, bt, 4, 6.5);
+	ok(n == 2 && fabs(d[0] - log(98.0 / 100)) < 1e-12 &&
+	    fabs(d[1] - log(99.0 / 100)) < 1e-12, "find: the pairs after "
+	    "`after` only");
 	c[0].times = NULL;
 	n = bisect_pair_fresh(d, &ratio, c, 3, 1, 2);
 	ok(n == (size_t)-1, "fresh: a commit without times: no check");
@@ -310,6 +409,7 @@ int
 main(void)
 {
 	test_signed_rank_reference();
+	test_hl_reference();
 	test_fresh();
 	test_decide();
 	test_driver();

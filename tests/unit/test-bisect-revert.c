@@ -2,7 +2,10 @@
  * Unit tests for bisect_revert_decide: the first look, a revert that
  * restores the good level (at the first look), one that restores none of
  * the change (more runs, then a contradiction), half of it, no change to
- * undo, and boots as units.
+ * undo, boots as units, and the check as interleaved pairs with the bad
+ * end: under a drift since the ends ran, the pairs say the revert
+ * restores where the samples as taken say it does not, and a revert that
+ * restores nothing is contradicted on twice the first look's pairs.
  */
 #include <math.h>
 #include <stdint.h>
@@ -37,6 +40,98 @@ fill(double *x, size_t n, double mean)
 
 	for (i = 0; i < n; i++)
 		x[i] = mean * (1 + 0.02 * rng_gauss());
+}
+
+/*
+ * The ends ran at times 0..39 (bad even, good odd); then the machine
+ * slowed by 8% (a drift, a hog that stayed), and the revert check's pairs
+ * ran from time 100 on, the bad end's runs among them.
+ */
+static void
+test_paired(void)
+{
+	double				 good[20], bad[60], rev[40];
+	double				 bt[60], rt[40];
+	struct bisect_revert_input	 in;
+	struct bisect_revert		 out;
+	size_t				 i, nb = 20, nr = 0;
+	unsigned			 want;
+
+	for (i = 0; i < 20; i++) {
+		good[i] = 1000 * (1 + 0.02 * rng_gauss());
+		bad[i] = 940 * (1 + 0.02 * rng_gauss());
+		bt[i] = (double)(2 * i);
+	}
+	memset(&in, 0, sizeof in);
+	in.good = good;
+	in.nr_good = 20;
+	in.bad = bad;
+	in.bad_times = bt;
+	in.revert = rev;
+	in.revert_times = rt;
+	in.runs = 20;
+	in.after = 39;
+	in.nr_bad = nb;
+	bisect_revert_decide(&out, &in);
+	ok(out.paired && out.verdict == BISECT_REVERT_MORE &&
+	    out.want == BISECT_REVERT_FIRST &&
+	    out.want_bad == 20 + BISECT_REVERT_FIRST, "paired: the first look "
+	    "is %d pairs, revert and bad end (want %u, bad %u)",
+	    BISECT_REVERT_FIRST, out.want, out.want_bad);
+	/* the revert restores all of it, 8% slower, as the bad end's pairs */
+	while (out.verdict == BISECT_REVERT_MORE && nr < 40) {
+		want = out.want;
+		for (; nr < want; nr++, nb++) {
+			bad[nb] = 0.92 * 940 * (1 + 0.02 * rng_gauss());
+			bt[nb] = 100 + 2 * (double)nr;
+			rev[nr] = 0.92 * 1000 * (1 + 0.02 * rng_gauss());
+			rt[nr] = 101 + 2 * (double)nr;
+		}
+		in.nr_bad = nb;
+		in.nr_revert = nr;
+		bisect_revert_decide(&out, &in);
+	}
+	is_str(bisect_revert_verdict_name(out.verdict), "restores",
+	    "paired, 8%% slower since the ends: restores (%zu pairs, %.0f%%, "
+	    "95%% CI %.0f..%.0f%%)", out.pairs, out.restored_pct,
+	    out.restored_lo, out.restored_hi);
+	ok(out.restored_pct > 60 && out.restored_pct < 140 &&
+	    out.restored_lo < out.restored_pct &&
+	    out.restored_hi > out.restored_pct, "the pairs' step is the "
+	    "change's, inside its interval");
+	/* the same runs as taken, unpaired: the drift reads as no revert */
+	in.bad_times = NULL;
+	in.nr_bad = 20;
+	bisect_revert_decide(&out, &in);
+	ok(!out.paired && out.restored_pct < 50, "unpaired, the same runs: "
+	    "%.0f%% restored, the drift taken for the culprit's",
+	    out.restored_pct);
+	/* a revert that restores nothing: contradicted on 10 pairs */
+	in.bad_times = bt;
+	nb = 20;
+	nr = 0;
+	in.nr_bad = nb;
+	in.nr_revert = 0;
+	bisect_revert_decide(&out, &in);
+	while (out.verdict == BISECT_REVERT_MORE && nr < 40) {
+		want = out.want;
+		for (; nr < want; nr++, nb++) {
+			bad[nb] = 0.92 * 940 * (1 + 0.02 * rng_gauss());
+			bt[nb] = 100 + 2 * (double)nr;
+			rev[nr] = 0.92 * 940 * (1 + 0.02 * rng_gauss());
+			rt[nr] = 101 + 2 * (double)nr;
+		}
+		in.nr_bad = nb;
+		in.nr_revert = nr;
+		bisect_revert_decide(&out, &in);
+	}
+	ok(out.verdict == BISECT_REVERT_CONTRADICTS &&
+	    out.pairs >= 2 * BISECT_REVERT_FIRST, "paired, no step: "
+	    "contradicts on %zu pairs (p = %.2g)", out.pairs, out.p_value);
+	/* a run without a time: the samples as taken */
+	bt[3] = NAN;
+	bisect_revert_decide(&out, &in);
+	ok(!out.paired, "a bad run without a time: unpaired");
 }
 
 int
@@ -141,5 +236,6 @@ main(void)
 	    "one boot of the revert: more boots");
 	is_int(out.want, 5 + BISECT_BOOT_RUNS, "a new boot of %d runs",
 	    BISECT_BOOT_RUNS);
+	test_paired();
 	return tap_done();
 }
