@@ -106,7 +106,7 @@ bisection_find(const struct bisection *bs, const char *oid)
 }
 
 static int
-bisection_load(struct scheduler *s, const struct store_bisection *b,
+bisection_load(struct services *s, const struct store_bisection *b,
     struct bisection **out, char **cause)
 {
 	const struct config_repo	*cr;
@@ -151,7 +151,7 @@ bisection_load(struct scheduler *s, const struct store_bisection *b,
 }
 
 void
-bisection_forget(struct scheduler *s, int64_t id)
+bisection_forget(struct services *s, int64_t id)
 {
 	size_t	i;
 
@@ -180,7 +180,7 @@ bisection_turn_release(struct bisection_turn *t)
 
 /* Fill the range's build states and samples from the database. */
 static int
-bisection_gather(struct scheduler *s, struct bisection *bs,
+bisection_gather(struct services *s, struct bisection *bs,
     const struct store_bisection *b, struct bisection_turn *t, char **cause)
 {
 	struct store		 *st = s->ctx->store;
@@ -348,7 +348,7 @@ bisection_speculate(struct store *st, struct bisection *bs,
  * failed as often as the driver wanted samples of it, or is NULL.
  */
 static int
-bisection_want(struct scheduler *s, struct bisection *bs,
+bisection_want(struct services *s, struct bisection *bs,
     const struct store_bisection *b, const struct bisect_result *res,
     int *added, int *builds, const char **exhausted, char **cause)
 {
@@ -371,7 +371,7 @@ bisection_want(struct scheduler *s, struct bisection *bs,
 		if (ex)
 			*exhausted = w.oid;
 	}
-	return bisection_speculate(s->ctx->store, bs, b, res, scheduler_slots(s->ctx),
+	return bisection_speculate(s->ctx->store, bs, b, res, services_slots(s),
 	    cause);
 }
 
@@ -619,7 +619,7 @@ bisection_sampled_at(const struct repo_range *range, size_t i)
  * driver's estimate is the one given.
  */
 static void
-bisection_culprit_change(struct scheduler *s, const struct store_bisection *b,
+bisection_culprit_change(struct services *s, const struct store_bisection *b,
     const struct repo_range *range, const struct bisect_result *res,
     json_t *o)
 {
@@ -672,7 +672,7 @@ bisection_culprit_change(struct scheduler *s, const struct store_bisection *b,
 
 /* The headline metric's instances, parent against culprit (seed 002). */
 static void
-bisection_fairness(struct scheduler *s, const struct store_bisection *b,
+bisection_fairness(struct services *s, const struct store_bisection *b,
     const struct repo_range *range, size_t culprit, json_t *o)
 {
 	struct report_fairness	 f;
@@ -689,7 +689,7 @@ bisection_fairness(struct scheduler *s, const struct store_bisection *b,
 }
 
 static char *
-bisection_json(struct scheduler *s, const struct bisection *bs,
+bisection_json(struct services *s, const struct bisection *bs,
     const struct store_bisection *b, const struct bisection_turn *t,
     const struct bisect_result *res, json_t *revert)
 {
@@ -845,7 +845,7 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 }
 
 static int
-bisection_fail(struct scheduler *s, int64_t id, const char *why,
+bisection_fail(struct services *s, int64_t id, const char *why,
     char **cause)
 {
 	json_t	*o = json_pack("{s:I, s:s, s:s}", "id", (json_int_t)id,
@@ -874,7 +874,7 @@ bisection_fail(struct scheduler *s, int64_t id, const char *why,
  * `bisectctl report ID --email / --html DIR`.
  */
 static void
-bisection_publish(struct scheduler *s, int64_t id, int mail)
+bisection_publish(struct services *s, int64_t id, int mail)
 {
 	const struct config	*cfg = s->ctx->config;
 	char			*why = NULL, *path = NULL;
@@ -903,7 +903,7 @@ bisection_publish(struct scheduler *s, int64_t id, int mail)
 
 /* The report of a bisection that named a culprit; its mail if found. */
 static int
-bisection_report(struct scheduler *s, int64_t id, int found, char **cause)
+bisection_report(struct services *s, int64_t id, int found, char **cause)
 {
 	char	*headline = NULL, *body = NULL;
 	int64_t	 report;
@@ -922,7 +922,7 @@ out:
 }
 
 int
-bisection_report_missing(struct scheduler *s, char **cause)
+bisection_report_missing(struct services *s, char **cause)
 {
 	struct store_bisection	 b;
 	int64_t			*ids = NULL;
@@ -950,7 +950,7 @@ out:
 }
 
 static int
-bisection_conclude(struct scheduler *s, struct bisection *bs,
+bisection_conclude(struct services *s, struct bisection *bs,
     const struct store_bisection *b, const struct bisection_turn *t,
     const struct bisect_result *res, json_t *revert, char **cause)
 {
@@ -984,7 +984,7 @@ out:
 
 /* Queue runs of the revert commit oid until it has target of them. */
 static int
-bisection_revert_queue(struct scheduler *s, struct bisection *bs,
+bisection_revert_queue(struct services *s, struct bisection *bs,
     const struct store_bisection *b, const char *oid, unsigned target,
     char **cause)
 {
@@ -1010,7 +1010,7 @@ bisection_revert_queue(struct scheduler *s, struct bisection *bs,
  * (the images differ or one is unknown), -1 on error.
  */
 static int
-bisection_revert_image(struct scheduler *s, struct bisection *bs,
+bisection_revert_image(struct services *s, struct bisection *bs,
     const struct store_bisection *b, const struct bisect_result *res,
     const char *oid, json_t **out, struct bisect_revert *v, char **cause)
 {
@@ -1092,7 +1092,7 @@ out:
  * verdict, -1 on error.
  */
 static int
-bisection_revert(struct scheduler *s, struct bisection *bs,
+bisection_revert(struct services *s, struct bisection *bs,
     const struct store_bisection *b, const struct bisect_result *res,
     unsigned runs, struct bisection_turn *t, json_t **out,
     struct bisect_revert *v, char **cause)
@@ -1203,7 +1203,7 @@ bisection_revert(struct scheduler *s, struct bisection *bs,
  * did print, instead of sampling on for nothing. 1 with *why, 0, -1.
  */
 static int
-bisection_metric_missing(struct scheduler *s, const struct bisection *bs,
+bisection_metric_missing(struct services *s, const struct bisection *bs,
     const struct store_bisection *b, const struct bisection_turn *t,
     char **why, char **cause)
 {
@@ -1250,7 +1250,7 @@ bisection_metric_missing(struct scheduler *s, const struct bisection *bs,
 }
 
 int
-bisection_plan(struct scheduler *s, int64_t id, char **cause)
+bisection_plan(struct services *s, int64_t id, char **cause)
 {
 	struct store			*st = s->ctx->store;
 	struct store_bisection		 b;
@@ -1325,7 +1325,7 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 	in.nr_good = bs->range.nr_good;
 	in.direction = bisection_direction(b.direction);
 	in.min_effect_pct = mi->min_effect_pct;
-	in.slots = scheduler_slots(s->ctx);
+	in.slots = services_slots(s);
 	in.initial_runs = runs;
 	in.max_runs = runs > BISECTION_MAX_RUNS ? runs : BISECTION_MAX_RUNS;
 	if (bisect_decide(&res, &in) != 0 && res.status != BISECT_FAILED) {

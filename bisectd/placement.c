@@ -107,7 +107,7 @@ out:
 }
 
 int
-placement_agent_index(const struct scheduler *s, const char *name)
+placement_agent_index(const struct services *s, const char *name)
 {
 	size_t	i;
 
@@ -119,24 +119,23 @@ placement_agent_index(const struct scheduler *s, const char *name)
 }
 
 static int
-placement_agent_in(const struct scheduler *s, size_t i, const char *state)
+placement_agent_in(const struct services *s, size_t i, const char *state)
 {
 	return s->agents[i].name != NULL &&
 	    strcmp(s->agents[i].state, state) == 0;
 }
 
 static int
-placement_free_slots(const struct scheduler *s, size_t i)
+placement_free_slots(const struct services *s, size_t i)
 {
 	const struct config_agent	*a = &s->ctx->config->agents[i];
 
-	return (a->slots > 0 ? a->slots : 1) -
-	    scheduler_children_on(s, SCHEDULER_CHILD_RUN, a->name);
+	return (a->slots > 0 ? a->slots : 1) - services_runs_on(s, a->name);
 }
 
 /* The parsed job of a row (the context's cache: jobs never change). */
 static const struct job *
-placement_job(struct scheduler *s, int64_t id)
+placement_job(struct services *s, int64_t id)
 {
 	return jobcache_get(&s->ctx->jobs, s->ctx->store, id, NULL);
 }
@@ -146,7 +145,7 @@ placement_job(struct scheduler *s, int64_t id)
  * has no inventory and has not been asked since this scheduler started).
  */
 static int
-placement_eligible(const struct scheduler *s, size_t i, const struct job *job,
+placement_eligible(const struct services *s, size_t i, const struct job *job,
     char **why)
 {
 	const struct store_agent	*row = &s->agents[i];
@@ -179,7 +178,7 @@ placement_eligible(const struct scheduler *s, size_t i, const struct job *job,
  * *impossible is set, with *why, when no agent can run the job.
  */
 static int
-placement_positions(struct scheduler *s, int64_t id, const struct job *job,
+placement_positions(struct services *s, int64_t id, const struct job *job,
     char ***pos, size_t *nr, int *impossible, char **why, char **cause)
 {
 	struct strbuf	 reasons = STRBUF_INIT;
@@ -241,7 +240,7 @@ out:
  * machine to come back. Returns the config index, or -1 to wait.
  */
 static int
-placement_place(struct scheduler *s, const struct store_run *run,
+placement_place(struct services *s, const struct store_run *run,
     const struct job *job, char **pos, size_t nr_pos, char **cause)
 {
 	size_t	 p = (size_t)run->seq % nr_pos, i, k;
@@ -291,7 +290,7 @@ placement_place(struct scheduler *s, const struct store_run *run,
 }
 
 int
-placement_find(struct scheduler *s, const struct store_run *run, int *agent,
+placement_find(struct services *s, const struct store_run *run, int *agent,
     char **why, char **cause)
 {
 	const struct job	 *job = placement_job(s, run->job);

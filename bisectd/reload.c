@@ -158,14 +158,14 @@ reload_config(struct scheduler *s, char **cause)
 	for (j = 0; j < old->nr_agents; j++) {
 		if (s->link_fds[j] != -1)
 			close(s->link_fds[j]);
-		store_agent_release(&s->agents[j]);
+		store_agent_release(&s->sv.agents[j]);
 	}
 	free(s->link_fds);
 	free(s->link_after);
-	free(s->agents);
+	free(s->sv.agents);
 	s->link_fds = fds;
 	s->link_after = after;
-	s->agents = rows;
+	s->sv.agents = rows;
 	fds = NULL;
 	after = NULL;
 	rows = NULL;
@@ -174,7 +174,7 @@ reload_config(struct scheduler *s, char **cause)
 	    "agents); work already started goes on under the old one",
 	    new->path, new->nr_repos, new->nr_agents);
 	new = old;
-	s->progress = 1;
+	s->sv.progress = 1;
 	r = 0;
 out:
 	config_free(new);

@@ -246,7 +246,7 @@ request_runs(const struct store_request *rq)
 
 /* The job's runs at one commit of the request (bisectd/want.c). */
 static int
-request_ensure_runs(struct scheduler *s, const struct config_repo *cr,
+request_ensure_runs(struct services *s, const struct config_repo *cr,
     const struct store_job *sj, const char *oid, unsigned runs, int *added,
     char **cause)
 {
@@ -270,7 +270,7 @@ request_ensure_runs(struct scheduler *s, const struct config_repo *cr,
 }
 
 static int
-request_plan_runs(struct scheduler *s, const struct store_request *rq,
+request_plan_runs(struct services *s, const struct store_request *rq,
     char **cause)
 {
 	struct store			 *st = s->ctx->store;
@@ -333,7 +333,7 @@ out:
 }
 
 int
-request_plan(struct scheduler *s, int64_t id, char **cause)
+request_plan(struct services *s, int64_t id, char **cause)
 {
 	struct store_request	rq;
 	int			r = -1;

@@ -100,18 +100,6 @@ scheduler_signals_restore(void)
 	signal(SIGHUP, SIG_DFL);
 }
 
-unsigned
-scheduler_slots(const struct context *ctx)
-{
-	unsigned	n = 0;
-	size_t		i;
-
-	for (i = 0; i < ctx->config->nr_agents; i++)
-		n += ctx->config->agents[i].slots > 0 ?
-		    (unsigned)ctx->config->agents[i].slots : 1;
-	return n > 0 ? n : 1;
-}
-
 static double
 scheduler_now(void)
 {
@@ -121,7 +109,7 @@ scheduler_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-void
+static void
 scheduler_child_add(struct scheduler *s, pid_t pid,
     enum scheduler_child_kind kind, int64_t id, int64_t token,
     const char *repo, const char *agent)
@@ -205,7 +193,7 @@ scheduler_orphans_retry(struct scheduler *s)
 		    (long long)o->id, o->tries + 1);
 		free(o->why);
 		s->orphans[i] = s->orphans[--s->nr_orphans];
-		s->progress = 1;
+		s->sv.progress = 1;
 	}
 }
 
@@ -273,7 +261,7 @@ scheduler_reap(struct scheduler *s)
 		}
 		free(why);
 		scheduler_child_remove(s, i);
-		s->progress = 1;
+		s->sv.progress = 1;
 	}
 }
 
@@ -288,12 +276,12 @@ scheduler_plan(struct scheduler *s, char **cause)
 	if (store_request_active(s->ctx->store, &ids, &nr, cause) != 0)
 		return -1;
 	for (i = 0; i < nr; i++) {
-		if (request_plan(s, ids[i], &why) != 0) {
+		if (request_plan(&s->sv, ids[i], &why) != 0) {
 			log_error("request %lld: %s", (long long)ids[i],
 			    why != NULL ? why : "planning failed");
 			store_request_set_status(s->ctx->store, ids[i],
 			    "failed", why, NULL);
-			bisection_forget(s, ids[i]);
+			bisection_forget(&s->sv, ids[i]);
 			free(why);
 			why = NULL;
 		}
@@ -346,7 +334,7 @@ scheduler_start_builds(struct scheduler *s, char **cause)
 		}
 		scheduler_child_add(s, pid, SCHEDULER_CHILD_BUILD, ids[i], 0,
 		    b.repo, NULL);
-		s->progress = 1;
+		s->sv.progress = 1;
 	}
 	r = 0;
 out:
@@ -356,7 +344,7 @@ out:
 }
 
 /* Running children of a kind on an agent. */
-int
+static int
 scheduler_children_on(const struct scheduler *s, enum scheduler_child_kind kind,
     const char *agent)
 {
@@ -370,6 +358,20 @@ scheduler_children_on(const struct scheduler *s, enum scheduler_child_kind kind,
 			n++;
 	}
 	return n;
+}
+
+/* The services' view of the children (bisectd/services.h). */
+static int
+scheduler_runs_on(void *payload, const char *agent)
+{
+	return scheduler_children_on(payload, SCHEDULER_CHILD_RUN, agent);
+}
+
+static void
+scheduler_fetch_started(void *payload, pid_t pid, const char *repo)
+{
+	scheduler_child_add(payload, pid, SCHEDULER_CHILD_FETCH, 0, 0, repo,
+	    NULL);
 }
 
 /* Is the agent's link one of an old config, still to be replaced? */
@@ -421,13 +423,13 @@ scheduler_agents_load(struct scheduler *s, char **cause)
 	int			 k;
 
 	for (i = 0; i < s->ctx->config->nr_agents; i++)
-		store_agent_release(&s->agents[i]);
+		store_agent_release(&s->sv.agents[i]);
 	if (store_agent_list(s->ctx->store, &rows, &nr, cause) != 0)
 		return -1;
 	for (i = 0; i < nr; i++) {
-		k = placement_agent_index(s, rows[i].name);
+		k = placement_agent_index(&s->sv, rows[i].name);
 		if (k >= 0) {
-			s->agents[k] = rows[i];
+			s->sv.agents[k] = rows[i];
 			memset(&rows[i], 0, sizeof rows[i]);
 		}
 	}
@@ -454,7 +456,7 @@ scheduler_agents_turn(struct scheduler *s)
 	scheduler_links_retire(s);
 	for (i = 0; i < s->ctx->config->nr_agents; i++) {
 		a = &s->ctx->config->agents[i];
-		row = &s->agents[i];
+		row = &s->sv.agents[i];
 		/* its old link first finishes what it carries, and goes */
 		if (scheduler_link_stale(s, a->name))
 			continue;
@@ -671,7 +673,7 @@ scheduler_start_runs(struct scheduler *s, char **cause)
 		if (!found || strcmp(b.status, "ok") != 0 ||
 		    scheduler_held(held, nr_held, run.dispatch_key))
 			continue;
-		if ((impossible = placement_find(s, &run, &k, &why,
+		if ((impossible = placement_find(&s->sv, &run, &k, &why,
 		    cause)) < 0)
 			goto out;
 		if (impossible) {
@@ -681,7 +683,7 @@ scheduler_start_runs(struct scheduler *s, char **cause)
 				goto out;
 			free(why);
 			why = NULL;
-			s->progress = 1;
+			s->sv.progress = 1;
 			continue;
 		}
 		if (k < 0 || scheduler_link_stale(s,
@@ -702,7 +704,7 @@ scheduler_start_runs(struct scheduler *s, char **cause)
 		}
 		scheduler_child_add(s, pid, SCHEDULER_CHILD_RUN, run.id, token,
 		    run.repo, agent->name);
-		s->progress = 1;
+		s->sv.progress = 1;
 	}
 	r = 0;
 out:
@@ -765,7 +767,7 @@ scheduler_agents_setup(struct scheduler *s, char **cause)
 
 	s->link_fds = xcalloc(n + 1, sizeof *s->link_fds);
 	s->link_after = xcalloc(n + 1, sizeof *s->link_after);
-	s->agents = xcalloc(n + 1, sizeof *s->agents);
+	s->sv.agents = xcalloc(n + 1, sizeof *s->sv.agents);
 	for (i = 0; i < n; i++)
 		s->link_fds[i] = -1;
 	if (transport_link_setup(cause) != 0)
@@ -790,11 +792,11 @@ scheduler_agents_free(struct scheduler *s)
 	    i++) {
 		if (s->link_fds[i] != -1)
 			close(s->link_fds[i]);
-		store_agent_release(&s->agents[i]);
+		store_agent_release(&s->sv.agents[i]);
 	}
 	free(s->link_fds);
 	free(s->link_after);
-	free(s->agents);
+	free(s->sv.agents);
 	transport_link_clear();
 }
 
@@ -823,6 +825,10 @@ scheduler_run(struct context *ctx, const struct scheduler_opts *opts,
 
 	memset(&s, 0, sizeof s);
 	s.ctx = ctx;
+	s.sv.ctx = ctx;
+	s.sv.payload = &s;
+	s.sv.runs_on = scheduler_runs_on;
+	s.sv.fetch_started = scheduler_fetch_started;
 	if (scheduler_signals_setup(cause) != 0)
 		return -1;
 	if (store_recover(ctx->store, &nr_runs, &nr_builds, cause) != 0)
@@ -831,11 +837,11 @@ scheduler_run(struct context *ctx, const struct scheduler_opts *opts,
 		log_info("requeued %d runs and %d builds left by a scheduler "
 		    "that went away", nr_runs, nr_builds);
 	if (scheduler_agents_setup(&s, cause) != 0 ||
-	    bisection_report_missing(&s, cause) != 0)
+	    bisection_report_missing(&s.sv, cause) != 0)
 		goto out;
 	s.tracker = tracker_new();
 	while (!scheduler_stop) {
-		s.progress = 0;
+		s.sv.progress = 0;
 		scheduler_reap(&s);
 		if (scheduler_hup) {
 			scheduler_hup = 0;
@@ -852,7 +858,7 @@ scheduler_run(struct context *ctx, const struct scheduler_opts *opts,
 			}
 		}
 		if (opts->wait_request == 0 &&
-		    tracker_turn(s.tracker, &s, &why) != 0) {
+		    tracker_turn(s.tracker, &s.sv, &why) != 0) {
 			log_error("continuous mode: %s", why);
 			free(why);
 			why = NULL;
@@ -872,7 +878,7 @@ scheduler_run(struct context *ctx, const struct scheduler_opts *opts,
 		if (opts->wait_request != 0 &&
 		    scheduler_request_over(&s, opts->wait_request))
 			break;
-		if (s.progress)
+		if (s.sv.progress)
 			continue;
 		scheduler_sleep(SCHEDULER_TICK_MS);
 	}
@@ -881,9 +887,9 @@ out:
 	scheduler_shutdown(&s);
 	scheduler_agents_free(&s);
 	tracker_free(s.tracker);
-	for (i = 0; i < s.nr_bisections; i++)
-		bisection_free(s.bisections[i]);
-	free(s.bisections);
+	for (i = 0; i < s.sv.nr_bisections; i++)
+		bisection_free(s.sv.bisections[i]);
+	free(s.sv.bisections);
 	free(s.children);
 	for (i = 0; i < s.nr_orphans; i++)
 		free(s.orphans[i].why);

@@ -340,7 +340,7 @@ tracker_tip(git_repository *repo, const struct config_repo *cr,
 
 /* Append one commit to the branch's series, with its tree. */
 static int
-tracker_add(struct scheduler *s, git_repository *repo,
+tracker_add(struct services *s, git_repository *repo,
     const struct config_repo *cr, const char *branch, const git_oid *oid,
     int base, int *reused, char **cause)
 {
@@ -369,7 +369,7 @@ out:
 
 /* A branch without a tip: said once, and marked gone when it was seen. */
 static int
-tracker_missing(struct scheduler *s, struct tracker_repo *tr,
+tracker_missing(struct services *s, struct tracker_repo *tr,
     const struct config_repo *cr, size_t b, char **cause)
 {
 	const char	*branch = cr->track[b];
@@ -412,7 +412,7 @@ out:
  * and the new line is appended, oldest first.
  */
 static int
-tracker_record(struct scheduler *s, struct tracker_repo *tr,
+tracker_record(struct services *s, struct tracker_repo *tr,
     git_repository *repo, const struct config_repo *cr, size_t b,
     unsigned char *settled, char **cause)
 {
@@ -530,7 +530,7 @@ out:
 }
 
 static int
-tracker_queue(struct scheduler *s, const struct config_repo *cr,
+tracker_queue(struct services *s, const struct config_repo *cr,
     char **cause)
 {
 	const struct config_continuous	*cc = &s->ctx->config->continuous;
@@ -573,7 +573,7 @@ out:
 
 /* The job's canonical text as a file, so that a bisection can name it. */
 static char *
-tracker_job_file(struct scheduler *s, const struct job *job, char **cause)
+tracker_job_file(struct services *s, const struct job *job, char **cause)
 {
 	char	*dir = path_join(s->ctx->config->workdir, "jobs");
 	char	*name = xasprintf("%s.yaml", job->id), *path = NULL;
@@ -603,7 +603,7 @@ tracker_regressed(double change_pct, enum job_direction dir)
 
 /* A bisection between two commits of the series, for metric of job. */
 static int
-tracker_bisect(struct scheduler *s, const struct config_repo *cr,
+tracker_bisect(struct services *s, const struct config_repo *cr,
     const struct job *job, const char *good, const char *bad,
     const char *direction, int64_t *id, char **cause)
 {
@@ -638,7 +638,7 @@ tracker_bisect(struct scheduler *s, const struct config_repo *cr,
  * (bisectd/report.c) and threads under its mail (bisectd/outbox.c).
  */
 static int
-tracker_improved(struct scheduler *s, const struct config_repo *cr,
+tracker_improved(struct services *s, const struct config_repo *cr,
     const char *branch, const struct job *job, int64_t job_row,
     enum job_direction dir, const struct changepoint *cp,
     const struct series_point *before, const struct series_point *after,
@@ -682,7 +682,7 @@ out:
  * again when those runs are done.
  */
 static int
-tracker_tail_more(struct scheduler *s, const struct config_repo *cr,
+tracker_tail_more(struct services *s, const struct config_repo *cr,
     const char *branch, const struct job *job, const struct series *series,
     char **cause)
 {
@@ -724,7 +724,7 @@ out:
 }
 
 static int
-tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
+tracker_detect_job(struct services *s, const struct config_repo *cr,
     const char *branch, const struct job *job, const struct store_tracked *t,
     size_t nr, int *idle, char **cause)
 {
@@ -810,7 +810,7 @@ out:
 
 /* *settled: no job's series of the branch waits for runs */
 static int
-tracker_detect(struct scheduler *s, const struct config_repo *cr,
+tracker_detect(struct services *s, const struct config_repo *cr,
     const char *branch, struct job **jobs, size_t nr_jobs, int *settled,
     char **cause)
 {
@@ -840,7 +840,7 @@ out:
 
 /* The continuous jobs, loaded once for a turn's detection. */
 static int
-tracker_jobs(struct scheduler *s, struct job ***out, size_t *nr,
+tracker_jobs(struct services *s, struct job ***out, size_t *nr,
     char **cause)
 {
 	const struct config		*cfg = s->ctx->config;
@@ -865,7 +865,7 @@ tracker_jobs(struct scheduler *s, struct job ***out, size_t *nr,
 }
 
 int
-tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
+tracker_turn(struct tracker *t, struct services *s, char **cause)
 {
 	const struct config		*cfg = s->ctx->config;
 	const struct config_repo	*cr;
@@ -923,9 +923,7 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 				free(why);
 				why = NULL;
 			} else {
-				scheduler_child_add(s, pid,
-				    SCHEDULER_CHILD_FETCH, 0, 0, cr->name,
-				    NULL);
+				services_fetch_started(s, pid, cr->name);
 				tr->fetching = pid;
 			}
 		}
