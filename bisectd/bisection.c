@@ -75,15 +75,36 @@ bisection_free(struct bisection *bs)
 	free(bs);
 }
 
-static const struct repo_range *bisection_sort_range;
+/* The driver's conclusion as the store keeps it. */
+static enum store_bisection_status
+bisection_status(enum bisect_status status)
+{
+	switch (status) {
+	case BISECT_CONTINUE:
+		return STORE_BISECTION_RUNNING;
+	case BISECT_FOUND:
+		return STORE_BISECTION_FOUND;
+	case BISECT_NO_CHANGE:
+		return STORE_BISECTION_NO_CHANGE;
+	case BISECT_AMBIGUOUS:
+		return STORE_BISECTION_AMBIGUOUS;
+	case BISECT_UNCONFIRMED:
+		return STORE_BISECTION_UNCONFIRMED;
+	case BISECT_INCONCLUSIVE:
+		return STORE_BISECTION_INCONCLUSIVE;
+	case BISECT_FAILED:
+		break;
+	}
+	return STORE_BISECTION_FAILED;
+}
 
 static int
-bisection_cmp_oid(const void *a, const void *b)
+bisection_cmp_oid(const void *a, const void *b, void *payload)
 {
-	const size_t	ia = *(const size_t *)a, ib = *(const size_t *)b;
+	const struct repo_range	*range = payload;
+	const size_t		 ia = *(const size_t *)a, ib = *(const size_t *)b;
 
-	return strcmp(bisection_sort_range->oids[ia],
-	    bisection_sort_range->oids[ib]);
+	return strcmp(range->oids[ia], range->oids[ib]);
 }
 
 static size_t
@@ -140,10 +161,8 @@ bisection_load(struct services *s, const struct store_bisection *b,
 	bs->order = xcalloc(bs->range.nr_commits, sizeof *bs->order);
 	for (i = 0; i < bs->range.nr_commits; i++)
 		bs->order[i] = i;
-	bisection_sort_range = &bs->range;
-	qsort(bs->order, bs->range.nr_commits, sizeof *bs->order,
-	    bisection_cmp_oid);
-	bisection_sort_range = NULL;
+	qsort_r(bs->order, bs->range.nr_commits, sizeof *bs->order,
+	    bisection_cmp_oid, &bs->range);
 	ALLOC_GROW(s->bisections, s->nr_bisections, s->alloc_bisections);
 	s->bisections[s->nr_bisections++] = bs;
 	*out = bs;
@@ -214,10 +233,10 @@ bisection_gather(struct services *s, struct bisection *bs,
 		    (size_t)-1)
 			continue;
 		c = &bs->range.commits[idx];
-		if (strcmp(t->images[i].status, "ok") == 0) {
+		if (t->images[i].status == STORE_BUILD_OK) {
 			c->build = BISECT_BUILD_OK;
 			c->image = t->images[i].image_hash;
-		} else if (strcmp(t->images[i].status, "failed") == 0)
+		} else if (t->images[i].status == STORE_BUILD_FAILED)
 			c->build = BISECT_BUILD_FAILED;
 		else
 			t->building = 1;
@@ -241,9 +260,9 @@ bisection_gather(struct services *s, struct bisection *bs,
 		if ((found = store_build_find(st, b->repo, oids[i], bs->recipe,
 		    &build, cause)) < 0)
 			goto out;
-		if (found && strcmp(build.status, "ok") == 0)
+		if (found && build.status == STORE_BUILD_OK)
 			c->build = BISECT_BUILD_OK;
-		if ((found && strcmp(build.status, "failed") == 0) ||
+		if ((found && build.status == STORE_BUILD_FAILED) ||
 		    (failed > 0 && t->series[t->nr_touched].nr == 0))
 			c->build = BISECT_BUILD_FAILED;
 		c->samples = t->series[t->nr_touched].values;
@@ -854,11 +873,11 @@ bisection_fail(struct services *s, int64_t id, const char *why,
 	int	 r;
 
 	log_error("bisection %lld failed: %s", (long long)id, why);
-	r = store_bisection_finish(s->ctx->store, id, "failed", text, NULL, 0,
-	    cause);
+	r = store_bisection_finish(s->ctx->store, id, STORE_BISECTION_FAILED,
+	    text, NULL, 0, cause);
 	if (r == 0)
-		r = store_request_set_status(s->ctx->store, id, "failed", why,
-		    cause);
+		r = store_request_set_status(s->ctx->store, id,
+		    STORE_REQUEST_FAILED, why, cause);
 	json_decref(o);
 	free(text);
 	bisection_forget(s, id);
@@ -936,9 +955,9 @@ bisection_report_missing(struct services *s, char **cause)
 			goto out;
 		log_info("bisection %lld: %s without its report (a process "
 		    "stopped between the two): writing it", (long long)ids[i],
-		    b.status);
-		r = bisection_report(s, ids[i], strcmp(b.status, "found") == 0,
-		    cause);
+		    store_bisection_status_name(b.status));
+		r = bisection_report(s, ids[i],
+		    b.status == STORE_BISECTION_FOUND, cause);
 		store_bisection_release(&b);
 		if (r != 0)
 			goto out;
@@ -962,7 +981,7 @@ bisection_conclude(struct services *s, struct bisection *bs,
 	json = bisection_json(s, bs, b, t, res, revert);
 	steps = bisection_steps(bs, t, res, &nr_steps);
 	if (store_bisection_finish(s->ctx->store, b->id,
-	    bisect_status_name(res->status), json, steps, nr_steps,
+	    bisection_status(res->status), json, steps, nr_steps,
 	    cause) != 0)
 		goto out;
 	if (res->status == BISECT_FOUND ||
@@ -1046,13 +1065,13 @@ bisection_revert_image(struct services *s, struct bisection *bs,
 			return -1;
 		return 2;
 	}
-	if (strcmp(build.status, "failed") == 0) {
+	if (build.status == STORE_BUILD_FAILED) {
 		*out = json_pack("{s:b, s:s, s:b}", "clean", 1, "commit", oid,
 		    "built", 0);
 		r = 0;
 		goto out;
 	}
-	if (strcmp(build.status, "ok") != 0) {
+	if (build.status != STORE_BUILD_OK) {
 		r = 2;
 		goto out;
 	}
@@ -1137,7 +1156,7 @@ bisection_revert(struct services *s, struct bisection *bs,
 	if ((found = store_build_find(st, b->repo, oid, bs->recipe, &build,
 	    cause)) < 0)
 		return -1;
-	if (found && strcmp(build.status, "failed") == 0) {
+	if (found && build.status == STORE_BUILD_FAILED) {
 		t->nr_runs += (size_t)done;
 		*out = json_pack("{s:b, s:s, s:b}", "clean", 1, "commit", oid,
 		    "built", 0);
@@ -1272,15 +1291,16 @@ bisection_plan(struct services *s, int64_t id, char **cause)
 	memset(&rq, 0, sizeof rq);
 	if (store_bisection_get(st, id, &b, cause) != 0)
 		return -1;
-	if (strcmp(b.status, "running") != 0) {
-		r = store_request_set_status(st, id, strcmp(b.status,
-		    "failed") == 0 ? "failed" : "done", NULL, cause);
+	if (b.status != STORE_BISECTION_RUNNING) {
+		r = store_request_set_status(st, id,
+		    store_request_status_of(b.status), NULL, cause);
 		goto out;
 	}
 	if (store_request_get(st, id, &rq, cause) != 0)
 		goto out;
-	if (strcmp(rq.status, "pending") == 0 &&
-	    store_request_set_status(st, id, "running", NULL, cause) != 0)
+	if (rq.status == STORE_REQUEST_PENDING &&
+	    store_request_set_status(st, id, STORE_REQUEST_RUNNING, NULL,
+	    cause) != 0)
 		goto out;
 	if (store_run_busy(st, b.job, b.repo, &busy, cause) != 0)
 		goto out;

@@ -61,8 +61,8 @@ cmd_status_branch(struct store *st, const char *repo, const char *branch,
 				    g[j].metric, "good", g[j].good, "bad",
 				    g[j].bad, "bisection",
 				    (json_int_t)g[j].bisection, "status",
-				    g[j].status != NULL ? g[j].status :
-				    "pending", "culprit", g[j].culprit != NULL ?
+				    store_regression_status_name(&g[j]),
+				    "culprit", g[j].culprit != NULL ?
 				    json_string(g[j].culprit) : json_null(),
 				    "fixed", g[j].fixed_bad == NULL ?
 				    json_null() : json_pack("{s:s, s:s, s:o, "
@@ -83,10 +83,10 @@ cmd_status_branch(struct store *st, const char *repo, const char *branch,
 			printf("    %+.1f%% %s between %.10s and %.10s: "
 			    "bisection %lld %s", g[j].change_pct, g[j].metric,
 			    g[j].good, g[j].bad, (long long)g[j].bisection,
-			    g[j].status != NULL ? g[j].status : "pending");
+			    store_regression_status_name(&g[j]));
 			if (g[j].culprit != NULL)
-				printf(", %sculprit %.10s", g[j].status != NULL &&
-				    strcmp(g[j].status, "unconfirmed") == 0 ?
+				printf(", %sculprit %.10s",
+				    g[j].status == STORE_BISECTION_UNCONFIRMED ?
 				    "unconfirmed " : "", g[j].culprit);
 			if (g[j].fixed_culprit != NULL)
 				printf("; closed: fixed by commit %.10s",
@@ -121,13 +121,14 @@ cmd_status_verdict(const struct store_bisection *b, json_t **culprit)
 
 	*culprit = NULL;
 	if (b->result == NULL || (res = json_loads(b->result, 0, NULL)) == NULL)
-		return xstrdup(b->status);
+		return xstrdup(store_bisection_status_name(b->status));
 	c = json_string_value(json_object_get(res, "culprit"));
 	if (c != NULL) {
 		*culprit = json_string(c);
-		out = xasprintf("%s, culprit %.10s", b->status, c);
+		out = xasprintf("%s, culprit %.10s",
+		    store_bisection_status_name(b->status), c);
 	} else
-		out = xstrdup(b->status);
+		out = xstrdup(store_bisection_status_name(b->status));
 	json_decref(res);
 	return out;
 }
@@ -140,14 +141,16 @@ cmd_status_request_json(const struct store_request *rq,
 	char	*verdict;
 
 	o = json_pack("{s:I, s:s, s:s, s:s, s:o}", "id", (json_int_t)rq->id,
-	    "kind", rq->kind, "status", rq->status, "job_file", rq->job_file,
+	    "kind", rq->kind, "status", store_request_status_name(rq->status),
+	    "job_file", rq->job_file,
 	    "error", rq->error != NULL ? json_string(rq->error) : json_null());
 	if (b != NULL) {
 		verdict = cmd_status_verdict(b, &culprit);
 		json_object_set_new(o, "bisection", json_pack("{s:s, s:o, s:o}",
-		    "status", b->status, "culprit", culprit != NULL ? culprit :
+		    "status", store_bisection_status_name(b->status), "culprit",
+		    culprit != NULL ? culprit :
 		    json_null(), "progress", b->progress != NULL &&
-		    strcmp(b->status, "running") == 0 ?
+		    b->status == STORE_BISECTION_RUNNING ?
 		    json_string(b->progress) : json_null()));
 		free(verdict);
 	}
@@ -246,11 +249,12 @@ cmd_status_exec(const char *config, struct cmd_args *args)
 			continue;
 		}
 		printf("  %-5lld %-8s %-8s %s%s%s\n", (long long)rq[i].id,
-		    rq[i].kind, rq[i].status, rq[i].job_file,
+		    rq[i].kind, store_request_status_name(rq[i].status),
+		    rq[i].job_file,
 		    rq[i].error ? ": " : "", rq[i].error ? rq[i].error : "");
 		if (!have_b)
 			continue;
-		if (strcmp(b.status, "running") == 0) {
+		if (b.status == STORE_BISECTION_RUNNING) {
 			if (b.progress != NULL)
 				printf("        %s\n", b.progress);
 		} else {

@@ -137,9 +137,10 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 		goto out;
 	}
 	/* a culprit its own evidence contradicts blames no author */
-	if (strcmp(b.status, "found") != 0) {
+	if (b.status != STORE_BISECTION_FOUND) {
 		error_set(cause, "bisection %lld is %s: its culprit is not "
-		    "mailed", (long long)id, b.status);
+		    "mailed", (long long)id,
+		    store_bisection_status_name(b.status));
 		goto out;
 	}
 	if ((cr = config_repo_find(ctx->config, b.repo)) == NULL) {

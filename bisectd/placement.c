@@ -83,7 +83,7 @@ placement_job_placeable(struct context *ctx, const struct job *job,
 			    &cause) != 0)
 				goto out;
 		}
-		if (strcmp(row.state, "refused") == 0)
+		if (row.state == STORE_AGENT_REFUSED)
 			one = xasprintf("refused (%s)", row.error);
 		else if (job_requires_met(job, row.nr_node, row.nr_cpu,
 		    row.memory, &one)) {
@@ -119,10 +119,11 @@ placement_agent_index(const struct services *s, const char *name)
 }
 
 static int
-placement_agent_in(const struct services *s, size_t i, const char *state)
+placement_agent_in(const struct services *s, size_t i,
+    enum store_agent_state state)
 {
 	return s->agents[i].name != NULL &&
-	    strcmp(s->agents[i].state, state) == 0;
+	    s->agents[i].state == state;
 }
 
 static int
@@ -153,7 +154,7 @@ placement_eligible(const struct services *s, size_t i, const struct job *job,
 
 	if (job != NULL && monitor_job_boot(job, a->boot, why) != 0)
 		return 0;
-	if (row->name != NULL && strcmp(row->state, "refused") == 0) {
+	if (row->name != NULL && row->state == STORE_AGENT_REFUSED) {
 		*why = xasprintf("refused (%s)", row->error != NULL ?
 		    row->error : "no reason");
 		return 0;
@@ -161,7 +162,7 @@ placement_eligible(const struct services *s, size_t i, const struct job *job,
 	if (job == NULL || !placement_job_requires(job))
 		return 1;
 	if (row->name == NULL || !row->has_inventory) {
-		if (row->name == NULL || strcmp(row->state, "unknown") == 0)
+		if (row->name == NULL || row->state == STORE_AGENT_UNKNOWN)
 			return -1;
 		*why = xasprintf("never answered with its inventory (%s)",
 		    row->error != NULL ? row->error : "no reason");
@@ -248,12 +249,13 @@ placement_place(struct services *s, const struct store_run *run,
 	int	 cur, done = 0, best = -1, best_n = 0, n, e;
 
 	cur = placement_agent_index(s, pos[p]);
-	if (cur >= 0 && placement_agent_in(s, (size_t)cur, "up"))
+	if (cur >= 0 && placement_agent_in(s, (size_t)cur, STORE_AGENT_UP))
 		return placement_free_slots(s, (size_t)cur) > 0 ? cur : -1;
 	if (cur >= 0 && (s->agents[cur].name == NULL ||
-	    placement_agent_in(s, (size_t)cur, "unknown")))
+	    placement_agent_in(s, (size_t)cur, STORE_AGENT_UNKNOWN)))
 		return -1;
-	if (cur >= 0 && !placement_agent_in(s, (size_t)cur, "refused")) {
+	if (cur >= 0 &&
+	    !placement_agent_in(s, (size_t)cur, STORE_AGENT_REFUSED)) {
 		if (store_run_done_on(s->ctx->store, run->job, pos[p], &done,
 		    cause) != 0)
 			return -2;
@@ -261,7 +263,7 @@ placement_place(struct services *s, const struct store_run *run,
 			return -1;
 	}
 	for (i = 0; i < s->ctx->config->nr_agents; i++) {
-		if ((int)i == cur || !placement_agent_in(s, i, "up"))
+		if ((int)i == cur || !placement_agent_in(s, i, STORE_AGENT_UP))
 			continue;
 		why = NULL;
 		e = placement_eligible(s, i, job, &why);

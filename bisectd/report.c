@@ -36,10 +36,9 @@ report_kind(double change_pct, const char *direction)
 
 char *
 report_headline(const char *oid, double change_pct, const char *metric,
-    const char *direction, const char *status)
+    const char *direction, enum store_bisection_status status)
 {
-	int	unconfirmed = status != NULL &&
-		    strcmp(status, "unconfirmed") == 0;
+	int	unconfirmed = status == STORE_BISECTION_UNCONFIRMED;
 
 	return xasprintf("commit %.10s: %s%+.1f%% %s %s", oid,
 	    unconfirmed ? "unconfirmed " : "", change_pct, metric,
@@ -86,7 +85,8 @@ report_fairness_json(const struct report_fairness *f, double change_pct,
 
 char *
 report_headline_fair(const char *oid, double change_pct, const char *metric,
-    const char *direction, const char *status, const struct report_fairness *f)
+    const char *direction, enum store_bisection_status status,
+    const struct report_fairness *f)
 {
 	struct strbuf	sb = STRBUF_INIT;
 	char		*h = report_headline(oid, change_pct, metric, direction,
@@ -140,7 +140,8 @@ report_log(struct strbuf *sb, struct context *ctx, int64_t id, char **cause)
 	if (first_bad != NULL)
 		strbuf_addf(sb, "# first bad commit: [%s]\n", first_bad);
 	else
-		strbuf_addf(sb, "# status: %s\n", b.status);
+		strbuf_addf(sb, "# status: %s\n",
+		    store_bisection_status_name(b.status));
 	r = 0;
 out:
 	json_decref(res);
@@ -935,7 +936,7 @@ report_fix_para(struct strbuf *sb, const struct store_regression *g,
 			    g[i].change_pct, g[i].metric, g[i].good, g[i].bad,
 			    branch != NULL ? " on " : "", branch != NULL ?
 			    branch : "", (long long)g[i].bisection,
-			    g[i].status != NULL ? g[i].status : "pending");
+			    store_regression_status_name(&g[i]));
 	}
 }
 
@@ -988,7 +989,7 @@ report_bisection_mail(struct context *ctx, int64_t id,
 	    (culprit = json_string_value(json_object_get(res, "culprit")))
 	    == NULL) {
 		error_set(cause, "bisection %lld found no culprit (status %s)",
-		    (long long)id, b.status);
+		    (long long)id, store_bisection_status_name(b.status));
 		goto out;
 	}
 	change = json_number_value(json_object_get(res, "change_pct"));
@@ -1031,7 +1032,7 @@ report_bisection_mail(struct context *ctx, int64_t id,
 		    cr->tree : cr->name, branch, headline, subject);
 	if (mail == NULL)
 		strbuf_addf(&sb, "%s\n\n", *headline);
-	if (strcmp(b.status, "unconfirmed") == 0)
+	if (b.status == STORE_BISECTION_UNCONFIRMED)
 		report_para(&sb, "UNCONFIRMED: the bisection pointed at this "
 		    "commit, but its own evidence contradicts it: %s. Its "
 		    "author has not been mailed; suspect noise or the "

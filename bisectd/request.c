@@ -283,7 +283,7 @@ request_plan_runs(struct services *s, const struct store_request *rq,
 
 	memset(&sj, 0, sizeof sj);
 	if ((cr = config_repo_find(s->ctx->config, rq->repo)) == NULL) {
-		r = store_request_set_status(st, rq->id, "failed",
+		r = store_request_set_status(st, rq->id, STORE_REQUEST_FAILED,
 		    "its repository is no longer in the config", cause);
 		goto out;
 	}
@@ -306,11 +306,11 @@ request_plan_runs(struct services *s, const struct store_request *rq,
 			goto fail;
 		any_busy |= busy;
 	}
-	if (strcmp(rq->status, "pending") == 0 && store_request_set_status(st,
-	    rq->id, "running", NULL, cause) != 0)
+	if (rq->status == STORE_REQUEST_PENDING && store_request_set_status(st,
+	    rq->id, STORE_REQUEST_RUNNING, NULL, cause) != 0)
 		goto fail;
 	if (!any_busy && added == 0 && store_request_set_status(st, rq->id,
-	    "done", NULL, cause) != 0)
+	    STORE_REQUEST_DONE, NULL, cause) != 0)
 		goto fail;
 	if (store_commit(st, cause) != 0)
 		goto fail;
@@ -340,7 +340,7 @@ request_plan(struct services *s, int64_t id, char **cause)
 
 	if (store_request_get(s->ctx->store, id, &rq, cause) != 0)
 		return -1;
-	if (strcmp(rq.status, "done") == 0 || strcmp(rq.status, "failed") == 0)
+	if (rq.status == STORE_REQUEST_DONE || rq.status == STORE_REQUEST_FAILED)
 		r = 0;
 	else if (strcmp(rq.kind, "bisect") == 0)
 		r = bisection_plan(s, id, cause);

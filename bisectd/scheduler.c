@@ -206,7 +206,7 @@ static void
 scheduler_reap(struct scheduler *s)
 {
 	struct scheduler_child	*c;
-	char			*cause = NULL, *why;
+	char			*cause = NULL, *how, *why;
 	pid_t			 pid;
 	size_t			 i;
 	int			 status;
@@ -221,17 +221,18 @@ scheduler_reap(struct scheduler *s)
 			continue;
 		c = &s->children[i];
 		if (WIFSIGNALED(status))
-			why = xasprintf("its worker was killed by signal %d",
+			how = xasprintf("was killed by signal %d",
 			    WTERMSIG(status));
 		else
-			why = xasprintf("its worker exited with status %d",
+			how = xasprintf("exited with status %d",
 			    WEXITSTATUS(status));
+		why = xasprintf("its worker %s", how);
 		if (c->kind == SCHEDULER_CHILD_LINK && c->retired) {
 			/* replaced by the new config's at the next turn */
 		} else if (c->kind == SCHEDULER_CHILD_LINK) {
 			/* restarted by the next turn, a second on */
-			log_warn("agent '%s': %s link %s", c->agent, "its",
-			    why + 4);
+			log_warn("agent '%s': its link worker %s", c->agent,
+			    how);
 		} else if (c->kind == SCHEDULER_CHILD_PROBE) {
 			/* a probe records its outcome; one that died did not */
 			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
@@ -259,6 +260,7 @@ scheduler_reap(struct scheduler *s)
 			free(cause);
 			cause = NULL;
 		}
+		free(how);
 		free(why);
 		scheduler_child_remove(s, i);
 		s->sv.progress = 1;
@@ -280,7 +282,7 @@ scheduler_plan(struct scheduler *s, char **cause)
 			log_error("request %lld: %s", (long long)ids[i],
 			    why != NULL ? why : "planning failed");
 			store_request_set_status(s->ctx->store, ids[i],
-			    "failed", why, NULL);
+			    STORE_REQUEST_FAILED, why, NULL);
 			bisection_forget(&s->sv, ids[i]);
 			free(why);
 			why = NULL;
@@ -476,11 +478,11 @@ scheduler_agents_turn(struct scheduler *s)
 		if (scheduler_children_on(s, SCHEDULER_CHILD_PROBE,
 		    a->name) > 0)
 			continue;
-		if (row->name == NULL || strcmp(row->state, "unknown") == 0)
+		if (row->name == NULL || row->state == STORE_AGENT_UNKNOWN)
 			need = 1;
-		else if (strcmp(row->state, "down") == 0)
+		else if (row->state == STORE_AGENT_DOWN)
 			need = row->retry_at <= now;
-		else if (strcmp(row->state, "refused") == 0) {
+		else if (row->state == STORE_AGENT_REFUSED) {
 			stamp = worker_agent_stamp(a);
 			need = row->stamp == NULL ||
 			    strcmp(stamp, row->stamp) != 0;
@@ -601,8 +603,8 @@ scheduler_held_batches(struct scheduler *s, const int64_t *ids, size_t nr,
 		    run.commit_oid, run.recipe, &b, cause);
 		if (found < 0)
 			goto out;
-		if (found && (strcmp(b.status, "ok") == 0 ||
-		    strcmp(b.status, "failed") == 0))
+		if (found && (b.status == STORE_BUILD_OK ||
+		    b.status == STORE_BUILD_FAILED))
 			continue;
 		batch = run.dispatch_key >> DISPATCH_BATCH_SHIFT;
 		for (k = 0; k < *nr_held && (*held)[k] != batch; k++)
@@ -663,14 +665,14 @@ scheduler_start_runs(struct scheduler *s, char **cause)
 		    run.commit_oid, run.recipe, &b, cause);
 		if (found < 0)
 			goto out;
-		if (found && strcmp(b.status, "failed") == 0) {
+		if (found && b.status == STORE_BUILD_FAILED) {
 			if (store_run_skip_build(s->ctx->store, run.repo,
 			    run.commit_oid, run.recipe,
 			    "untestable: the build failed", cause) != 0)
 				goto out;
 			continue;
 		}
-		if (!found || strcmp(b.status, "ok") != 0 ||
+		if (!found || b.status != STORE_BUILD_OK ||
 		    scheduler_held(held, nr_held, run.dispatch_key))
 			continue;
 		if ((impossible = placement_find(&s->sv, &run, &k, &why,
@@ -808,8 +810,8 @@ scheduler_request_over(struct scheduler *s, int64_t id)
 
 	if (store_request_get(s->ctx->store, id, &rq, NULL) != 0)
 		return 1;
-	over = strcmp(rq.status, "done") == 0 ||
-	    strcmp(rq.status, "failed") == 0;
+	over = rq.status == STORE_REQUEST_DONE ||
+	    rq.status == STORE_REQUEST_FAILED;
 	store_request_release(&rq);
 	return over;
 }

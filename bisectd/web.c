@@ -174,7 +174,8 @@ web_report_load(struct context *ctx, int64_t id, struct web_report *w,
 	if (w->b.result == NULL ||
 	    (w->res = json_loads(w->b.result, 0, NULL)) == NULL)
 		return error_set(cause, "bisection %lld has not concluded "
-		    "(status %s)", (long long)id, w->b.status);
+		    "(status %s)", (long long)id,
+		    store_bisection_status_name(w->b.status));
 	w->culprit = json_string_value(json_object_get(w->res, "culprit"));
 	w->change = json_number_value(json_object_get(w->res, "change_pct"));
 	if ((cr = config_repo_find(ctx->config, w->b.repo)) == NULL)
@@ -185,8 +186,8 @@ web_report_load(struct context *ctx, int64_t id, struct web_report *w,
 	/* no culprit (no_change, inconclusive, ambiguous): a page of its own */
 	if (w->culprit == NULL) {
 		w->headline = xasprintf("bisection %lld: %s, %+.1f%% %s between "
-		    "good %.10s and bad %.10s", (long long)id, w->b.status,
-		    w->change, w->b.metric, w->b.good, w->b.bad);
+		    "good %.10s and bad %.10s", (long long)id,
+		    store_bisection_status_name(w->b.status), w->change, w->b.metric, w->b.good, w->b.bad);
 		return 0;
 	}
 	if (repo_commit_read(w->repo, w->culprit, &w->rc, cause) != 0)
@@ -385,7 +386,7 @@ web_summary(struct strbuf *sb, const struct web_report *w,
 	web_escape(sb, w->headline);
 	strbuf_addstr(sb, "</h1>\n");
 	/* pointed at, but contradicted by its own evidence: not mailed */
-	if (strcmp(w->b.status, "unconfirmed") == 0) {
+	if (w->b.status == STORE_BISECTION_UNCONFIRMED) {
 		strbuf_addstr(sb, "<p><strong>Unconfirmed:</strong> the "
 		    "bisection pointed at this commit, but its own evidence "
 		    "contradicts it: ");
@@ -669,7 +670,7 @@ web_write_bisection(struct context *ctx, int64_t id, struct web_report *w,
 	    "reports</a></p>\n<h1>");
 	web_escape(&sb, w->headline);
 	strbuf_addstr(&sb, "</h1>\n<table class=\"kv\">\n");
-	web_kv(&sb, "status", w->b.status);
+	web_kv(&sb, "status", store_bisection_status_name(w->b.status));
 	web_kv(&sb, "metric", w->b.metric);
 	web_kv(&sb, "good", w->b.good);
 	web_kv(&sb, "bad", w->b.bad);
