@@ -1,16 +1,9 @@
 /*
- * Building a commit into the artifact cache. A free one of the
- * repository's build slots (each a persistent worktree and BUILD_DIR) is
- * moved to the commit (only the files that differ are rewritten), the
- * recipe's command runs there so that builds are incremental, and the
- * artifacts are copied into WORKDIR/cache/REPO/RECIPE/OID. An entry is
- * built by one build at a time (a lock per entry), and it is complete
- * only once its marker is written and the directory renamed into place,
- * so a crash never leaves a half entry that looks complete. A failed
- * build is a result (the commit is untestable), not an error. Kernel
- * recipes get their .config written from the base and the job's fragment
- * before the command runs, and their image hashed
- * (bisectd/build-kernel.c).
+ * Building a commit into the artifact cache: a free build slot (a
+ * persistent worktree and BUILD_DIR) is moved to the commit, the recipe's
+ * command runs there, and the artifacts are copied into the cache, complete
+ * only once renamed into place. A failed build is a result, not an error.
+ * The steps are in docs/design.md, "File notes".
  */
 #include <sys/file.h>
 #include <sys/prctl.h>

@@ -1,21 +1,8 @@
 /*
  * The outbox: queue a report's mail once, send it over SMTP with libcurl,
- * retry it with backoff. The order of writes is what makes the promise
- * "nothing lost, nothing sent twice" hold as far as SMTP lets it:
- *
- * 1. queue: the whole message is committed to the outbox (with its
- *    Message-ID, UNIQUE) before any attempt; a second queue of the same
- *    report finds it and adds nothing.
- * 2. claim: queued -> sending, attempts + 1, committed before connecting.
- * 3. the SMTP conversation; on the server's 250 to the data, sent is
- *    written at once, in the next statement.
- *
- * A crash between the 250 and that write is the one window where a mail
- * can go out twice: the row is still 'sending', the next sender (the
- * holder of the scheduler lock) cannot know whether the server took it,
- * and sends it again, with the same Message-ID and Date, so that the
- * receiving side can recognise the copy. Losing it instead would be
- * worse. A crash anywhere else sends it once.
+ * retry it with backoff. The order of the writes (queue, claim, send, mark
+ * sent) keeps "nothing lost, nothing sent twice" as far as SMTP lets it;
+ * docs/design.md, "File notes", says how and where a copy can go out.
  */
 #include <curl/curl.h>
 #include <jansson.h>

@@ -1,17 +1,9 @@
 /*
- * The scheduler loop. Each turn it reaps finished children, plans every
- * active request (which may add runs and builds), starts pending builds
- * (up to build_slots per repository at a time, each in its own worktree:
- * bisectd/build.c) and pending runs
- * whose build is done, in the interleaved dispatch order of
- * bisectd/dispatch.c, each on the agent its job's position names when
- * that agent has a free slot (bisectd/placement.c), then sleeps until a
- * child exits, a signal arrives, or half a second passes (so that a daemon
- * sees new requests). Besides builds and runs, its children are the
- * probes of agents that are new, down and due, or refused under a
- * configuration that changed since, and one link per ssh agent (the
- * process that holds its connection), restarted when it dies. Signal
- * handlers only set flags and wake the loop through a pipe.
+ * The scheduler loop: each turn reaps children, plans the active
+ * requests, starts builds and, in the dispatch order, runs on agents with a
+ * free slot, keeps the probes and ssh links going, then sleeps until a
+ * child, a signal or half a second. Signal handlers only set flags and wake
+ * the loop through a pipe (docs/design.md, "The scheduler").
  */
 #include <sys/types.h>
 #include <sys/wait.h>

@@ -1,22 +1,9 @@
 /*
- * Continuous mode. Each tracked branch is fetched (libgit2, from the
- * repository's `fetch:` remote name or URL into refs/bisectd/track/BRANCH;
- * without `fetch:` the local branch is read as it is) every `interval`
- * seconds, in a child process (bisectd/worker.c), so that a slow or
- * silent remote holds up nothing else; the branches are read when it
- * ends. New commits along the first-parent line are appended to the
- * branch's series in the database and the continuous jobs are queued at
- * them (every commit, or only each fetch's newest). When none of a job's
- * runs is pending, the series of its headline metric goes through the
- * change-point test (bisectd/series.c); a change in the bad direction
- * that no earlier regression of the series covers becomes a regression row
- * and a bisection between the last commit before it and the first after.
- * A branch looked at with none of its runs pending is not looked at again
- * until commits come to it or leave it: runs ending on other branches do
- * not make every idle series go through the test again.
- * With `web:` set, the index page (bisectd/web-index.c) is written anew
- * when runs have ended, at most every 30 seconds, so that the series'
- * plots follow the runs.
+ * Continuous mode: each tracked branch is fetched in a child on an
+ * interval, its new commits recorded and the continuous jobs queued at them;
+ * when a job's runs are over its headline series goes through the
+ * change-point test, and a new regression becomes a bisection. The rules
+ * are in docs/design.md, "File notes".
  */
 #include <git2.h>
 

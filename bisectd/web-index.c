@@ -1,13 +1,8 @@
 /*
- * The web index: every report, newest first, and every tracked series.
- * A tracked branch gets a section; in it each continuous job has a plot
- * per metric -- the headline metric first, then the testcase's other
- * metrics -- of the mean at each tested commit along the branch with its
- * ± one stddev band, the change points continuous mode finds in it
- * (bisectd/series.c: the same test at the same level, so the page shows
- * what the daemon acted on) and the culprits its bisections named, linked
- * to their reports; below, the job's regressions as a table. The reports
- * carry the compare tables and the environment; the index links them.
+ * The web index: every report, newest first, and every tracked series: a
+ * section per tracked branch with a plot per metric of each continuous job,
+ * its change points and culprits linked to their reports, and a table of
+ * its regressions. What each plot shows is in docs/design.md, "File notes".
  */
 #include <math.h>
 #include <stdio.h>

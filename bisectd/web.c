@@ -1,14 +1,9 @@
 /*
- * The static web report of a bisection, and the index of all reports. The
- * page carries what the text report carries (DESIGN §3.4) -- the headline,
- * the commit, the testcase and its parameters, the test machine, the
- * compare table and per-instance spread, the environment with any drift
- * between the compared runs called out first, the bisection log and the
- * reproducer -- plus the plot of bisectd/svg.c. Tables that are columns of
- * numbers are the text report's own, in <pre>, so the page and the mail
- * never disagree. Everything from a commit, a job or an agent goes through
- * web_escape; the page's Content-Security-Policy forbids scripts and any
- * load, so even a missed escape could not run code or reach the network.
+ * The static web report of a bisection: what the text report carries, plus
+ * the plot of bisectd/svg.c, its tables the text report's own in <pre>.
+ * Everything from a commit, a job or an agent goes through web_escape, and
+ * the page's Content-Security-Policy forbids scripts and loads (docs/design.md,
+ * "File notes").
  */
 #include <jansson.h>
 
