@@ -1,12 +1,9 @@
 /*
- * SIGHUP: the config again (docs/design.md, "Reloading the config"). The
- * file is loaded with every check bisectd makes when it starts; one that
- * fails them, or that would move the database or the work directory,
- * leaves the old config in force. A good one is in force from the next
- * turn: builds and runs already started keep the config they were forked
- * with and record as usual; an agent whose connection settings changed
- * (or that is gone) keeps its old link until no run or probe is left on
- * it (the scheduler then replaces it), and is probed again.
+ * SIGHUP: the config again (docs/design.md, "Reloading the config"). A
+ * file that fails bisectd's start-up checks, or would move the database or
+ * the work directory, leaves the old config in force; a good one is in
+ * force from the next turn, and an agent whose connection changed keeps its
+ * old link until nothing is left on it.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,12 +1,9 @@
 /*
  * The repositories under test, through libgit2 and never a git subprocess:
- * resolving revisions to commits, reading a commit's subject and author,
- * loading the range `bad ^good...` as the DAG the bisection driver works on,
- * and keeping one persistent worktree per repository in step with the commit
- * being built. The worktree is a plain directory, not a repository: a marker
- * file in it names the commit checked out, and a private index beside it is
- * a stat cache, so that moving to another commit rewrites only the files
- * that differ and an incremental build stays incremental.
+ * revisions resolved to commits, a commit's subject and author, the range
+ * `bad ^good` as the DAG the driver works on, and one persistent worktree
+ * per repository kept in step with the commit being built (docs/design.md,
+ * "File notes").
  */
 #include <sys/stat.h>
 #include <sys/types.h>
