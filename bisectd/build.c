@@ -888,8 +888,8 @@ build_remote(const struct build_request *req, const char *fragment,
 			    r == SSH_SESSION_REFUSED ? "refused us" :
 			    "not reached", err);
 			builder_state_note(req->workdir, slot.builder->name,
-			    r == SSH_SESSION_REFUSED ? "refused" : "down", err,
-			    NULL, slot.builder->probe_interval,
+			    r == SSH_SESSION_REFUSED ? BUILDER_REFUSED :
+			    BUILDER_DOWN, err, NULL, slot.builder->probe_interval,
 			    BUILDER_COUNT_ERROR);
 			continue;
 		}
@@ -897,8 +897,8 @@ build_remote(const struct build_request *req, const char *fragment,
 	}
 	if (r != 0) {
 		dir_remove_tree(p->tmp, NULL);
-		builder_state_note(req->workdir, slot.builder->name, "down", err,
-		    res.host_key, slot.builder->probe_interval,
+		builder_state_note(req->workdir, slot.builder->name,
+		    BUILDER_DOWN, err, res.host_key, slot.builder->probe_interval,
 		    BUILDER_COUNT_ERROR);
 		error_set(cause, "%s", err);
 		goto out;
@@ -909,8 +909,8 @@ build_remote(const struct build_request *req, const char *fragment,
 		res.failure = NULL;
 		*missing = res.missing;
 		res.missing = NULL;
-		builder_state_note(req->workdir, slot.builder->name, "up", NULL,
-		    res.host_key, 0, BUILDER_COUNT_FAILED);
+		builder_state_note(req->workdir, slot.builder->name,
+		    BUILDER_UP, NULL, res.host_key, 0, BUILDER_COUNT_FAILED);
 		rv = 0;
 		goto out;
 	}
@@ -922,12 +922,12 @@ build_remote(const struct build_request *req, const char *fragment,
 	}
 	if (build_seal(req->repo, p, req->oid, res.kernel_release,
 	    cause) != 0) {
-		builder_state_note(req->workdir, slot.builder->name, "up", NULL,
-		    res.host_key, 0, BUILDER_COUNT_ERROR);
+		builder_state_note(req->workdir, slot.builder->name,
+		    BUILDER_UP, NULL, res.host_key, 0, BUILDER_COUNT_ERROR);
 		goto out;
 	}
-	builder_state_note(req->workdir, slot.builder->name, "up", NULL,
-	    res.host_key, 0, BUILDER_COUNT_OK);
+	builder_state_note(req->workdir, slot.builder->name, BUILDER_UP,
+	    NULL, res.host_key, 0, BUILDER_COUNT_OK);
 	rv = 0;
 out:
 	builder_slot_release(&slot);
@@ -1063,8 +1063,8 @@ build_run_kconfig(const struct build_request *req, const char *fragment,
 			failure = xasprintf("artifact '%s' not found", missing);
 	}
 outcome:
-	builder_state_note(req->workdir, BUILDER_LOCAL, NULL, NULL, NULL, 0,
-	    remote ? BUILDER_COUNT_NONE : failure != NULL ?
+	builder_state_note(req->workdir, BUILDER_LOCAL, BUILDER_KEEP, NULL,
+	    NULL, 0, remote ? BUILDER_COUNT_NONE : failure != NULL ?
 	    BUILDER_COUNT_FAILED : BUILDER_COUNT_OK);
 	if (failure != NULL) {
 		build_log(logfd, "%s", failure);
