@@ -398,6 +398,50 @@ out:
  * commits after the fork leave the series (their runs stay in the store)
  * and the new line is appended, oldest first.
  */
+/* A branch that was gone upstream is back: say so once. */
+static int
+tracker_back(struct services *s, const struct config_repo *cr,
+    const char *branch, char **cause)
+{
+	int	gone;
+
+	if (store_tracked_gone(s->ctx->store, cr->name, branch, &gone,
+	    cause) != 0)
+		return -1;
+	if (!gone)
+		return 0;
+	log_info("repository '%s': branch '%s' is back", cr->name, branch);
+	return store_tracked_set_gone(s->ctx->store, cr->name, branch, 0,
+	    cause);
+}
+
+/* A new series starts with the continuous mode's bases that resolve. */
+static int
+tracker_bases(struct services *s, git_repository *repo,
+    const struct config_repo *cr, const char *branch, int *reused,
+    char **cause)
+{
+	const struct config_continuous	*cc = &s->ctx->config->continuous;
+	git_object			*obj;
+	git_oid				 base;
+	size_t				 i;
+
+	for (i = 0; i < cc->nr_base; i++) {
+		obj = NULL;
+		if (git_revparse_single(&obj, repo, cc->base[i]) != 0) {
+			log_warn("repository '%s': no base '%s'", cr->name,
+			    cc->base[i]);
+			continue;
+		}
+		base = *git_object_id(obj);
+		git_object_free(obj);
+		if (tracker_add(s, repo, cr, branch, &base, 1, reused,
+		    cause) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int
 tracker_record(struct services *s, struct tracker_repo *tr,
     git_repository *repo, const struct config_repo *cr, size_t b,
@@ -406,27 +450,19 @@ tracker_record(struct services *s, struct tracker_repo *tr,
 	const struct config_continuous	*cc = &s->ctx->config->continuous;
 	const char			*branch = cr->track[b];
 	git_revwalk			*walk = NULL;
-	git_oid				 tip, oid, base, old;
+	git_oid				 tip, oid, old;
 	char				 hex[GIT_OID_HEXSZ + 1], *last = NULL;
 	git_oid				*fresh = NULL;
 	size_t				 nr = 0, skipped = 0, i;
 	int64_t				 seq, fork = -1;
-	int				 gone, dropped = 0, reused = 0, ff;
+	int				 dropped = 0, reused = 0, ff;
 	int				 r = -1;
 
 	if (tracker_tip(repo, cr, branch, &tip) != 0)
 		return tracker_missing(s, tr, cr, b, cause);
 	tr->missing[b] = 0;
-	if (store_tracked_gone(s->ctx->store, cr->name, branch, &gone,
-	    cause) != 0)
+	if (tracker_back(s, cr, branch, cause) != 0)
 		return -1;
-	if (gone) {
-		log_info("repository '%s': branch '%s' is back", cr->name,
-		    branch);
-		if (store_tracked_set_gone(s->ctx->store, cr->name, branch, 0,
-		    cause) != 0)
-			return -1;
-	}
 	if (store_tracked_last(s->ctx->store, cr->name, branch, &seq, &last,
 	    cause) != 0)
 		return -1;
@@ -437,21 +473,9 @@ tracker_record(struct services *s, struct tracker_repo *tr,
 	}
 	*settled = 0;	/* its series changes: it is looked at again */
 	if (last == NULL) {
-		for (i = 0; i < cc->nr_base; i++) {
-			git_object	*obj = NULL;
-
-			if (git_revparse_single(&obj, repo, cc->base[i]) != 0) {
-				log_warn("repository '%s': no base '%s'",
-				    cr->name, cc->base[i]);
-				continue;
-			}
-			base = *git_object_id(obj);
-			git_object_free(obj);
-			if (tracker_add(s, repo, cr, branch, &base, 1, &reused,
-			    cause) != 0)
-				goto out;
-		}
-		r = tracker_add(s, repo, cr, branch, &tip, 0, &reused, cause);
+		if (tracker_bases(s, repo, cr, branch, &reused, cause) == 0)
+			r = tracker_add(s, repo, cr, branch, &tip, 0, &reused,
+			    cause);
 		goto out;
 	}
 	if (git_revwalk_new(&walk, repo) != 0 ||
@@ -851,6 +875,61 @@ tracker_jobs(struct services *s, struct job ***out, size_t *nr,
 	return 0;
 }
 
+/* A remote is fetched in a child (it may be slow); a local one is read. */
+static void
+tracker_fetch_start(struct services *s, struct tracker_repo *tr,
+    const struct config_repo *cr, time_t now)
+{
+	char	*why = NULL;
+	pid_t	 pid;
+
+	tr->next_fetch = now + s->ctx->config->continuous.interval;
+	if (cr->fetch == NULL)
+		tr->fetched = 1;
+	else if ((pid = worker_fetch(s->ctx, cr->name, &why)) == -1) {
+		log_warn("repository '%s': %s", cr->name, why);
+		free(why);
+	} else {
+		services_fetch_started(s, pid, cr->name);
+		tr->fetching = pid;
+	}
+}
+
+/* Read the fetched branches into their series, in one transaction. */
+static int
+tracker_read(struct services *s, struct tracker_repo *tr,
+    const struct config_repo *cr, char **cause)
+{
+	git_repository	*repo = NULL;
+	size_t		 j;
+	int		 r = -1;
+
+	tr->fetched = 0;
+	tr->queue_due = 1;
+	git_libgit2_init();
+	if (git_repository_open(&repo, cr->path) != 0) {
+		tracker_git_error(cause, "couldn't open", cr->name);
+		goto out;
+	}
+	/* one transaction: one lock, not one per query */
+	if (store_begin(s->ctx->store, cause) != 0)
+		goto out;
+	for (j = 0; j < cr->nr_track; j++) {
+		if (tracker_record(s, tr, repo, cr, j, &tr->settled[j],
+		    cause) != 0) {
+			store_rollback(s->ctx->store);
+			goto out;
+		}
+	}
+	if (store_commit(s->ctx->store, cause) != 0)
+		goto out;
+	r = 0;
+out:
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	return r;
+}
+
 int
 tracker_turn(struct tracker *t, struct services *s, char **cause)
 {
@@ -860,11 +939,8 @@ tracker_turn(struct tracker *t, struct services *s, char **cause)
 	int64_t				 active, newest;
 	struct job			**jobs = NULL;
 	size_t				 nr_jobs = 0;
-	git_repository			*repo = NULL;
 	time_t				 now = time(NULL);
-	pid_t				 pid;
 	size_t				 i, j;
-	char				*why = NULL;
 	int				 detect, settled, r = -1;
 
 	if (cfg->continuous.nr_jobs == 0)
@@ -899,46 +975,10 @@ tracker_turn(struct tracker *t, struct services *s, char **cause)
 			    cr->nr_track - tr->nr_missing);
 			tr->nr_missing = cr->nr_track;
 		}
-		if (tr->fetching == 0 && now >= tr->next_fetch) {
-			tr->next_fetch = now + cfg->continuous.interval;
-			/* a remote is fetched in a child: it may be slow */
-			if (cr->fetch == NULL)
-				tr->fetched = 1;
-			else if ((pid = worker_fetch(s->ctx, cr->name,
-			    &why)) == -1) {
-				log_warn("repository '%s': %s", cr->name, why);
-				free(why);
-				why = NULL;
-			} else {
-				services_fetch_started(s, pid, cr->name);
-				tr->fetching = pid;
-			}
-		}
-		if (tr->fetched) {
-			tr->fetched = 0;
-			tr->queue_due = 1;
-			git_libgit2_init();
-			if (git_repository_open(&repo, cr->path) != 0) {
-				tracker_git_error(cause, "couldn't open",
-				    cr->name);
-				goto out;
-			}
-			/* one transaction: one lock, not one per query */
-			if (store_begin(s->ctx->store, cause) != 0)
-				goto out;
-			for (j = 0; j < cr->nr_track; j++) {
-				if (tracker_record(s, tr, repo, cr, j,
-				    &tr->settled[j], cause) != 0) {
-					store_rollback(s->ctx->store);
-					goto out;
-				}
-			}
-			if (store_commit(s->ctx->store, cause) != 0)
-				goto out;
-			git_repository_free(repo);
-			repo = NULL;
-			git_libgit2_shutdown();
-		}
+		if (tr->fetching == 0 && now >= tr->next_fetch)
+			tracker_fetch_start(s, tr, cr, now);
+		if (tr->fetched && tracker_read(s, tr, cr, cause) != 0)
+			goto out;
 		/* only a reading of the branches adds rows to queue */
 		if (tr->queue_due && tracker_queue(s, cr, cause) != 0)
 			goto out;
@@ -970,9 +1010,5 @@ tracker_turn(struct tracker *t, struct services *s, char **cause)
 	r = 0;
 out:
 	job_list_free(jobs, nr_jobs);
-	if (repo != NULL) {
-		git_repository_free(repo);
-		git_libgit2_shutdown();
-	}
 	return r;
 }
