@@ -157,57 +157,48 @@ cmd_status_request_json(const struct store_request *rq,
 	return o;
 }
 
-static int
-cmd_status_exec(const char *config, struct cmd_args *args)
+/* The rows' counts and the lock's holder: JSON with json, else printed. */
+static json_t *
+cmd_status_counts(const struct context *ctx, const struct store_counts *n,
+    int held, int json)
 {
-	struct context		*ctx = NULL;
-	struct store_counts	 n;
-	struct store_request	*rq = NULL;
-	struct store_bisection	 b;
-	size_t			 nr = 0, nr_branches = 0, i;
-	char			*cause = NULL, *lock = NULL, *verdict;
-	char			**repos = NULL, **branches = NULL;
-	json_t			*jo = NULL, *ja, *jr, *jt = NULL, *culprit;
-	int			 fd = -1, held, running, r, have_b, json;
-
-	json = cmd_args_has(args, 'j');
-	if ((r = cmd_open(config, &ctx)) != CMD_OK)
-		return r;
-	r = CMD_FAILED;
-	if (store_counts(ctx->store, &n, &cause) != 0 ||
-	    store_request_list(ctx->store, 20, &rq, &nr, &cause) != 0)
-		goto out;
-	lock = context_lock_path(ctx);
-	held = lock_try(lock, &fd, NULL);
-	lock_release(fd);
-	if (json) {
-		jo = json_pack("{s:s, s:b, s:i, s:{s:i, s:i, s:i, s:i}, "
+	if (json)
+		return json_pack("{s:s, s:b, s:i, s:{s:i, s:i, s:i, s:i}, "
 		    "s:{s:i, s:i, s:i, s:i}, s:i}", "database", ctx->config->db,
 		    "scheduler_running", held == 1, "requests_active",
-		    n.requests_active, "builds", "pending", n.builds_pending,
-		    "running", n.builds_running, "ok", n.builds_ok, "failed",
-		    n.builds_failed, "runs", "pending", n.runs_pending,
-		    "running", n.runs_running, "done", n.runs_done,
-		    "failed_or_skipped", n.runs_failed, "samples", n.samples);
-	} else {
-		printf("database: %s\n", ctx->config->db);
-		printf("scheduler: %s\n", held == 1 ? "running (a daemon or a "
-		    "waiting bisectctl holds the lock)" : "not running");
-		printf("requests: %d active\n", n.requests_active);
-		printf("builds: %d pending, %d running, %d ok, %d failed\n",
-		    n.builds_pending, n.builds_running, n.builds_ok,
-		    n.builds_failed);
-		printf("runs: %d pending, %d running, %d done, %d failed or "
-		    "skipped; %d samples\n", n.runs_pending, n.runs_running,
-		    n.runs_done, n.runs_failed, n.samples);
+		    n->requests_active, "builds", "pending", n->builds_pending,
+		    "running", n->builds_running, "ok", n->builds_ok, "failed",
+		    n->builds_failed, "runs", "pending", n->runs_pending,
+		    "running", n->runs_running, "done", n->runs_done,
+		    "failed_or_skipped", n->runs_failed, "samples", n->samples);
+	printf("database: %s\n", ctx->config->db);
+	printf("scheduler: %s\n", held == 1 ? "running (a daemon or a "
+	    "waiting bisectctl holds the lock)" : "not running");
+	printf("requests: %d active\n", n->requests_active);
+	printf("builds: %d pending, %d running, %d ok, %d failed\n",
+	    n->builds_pending, n->builds_running, n->builds_ok,
+	    n->builds_failed);
+	printf("runs: %d pending, %d running, %d done, %d failed or "
+	    "skipped; %d samples\n", n->runs_pending, n->runs_running,
+	    n->runs_done, n->runs_failed, n->samples);
+	return NULL;
+}
+
+/* Each agent's busy slots: into jo's "agents", or printed without jo. */
+static void
+cmd_status_agents(struct context *ctx, json_t *jo)
+{
+	json_t	*ja = json_array();
+	size_t	 i;
+	int	 running;
+
+	if (jo == NULL)
 		printf("agents:\n");
-	}
-	ja = json_array();
 	for (i = 0; i < ctx->config->nr_agents; i++) {
 		running = 0;
 		store_run_count_running(ctx->store, ctx->config->agents[i].name,
 		    &running, NULL);
-		if (json)
+		if (jo != NULL)
 			json_array_append_new(ja, json_pack("{s:s, s:s, s:i, "
 			    "s:i}", "name", ctx->config->agents[i].name,
 			    "transport", ctx->config->agents[i].transport,
@@ -219,29 +210,29 @@ cmd_status_exec(const char *config, struct cmd_args *args)
 			    ctx->config->agents[i].transport, running,
 			    ctx->config->agents[i].slots);
 	}
-	if (json)
+	if (jo != NULL)
 		json_object_set_new(jo, "agents", ja);
 	else
 		json_decref(ja);
-	/* where builds are made, once there are builders besides this one */
-	if (ctx->config->nr_builders > 0) {
-		ja = json ? json_array() : NULL;
-		if (!json)
-			printf("builders:\n");
-		if (cmd_builders_list(ctx, ja, 1, &cause) != 0) {
-			json_decref(ja);
-			goto out;
-		}
-		if (json)
-			json_object_set_new(jo, "builders", ja);
-	}
-	if (!json)
+}
+
+/* The recent requests, a bisection's with its progress or verdict. */
+static void
+cmd_status_requests(struct context *ctx, const struct store_request *rq,
+    size_t nr, json_t *jo)
+{
+	struct store_bisection	 b;
+	json_t			*jr = json_array(), *culprit;
+	char			*verdict;
+	size_t			 i;
+	int			 have_b;
+
+	if (jo == NULL)
 		printf("recent requests:\n");
-	jr = json_array();
 	for (i = 0; i < nr; i++) {
 		have_b = strcmp(rq[i].kind, "bisect") == 0 &&
 		    store_bisection_get(ctx->store, rq[i].id, &b, NULL) == 0;
-		if (json) {
+		if (jo != NULL) {
 			json_array_append_new(jr, cmd_status_request_json(&rq[i],
 			    have_b ? &b : NULL));
 			if (have_b)
@@ -265,10 +256,49 @@ cmd_status_exec(const char *config, struct cmd_args *args)
 		}
 		store_bisection_release(&b);
 	}
-	if (json)
+	if (jo != NULL)
 		json_object_set_new(jo, "requests", jr);
 	else
 		json_decref(jr);
+}
+
+static int
+cmd_status_exec(const char *config, struct cmd_args *args)
+{
+	struct context		*ctx = NULL;
+	struct store_counts	 n;
+	struct store_request	*rq = NULL;
+	size_t			 nr = 0, nr_branches = 0, i;
+	char			*cause = NULL, *lock = NULL;
+	char			**repos = NULL, **branches = NULL;
+	json_t			*jo = NULL, *ja, *jt = NULL;
+	int			 fd = -1, held, r, json;
+
+	json = cmd_args_has(args, 'j');
+	if ((r = cmd_open(config, &ctx)) != CMD_OK)
+		return r;
+	r = CMD_FAILED;
+	if (store_counts(ctx->store, &n, &cause) != 0 ||
+	    store_request_list(ctx->store, 20, &rq, &nr, &cause) != 0)
+		goto out;
+	lock = context_lock_path(ctx);
+	held = lock_try(lock, &fd, NULL);
+	lock_release(fd);
+	jo = cmd_status_counts(ctx, &n, held, json);
+	cmd_status_agents(ctx, jo);
+	/* where builds are made, once there are builders besides this one */
+	if (ctx->config->nr_builders > 0) {
+		ja = json ? json_array() : NULL;
+		if (!json)
+			printf("builders:\n");
+		if (cmd_builders_list(ctx, ja, 1, &cause) != 0) {
+			json_decref(ja);
+			goto out;
+		}
+		if (json)
+			json_object_set_new(jo, "builders", ja);
+	}
+	cmd_status_requests(ctx, rq, nr, jo);
 	if (store_tracked_branches(ctx->store, &repos, &branches,
 	    &nr_branches, &cause) != 0)
 		goto out;
