@@ -198,18 +198,19 @@ bisection_turn_release(struct bisection_turn *t)
 }
 
 /* Fill the range's build states and samples from the database. */
+/*
+ * The range's commits start unknown, then get every build of the range,
+ * sampled or not: a build the driver asked for alone (a want of 0
+ * samples) tells it the commit's image, and commits of one image are one
+ * test point (docs/bisection.md).
+ */
 static int
-bisection_gather(struct services *s, struct bisection *bs,
+bisection_images(struct store *st, struct bisection *bs,
     const struct store_bisection *b, struct bisection_turn *t, char **cause)
 {
-	struct store		 *st = s->ctx->store;
-	struct bisect_commit	 *c;
-	struct store_build	  build;
-	char			**oids = NULL;
-	size_t			  nr = 0, i, k, idx;
-	int			  done, failed, found, r = -1;
+	struct bisect_commit	*c;
+	size_t			 i, idx;
 
-	memset(&build, 0, sizeof build);
 	for (i = 0; i < bs->range.nr_commits; i++) {
 		c = &bs->range.commits[i];
 		c->build = BISECT_BUILD_UNKNOWN;
@@ -220,11 +221,6 @@ bisection_gather(struct services *s, struct bisection *bs,
 		c->boots = NULL;
 		c->image = NULL;
 	}
-	/*
-	 * Every build of the range, sampled or not: a build the driver asked
-	 * for alone (a want of 0 samples) tells it the commit's image, and
-	 * commits of one image are one test point (docs/bisection.md).
-	 */
 	if (store_kernel_images(st, b->repo, bs->recipe, &t->images,
 	    &t->nr_images, cause) != 0)
 		return -1;
@@ -241,6 +237,47 @@ bisection_gather(struct services *s, struct bisection *bs,
 		else
 			t->building = 1;
 	}
+	return 0;
+}
+
+/*
+ * After the commits with runs, those only built (their image told the
+ * driver enough): they are tested commits too, in the log and the counts.
+ */
+static void
+bisection_built_only(const struct bisection *bs, struct bisection_turn *t)
+{
+	size_t	i, k, idx;
+
+	t->nr_ran = t->nr_touched;
+	for (i = 0; i < t->nr_images; i++) {
+		if ((idx = bisection_find(bs, t->images[i].commit_oid)) ==
+		    (size_t)-1 || bs->range.commits[idx].nr_samples > 0 ||
+		    bs->range.commits[idx].build == BISECT_BUILD_UNKNOWN)
+			continue;
+		for (k = 0; k < t->nr_ran; k++)
+			if (t->touched[k] == idx)
+				break;
+		if (k < t->nr_ran)
+			continue;
+		t->touched[t->nr_touched++] = idx;
+	}
+}
+
+static int
+bisection_gather(struct services *s, struct bisection *bs,
+    const struct store_bisection *b, struct bisection_turn *t, char **cause)
+{
+	struct store		 *st = s->ctx->store;
+	struct bisect_commit	 *c;
+	struct store_build	  build;
+	char			**oids = NULL;
+	size_t			  nr = 0, i, idx;
+	int			  done, failed, found, r = -1;
+
+	memset(&build, 0, sizeof build);
+	if (bisection_images(st, bs, b, t, cause) != 0)
+		return -1;
 	if (store_run_commits(st, b->job, b->repo, &oids, &nr, cause) != 0)
 		return -1;
 	t->touched = xcalloc(nr + t->nr_images + 1, sizeof *t->touched);
@@ -282,23 +319,7 @@ bisection_gather(struct services *s, struct bisection *bs,
 		t->nr_runs += (size_t)done;
 		t->touched[t->nr_touched++] = idx;
 	}
-	/*
-	 * Then the commits only built (their image told the driver enough):
-	 * they are tested commits too, in the log and the counts.
-	 */
-	t->nr_ran = t->nr_touched;
-	for (i = 0; i < t->nr_images; i++) {
-		if ((idx = bisection_find(bs, t->images[i].commit_oid)) ==
-		    (size_t)-1 || bs->range.commits[idx].nr_samples > 0 ||
-		    bs->range.commits[idx].build == BISECT_BUILD_UNKNOWN)
-			continue;
-		for (k = 0; k < t->nr_ran; k++)
-			if (t->touched[k] == idx)
-				break;
-		if (k < t->nr_ran)
-			continue;
-		t->touched[t->nr_touched++] = idx;
-	}
+	bisection_built_only(bs, t);
 	r = 0;
 out:
 	store_build_release(&build);
