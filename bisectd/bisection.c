@@ -728,6 +728,106 @@ bisection_fairness(struct services *s, const struct store_bisection *b,
 		json_object_set_new(o, "fairness", j);
 }
 
+/* A culprit's side of the result: its change, its parent's and its stats. */
+static void
+bisection_json_culprit(struct services *s, const struct bisection *bs,
+    const struct store_bisection *b, const struct bisect_result *res,
+    json_t *o)
+{
+	const struct repo_range	*range = &bs->range;
+	size_t			 culprit = res->culprits[0], parent, k;
+
+	bisection_culprit_change(s, b, range, res, o);
+	if (range->commits[culprit].nr_parents > 0) {
+		parent = range->commits[culprit].parents[0];
+		k = bisection_sampled_at(range, parent);
+		json_object_set_new(o, "parent", bisection_stats_json(
+		    &range->commits[k]));
+		/* the runs of its image that stand for it */
+		if (k != parent)
+			json_object_set_new(o, "parent_sampled_at",
+			    json_string(range->oids[k]));
+		if (store_kernel_same_image(s->ctx->store, b->repo,
+		    bs->recipe, range->oids[culprit],
+		    range->oids[parent], NULL) == 1)
+			json_object_set_new(o, "same_image_as_parent",
+			    json_true());
+	}
+	k = bisection_sampled_at(range, culprit);
+	json_object_set_new(o, "culprit_stats", bisection_stats_json(
+	    &range->commits[k]));
+	if (k != culprit)
+		json_object_set_new(o, "culprit_sampled_at",
+		    json_string(range->oids[k]));
+	json_object_set_new(o, "explained_pct", json_real(
+	    bisection_round(res->explained_pct, 1)));
+	bisection_fairness(s, b, range, culprit, o);
+}
+
+/* What the ends say when no culprit is named. */
+static void
+bisection_json_ends(const struct repo_range *range,
+    const struct bisect_result *res, json_t *o)
+{
+	/* the ends ran one image: nothing between them changed it */
+	if (res->status == BISECT_NO_CHANGE && range->nr_good > 0 &&
+	    range->commits[range->bad].image != NULL &&
+	    range->commits[range->good[0]].image != NULL &&
+	    strcmp(range->commits[range->bad].image,
+	    range->commits[range->good[0]].image) == 0)
+		json_object_set_new(o, "same_image", json_true());
+	/* the smallest change the ends' samples would have shown */
+	if ((res->status == BISECT_INCONCLUSIVE ||
+	    res->status == BISECT_NO_CHANGE) &&
+	    isfinite(res->min_detectable_pct)) {
+		json_object_set_new(o, "min_detectable_pct", json_real(
+		    bisection_round(fabs(res->min_detectable_pct), 0.1)));
+		json_object_set_new(o, "runs_per_end", json_integer(
+		    (json_int_t)range->commits[range->bad].nr_samples));
+	}
+}
+
+/* The fresh interleaved check of the culprit against its parent. */
+static json_t *
+bisection_json_fresh(const struct bisect_result *res)
+{
+	json_t	*fc = json_object();
+
+	json_object_set_new(fc, "verdict", json_string(
+	    bisect_pair_verdict_name(res->fresh_verdict)));
+	json_object_set_new(fc, "pairs",
+	    json_integer((json_int_t)res->fresh_pairs));
+	if (isfinite(res->fresh_step_pct))
+		json_object_set_new(fc, "step_pct", json_real(
+		    bisection_round(res->fresh_step_pct, 0.01)));
+	if (isfinite(res->fresh_p_agree))
+		json_object_set_new(fc, "p_agree",
+		    json_real(res->fresh_p_agree));
+	if (isfinite(res->fresh_p_disagree))
+		json_object_set_new(fc, "p_disagree",
+		    json_real(res->fresh_p_disagree));
+	return fc;
+}
+
+/* The commits only built, each with the commit whose runs it shares. */
+static void
+bisection_json_stand_ins(const struct repo_range *range,
+    const struct bisection_turn *t, json_t *o)
+{
+	json_t	*stand = json_object();
+	size_t	 i, k;
+
+	for (i = t->nr_ran; i < t->nr_touched; i++) {
+		k = bisection_sampled_at(range, t->touched[i]);
+		if (k != t->touched[i] && range->commits[k].nr_samples > 0)
+			json_object_set_new(stand, range->oids[t->touched[i]],
+			    json_string(range->oids[k]));
+	}
+	if (json_object_size(stand) > 0)
+		json_object_set(o, "stand_ins", stand);
+	json_decref(stand);
+}
+
 static char *
 bisection_json(struct services *s, const struct bisection *bs,
     const struct store_bisection *b, const struct bisection_turn *t,
@@ -735,9 +835,8 @@ bisection_json(struct services *s, const struct bisection *bs,
 {
 	const struct repo_range	*range = &bs->range;
 	json_t			*o = json_object(), *skipped = json_array();
-	json_t			*stand;
 	struct repo_commit	 rc;
-	size_t			 i, k, culprit, parent, builds = 0;
+	size_t			 i, culprit, builds = 0;
 	char			*text;
 	int			 found = (res->status == BISECT_FOUND ||
 				    res->status == BISECT_UNCONFIRMED) &&
@@ -766,34 +865,9 @@ bisection_json(struct services *s, const struct bisection *bs,
 	json_object_set_new(o, "direction", json_string(b->direction));
 	json_object_set_new(o, "good", json_string(b->good));
 	json_object_set_new(o, "bad", json_string(b->bad));
-	if (found) {
-		culprit = res->culprits[0];
-		bisection_culprit_change(s, b, range, res, o);
-		if (range->commits[culprit].nr_parents > 0) {
-			parent = range->commits[culprit].parents[0];
-			k = bisection_sampled_at(range, parent);
-			json_object_set_new(o, "parent", bisection_stats_json(
-			    &range->commits[k]));
-			/* the runs of its image that stand for it */
-			if (k != parent)
-				json_object_set_new(o, "parent_sampled_at",
-				    json_string(range->oids[k]));
-			if (store_kernel_same_image(s->ctx->store, b->repo,
-			    bs->recipe, range->oids[culprit],
-			    range->oids[parent], NULL) == 1)
-				json_object_set_new(o, "same_image_as_parent",
-				    json_true());
-		}
-		k = bisection_sampled_at(range, culprit);
-		json_object_set_new(o, "culprit_stats", bisection_stats_json(
-		    &range->commits[k]));
-		if (k != culprit)
-			json_object_set_new(o, "culprit_sampled_at",
-			    json_string(range->oids[k]));
-		json_object_set_new(o, "explained_pct", json_real(
-		    bisection_round(res->explained_pct, 1)));
-		bisection_fairness(s, b, range, culprit, o);
-	} else {
+	if (found)
+		bisection_json_culprit(s, bs, b, res, o);
+	else {
 		json_object_set_new(o, "change_pct", json_real(
 		    bisection_round(res->change_pct, 0.1)));
 		json_object_set_new(o, "ci_pct", json_pack("[f, f]",
@@ -810,22 +884,7 @@ bisection_json(struct services *s, const struct bisection *bs,
 	if (res->status == BISECT_FAILED)
 		json_object_set_new(o, "error", json_string(res->error ?
 		    res->error : "the driver failed"));
-	/* the ends ran one image: nothing between them changed it */
-	if (res->status == BISECT_NO_CHANGE && range->nr_good > 0 &&
-	    range->commits[range->bad].image != NULL &&
-	    range->commits[range->good[0]].image != NULL &&
-	    strcmp(range->commits[range->bad].image,
-	    range->commits[range->good[0]].image) == 0)
-		json_object_set_new(o, "same_image", json_true());
-	/* the smallest change the ends' samples would have shown */
-	if ((res->status == BISECT_INCONCLUSIVE ||
-	    res->status == BISECT_NO_CHANGE) &&
-	    isfinite(res->min_detectable_pct)) {
-		json_object_set_new(o, "min_detectable_pct", json_real(
-		    bisection_round(fabs(res->min_detectable_pct), 0.1)));
-		json_object_set_new(o, "runs_per_end", json_integer(
-		    (json_int_t)range->commits[range->bad].nr_samples));
-	}
+	bisection_json_ends(range, res, o);
 	/* the answer is the best the budget allowed, not a decided one */
 	if (res->budget_spent)
 		json_object_set_new(o, "budget", json_pack("{s:I, s:I}",
@@ -844,36 +903,10 @@ bisection_json(struct services *s, const struct bisection *bs,
 			builds++;
 	}
 	json_object_set_new(o, "builds", json_integer((json_int_t)builds));
-	/* the fresh interleaved check of the culprit against its parent */
-	if (res->fresh_verdict >= 0) {
-		json_t *fc = json_object();
-
-		json_object_set_new(fc, "verdict", json_string(
-		    bisect_pair_verdict_name(res->fresh_verdict)));
-		json_object_set_new(fc, "pairs",
-		    json_integer((json_int_t)res->fresh_pairs));
-		if (isfinite(res->fresh_step_pct))
-			json_object_set_new(fc, "step_pct", json_real(
-			    bisection_round(res->fresh_step_pct, 0.01)));
-		if (isfinite(res->fresh_p_agree))
-			json_object_set_new(fc, "p_agree",
-			    json_real(res->fresh_p_agree));
-		if (isfinite(res->fresh_p_disagree))
-			json_object_set_new(fc, "p_disagree",
-			    json_real(res->fresh_p_disagree));
-		json_object_set_new(o, "fresh_check", fc);
-	}
-	/* the commits only built, each with the commit whose runs it shares */
-	stand = json_object();
-	for (i = t->nr_ran; i < t->nr_touched; i++) {
-		k = bisection_sampled_at(range, t->touched[i]);
-		if (k != t->touched[i] && range->commits[k].nr_samples > 0)
-			json_object_set_new(stand, range->oids[t->touched[i]],
-			    json_string(range->oids[k]));
-	}
-	if (json_object_size(stand) > 0)
-		json_object_set(o, "stand_ins", stand);
-	json_decref(stand);
+	if (res->fresh_verdict >= 0)
+		json_object_set_new(o, "fresh_check",
+		    bisection_json_fresh(res));
+	bisection_json_stand_ins(range, t, o);
 	json_object_set_new(o, "runs", json_integer((json_int_t)t->nr_runs));
 	json_object_set_new(o, "skipped", skipped);
 	/* 12 digits: -5.8, not the double nearest -5.8 written out in 17 */
