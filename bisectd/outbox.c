@@ -80,13 +80,58 @@ out:
 	return r;
 }
 
+/*
+ * Queue the formatted mail in one transaction, in reply to its thread's
+ * first mail: found already (the same Message-ID), it is not added again.
+ */
+static int
+outbox_add(struct context *ctx, int64_t id, const char *thread,
+    struct mail_spec *spec, int64_t *mail, int *added, char **cause)
+{
+	struct store_mail	 m;
+	char			*root = NULL, *message = NULL, *sender = NULL;
+	char			*rcpt = NULL;
+	int			 found, r = -1;
+
+	memset(&m, 0, sizeof m);
+	if (store_begin(ctx->store, cause) != 0)
+		return -1;
+	if ((found = store_mail_find(ctx->store, spec->message_id, &m,
+	    cause)) < 0)
+		goto out;
+	if (found) {
+		*mail = m.id;
+		r = 0;
+		goto out;
+	}
+	if (store_mail_thread_root(ctx->store, thread, &root, cause) != 0)
+		goto out;
+	spec->in_reply_to = root;
+	spec->date = time(NULL);
+	if (mail_format(spec, &message, &sender, &rcpt, cause) != 0 ||
+	    store_mail_add(ctx->store, id, spec->message_id, thread, sender,
+	    rcpt, message, mail, cause) != 0 ||
+	    store_commit(ctx->store, cause) != 0)
+		goto out;
+	*added = 1;
+	r = 0;
+out:
+	if (!*added)
+		store_rollback(ctx->store);
+	store_mail_release(&m);
+	free(root);
+	free(message);
+	free(sender);
+	free(rcpt);
+	return r;
+}
+
 int
 outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
     char **cause)
 {
 	struct store_bisection		 b;
 	struct store_job		 job;
-	struct store_mail		 m;
 	const struct config_repo	*cr;
 	struct repo			*repo = NULL;
 	struct repo_commit		 rc;
@@ -97,16 +142,13 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 	char				*subject = NULL;
 	struct report_mail		 rm;
 	char				*identity = NULL, *domain = NULL;
-	char				*msgid = NULL, *thread = NULL, *root = NULL;
-	char				*message = NULL, *sender = NULL;
-	char				*rcpt = NULL;
+	char				*msgid = NULL, *thread = NULL;
 	struct store_regression		*fixes = NULL;
 	size_t				 nr_fixes = 0;
-	int				 found, in_tx = 0, r = -1;
+	int				 r = -1;
 
 	memset(&b, 0, sizeof b);
 	memset(&job, 0, sizeof job);
-	memset(&m, 0, sizeof m);
 	memset(&rc, 0, sizeof rc);
 	*added = 0;
 	if (ctx->config->mail.smtp == NULL) {
@@ -160,18 +202,6 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 	    cause) != 0)
 		goto out;
 
-	if (store_begin(ctx->store, cause) != 0)
-		goto out;
-	in_tx = 1;
-	if ((found = store_mail_find(ctx->store, msgid, &m, cause)) < 0)
-		goto out;
-	if (found) {
-		*mail = m.id;
-		r = 0;
-		goto out;
-	}
-	if (store_mail_thread_root(ctx->store, thread, &root, cause) != 0)
-		goto out;
 	memset(&spec, 0, sizeof spec);
 	spec.config = &ctx->config->mail;
 	spec.headline = headline;
@@ -182,22 +212,11 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 	spec.author = rc.author;
 	spec.bisection = (long long)id;
 	spec.message_id = msgid;
-	spec.in_reply_to = root;
-	spec.date = time(NULL);
-	if (mail_format(&spec, &message, &sender, &rcpt, cause) != 0 ||
-	    store_mail_add(ctx->store, id, msgid, thread, sender, rcpt, message,
-	    mail, cause) != 0 || store_commit(ctx->store, cause) != 0)
-		goto out;
-	in_tx = 0;
-	*added = 1;
-	r = 0;
+	r = outbox_add(ctx, id, thread, &spec, mail, added, cause);
 out:
-	if (in_tx)
-		store_rollback(ctx->store);
 	json_decref(res);
 	store_bisection_release(&b);
 	store_job_release(&job);
-	store_mail_release(&m);
 	repo_commit_release(&rc);
 	repo_free(repo);
 	free(headline);
@@ -207,11 +226,7 @@ out:
 	free(domain);
 	free(msgid);
 	free(thread);
-	free(root);
 	store_regression_list_free(fixes, nr_fixes);
-	free(message);
-	free(sender);
-	free(rcpt);
 	return r;
 }
 
