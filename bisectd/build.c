@@ -950,6 +950,80 @@ build_run(const struct build_request *req, struct repo *repo,
 	return build_run_kconfig(req, NULL, NULL, repo, out, cause);
 }
 
+/*
+ * A local build's slot moved to the commit, its directories made and its
+ * log open (the remote attempt's, when one was tried first).
+ */
+static int
+build_local_prepare(const struct build_request *req, struct build_paths *p,
+    struct repo *repo, int *logfd, char **cause)
+{
+	if (build_slot_take(p, req->slots, cause) != 0)
+		return -1;
+	if (repo_checkout(repo, req->oid, p->worktree, cause) != 0) {
+		error_prefix(cause, "building '%s'", req->oid);
+		return -1;
+	}
+	if (dir_create(p->builddir, cause) != 0 ||
+	    dir_create(p->logdir, cause) != 0)
+		return -1;
+	if (*logfd == -1)
+		*logfd = open(p->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		    0644);
+	if (*logfd == -1)
+		return error_errno(cause, "couldn't create '%s'", p->log);
+	build_log(*logfd, "building %s of %s (recipe %s) in slot %d",
+	    req->oid, req->repo->name, p->recipe, p->slot);
+	return 0;
+}
+
+/*
+ * The recipe's command in the slot (a kernel's .config first, its image
+ * checked after). A failure of the commit sets *failure; -1 is an error
+ * of the attempt.
+ */
+static int
+build_run_command(const struct config_repo *cr, struct build_paths *p,
+    const char *fragment, int kernel, char **extra, int logfd,
+    struct build_output *out, char **failure, char **cause)
+{
+	int	status, r;
+
+	if (cr->build_command == NULL) {
+		build_log(logfd, "no build command: artifacts come from the "
+		    "tree");
+		return 0;
+	}
+	if (kernel && (r = build_kernel_config(cr, p, fragment, extra, logfd,
+	    cause)) != 0) {
+		if (r < 0)
+			return -1;
+		*failure = xstrdup("the base config's make target failed");
+	}
+	if (*failure == NULL) {
+		build_log(logfd, "running: %s", cr->build_command);
+		if (build_spawn(cr->build_command, p, extra, logfd, &status,
+		    cause) != 0)
+			return -1;
+		/*
+		 * A signal is the machine's doing (the OOM killer, a stop),
+		 * not the commit's: an error of this attempt, retried up to
+		 * max_attempts, not an untestable commit.
+		 */
+		if (WIFSIGNALED(status)) {
+			build_log(logfd, "build killed by signal %d: tried "
+			    "again", WTERMSIG(status));
+			return error_set(cause, "build killed by signal %d",
+			    WTERMSIG(status));
+		} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			*failure = xasprintf("build exited with status %d",
+			    WEXITSTATUS(status));
+	}
+	if (*failure == NULL && kernel)
+		build_kernel_check(p, fragment, logfd, out);
+	return 0;
+}
+
 int
 build_run_kconfig(const struct build_request *req, const char *fragment,
     const char *recipe, struct repo *repo, struct build_output *out,
@@ -961,7 +1035,7 @@ build_run_kconfig(const struct build_request *req, const char *fragment,
 	char				**extra = NULL;
 	double				 t0 = build_now();
 	size_t				 i;
-	int				 logfd = -1, status, r;
+	int				 logfd = -1, r;
 	int				 kernel, remote = 0, rv = -1;
 
 	memset(out, 0, sizeof *out);
@@ -999,61 +1073,12 @@ build_run_kconfig(const struct build_request *req, const char *fragment,
 		if (logfd != -1)
 			build_log(logfd, "no builder free: building here");
 	}
-	if (build_slot_take(&p, req->slots, cause) != 0)
+	if (build_local_prepare(req, &p, repo, &logfd, cause) != 0)
 		goto out;
-
-	if (repo_checkout(repo, req->oid, p.worktree, cause) != 0) {
-		error_prefix(cause, "building '%s'", req->oid);
-		goto out;
-	}
-	if (dir_create(p.builddir, cause) != 0 ||
-	    dir_create(p.logdir, cause) != 0)
-		goto out;
-	if (logfd == -1)
-		logfd = open(p.log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		    0644);
-	if (logfd == -1) {
-		error_errno(cause, "couldn't create '%s'", p.log);
-		goto out;
-	}
-	build_log(logfd, "building %s of %s (recipe %s) in slot %d", req->oid,
-	    cr->name, p.recipe, p.slot);
 	extra = build_kernel_env(req->workdir, p.builddir, kernel);
-	if (cr->build_command != NULL) {
-		if (kernel && (r = build_kernel_config(cr, &p, fragment,
-		    extra, logfd, cause)) != 0) {
-			if (r < 0)
-				goto out;
-			failure = xstrdup("the base config's make target "
-			    "failed");
-		}
-		if (failure == NULL) {
-			build_log(logfd, "running: %s", cr->build_command);
-			if (build_spawn(cr->build_command, &p, extra, logfd,
-			    &status, cause) != 0)
-				goto out;
-			/*
-			 * A signal is the machine's doing (the OOM killer, a
-			 * stop), not the commit's: an error of this attempt,
-			 * retried up to max_attempts, not an untestable
-			 * commit.
-			 */
-			if (WIFSIGNALED(status)) {
-				build_log(logfd, "build killed by signal %d: "
-				    "tried again", WTERMSIG(status));
-				error_set(cause, "build killed by signal %d",
-				    WTERMSIG(status));
-				goto out;
-			} else if (!WIFEXITED(status) ||
-			    WEXITSTATUS(status) != 0)
-				failure = xasprintf("build exited with status "
-				    "%d", WEXITSTATUS(status));
-		}
-		if (failure == NULL && kernel)
-			build_kernel_check(&p, fragment, logfd, out);
-	} else
-		build_log(logfd, "no build command: artifacts come from the "
-		    "tree");
+	if (build_run_command(cr, &p, fragment, kernel, extra, logfd, out,
+	    &failure, cause) != 0)
+		goto out;
 
 	if (failure == NULL) {
 		if ((r = build_collect(cr, &p, req->oid, kernel, &missing,
