@@ -601,6 +601,93 @@ out:
 	return rv;
 }
 
+static void
+builder_session_opts(const struct config_agent *b, struct ssh_session_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->name = b->name;
+	o->host = b->host;
+	o->port = b->port;
+	o->user = b->user;
+	o->identity = b->identity;
+	o->known_hosts = b->known_hosts;
+	o->tofu = b->tofu;
+	o->connect_timeout = (unsigned)b->connect_timeout;
+	o->keepalive = (unsigned)b->keepalive;
+	o->silence_timeout = (unsigned)b->silence_timeout;
+}
+
+/*
+ * The builder's directories for the slot and the artifacts, and the slot's
+ * build.sh uploaded: *root is the remote_dir's real path, *out where the
+ * artifacts are gathered before the download.
+ */
+static int
+builder_remote_setup(struct builder_conn *c, const struct builder_job *job,
+    char **root, char **out, char **cause)
+{
+	const struct config_agent	*b = job->slot->builder;
+	char				*dir = NULL, *script = NULL;
+	int				 rv = -1;
+
+	if (ssh_sftp_mkdir_p(c->s, b->remote_dir, 0755, 0, cause) != 0 ||
+	    ssh_sftp_realpath(c->s, b->remote_dir, root, 0, cause) != 0)
+		goto out;
+	dir = xasprintf("%s/slots/%s/%d", *root, job->repo->name,
+	    job->slot->slot);
+	if (ssh_sftp_mkdir_p(c->s, dir, 0755, 0, cause) != 0)
+		goto out;
+	free(dir);
+	dir = xasprintf("%s/out/%s", *root, job->repo->name);
+	if (ssh_sftp_mkdir_p(c->s, dir, 0755, 0, cause) != 0)
+		goto out;
+	*out = xasprintf("%s/%s-%s.%ld", dir, job->recipe, job->oid,
+	    (long)getpid());
+	c->script = xasprintf("%s/slots/%s/%d/build.sh", *root,
+	    job->repo->name, job->slot->slot);
+	script = builder_script(job, *root, *out);
+	if (ssh_sftp_put_buffer(c->s, script, strlen(script), c->script, 0644,
+	    0, cause) != 0)
+		goto out;
+	rv = 0;
+out:
+	free(dir);
+	free(script);
+	return rv;
+}
+
+/*
+ * The recipe's command on the builder: 0 to go on, 1 when the commit's
+ * build failed (res->failure), -1 on an error of the attempt.
+ */
+static int
+builder_run_command(struct builder_conn *c, const struct builder_job *job,
+    struct builder_result *res, char **cause)
+{
+	const struct config_agent	*b = job->slot->builder;
+	int				 status, sig;
+
+	if (job->repo->build_command == NULL)
+		return 0;
+	dprintf(job->logfd, "bisectd: running on builder '%s': %s\n",
+	    b->name, job->repo->build_command);
+	if (builder_phase(c, "build", NULL, &status, &sig, cause) != 0)
+		return -1;
+	res->exit_status = status;
+	/* as locally: a signal is the machine's doing, tried again */
+	if (sig != 0 || status > 128) {
+		res->signal = sig != 0 ? sig : status - 128;
+		return error_set(cause, "build killed by signal %d on "
+		    "builder '%s'", res->signal, b->name);
+	}
+	if (status != 0) {
+		res->failure = xasprintf("build exited with status %d",
+		    status);
+		return 1;
+	}
+	return 0;
+}
+
 int
 builder_build(const struct builder_job *job, struct builder_result *res,
     int *connected, char **cause)
@@ -609,24 +696,13 @@ builder_build(const struct builder_job *job, struct builder_result *res,
 	struct ssh_session_opts		 o;
 	struct builder_conn		 c;
 	struct strbuf			 report = STRBUF_INIT;
-	char				*root = NULL, *script = NULL;
-	char				*out = NULL, *dir = NULL;
-	int				 status, sig, skipped = 0, r, rv = -1;
+	char				*root = NULL, *out = NULL;
+	int				 status, skipped = 0, r, rv = -1;
 
 	memset(res, 0, sizeof *res);
 	memset(&c, 0, sizeof c);
-	memset(&o, 0, sizeof o);
 	*connected = 0;
-	o.name = b->name;
-	o.host = b->host;
-	o.port = b->port;
-	o.user = b->user;
-	o.identity = b->identity;
-	o.known_hosts = b->known_hosts;
-	o.tofu = b->tofu;
-	o.connect_timeout = (unsigned)b->connect_timeout;
-	o.keepalive = (unsigned)b->keepalive;
-	o.silence_timeout = (unsigned)b->silence_timeout;
+	builder_session_opts(b, &o);
 	c.name = b->name;
 	c.logfd = job->logfd;
 	if ((r = ssh_session_open(&o, &c.s, cause)) != 0) {
@@ -638,24 +714,7 @@ builder_build(const struct builder_job *job, struct builder_result *res,
 	dprintf(job->logfd, "bisectd: on builder '%s' (%s@%s port %d, host "
 	    "key %s), slot %d\n", b->name, b->user, b->host, b->port,
 	    res->host_key, job->slot->slot);
-	if (ssh_sftp_mkdir_p(c.s, b->remote_dir, 0755, 0, cause) != 0 ||
-	    ssh_sftp_realpath(c.s, b->remote_dir, &root, 0, cause) != 0)
-		goto out;
-	dir = xasprintf("%s/slots/%s/%d", root, job->repo->name,
-	    job->slot->slot);
-	if (ssh_sftp_mkdir_p(c.s, dir, 0755, 0, cause) != 0)
-		goto out;
-	free(dir);
-	dir = xasprintf("%s/out/%s", root, job->repo->name);
-	if (ssh_sftp_mkdir_p(c.s, dir, 0755, 0, cause) != 0)
-		goto out;
-	out = xasprintf("%s/%s-%s.%ld", dir, job->recipe, job->oid,
-	    (long)getpid());
-	c.script = xasprintf("%s/slots/%s/%d/build.sh", root, job->repo->name,
-	    job->slot->slot);
-	script = builder_script(job, root, out);
-	if (ssh_sftp_put_buffer(c.s, script, strlen(script), c.script, 0644, 0,
-	    cause) != 0)
+	if (builder_remote_setup(&c, job, &root, &out, cause) != 0)
 		goto out;
 	if (builder_push(&c, job, root, cause) != 0)
 		goto out;
@@ -674,26 +733,9 @@ builder_build(const struct builder_job *job, struct builder_result *res,
 	}
 	if (job->kernel && builder_kconfig(&c, job, root, cause) != 0)
 		goto out;
-	if (job->repo->build_command != NULL) {
-		dprintf(job->logfd, "bisectd: running on builder '%s': %s\n",
-		    b->name, job->repo->build_command);
-		if (builder_phase(&c, "build", NULL, &status, &sig,
-		    cause) != 0)
-			goto out;
-		res->exit_status = status;
-		/* as locally: a signal is the machine's doing, tried again */
-		if (sig != 0 || status > 128) {
-			res->signal = sig != 0 ? sig : status - 128;
-			error_set(cause, "build killed by signal %d on "
-			    "builder '%s'", res->signal, b->name);
-			goto out;
-		}
-		if (status != 0) {
-			res->failure = xasprintf("build exited with status "
-			    "%d", status);
-			rv = 0;
-			goto out;
-		}
+	if ((r = builder_run_command(&c, job, res, cause)) != 0) {
+		rv = r > 0 ? 0 : -1;
+		goto out;
 	}
 	if (builder_phase_ok(&c, "collect", &report, cause) != 0)
 		goto out;
@@ -725,8 +767,6 @@ out:
 	strbuf_release(&report);
 	free(c.script);
 	free(root);
-	free(script);
 	free(out);
-	free(dir);
 	return rv;
 }
