@@ -197,7 +197,6 @@ bisection_turn_release(struct bisection_turn *t)
 	memset(t, 0, sizeof *t);
 }
 
-/* Fill the range's build states and samples from the database. */
 /*
  * The range's commits start unknown, then get every build of the range,
  * sampled or not: a build the driver asked for alone (a want of 0
@@ -264,6 +263,7 @@ bisection_built_only(const struct bisection *bs, struct bisection_turn *t)
 	}
 }
 
+/* Fill the range's build states and samples from the database. */
 static int
 bisection_gather(struct services *s, struct bisection *bs,
     const struct store_bisection *b, struct bisection_turn *t, char **cause)

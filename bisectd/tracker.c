@@ -391,13 +391,6 @@ out:
 	return r;
 }
 
-/*
- * The series follows the branch's first-parent line: the walk from the
- * tip stops at the first commit the series has (the fork point). When
- * that is not the series' newest commit the branch was rewritten: the
- * commits after the fork leave the series (their runs stay in the store)
- * and the new line is appended, oldest first.
- */
 /* A branch that was gone upstream is back: say so once. */
 static int
 tracker_back(struct services *s, const struct config_repo *cr,
@@ -442,6 +435,13 @@ tracker_bases(struct services *s, git_repository *repo,
 	return 0;
 }
 
+/*
+ * The series follows the branch's first-parent line: the walk from the
+ * tip stops at the first commit the series has (the fork point). When
+ * that is not the series' newest commit the branch was rewritten: the
+ * commits after the fork leave the series (their runs stay in the store)
+ * and the new line is appended, oldest first.
+ */
 static int
 tracker_record(struct services *s, struct tracker_repo *tr,
     git_repository *repo, const struct config_repo *cr, size_t b,
