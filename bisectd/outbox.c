@@ -126,6 +126,45 @@ out:
 	return r;
 }
 
+/* The report's Message-ID, from what makes the bisection itself. */
+static char *
+outbox_message_id(struct context *ctx, const struct store_bisection *b,
+    const struct store_job *job, const char *culprit)
+{
+	char	*identity, *domain, *msgid;
+
+	identity = xasprintf("bisection\n%lld\n%s\n%s\n%s\n%s\n%s\n%s",
+	    (long long)b->id, b->repo, culprit, job->job_id, b->metric,
+	    b->good, b->bad);
+	domain = mail_domain(&ctx->config->mail);
+	msgid = mail_message_id(identity, culprit, domain);
+	free(identity);
+	free(domain);
+	return msgid;
+}
+
+/*
+ * The mail's thread: its culprit's, or for a fix the culprit of the
+ * regression it fixes, so that it threads under that report. NULL on an
+ * error.
+ */
+static char *
+outbox_thread(struct context *ctx, const struct store_bisection *b,
+    const char *culprit, char **cause)
+{
+	struct store_regression	*fixes = NULL;
+	size_t			 nr_fixes = 0;
+	char			*thread;
+
+	if (store_regression_fixed_by(ctx->store, b->id, &fixes, &nr_fixes,
+	    cause) != 0)
+		return NULL;
+	thread = xasprintf("%s %s", b->repo, nr_fixes > 0 &&
+	    fixes[0].culprit != NULL ? fixes[0].culprit : culprit);
+	store_regression_list_free(fixes, nr_fixes);
+	return thread;
+}
+
 int
 outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
     char **cause)
@@ -141,10 +180,7 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 	char				*headline = NULL, *body = NULL;
 	char				*subject = NULL;
 	struct report_mail		 rm;
-	char				*identity = NULL, *domain = NULL;
 	char				*msgid = NULL, *thread = NULL;
-	struct store_regression		*fixes = NULL;
-	size_t				 nr_fixes = 0;
 	int				 r = -1;
 
 	memset(&b, 0, sizeof b);
@@ -182,17 +218,9 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 	if (outbox_reported(ctx, repo, id, culprit, cause) != 0)
 		goto out;
 
-	identity = xasprintf("bisection\n%lld\n%s\n%s\n%s\n%s\n%s\n%s",
-	    (long long)id, b.repo, culprit, job.job_id, b.metric, b.good,
-	    b.bad);
-	domain = mail_domain(&ctx->config->mail);
-	msgid = mail_message_id(identity, culprit, domain);
-	/* a fix threads under the report of the regression it fixes */
-	if (store_regression_fixed_by(ctx->store, id, &fixes, &nr_fixes,
-	    cause) != 0)
+	msgid = outbox_message_id(ctx, &b, &job, culprit);
+	if ((thread = outbox_thread(ctx, &b, culprit, cause)) == NULL)
 		goto out;
-	thread = xasprintf("%s %s", b.repo, nr_fixes > 0 &&
-	    fixes[0].culprit != NULL ? fixes[0].culprit : culprit);
 	memset(&rm, 0, sizeof rm);
 	rm.message_id = msgid;
 	rm.reported_by = ctx->config->mail.reported_by != NULL ?
@@ -222,11 +250,8 @@ out:
 	free(headline);
 	free(subject);
 	free(body);
-	free(identity);
-	free(domain);
 	free(msgid);
 	free(thread);
-	store_regression_list_free(fixes, nr_fixes);
 	return r;
 }
 
