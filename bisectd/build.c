@@ -809,6 +809,76 @@ build_note_image(const struct build_request *req, struct repo *repo,
 	free(dir);
 }
 
+/* The build's log, opened once (its directory made first). */
+static int
+build_log_open(const struct build_paths *p, int *logfd, char **cause)
+{
+	if (*logfd != -1)
+		return 0;
+	if (dir_create(p->logdir, cause) != 0)
+		return -1;
+	*logfd = open(p->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (*logfd == -1)
+		return error_errno(cause, "couldn't create '%s'", p->log);
+	return 0;
+}
+
+static void
+build_remote_job(const struct build_request *req,
+    const struct build_paths *p, const struct builder_slot *slot,
+    struct repo *repo, const char *fragment, int kernel, int logfd,
+    struct builder_job *job)
+{
+	memset(job, 0, sizeof *job);
+	job->slot = slot;
+	job->repo = req->repo;
+	job->git = repo;
+	job->oid = req->oid;
+	job->recipe = p->recipe;
+	job->fragment = fragment;
+	job->kernel = kernel;
+	job->tmp = p->tmp;
+	job->logfd = logfd;
+}
+
+/*
+ * A builder's finished build: a failed one is the commit's (*failure),
+ * a good one is checked (a kernel's .config) and sealed into the cache;
+ * the builder's counts say which.
+ */
+static int
+build_remote_result(const struct build_request *req, struct build_paths *p,
+    const char *builder, struct builder_result *res, const char *fragment,
+    int kernel, int logfd, struct build_output *out, char **failure,
+    char **missing, char **cause)
+{
+	if (res->failure != NULL) {
+		dir_remove_tree(p->tmp, NULL);
+		*failure = res->failure;
+		res->failure = NULL;
+		*missing = res->missing;
+		res->missing = NULL;
+		builder_state_note(req->workdir, builder, BUILDER_UP, NULL,
+		    res->host_key, 0, BUILDER_COUNT_FAILED);
+		return 0;
+	}
+	if (kernel) {
+		/* what olddefconfig did, read from the downloaded .config */
+		free(p->builddir);
+		p->builddir = xstrdup(p->tmp);
+		build_kernel_check(p, fragment, logfd, out);
+	}
+	if (build_seal(req->repo, p, req->oid, res->kernel_release,
+	    cause) != 0) {
+		builder_state_note(req->workdir, builder, BUILDER_UP, NULL,
+		    res->host_key, 0, BUILDER_COUNT_ERROR);
+		return -1;
+	}
+	builder_state_note(req->workdir, builder, BUILDER_UP, NULL,
+	    res->host_key, 0, BUILDER_COUNT_OK);
+	return 0;
+}
+
 /*
  * The build on a builder: 1 when no builder is free (build here), 0 when
  * it ran to an outcome (out->outcome, *failure), -1 when the attempt
@@ -846,17 +916,8 @@ build_remote(const struct build_request *req, const char *fragment,
 			if (slot.builder == &req->builders[i])
 				skip[i] = 1;
 		}
-		if (*logfd == -1) {
-			if (dir_create(p->logdir, cause) != 0)
-				goto out;
-			*logfd = open(p->log, O_WRONLY | O_CREAT | O_TRUNC |
-			    O_CLOEXEC, 0644);
-			if (*logfd == -1) {
-				error_errno(cause, "couldn't create '%s'",
-				    p->log);
-				goto out;
-			}
-		}
+		if (build_log_open(p, logfd, cause) != 0)
+			goto out;
 		build_log(*logfd, "building %s of %s (recipe %s) on builder "
 		    "'%s', slot %d", req->oid, req->repo->name, p->recipe,
 		    slot.builder->name, slot.slot);
@@ -868,16 +929,8 @@ build_remote(const struct build_request *req, const char *fragment,
 		if (r != 0)
 			goto out;
 		dir_remove_tree(p->tmp, NULL);
-		memset(&job, 0, sizeof job);
-		job.slot = &slot;
-		job.repo = req->repo;
-		job.git = repo;
-		job.oid = req->oid;
-		job.recipe = p->recipe;
-		job.fragment = fragment;
-		job.kernel = kernel;
-		job.tmp = p->tmp;
-		job.logfd = *logfd;
+		build_remote_job(req, p, &slot, repo, fragment, kernel, *logfd,
+		    &job);
 		r = builder_build(&job, &res, &connected, &err);
 		if (r == SSH_SESSION_REFUSED || (r != 0 && !connected)) {
 			/* nothing was built there: the next one, at once */
@@ -889,8 +942,8 @@ build_remote(const struct build_request *req, const char *fragment,
 			    "not reached", err);
 			builder_state_note(req->workdir, slot.builder->name,
 			    r == SSH_SESSION_REFUSED ? BUILDER_REFUSED :
-			    BUILDER_DOWN, err, NULL, slot.builder->probe_interval,
-			    BUILDER_COUNT_ERROR);
+			    BUILDER_DOWN, err, NULL,
+			    slot.builder->probe_interval, BUILDER_COUNT_ERROR);
 			continue;
 		}
 		break;
@@ -898,37 +951,13 @@ build_remote(const struct build_request *req, const char *fragment,
 	if (r != 0) {
 		dir_remove_tree(p->tmp, NULL);
 		builder_state_note(req->workdir, slot.builder->name,
-		    BUILDER_DOWN, err, res.host_key, slot.builder->probe_interval,
-		    BUILDER_COUNT_ERROR);
+		    BUILDER_DOWN, err, res.host_key,
+		    slot.builder->probe_interval, BUILDER_COUNT_ERROR);
 		error_set(cause, "%s", err);
 		goto out;
 	}
-	if (res.failure != NULL) {
-		dir_remove_tree(p->tmp, NULL);
-		*failure = res.failure;
-		res.failure = NULL;
-		*missing = res.missing;
-		res.missing = NULL;
-		builder_state_note(req->workdir, slot.builder->name,
-		    BUILDER_UP, NULL, res.host_key, 0, BUILDER_COUNT_FAILED);
-		rv = 0;
-		goto out;
-	}
-	if (kernel) {
-		/* what olddefconfig did, read from the downloaded .config */
-		free(p->builddir);
-		p->builddir = xstrdup(p->tmp);
-		build_kernel_check(p, fragment, *logfd, out);
-	}
-	if (build_seal(req->repo, p, req->oid, res.kernel_release,
-	    cause) != 0) {
-		builder_state_note(req->workdir, slot.builder->name,
-		    BUILDER_UP, NULL, res.host_key, 0, BUILDER_COUNT_ERROR);
-		goto out;
-	}
-	builder_state_note(req->workdir, slot.builder->name, BUILDER_UP,
-	    NULL, res.host_key, 0, BUILDER_COUNT_OK);
-	rv = 0;
+	rv = build_remote_result(req, p, slot.builder->name, &res, fragment,
+	    kernel, *logfd, out, failure, missing, cause);
 out:
 	builder_slot_release(&slot);
 	builder_result_release(&res);
@@ -965,13 +994,8 @@ build_local_prepare(const struct build_request *req, struct build_paths *p,
 		return -1;
 	}
 	if (dir_create(p->builddir, cause) != 0 ||
-	    dir_create(p->logdir, cause) != 0)
+	    build_log_open(p, logfd, cause) != 0)
 		return -1;
-	if (*logfd == -1)
-		*logfd = open(p->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		    0644);
-	if (*logfd == -1)
-		return error_errno(cause, "couldn't create '%s'", p->log);
 	build_log(*logfd, "building %s of %s (recipe %s) in slot %d",
 	    req->oid, req->repo->name, p->recipe, p->slot);
 	return 0;
