@@ -99,6 +99,95 @@ builder_env(struct strbuf *sb, char *const *env)
 	}
 }
 
+/* The script's variables: its paths, the commit, the command, the env. */
+static void
+builder_script_vars(struct strbuf *sb, const struct builder_job *job,
+    const char *root, const char *out)
+{
+	const struct config_repo	*cr = job->repo;
+	char				*s, **env;
+
+	builder_var(sb, "R", root);
+	s = xasprintf("%s/git/%s.git", root, cr->name);
+	builder_var(sb, "G", s);
+	free(s);
+	s = xasprintf("%s/slots/%s/%d", root, cr->name, job->slot->slot);
+	builder_var(sb, "S", s);
+	free(s);
+	builder_var(sb, "OID", job->oid);
+	builder_var(sb, "O", out);
+	strbuf_addstr(sb, "T=$S/tree\n");
+	strbuf_addf(sb, "B=$S/build-%s\n", job->recipe);
+	builder_var(sb, "CMD", cr->build_command != NULL ?
+	    cr->build_command : "");
+	strbuf_addstr(sb, "BUILD_DIR=$B SRC_DIR=$T\n"
+	    "NPROC=$(nproc 2>/dev/null || echo 1)\n"
+	    "export BUILD_DIR SRC_DIR NPROC\n");
+	/* the builder's own ccache and slots, as locally (build-kernel.c) */
+	s = xasprintf("%s/slots/%s/%d/build-%s", root, cr->name,
+	    job->slot->slot, job->recipe);
+	env = build_kernel_env(root, s, job->kernel);
+	free(s);
+	builder_env(sb, env);
+	build_kernel_env_free(env);
+}
+
+/*
+ * The collect phase: the artifacts (a kernel's .config, symbols and
+ * release too) gathered in $O, each listed with its SHA-256.
+ */
+static void
+builder_script_collect(struct strbuf *sb, const struct builder_job *job)
+{
+	const struct config_repo	*cr = job->repo;
+	size_t				 i;
+
+	if (cr->nr_artifacts == 0)
+		strbuf_addstr(sb, "\tcp -a \"$T/.\" \"$O/\" || exit 125\n");
+	for (i = 0; i < cr->nr_artifacts; i++) {
+		strbuf_addstr(sb, "\ta=");
+		builder_quote(sb, cr->artifacts[i]);
+		strbuf_addch(sb, '\n');
+		if (cr->build_command != NULL)
+			strbuf_addstr(sb, "\tif [ -e \"$B/$a\" ] || "
+			    "[ -L \"$B/$a\" ]; then f=$B/$a; else f=$T/$a; "
+			    "fi\n");
+		else
+			strbuf_addstr(sb, "\tf=$T/$a\n");
+		strbuf_addstr(sb,
+		    "\tif ! [ -e \"$f\" ] && ! [ -L \"$f\" ]; then\n"
+		    "\t\techo \"missing $a\"; exit 0\n"
+		    "\tfi\n"
+		    "\tmkdir -p \"$O/$(dirname \"$a\")\" && "
+		    "cp -a \"$f\" \"$O/$a\" || exit 125\n");
+	}
+	if (job->kernel) {
+		strbuf_addf(sb, "\t[ ! -e \"$B/%s\" ] || cp \"$B/%s\" "
+		    "\"$O/%s\" || exit 125\n", BUILD_KERNEL_CONFIG,
+		    BUILD_KERNEL_CONFIG, BUILD_KERNEL_CONFIG);
+		strbuf_addf(sb, "\t[ ! -e \"$B/%s\" ] || [ -e \"$O/%s\" ] || "
+		    "cp \"$B/%s\" \"$O/%s\" || exit 125\n",
+		    BUILD_KERNEL_SYMBOLS, BUILD_KERNEL_SYMBOLS,
+		    BUILD_KERNEL_SYMBOLS, BUILD_KERNEL_SYMBOLS);
+		strbuf_addstr(sb, "\tfor d in \"$B\" \"$T\"; do\n"
+		    "\t\tif [ -s \"$d/include/config/kernel.release\" ]; "
+		    "then\n"
+		    "\t\t\techo \"release $(cat "
+		    "\"$d/include/config/kernel.release\")\"; break\n"
+		    "\t\tfi\n"
+		    "\tdone\n");
+	}
+	strbuf_addstr(sb,
+	    "\tcd \"$O\" || exit 125\n"
+	    "\tfind . ! -type f ! -type d | sed 's/^/other /'\n"
+	    "\tfind . -type f -perm -u+x | sed 's/^/exec /'\n"
+	    "\tfind . -type f -exec sha256sum {} + | sed 's/^/file /' "
+	    "|| exit 125 ;;\n"
+	    "clean)\n"
+	    "\trm -rf \"$O\" ;;\n"
+	    "esac\n");
+}
+
 /*
  * The script every phase runs (sh build.sh PHASE): have, ref, prepare,
  * build, collect, clean. A build's process group is in the slot's pgid
@@ -111,33 +200,10 @@ builder_script(const struct builder_job *job, const char *root,
 {
 	const struct config_repo	*cr = job->repo;
 	struct strbuf			 sb = STRBUF_INIT;
-	char				*s, *target = NULL, **env;
-	size_t				 i;
+	char				*target = NULL;
 
 	strbuf_addstr(&sb, "# written by bisectd for one build\nset -u\n");
-	builder_var(&sb, "R", root);
-	s = xasprintf("%s/git/%s.git", root, cr->name);
-	builder_var(&sb, "G", s);
-	free(s);
-	s = xasprintf("%s/slots/%s/%d", root, cr->name, job->slot->slot);
-	builder_var(&sb, "S", s);
-	free(s);
-	builder_var(&sb, "OID", job->oid);
-	builder_var(&sb, "O", out);
-	strbuf_addstr(&sb, "T=$S/tree\n");
-	strbuf_addf(&sb, "B=$S/build-%s\n", job->recipe);
-	builder_var(&sb, "CMD", cr->build_command != NULL ?
-	    cr->build_command : "");
-	strbuf_addstr(&sb, "BUILD_DIR=$B SRC_DIR=$T\n"
-	    "NPROC=$(nproc 2>/dev/null || echo 1)\n"
-	    "export BUILD_DIR SRC_DIR NPROC\n");
-	/* the builder's own ccache and slots, as locally (build-kernel.c) */
-	s = xasprintf("%s/slots/%s/%d/build-%s", root, cr->name,
-	    job->slot->slot, job->recipe);
-	env = build_kernel_env(root, s, job->kernel);
-	free(s);
-	builder_env(&sb, env);
-	build_kernel_env_free(env);
+	builder_script_vars(&sb, job, root, out);
 	strbuf_addstr(&sb,
 	    "if [ -s \"$S/pgid\" ]; then\n"
 	    "\tkill -KILL -\"$(cat \"$S/pgid\")\" 2>/dev/null\n"
@@ -187,50 +253,7 @@ builder_script(const struct builder_job *job, const char *root,
 	    "\texit \"$st\" ;;\n"
 	    "collect)\n"
 	    "\trm -rf \"$O\" && mkdir -p \"$O\" || exit 125\n");
-	if (cr->nr_artifacts == 0)
-		strbuf_addstr(&sb, "\tcp -a \"$T/.\" \"$O/\" || exit 125\n");
-	for (i = 0; i < cr->nr_artifacts; i++) {
-		strbuf_addstr(&sb, "\ta=");
-		builder_quote(&sb, cr->artifacts[i]);
-		strbuf_addch(&sb, '\n');
-		if (cr->build_command != NULL)
-			strbuf_addstr(&sb, "\tif [ -e \"$B/$a\" ] || "
-			    "[ -L \"$B/$a\" ]; then f=$B/$a; else f=$T/$a; "
-			    "fi\n");
-		else
-			strbuf_addstr(&sb, "\tf=$T/$a\n");
-		strbuf_addstr(&sb,
-		    "\tif ! [ -e \"$f\" ] && ! [ -L \"$f\" ]; then\n"
-		    "\t\techo \"missing $a\"; exit 0\n"
-		    "\tfi\n"
-		    "\tmkdir -p \"$O/$(dirname \"$a\")\" && "
-		    "cp -a \"$f\" \"$O/$a\" || exit 125\n");
-	}
-	if (job->kernel) {
-		strbuf_addf(&sb, "\t[ ! -e \"$B/%s\" ] || cp \"$B/%s\" "
-		    "\"$O/%s\" || exit 125\n", BUILD_KERNEL_CONFIG,
-		    BUILD_KERNEL_CONFIG, BUILD_KERNEL_CONFIG);
-		strbuf_addf(&sb, "\t[ ! -e \"$B/%s\" ] || [ -e \"$O/%s\" ] || "
-		    "cp \"$B/%s\" \"$O/%s\" || exit 125\n",
-		    BUILD_KERNEL_SYMBOLS, BUILD_KERNEL_SYMBOLS,
-		    BUILD_KERNEL_SYMBOLS, BUILD_KERNEL_SYMBOLS);
-		strbuf_addstr(&sb, "\tfor d in \"$B\" \"$T\"; do\n"
-		    "\t\tif [ -s \"$d/include/config/kernel.release\" ]; "
-		    "then\n"
-		    "\t\t\techo \"release $(cat "
-		    "\"$d/include/config/kernel.release\")\"; break\n"
-		    "\t\tfi\n"
-		    "\tdone\n");
-	}
-	strbuf_addstr(&sb,
-	    "\tcd \"$O\" || exit 125\n"
-	    "\tfind . ! -type f ! -type d | sed 's/^/other /'\n"
-	    "\tfind . -type f -perm -u+x | sed 's/^/exec /'\n"
-	    "\tfind . -type f -exec sha256sum {} + | sed 's/^/file /' "
-	    "|| exit 125 ;;\n"
-	    "clean)\n"
-	    "\trm -rf \"$O\" ;;\n"
-	    "esac\n");
+	builder_script_collect(&sb, job);
 	free(target);
 	return strbuf_detach(&sb, NULL);
 }
