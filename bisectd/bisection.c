@@ -75,15 +75,36 @@ bisection_free(struct bisection *bs)
 	free(bs);
 }
 
-static const struct repo_range *bisection_sort_range;
+/* The driver's conclusion as the store keeps it. */
+static enum store_bisection_status
+bisection_status(enum bisect_status status)
+{
+	switch (status) {
+	case BISECT_CONTINUE:
+		return STORE_BISECTION_RUNNING;
+	case BISECT_FOUND:
+		return STORE_BISECTION_FOUND;
+	case BISECT_NO_CHANGE:
+		return STORE_BISECTION_NO_CHANGE;
+	case BISECT_AMBIGUOUS:
+		return STORE_BISECTION_AMBIGUOUS;
+	case BISECT_UNCONFIRMED:
+		return STORE_BISECTION_UNCONFIRMED;
+	case BISECT_INCONCLUSIVE:
+		return STORE_BISECTION_INCONCLUSIVE;
+	case BISECT_FAILED:
+		break;
+	}
+	return STORE_BISECTION_FAILED;
+}
 
 static int
-bisection_cmp_oid(const void *a, const void *b)
+bisection_cmp_oid(const void *a, const void *b, void *payload)
 {
-	const size_t	ia = *(const size_t *)a, ib = *(const size_t *)b;
+	const struct repo_range	*range = payload;
+	const size_t		 ia = *(const size_t *)a, ib = *(const size_t *)b;
 
-	return strcmp(bisection_sort_range->oids[ia],
-	    bisection_sort_range->oids[ib]);
+	return strcmp(range->oids[ia], range->oids[ib]);
 }
 
 static size_t
@@ -106,7 +127,7 @@ bisection_find(const struct bisection *bs, const char *oid)
 }
 
 static int
-bisection_load(struct scheduler *s, const struct store_bisection *b,
+bisection_load(struct services *s, const struct store_bisection *b,
     struct bisection **out, char **cause)
 {
 	const struct config_repo	*cr;
@@ -140,10 +161,8 @@ bisection_load(struct scheduler *s, const struct store_bisection *b,
 	bs->order = xcalloc(bs->range.nr_commits, sizeof *bs->order);
 	for (i = 0; i < bs->range.nr_commits; i++)
 		bs->order[i] = i;
-	bisection_sort_range = &bs->range;
-	qsort(bs->order, bs->range.nr_commits, sizeof *bs->order,
-	    bisection_cmp_oid);
-	bisection_sort_range = NULL;
+	qsort_r(bs->order, bs->range.nr_commits, sizeof *bs->order,
+	    bisection_cmp_oid, &bs->range);
 	ALLOC_GROW(s->bisections, s->nr_bisections, s->alloc_bisections);
 	s->bisections[s->nr_bisections++] = bs;
 	*out = bs;
@@ -151,7 +170,7 @@ bisection_load(struct scheduler *s, const struct store_bisection *b,
 }
 
 void
-bisection_forget(struct scheduler *s, int64_t id)
+bisection_forget(struct services *s, int64_t id)
 {
 	size_t	i;
 
@@ -178,19 +197,19 @@ bisection_turn_release(struct bisection_turn *t)
 	memset(t, 0, sizeof *t);
 }
 
-/* Fill the range's build states and samples from the database. */
+/*
+ * The range's commits start unknown, then get every build of the range,
+ * sampled or not: a build the driver asked for alone (a want of 0
+ * samples) tells it the commit's image, and commits of one image are one
+ * test point (docs/bisection.md).
+ */
 static int
-bisection_gather(struct scheduler *s, struct bisection *bs,
+bisection_images(struct store *st, struct bisection *bs,
     const struct store_bisection *b, struct bisection_turn *t, char **cause)
 {
-	struct store		 *st = s->ctx->store;
-	struct bisect_commit	 *c;
-	struct store_build	  build;
-	char			**oids = NULL;
-	size_t			  nr = 0, i, k, idx;
-	int			  done, failed, found, r = -1;
+	struct bisect_commit	*c;
+	size_t			 i, idx;
 
-	memset(&build, 0, sizeof build);
 	for (i = 0; i < bs->range.nr_commits; i++) {
 		c = &bs->range.commits[i];
 		c->build = BISECT_BUILD_UNKNOWN;
@@ -201,11 +220,6 @@ bisection_gather(struct scheduler *s, struct bisection *bs,
 		c->boots = NULL;
 		c->image = NULL;
 	}
-	/*
-	 * Every build of the range, sampled or not: a build the driver asked
-	 * for alone (a want of 0 samples) tells it the commit's image, and
-	 * commits of one image are one test point (docs/bisection.md).
-	 */
 	if (store_kernel_images(st, b->repo, bs->recipe, &t->images,
 	    &t->nr_images, cause) != 0)
 		return -1;
@@ -214,14 +228,56 @@ bisection_gather(struct scheduler *s, struct bisection *bs,
 		    (size_t)-1)
 			continue;
 		c = &bs->range.commits[idx];
-		if (strcmp(t->images[i].status, "ok") == 0) {
+		if (t->images[i].status == STORE_BUILD_OK) {
 			c->build = BISECT_BUILD_OK;
 			c->image = t->images[i].image_hash;
-		} else if (strcmp(t->images[i].status, "failed") == 0)
+		} else if (t->images[i].status == STORE_BUILD_FAILED)
 			c->build = BISECT_BUILD_FAILED;
 		else
 			t->building = 1;
 	}
+	return 0;
+}
+
+/*
+ * After the commits with runs, those only built (their image told the
+ * driver enough): they are tested commits too, in the log and the counts.
+ */
+static void
+bisection_built_only(const struct bisection *bs, struct bisection_turn *t)
+{
+	size_t	i, k, idx;
+
+	t->nr_ran = t->nr_touched;
+	for (i = 0; i < t->nr_images; i++) {
+		if ((idx = bisection_find(bs, t->images[i].commit_oid)) ==
+		    (size_t)-1 || bs->range.commits[idx].nr_samples > 0 ||
+		    bs->range.commits[idx].build == BISECT_BUILD_UNKNOWN)
+			continue;
+		for (k = 0; k < t->nr_ran; k++)
+			if (t->touched[k] == idx)
+				break;
+		if (k < t->nr_ran)
+			continue;
+		t->touched[t->nr_touched++] = idx;
+	}
+}
+
+/* Fill the range's build states and samples from the database. */
+static int
+bisection_gather(struct services *s, struct bisection *bs,
+    const struct store_bisection *b, struct bisection_turn *t, char **cause)
+{
+	struct store		 *st = s->ctx->store;
+	struct bisect_commit	 *c;
+	struct store_build	  build;
+	char			**oids = NULL;
+	size_t			  nr = 0, i, idx;
+	int			  done, failed, found, r = -1;
+
+	memset(&build, 0, sizeof build);
+	if (bisection_images(st, bs, b, t, cause) != 0)
+		return -1;
 	if (store_run_commits(st, b->job, b->repo, &oids, &nr, cause) != 0)
 		return -1;
 	t->touched = xcalloc(nr + t->nr_images + 1, sizeof *t->touched);
@@ -241,9 +297,9 @@ bisection_gather(struct scheduler *s, struct bisection *bs,
 		if ((found = store_build_find(st, b->repo, oids[i], bs->recipe,
 		    &build, cause)) < 0)
 			goto out;
-		if (found && strcmp(build.status, "ok") == 0)
+		if (found && build.status == STORE_BUILD_OK)
 			c->build = BISECT_BUILD_OK;
-		if ((found && strcmp(build.status, "failed") == 0) ||
+		if ((found && build.status == STORE_BUILD_FAILED) ||
 		    (failed > 0 && t->series[t->nr_touched].nr == 0))
 			c->build = BISECT_BUILD_FAILED;
 		c->samples = t->series[t->nr_touched].values;
@@ -263,23 +319,7 @@ bisection_gather(struct scheduler *s, struct bisection *bs,
 		t->nr_runs += (size_t)done;
 		t->touched[t->nr_touched++] = idx;
 	}
-	/*
-	 * Then the commits only built (their image told the driver enough):
-	 * they are tested commits too, in the log and the counts.
-	 */
-	t->nr_ran = t->nr_touched;
-	for (i = 0; i < t->nr_images; i++) {
-		if ((idx = bisection_find(bs, t->images[i].commit_oid)) ==
-		    (size_t)-1 || bs->range.commits[idx].nr_samples > 0 ||
-		    bs->range.commits[idx].build == BISECT_BUILD_UNKNOWN)
-			continue;
-		for (k = 0; k < t->nr_ran; k++)
-			if (t->touched[k] == idx)
-				break;
-		if (k < t->nr_ran)
-			continue;
-		t->touched[t->nr_touched++] = idx;
-	}
+	bisection_built_only(bs, t);
 	r = 0;
 out:
 	store_build_release(&build);
@@ -348,7 +388,7 @@ bisection_speculate(struct store *st, struct bisection *bs,
  * failed as often as the driver wanted samples of it, or is NULL.
  */
 static int
-bisection_want(struct scheduler *s, struct bisection *bs,
+bisection_want(struct services *s, struct bisection *bs,
     const struct store_bisection *b, const struct bisect_result *res,
     int *added, int *builds, const char **exhausted, char **cause)
 {
@@ -371,7 +411,7 @@ bisection_want(struct scheduler *s, struct bisection *bs,
 		if (ex)
 			*exhausted = w.oid;
 	}
-	return bisection_speculate(s->ctx->store, bs, b, res, scheduler_slots(s->ctx),
+	return bisection_speculate(s->ctx->store, bs, b, res, services_slots(s),
 	    cause);
 }
 
@@ -619,7 +659,7 @@ bisection_sampled_at(const struct repo_range *range, size_t i)
  * driver's estimate is the one given.
  */
 static void
-bisection_culprit_change(struct scheduler *s, const struct store_bisection *b,
+bisection_culprit_change(struct services *s, const struct store_bisection *b,
     const struct repo_range *range, const struct bisect_result *res,
     json_t *o)
 {
@@ -672,7 +712,7 @@ bisection_culprit_change(struct scheduler *s, const struct store_bisection *b,
 
 /* The headline metric's instances, parent against culprit (seed 002). */
 static void
-bisection_fairness(struct scheduler *s, const struct store_bisection *b,
+bisection_fairness(struct services *s, const struct store_bisection *b,
     const struct repo_range *range, size_t culprit, json_t *o)
 {
 	struct report_fairness	 f;
@@ -688,16 +728,115 @@ bisection_fairness(struct scheduler *s, const struct store_bisection *b,
 		json_object_set_new(o, "fairness", j);
 }
 
+/* A culprit's side of the result: its change, its parent's and its stats. */
+static void
+bisection_json_culprit(struct services *s, const struct bisection *bs,
+    const struct store_bisection *b, const struct bisect_result *res,
+    json_t *o)
+{
+	const struct repo_range	*range = &bs->range;
+	size_t			 culprit = res->culprits[0], parent, k;
+
+	bisection_culprit_change(s, b, range, res, o);
+	if (range->commits[culprit].nr_parents > 0) {
+		parent = range->commits[culprit].parents[0];
+		k = bisection_sampled_at(range, parent);
+		json_object_set_new(o, "parent", bisection_stats_json(
+		    &range->commits[k]));
+		/* the runs of its image that stand for it */
+		if (k != parent)
+			json_object_set_new(o, "parent_sampled_at",
+			    json_string(range->oids[k]));
+		if (store_kernel_same_image(s->ctx->store, b->repo,
+		    bs->recipe, range->oids[culprit],
+		    range->oids[parent], NULL) == 1)
+			json_object_set_new(o, "same_image_as_parent",
+			    json_true());
+	}
+	k = bisection_sampled_at(range, culprit);
+	json_object_set_new(o, "culprit_stats", bisection_stats_json(
+	    &range->commits[k]));
+	if (k != culprit)
+		json_object_set_new(o, "culprit_sampled_at",
+		    json_string(range->oids[k]));
+	json_object_set_new(o, "explained_pct", json_real(
+	    bisection_round(res->explained_pct, 1)));
+	bisection_fairness(s, b, range, culprit, o);
+}
+
+/* What the ends say when no culprit is named. */
+static void
+bisection_json_ends(const struct repo_range *range,
+    const struct bisect_result *res, json_t *o)
+{
+	/* the ends ran one image: nothing between them changed it */
+	if (res->status == BISECT_NO_CHANGE && range->nr_good > 0 &&
+	    range->commits[range->bad].image != NULL &&
+	    range->commits[range->good[0]].image != NULL &&
+	    strcmp(range->commits[range->bad].image,
+	    range->commits[range->good[0]].image) == 0)
+		json_object_set_new(o, "same_image", json_true());
+	/* the smallest change the ends' samples would have shown */
+	if ((res->status == BISECT_INCONCLUSIVE ||
+	    res->status == BISECT_NO_CHANGE) &&
+	    isfinite(res->min_detectable_pct)) {
+		json_object_set_new(o, "min_detectable_pct", json_real(
+		    bisection_round(fabs(res->min_detectable_pct), 0.1)));
+		json_object_set_new(o, "runs_per_end", json_integer(
+		    (json_int_t)range->commits[range->bad].nr_samples));
+	}
+}
+
+/* The fresh interleaved check of the culprit against its parent. */
+static json_t *
+bisection_json_fresh(const struct bisect_result *res)
+{
+	json_t	*fc = json_object();
+
+	json_object_set_new(fc, "verdict", json_string(
+	    bisect_pair_verdict_name(res->fresh_verdict)));
+	json_object_set_new(fc, "pairs",
+	    json_integer((json_int_t)res->fresh_pairs));
+	if (isfinite(res->fresh_step_pct))
+		json_object_set_new(fc, "step_pct", json_real(
+		    bisection_round(res->fresh_step_pct, 0.01)));
+	if (isfinite(res->fresh_p_agree))
+		json_object_set_new(fc, "p_agree",
+		    json_real(res->fresh_p_agree));
+	if (isfinite(res->fresh_p_disagree))
+		json_object_set_new(fc, "p_disagree",
+		    json_real(res->fresh_p_disagree));
+	return fc;
+}
+
+/* The commits only built, each with the commit whose runs it shares. */
+static void
+bisection_json_stand_ins(const struct repo_range *range,
+    const struct bisection_turn *t, json_t *o)
+{
+	json_t	*stand = json_object();
+	size_t	 i, k;
+
+	for (i = t->nr_ran; i < t->nr_touched; i++) {
+		k = bisection_sampled_at(range, t->touched[i]);
+		if (k != t->touched[i] && range->commits[k].nr_samples > 0)
+			json_object_set_new(stand, range->oids[t->touched[i]],
+			    json_string(range->oids[k]));
+	}
+	if (json_object_size(stand) > 0)
+		json_object_set(o, "stand_ins", stand);
+	json_decref(stand);
+}
+
 static char *
-bisection_json(struct scheduler *s, const struct bisection *bs,
+bisection_json(struct services *s, const struct bisection *bs,
     const struct store_bisection *b, const struct bisection_turn *t,
     const struct bisect_result *res, json_t *revert)
 {
 	const struct repo_range	*range = &bs->range;
 	json_t			*o = json_object(), *skipped = json_array();
-	json_t			*stand;
 	struct repo_commit	 rc;
-	size_t			 i, k, culprit, parent, builds = 0;
+	size_t			 i, culprit, builds = 0;
 	char			*text;
 	int			 found = (res->status == BISECT_FOUND ||
 				    res->status == BISECT_UNCONFIRMED) &&
@@ -726,34 +865,9 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 	json_object_set_new(o, "direction", json_string(b->direction));
 	json_object_set_new(o, "good", json_string(b->good));
 	json_object_set_new(o, "bad", json_string(b->bad));
-	if (found) {
-		culprit = res->culprits[0];
-		bisection_culprit_change(s, b, range, res, o);
-		if (range->commits[culprit].nr_parents > 0) {
-			parent = range->commits[culprit].parents[0];
-			k = bisection_sampled_at(range, parent);
-			json_object_set_new(o, "parent", bisection_stats_json(
-			    &range->commits[k]));
-			/* the runs of its image that stand for it */
-			if (k != parent)
-				json_object_set_new(o, "parent_sampled_at",
-				    json_string(range->oids[k]));
-			if (store_kernel_same_image(s->ctx->store, b->repo,
-			    bs->recipe, range->oids[culprit],
-			    range->oids[parent], NULL) == 1)
-				json_object_set_new(o, "same_image_as_parent",
-				    json_true());
-		}
-		k = bisection_sampled_at(range, culprit);
-		json_object_set_new(o, "culprit_stats", bisection_stats_json(
-		    &range->commits[k]));
-		if (k != culprit)
-			json_object_set_new(o, "culprit_sampled_at",
-			    json_string(range->oids[k]));
-		json_object_set_new(o, "explained_pct", json_real(
-		    bisection_round(res->explained_pct, 1)));
-		bisection_fairness(s, b, range, culprit, o);
-	} else {
+	if (found)
+		bisection_json_culprit(s, bs, b, res, o);
+	else {
 		json_object_set_new(o, "change_pct", json_real(
 		    bisection_round(res->change_pct, 0.1)));
 		json_object_set_new(o, "ci_pct", json_pack("[f, f]",
@@ -770,22 +884,7 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 	if (res->status == BISECT_FAILED)
 		json_object_set_new(o, "error", json_string(res->error ?
 		    res->error : "the driver failed"));
-	/* the ends ran one image: nothing between them changed it */
-	if (res->status == BISECT_NO_CHANGE && range->nr_good > 0 &&
-	    range->commits[range->bad].image != NULL &&
-	    range->commits[range->good[0]].image != NULL &&
-	    strcmp(range->commits[range->bad].image,
-	    range->commits[range->good[0]].image) == 0)
-		json_object_set_new(o, "same_image", json_true());
-	/* the smallest change the ends' samples would have shown */
-	if ((res->status == BISECT_INCONCLUSIVE ||
-	    res->status == BISECT_NO_CHANGE) &&
-	    isfinite(res->min_detectable_pct)) {
-		json_object_set_new(o, "min_detectable_pct", json_real(
-		    bisection_round(fabs(res->min_detectable_pct), 0.1)));
-		json_object_set_new(o, "runs_per_end", json_integer(
-		    (json_int_t)range->commits[range->bad].nr_samples));
-	}
+	bisection_json_ends(range, res, o);
 	/* the answer is the best the budget allowed, not a decided one */
 	if (res->budget_spent)
 		json_object_set_new(o, "budget", json_pack("{s:I, s:I}",
@@ -804,36 +903,10 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 			builds++;
 	}
 	json_object_set_new(o, "builds", json_integer((json_int_t)builds));
-	/* the fresh interleaved check of the culprit against its parent */
-	if (res->fresh_verdict >= 0) {
-		json_t *fc = json_object();
-
-		json_object_set_new(fc, "verdict", json_string(
-		    bisect_pair_verdict_name(res->fresh_verdict)));
-		json_object_set_new(fc, "pairs",
-		    json_integer((json_int_t)res->fresh_pairs));
-		if (isfinite(res->fresh_step_pct))
-			json_object_set_new(fc, "step_pct", json_real(
-			    bisection_round(res->fresh_step_pct, 0.01)));
-		if (isfinite(res->fresh_p_agree))
-			json_object_set_new(fc, "p_agree",
-			    json_real(res->fresh_p_agree));
-		if (isfinite(res->fresh_p_disagree))
-			json_object_set_new(fc, "p_disagree",
-			    json_real(res->fresh_p_disagree));
-		json_object_set_new(o, "fresh_check", fc);
-	}
-	/* the commits only built, each with the commit whose runs it shares */
-	stand = json_object();
-	for (i = t->nr_ran; i < t->nr_touched; i++) {
-		k = bisection_sampled_at(range, t->touched[i]);
-		if (k != t->touched[i] && range->commits[k].nr_samples > 0)
-			json_object_set_new(stand, range->oids[t->touched[i]],
-			    json_string(range->oids[k]));
-	}
-	if (json_object_size(stand) > 0)
-		json_object_set(o, "stand_ins", stand);
-	json_decref(stand);
+	if (res->fresh_verdict >= 0)
+		json_object_set_new(o, "fresh_check",
+		    bisection_json_fresh(res));
+	bisection_json_stand_ins(range, t, o);
 	json_object_set_new(o, "runs", json_integer((json_int_t)t->nr_runs));
 	json_object_set_new(o, "skipped", skipped);
 	/* 12 digits: -5.8, not the double nearest -5.8 written out in 17 */
@@ -845,7 +918,7 @@ bisection_json(struct scheduler *s, const struct bisection *bs,
 }
 
 static int
-bisection_fail(struct scheduler *s, int64_t id, const char *why,
+bisection_fail(struct services *s, int64_t id, const char *why,
     char **cause)
 {
 	json_t	*o = json_pack("{s:I, s:s, s:s}", "id", (json_int_t)id,
@@ -854,11 +927,11 @@ bisection_fail(struct scheduler *s, int64_t id, const char *why,
 	int	 r;
 
 	log_error("bisection %lld failed: %s", (long long)id, why);
-	r = store_bisection_finish(s->ctx->store, id, "failed", text, NULL, 0,
-	    cause);
+	r = store_bisection_finish(s->ctx->store, id, STORE_BISECTION_FAILED,
+	    text, NULL, 0, cause);
 	if (r == 0)
-		r = store_request_set_status(s->ctx->store, id, "failed", why,
-		    cause);
+		r = store_request_set_status(s->ctx->store, id,
+		    STORE_REQUEST_FAILED, why, cause);
 	json_decref(o);
 	free(text);
 	bisection_forget(s, id);
@@ -874,7 +947,7 @@ bisection_fail(struct scheduler *s, int64_t id, const char *why,
  * `bisectctl report ID --email / --html DIR`.
  */
 static void
-bisection_publish(struct scheduler *s, int64_t id, int mail)
+bisection_publish(struct services *s, int64_t id, int mail)
 {
 	const struct config	*cfg = s->ctx->config;
 	char			*why = NULL, *path = NULL;
@@ -903,7 +976,7 @@ bisection_publish(struct scheduler *s, int64_t id, int mail)
 
 /* The report of a bisection that named a culprit; its mail if found. */
 static int
-bisection_report(struct scheduler *s, int64_t id, int found, char **cause)
+bisection_report(struct services *s, int64_t id, int found, char **cause)
 {
 	char	*headline = NULL, *body = NULL;
 	int64_t	 report;
@@ -922,7 +995,7 @@ out:
 }
 
 int
-bisection_report_missing(struct scheduler *s, char **cause)
+bisection_report_missing(struct services *s, char **cause)
 {
 	struct store_bisection	 b;
 	int64_t			*ids = NULL;
@@ -936,9 +1009,9 @@ bisection_report_missing(struct scheduler *s, char **cause)
 			goto out;
 		log_info("bisection %lld: %s without its report (a process "
 		    "stopped between the two): writing it", (long long)ids[i],
-		    b.status);
-		r = bisection_report(s, ids[i], strcmp(b.status, "found") == 0,
-		    cause);
+		    store_bisection_status_name(b.status));
+		r = bisection_report(s, ids[i],
+		    b.status == STORE_BISECTION_FOUND, cause);
 		store_bisection_release(&b);
 		if (r != 0)
 			goto out;
@@ -950,7 +1023,7 @@ out:
 }
 
 static int
-bisection_conclude(struct scheduler *s, struct bisection *bs,
+bisection_conclude(struct services *s, struct bisection *bs,
     const struct store_bisection *b, const struct bisection_turn *t,
     const struct bisect_result *res, json_t *revert, char **cause)
 {
@@ -962,7 +1035,7 @@ bisection_conclude(struct scheduler *s, struct bisection *bs,
 	json = bisection_json(s, bs, b, t, res, revert);
 	steps = bisection_steps(bs, t, res, &nr_steps);
 	if (store_bisection_finish(s->ctx->store, b->id,
-	    bisect_status_name(res->status), json, steps, nr_steps,
+	    bisection_status(res->status), json, steps, nr_steps,
 	    cause) != 0)
 		goto out;
 	if (res->status == BISECT_FOUND ||
@@ -988,7 +1061,7 @@ out:
  * are one batch, which bisectd/dispatch.c runs as interleaved pairs.
  */
 static int
-bisection_revert_queue(struct scheduler *s, struct bisection *bs,
+bisection_revert_queue(struct services *s, struct bisection *bs,
     const struct store_bisection *b, const char *oid, unsigned target,
     const char *bad, unsigned bad_target, char **cause)
 {
@@ -1038,7 +1111,7 @@ bisection_revert_after(const struct repo_range *range)
  * (the images differ or one is unknown), -1 on error.
  */
 static int
-bisection_revert_image(struct scheduler *s, struct bisection *bs,
+bisection_revert_image(struct services *s, struct bisection *bs,
     const struct store_bisection *b, const struct bisect_result *res,
     const char *oid, json_t **out, struct bisect_revert *v, char **cause)
 {
@@ -1074,13 +1147,13 @@ bisection_revert_image(struct scheduler *s, struct bisection *bs,
 			return -1;
 		return 2;
 	}
-	if (strcmp(build.status, "failed") == 0) {
+	if (build.status == STORE_BUILD_FAILED) {
 		*out = json_pack("{s:b, s:s, s:b}", "clean", 1, "commit", oid,
 		    "built", 0);
 		r = 0;
 		goto out;
 	}
-	if (strcmp(build.status, "ok") != 0) {
+	if (build.status != STORE_BUILD_OK) {
 		r = 2;
 		goto out;
 	}
@@ -1120,7 +1193,7 @@ out:
  * verdict, -1 on error.
  */
 static int
-bisection_revert(struct scheduler *s, struct bisection *bs,
+bisection_revert(struct services *s, struct bisection *bs,
     const struct store_bisection *b, const struct bisect_result *res,
     unsigned runs, struct bisection_turn *t, json_t **out,
     struct bisect_revert *v, char **cause)
@@ -1165,7 +1238,7 @@ bisection_revert(struct scheduler *s, struct bisection *bs,
 	if ((found = store_build_find(st, b->repo, oid, bs->recipe, &build,
 	    cause)) < 0)
 		return -1;
-	if (found && strcmp(build.status, "failed") == 0) {
+	if (found && build.status == STORE_BUILD_FAILED) {
 		t->nr_runs += (size_t)done;
 		*out = json_pack("{s:b, s:s, s:b}", "clean", 1, "commit", oid,
 		    "built", 0);
@@ -1236,7 +1309,7 @@ bisection_revert(struct scheduler *s, struct bisection *bs,
  * did print, instead of sampling on for nothing. 1 with *why, 0, -1.
  */
 static int
-bisection_metric_missing(struct scheduler *s, const struct bisection *bs,
+bisection_metric_missing(struct services *s, const struct bisection *bs,
     const struct store_bisection *b, const struct bisection_turn *t,
     char **why, char **cause)
 {
@@ -1283,7 +1356,7 @@ bisection_metric_missing(struct scheduler *s, const struct bisection *bs,
 }
 
 int
-bisection_plan(struct scheduler *s, int64_t id, char **cause)
+bisection_plan(struct services *s, int64_t id, char **cause)
 {
 	struct store			*st = s->ctx->store;
 	struct store_bisection		 b;
@@ -1305,15 +1378,16 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 	memset(&rq, 0, sizeof rq);
 	if (store_bisection_get(st, id, &b, cause) != 0)
 		return -1;
-	if (strcmp(b.status, "running") != 0) {
-		r = store_request_set_status(st, id, strcmp(b.status,
-		    "failed") == 0 ? "failed" : "done", NULL, cause);
+	if (b.status != STORE_BISECTION_RUNNING) {
+		r = store_request_set_status(st, id,
+		    store_request_status_of(b.status), NULL, cause);
 		goto out;
 	}
 	if (store_request_get(st, id, &rq, cause) != 0)
 		goto out;
-	if (strcmp(rq.status, "pending") == 0 &&
-	    store_request_set_status(st, id, "running", NULL, cause) != 0)
+	if (rq.status == STORE_REQUEST_PENDING &&
+	    store_request_set_status(st, id, STORE_REQUEST_RUNNING, NULL,
+	    cause) != 0)
 		goto out;
 	if (store_run_busy(st, b.job, b.repo, &busy, cause) != 0)
 		goto out;
@@ -1358,7 +1432,7 @@ bisection_plan(struct scheduler *s, int64_t id, char **cause)
 	in.nr_good = bs->range.nr_good;
 	in.direction = bisection_direction(b.direction);
 	in.min_effect_pct = mi->min_effect_pct;
-	in.slots = scheduler_slots(s->ctx);
+	in.slots = services_slots(s);
 	in.initial_runs = runs;
 	in.max_runs = runs > BISECTION_MAX_RUNS ? runs : BISECTION_MAX_RUNS;
 	if (bisect_decide(&res, &in) != 0 && res.status != BISECT_FAILED) {

@@ -9,16 +9,16 @@
 
 #include <stdint.h>
 
-#include "bisectd/scheduler.h"
+#include "bisectd/services.h"
 
-int	bisection_plan(struct scheduler *, int64_t id, char **cause);
-void	bisection_forget(struct scheduler *, int64_t id);
+int	bisection_plan(struct services *, int64_t id, char **cause);
+void	bisection_forget(struct services *, int64_t id);
 /*
  * Write the reports (and queue the mails) of bisections that concluded
  * with a culprit but were left without a report by a process killed in
  * between; at the scheduler's start.
  */
-int	bisection_report_missing(struct scheduler *, char **cause);
+int	bisection_report_missing(struct services *, char **cause);
 void	bisection_free(struct bisection *);
 
 /*

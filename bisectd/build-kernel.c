@@ -1,13 +1,9 @@
 /*
- * Kernel builds that can be compared. Kbuild stamps every image with the
- * build's date, user, host, a counter that grows in BUILD_DIR/.version,
- * and a local version that scripts/setlocalversion takes from git; fixed
- * here (as defaults the user's environment may override; docs/kernel.md),
- * two builds of the same tree give the same bzImage, so an image identical
- * to its parent's says that a commit cannot have changed what ran. ccache, when
- * installed, sits first in PATH (Debian's /usr/lib/ccache masquerade
- * directory) with its cache in the workdir, so that a file compiled once is
- * not compiled again when a bisection goes back to an older version of it.
+ * Kernel builds that can be compared: Kbuild's date, user, host, version
+ * counter and local version are fixed, so that two builds of one tree give
+ * the same bzImage and an image identical to its parent's shows that a
+ * commit cannot have changed what ran; ccache comes first in PATH. The
+ * details are in docs/design.md, "File notes".
  */
 #include <sys/stat.h>
 

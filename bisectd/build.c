@@ -1,16 +1,9 @@
 /*
- * Building a commit into the artifact cache. A free one of the
- * repository's build slots (each a persistent worktree and BUILD_DIR) is
- * moved to the commit (only the files that differ are rewritten), the
- * recipe's command runs there so that builds are incremental, and the
- * artifacts are copied into WORKDIR/cache/REPO/RECIPE/OID. An entry is
- * built by one build at a time (a lock per entry), and it is complete
- * only once its marker is written and the directory renamed into place,
- * so a crash never leaves a half entry that looks complete. A failed
- * build is a result (the commit is untestable), not an error. Kernel
- * recipes get their .config written from the base and the job's fragment
- * before the command runs, and their image hashed
- * (bisectd/build-kernel.c).
+ * Building a commit into the artifact cache: a free build slot (a
+ * persistent worktree and BUILD_DIR) is moved to the commit, the recipe's
+ * command runs there, and the artifacts are copied into the cache, complete
+ * only once renamed into place. A failed build is a result, not an error.
+ * The steps are in docs/design.md, "File notes".
  */
 #include <sys/file.h>
 #include <sys/prctl.h>
@@ -816,6 +809,76 @@ build_note_image(const struct build_request *req, struct repo *repo,
 	free(dir);
 }
 
+/* The build's log, opened once (its directory made first). */
+static int
+build_log_open(const struct build_paths *p, int *logfd, char **cause)
+{
+	if (*logfd != -1)
+		return 0;
+	if (dir_create(p->logdir, cause) != 0)
+		return -1;
+	*logfd = open(p->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (*logfd == -1)
+		return error_errno(cause, "couldn't create '%s'", p->log);
+	return 0;
+}
+
+static void
+build_remote_job(const struct build_request *req,
+    const struct build_paths *p, const struct builder_slot *slot,
+    struct repo *repo, const char *fragment, int kernel, int logfd,
+    struct builder_job *job)
+{
+	memset(job, 0, sizeof *job);
+	job->slot = slot;
+	job->repo = req->repo;
+	job->git = repo;
+	job->oid = req->oid;
+	job->recipe = p->recipe;
+	job->fragment = fragment;
+	job->kernel = kernel;
+	job->tmp = p->tmp;
+	job->logfd = logfd;
+}
+
+/*
+ * A builder's finished build: a failed one is the commit's (*failure),
+ * a good one is checked (a kernel's .config) and sealed into the cache;
+ * the builder's counts say which.
+ */
+static int
+build_remote_result(const struct build_request *req, struct build_paths *p,
+    const char *builder, struct builder_result *res, const char *fragment,
+    int kernel, int logfd, struct build_output *out, char **failure,
+    char **missing, char **cause)
+{
+	if (res->failure != NULL) {
+		dir_remove_tree(p->tmp, NULL);
+		*failure = res->failure;
+		res->failure = NULL;
+		*missing = res->missing;
+		res->missing = NULL;
+		builder_state_note(req->workdir, builder, BUILDER_UP, NULL,
+		    res->host_key, 0, BUILDER_COUNT_FAILED);
+		return 0;
+	}
+	if (kernel) {
+		/* what olddefconfig did, read from the downloaded .config */
+		free(p->builddir);
+		p->builddir = xstrdup(p->tmp);
+		build_kernel_check(p, fragment, logfd, out);
+	}
+	if (build_seal(req->repo, p, req->oid, res->kernel_release,
+	    cause) != 0) {
+		builder_state_note(req->workdir, builder, BUILDER_UP, NULL,
+		    res->host_key, 0, BUILDER_COUNT_ERROR);
+		return -1;
+	}
+	builder_state_note(req->workdir, builder, BUILDER_UP, NULL,
+	    res->host_key, 0, BUILDER_COUNT_OK);
+	return 0;
+}
+
 /*
  * The build on a builder: 1 when no builder is free (build here), 0 when
  * it ran to an outcome (out->outcome, *failure), -1 when the attempt
@@ -853,17 +916,8 @@ build_remote(const struct build_request *req, const char *fragment,
 			if (slot.builder == &req->builders[i])
 				skip[i] = 1;
 		}
-		if (*logfd == -1) {
-			if (dir_create(p->logdir, cause) != 0)
-				goto out;
-			*logfd = open(p->log, O_WRONLY | O_CREAT | O_TRUNC |
-			    O_CLOEXEC, 0644);
-			if (*logfd == -1) {
-				error_errno(cause, "couldn't create '%s'",
-				    p->log);
-				goto out;
-			}
-		}
+		if (build_log_open(p, logfd, cause) != 0)
+			goto out;
 		build_log(*logfd, "building %s of %s (recipe %s) on builder "
 		    "'%s', slot %d", req->oid, req->repo->name, p->recipe,
 		    slot.builder->name, slot.slot);
@@ -875,16 +929,8 @@ build_remote(const struct build_request *req, const char *fragment,
 		if (r != 0)
 			goto out;
 		dir_remove_tree(p->tmp, NULL);
-		memset(&job, 0, sizeof job);
-		job.slot = &slot;
-		job.repo = req->repo;
-		job.git = repo;
-		job.oid = req->oid;
-		job.recipe = p->recipe;
-		job.fragment = fragment;
-		job.kernel = kernel;
-		job.tmp = p->tmp;
-		job.logfd = *logfd;
+		build_remote_job(req, p, &slot, repo, fragment, kernel, *logfd,
+		    &job);
 		r = builder_build(&job, &res, &connected, &err);
 		if (r == SSH_SESSION_REFUSED || (r != 0 && !connected)) {
 			/* nothing was built there: the next one, at once */
@@ -895,47 +941,23 @@ build_remote(const struct build_request *req, const char *fragment,
 			    r == SSH_SESSION_REFUSED ? "refused us" :
 			    "not reached", err);
 			builder_state_note(req->workdir, slot.builder->name,
-			    r == SSH_SESSION_REFUSED ? "refused" : "down", err,
-			    NULL, slot.builder->probe_interval,
-			    BUILDER_COUNT_ERROR);
+			    r == SSH_SESSION_REFUSED ? BUILDER_REFUSED :
+			    BUILDER_DOWN, err, NULL,
+			    slot.builder->probe_interval, BUILDER_COUNT_ERROR);
 			continue;
 		}
 		break;
 	}
 	if (r != 0) {
 		dir_remove_tree(p->tmp, NULL);
-		builder_state_note(req->workdir, slot.builder->name, "down", err,
-		    res.host_key, slot.builder->probe_interval,
-		    BUILDER_COUNT_ERROR);
+		builder_state_note(req->workdir, slot.builder->name,
+		    BUILDER_DOWN, err, res.host_key,
+		    slot.builder->probe_interval, BUILDER_COUNT_ERROR);
 		error_set(cause, "%s", err);
 		goto out;
 	}
-	if (res.failure != NULL) {
-		dir_remove_tree(p->tmp, NULL);
-		*failure = res.failure;
-		res.failure = NULL;
-		*missing = res.missing;
-		res.missing = NULL;
-		builder_state_note(req->workdir, slot.builder->name, "up", NULL,
-		    res.host_key, 0, BUILDER_COUNT_FAILED);
-		rv = 0;
-		goto out;
-	}
-	if (kernel) {
-		/* what olddefconfig did, read from the downloaded .config */
-		free(p->builddir);
-		p->builddir = xstrdup(p->tmp);
-		build_kernel_check(p, fragment, *logfd, out);
-	}
-	if (build_seal(req->repo, p, req->oid, res.kernel_release,
-	    cause) != 0) {
-		builder_state_note(req->workdir, slot.builder->name, "up", NULL,
-		    res.host_key, 0, BUILDER_COUNT_ERROR);
-		goto out;
-	}
-	builder_state_note(req->workdir, slot.builder->name, "up", NULL,
-	    res.host_key, 0, BUILDER_COUNT_OK);
-	rv = 0;
+	rv = build_remote_result(req, p, slot.builder->name, &res, fragment,
+	    kernel, *logfd, out, failure, missing, cause);
 out:
 	builder_slot_release(&slot);
 	builder_result_release(&res);
@@ -957,6 +979,75 @@ build_run(const struct build_request *req, struct repo *repo,
 	return build_run_kconfig(req, NULL, NULL, repo, out, cause);
 }
 
+/*
+ * A local build's slot moved to the commit, its directories made and its
+ * log open (the remote attempt's, when one was tried first).
+ */
+static int
+build_local_prepare(const struct build_request *req, struct build_paths *p,
+    struct repo *repo, int *logfd, char **cause)
+{
+	if (build_slot_take(p, req->slots, cause) != 0)
+		return -1;
+	if (repo_checkout(repo, req->oid, p->worktree, cause) != 0) {
+		error_prefix(cause, "building '%s'", req->oid);
+		return -1;
+	}
+	if (dir_create(p->builddir, cause) != 0 ||
+	    build_log_open(p, logfd, cause) != 0)
+		return -1;
+	build_log(*logfd, "building %s of %s (recipe %s) in slot %d",
+	    req->oid, req->repo->name, p->recipe, p->slot);
+	return 0;
+}
+
+/*
+ * The recipe's command in the slot (a kernel's .config first, its image
+ * checked after). A failure of the commit sets *failure; -1 is an error
+ * of the attempt.
+ */
+static int
+build_run_command(const struct config_repo *cr, struct build_paths *p,
+    const char *fragment, int kernel, char **extra, int logfd,
+    struct build_output *out, char **failure, char **cause)
+{
+	int	status, r;
+
+	if (cr->build_command == NULL) {
+		build_log(logfd, "no build command: artifacts come from the "
+		    "tree");
+		return 0;
+	}
+	if (kernel && (r = build_kernel_config(cr, p, fragment, extra, logfd,
+	    cause)) != 0) {
+		if (r < 0)
+			return -1;
+		*failure = xstrdup("the base config's make target failed");
+	}
+	if (*failure == NULL) {
+		build_log(logfd, "running: %s", cr->build_command);
+		if (build_spawn(cr->build_command, p, extra, logfd, &status,
+		    cause) != 0)
+			return -1;
+		/*
+		 * A signal is the machine's doing (the OOM killer, a stop),
+		 * not the commit's: an error of this attempt, retried up to
+		 * max_attempts, not an untestable commit.
+		 */
+		if (WIFSIGNALED(status)) {
+			build_log(logfd, "build killed by signal %d: tried "
+			    "again", WTERMSIG(status));
+			return error_set(cause, "build killed by signal %d",
+			    WTERMSIG(status));
+		} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			*failure = xasprintf("build exited with status %d",
+			    WEXITSTATUS(status));
+	}
+	if (*failure == NULL && kernel)
+		build_kernel_check(p, fragment, logfd, out);
+	return 0;
+}
+
 int
 build_run_kconfig(const struct build_request *req, const char *fragment,
     const char *recipe, struct repo *repo, struct build_output *out,
@@ -968,7 +1059,7 @@ build_run_kconfig(const struct build_request *req, const char *fragment,
 	char				**extra = NULL;
 	double				 t0 = build_now();
 	size_t				 i;
-	int				 logfd = -1, status, r;
+	int				 logfd = -1, r;
 	int				 kernel, remote = 0, rv = -1;
 
 	memset(out, 0, sizeof *out);
@@ -1006,61 +1097,12 @@ build_run_kconfig(const struct build_request *req, const char *fragment,
 		if (logfd != -1)
 			build_log(logfd, "no builder free: building here");
 	}
-	if (build_slot_take(&p, req->slots, cause) != 0)
+	if (build_local_prepare(req, &p, repo, &logfd, cause) != 0)
 		goto out;
-
-	if (repo_checkout(repo, req->oid, p.worktree, cause) != 0) {
-		error_prefix(cause, "building '%s'", req->oid);
-		goto out;
-	}
-	if (dir_create(p.builddir, cause) != 0 ||
-	    dir_create(p.logdir, cause) != 0)
-		goto out;
-	if (logfd == -1)
-		logfd = open(p.log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		    0644);
-	if (logfd == -1) {
-		error_errno(cause, "couldn't create '%s'", p.log);
-		goto out;
-	}
-	build_log(logfd, "building %s of %s (recipe %s) in slot %d", req->oid,
-	    cr->name, p.recipe, p.slot);
 	extra = build_kernel_env(req->workdir, p.builddir, kernel);
-	if (cr->build_command != NULL) {
-		if (kernel && (r = build_kernel_config(cr, &p, fragment,
-		    extra, logfd, cause)) != 0) {
-			if (r < 0)
-				goto out;
-			failure = xstrdup("the base config's make target "
-			    "failed");
-		}
-		if (failure == NULL) {
-			build_log(logfd, "running: %s", cr->build_command);
-			if (build_spawn(cr->build_command, &p, extra, logfd,
-			    &status, cause) != 0)
-				goto out;
-			/*
-			 * A signal is the machine's doing (the OOM killer, a
-			 * stop), not the commit's: an error of this attempt,
-			 * retried up to max_attempts, not an untestable
-			 * commit.
-			 */
-			if (WIFSIGNALED(status)) {
-				build_log(logfd, "build killed by signal %d: "
-				    "tried again", WTERMSIG(status));
-				error_set(cause, "build killed by signal %d",
-				    WTERMSIG(status));
-				goto out;
-			} else if (!WIFEXITED(status) ||
-			    WEXITSTATUS(status) != 0)
-				failure = xasprintf("build exited with status "
-				    "%d", WEXITSTATUS(status));
-		}
-		if (failure == NULL && kernel)
-			build_kernel_check(&p, fragment, logfd, out);
-	} else
-		build_log(logfd, "no build command: artifacts come from the "
-		    "tree");
+	if (build_run_command(cr, &p, fragment, kernel, extra, logfd, out,
+	    &failure, cause) != 0)
+		goto out;
 
 	if (failure == NULL) {
 		if ((r = build_collect(cr, &p, req->oid, kernel, &missing,
@@ -1070,8 +1112,8 @@ build_run_kconfig(const struct build_request *req, const char *fragment,
 			failure = xasprintf("artifact '%s' not found", missing);
 	}
 outcome:
-	builder_state_note(req->workdir, BUILDER_LOCAL, NULL, NULL, NULL, 0,
-	    remote ? BUILDER_COUNT_NONE : failure != NULL ?
+	builder_state_note(req->workdir, BUILDER_LOCAL, BUILDER_KEEP, NULL,
+	    NULL, 0, remote ? BUILDER_COUNT_NONE : failure != NULL ?
 	    BUILDER_COUNT_FAILED : BUILDER_COUNT_OK);
 	if (failure != NULL) {
 		build_log(logfd, "%s", failure);

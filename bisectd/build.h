@@ -1,12 +1,9 @@
 /*
  * Building a commit: check it out into the repository's persistent
- * worktree, run the recipe's command with BUILD_DIR, SRC_DIR and NPROC in
- * its environment, and copy the artifacts into a cache keyed by commit and
- * recipe, so that each commit is built once. A kernel recipe (one with a
- * kconfig, or a job that adds a kconfig fragment) also gets its .config
- * written from the base and the fragment before the command, reproducible
- * build settings, and the image's hash and kernel release recorded
- * (docs/kernel.md).
+ * worktree, run the recipe's command there, and copy the artifacts into a
+ * cache keyed by commit and recipe, so that each commit is built once.
+ * Kernel recipes get their .config, reproducible settings and their
+ * image's hash (docs/kernel.md; docs/design.md, "File notes").
  */
 #ifndef BISECTD_BUILD_H
 #define BISECTD_BUILD_H

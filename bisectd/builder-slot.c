@@ -29,8 +29,7 @@ builder_slot_usable(const char *workdir, const char *name)
 
 	if (builder_state_read(workdir, name, &bs, NULL) != 0)
 		return 1;
-	if ((strcmp(bs.state, "down") == 0 ||
-	    strcmp(bs.state, "refused") == 0) &&
+	if ((bs.state == BUILDER_DOWN || bs.state == BUILDER_REFUSED) &&
 	    (int64_t)time(NULL) < bs.retry_at)
 		ok = 0;
 	builder_state_release(&bs);

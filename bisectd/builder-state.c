@@ -22,6 +22,29 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+static const char *const builder_state_names[] = {
+	"unknown", "up", "down", "refused",
+};
+
+const char *
+builder_state_name(enum builder_status state)
+{
+	return builder_state_names[state];
+}
+
+static enum builder_status
+builder_state_parse(const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof builder_state_names /
+	    sizeof builder_state_names[0]; i++) {
+		if (strcmp(s, builder_state_names[i]) == 0)
+			return (enum builder_status)i;
+	}
+	return BUILDER_UNKNOWN;
+}
+
 static char *
 builder_state_path(const char *workdir, const char *name, const char *ext)
 {
@@ -31,7 +54,6 @@ builder_state_path(const char *workdir, const char *name, const char *ext)
 void
 builder_state_release(struct builder_state *bs)
 {
-	free(bs->state);
 	free(bs->host_key);
 	free(bs->error);
 	memset(bs, 0, sizeof *bs);
@@ -46,9 +68,11 @@ builder_state_read(const char *workdir, const char *name,
 	size_t	 len;
 	int	 rv = -1;
 
+	int	 seen = 0;
+
 	memset(bs, 0, sizeof *bs);
+	bs->state = BUILDER_UNKNOWN;
 	if (!file_exists(path)) {
-		bs->state = xstrdup("unknown");
 		rv = 0;
 		goto out;
 	}
@@ -60,8 +84,10 @@ builder_state_read(const char *workdir, const char *name,
 		if ((sp = strchr(line, ' ')) == NULL)
 			continue;
 		*sp++ = '\0';
-		if (strcmp(line, "state") == 0 && bs->state == NULL)
-			bs->state = xstrdup(sp);
+		if (strcmp(line, "state") == 0 && !seen) {
+			bs->state = builder_state_parse(sp);
+			seen = 1;
+		}
 		else if (strcmp(line, "since") == 0)
 			bs->since = strtoll(sp, NULL, 10);
 		else if (strcmp(line, "retry_at") == 0)
@@ -77,8 +103,6 @@ builder_state_read(const char *workdir, const char *name,
 		else if (strcmp(line, "error") == 0 && bs->error == NULL)
 			bs->error = xstrdup(sp);
 	}
-	if (bs->state == NULL)
-		bs->state = xstrdup("unknown");
 	rv = 0;
 out:
 	free(buf);
@@ -101,9 +125,9 @@ builder_state_line(struct strbuf *sb, const char *key, const char *value)
 }
 
 void
-builder_state_note(const char *workdir, const char *name, const char *state,
-    const char *error, const char *host_key, int retry_after,
-    enum builder_count count)
+builder_state_note(const char *workdir, const char *name,
+    enum builder_status state, const char *error, const char *host_key,
+    int retry_after, enum builder_count count)
 {
 	struct builder_state	 bs;
 	struct strbuf		 sb = STRBUF_INIT;
@@ -124,13 +148,12 @@ builder_state_note(const char *workdir, const char *name, const char *state,
 		;
 	if (builder_state_read(workdir, name, &bs, &cause) != 0)
 		goto out;
-	if (state != NULL) {
-		if (strcmp(bs.state, state) != 0) {
-			free(bs.state);
-			bs.state = xstrdup(state);
+	if (state != BUILDER_KEEP) {
+		if (bs.state != state) {
+			bs.state = state;
 			bs.since = now;
 		}
-		bs.retry_at = strcmp(state, "up") == 0 ? 0 :
+		bs.retry_at = state == BUILDER_UP ? 0 :
 		    now + (retry_after > 0 ? retry_after : 60);
 		free(bs.error);
 		bs.error = error != NULL ? xstrdup(error) : NULL;
@@ -138,9 +161,8 @@ builder_state_note(const char *workdir, const char *name, const char *state,
 			free(bs.host_key);
 			bs.host_key = xstrdup(host_key);
 		}
-	} else if (strcmp(bs.state, "unknown") == 0) {
-		free(bs.state);
-		bs.state = xstrdup("up");
+	} else if (bs.state == BUILDER_UNKNOWN) {
+		bs.state = BUILDER_UP;
 		bs.since = now;
 	}
 	if (count == BUILDER_COUNT_OK)
@@ -149,7 +171,7 @@ builder_state_note(const char *workdir, const char *name, const char *state,
 		bs.failed++;
 	else if (count == BUILDER_COUNT_ERROR)
 		bs.errors++;
-	builder_state_line(&sb, "state", bs.state);
+	builder_state_line(&sb, "state", builder_state_names[bs.state]);
 	strbuf_addf(&sb, "since %lld\nretry_at %lld\nbuilds %ld\nfailed %ld\n"
 	    "errors %ld\n", (long long)bs.since, (long long)bs.retry_at,
 	    bs.builds, bs.failed, bs.errors);

@@ -20,8 +20,17 @@ enum builder_count {
 	BUILDER_COUNT_ERROR,		/* an error of the attempt */
 };
 
+/* A builder's state; the file keeps its name. */
+enum builder_status {
+	BUILDER_KEEP = -1,		/* builder_state_note: as it is */
+	BUILDER_UNKNOWN,
+	BUILDER_UP,
+	BUILDER_DOWN,			/* a lost connection */
+	BUILDER_REFUSED,		/* a refused host key or login */
+};
+
 struct builder_state {
-	char	*state;			/* "unknown", "up", "down", "refused" */
+	enum builder_status state;
 	int64_t	 since;
 	int64_t	 retry_at;		/* down, refused: skipped until then */
 	long	 builds, failed, errors;
@@ -29,18 +38,19 @@ struct builder_state {
 	char	*error;			/* why down or refused */
 };
 
-/* The state of builder name (or BUILDER_LOCAL); "unknown" with no file. */
+const char *builder_state_name(enum builder_status);
+/* The state of builder name (or BUILDER_LOCAL); unknown with no file. */
 int	 builder_state_read(const char *workdir, const char *name,
 	     struct builder_state *, char **cause);
 void	 builder_state_release(struct builder_state *);
 /*
- * Record an attempt's end: state NULL keeps the state (local builds),
- * else it becomes state ("down" and "refused" are retried after
- * retry_after seconds) with error (NULL for none) and host_key (NULL:
- * kept). Best effort: a state that cannot be written is logged.
+ * Record an attempt's end: BUILDER_KEEP keeps the state (local builds),
+ * else it becomes state (down and refused are retried after retry_after
+ * seconds) with error (NULL for none) and host_key (NULL: kept). Best
+ * effort: a state that cannot be written is logged.
  */
 void	 builder_state_note(const char *workdir, const char *name,
-	     const char *state, const char *error, const char *host_key,
+	     enum builder_status, const char *error, const char *host_key,
 	     int retry_after, enum builder_count);
 
 #endif

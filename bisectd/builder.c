@@ -99,6 +99,95 @@ builder_env(struct strbuf *sb, char *const *env)
 	}
 }
 
+/* The script's variables: its paths, the commit, the command, the env. */
+static void
+builder_script_vars(struct strbuf *sb, const struct builder_job *job,
+    const char *root, const char *out)
+{
+	const struct config_repo	*cr = job->repo;
+	char				*s, **env;
+
+	builder_var(sb, "R", root);
+	s = xasprintf("%s/git/%s.git", root, cr->name);
+	builder_var(sb, "G", s);
+	free(s);
+	s = xasprintf("%s/slots/%s/%d", root, cr->name, job->slot->slot);
+	builder_var(sb, "S", s);
+	free(s);
+	builder_var(sb, "OID", job->oid);
+	builder_var(sb, "O", out);
+	strbuf_addstr(sb, "T=$S/tree\n");
+	strbuf_addf(sb, "B=$S/build-%s\n", job->recipe);
+	builder_var(sb, "CMD", cr->build_command != NULL ?
+	    cr->build_command : "");
+	strbuf_addstr(sb, "BUILD_DIR=$B SRC_DIR=$T\n"
+	    "NPROC=$(nproc 2>/dev/null || echo 1)\n"
+	    "export BUILD_DIR SRC_DIR NPROC\n");
+	/* the builder's own ccache and slots, as locally (build-kernel.c) */
+	s = xasprintf("%s/slots/%s/%d/build-%s", root, cr->name,
+	    job->slot->slot, job->recipe);
+	env = build_kernel_env(root, s, job->kernel);
+	free(s);
+	builder_env(sb, env);
+	build_kernel_env_free(env);
+}
+
+/*
+ * The collect phase: the artifacts (a kernel's .config, symbols and
+ * release too) gathered in $O, each listed with its SHA-256.
+ */
+static void
+builder_script_collect(struct strbuf *sb, const struct builder_job *job)
+{
+	const struct config_repo	*cr = job->repo;
+	size_t				 i;
+
+	if (cr->nr_artifacts == 0)
+		strbuf_addstr(sb, "\tcp -a \"$T/.\" \"$O/\" || exit 125\n");
+	for (i = 0; i < cr->nr_artifacts; i++) {
+		strbuf_addstr(sb, "\ta=");
+		builder_quote(sb, cr->artifacts[i]);
+		strbuf_addch(sb, '\n');
+		if (cr->build_command != NULL)
+			strbuf_addstr(sb, "\tif [ -e \"$B/$a\" ] || "
+			    "[ -L \"$B/$a\" ]; then f=$B/$a; else f=$T/$a; "
+			    "fi\n");
+		else
+			strbuf_addstr(sb, "\tf=$T/$a\n");
+		strbuf_addstr(sb,
+		    "\tif ! [ -e \"$f\" ] && ! [ -L \"$f\" ]; then\n"
+		    "\t\techo \"missing $a\"; exit 0\n"
+		    "\tfi\n"
+		    "\tmkdir -p \"$O/$(dirname \"$a\")\" && "
+		    "cp -a \"$f\" \"$O/$a\" || exit 125\n");
+	}
+	if (job->kernel) {
+		strbuf_addf(sb, "\t[ ! -e \"$B/%s\" ] || cp \"$B/%s\" "
+		    "\"$O/%s\" || exit 125\n", BUILD_KERNEL_CONFIG,
+		    BUILD_KERNEL_CONFIG, BUILD_KERNEL_CONFIG);
+		strbuf_addf(sb, "\t[ ! -e \"$B/%s\" ] || [ -e \"$O/%s\" ] || "
+		    "cp \"$B/%s\" \"$O/%s\" || exit 125\n",
+		    BUILD_KERNEL_SYMBOLS, BUILD_KERNEL_SYMBOLS,
+		    BUILD_KERNEL_SYMBOLS, BUILD_KERNEL_SYMBOLS);
+		strbuf_addstr(sb, "\tfor d in \"$B\" \"$T\"; do\n"
+		    "\t\tif [ -s \"$d/include/config/kernel.release\" ]; "
+		    "then\n"
+		    "\t\t\techo \"release $(cat "
+		    "\"$d/include/config/kernel.release\")\"; break\n"
+		    "\t\tfi\n"
+		    "\tdone\n");
+	}
+	strbuf_addstr(sb,
+	    "\tcd \"$O\" || exit 125\n"
+	    "\tfind . ! -type f ! -type d | sed 's/^/other /'\n"
+	    "\tfind . -type f -perm -u+x | sed 's/^/exec /'\n"
+	    "\tfind . -type f -exec sha256sum {} + | sed 's/^/file /' "
+	    "|| exit 125 ;;\n"
+	    "clean)\n"
+	    "\trm -rf \"$O\" ;;\n"
+	    "esac\n");
+}
+
 /*
  * The script every phase runs (sh build.sh PHASE): have, ref, prepare,
  * build, collect, clean. A build's process group is in the slot's pgid
@@ -111,33 +200,10 @@ builder_script(const struct builder_job *job, const char *root,
 {
 	const struct config_repo	*cr = job->repo;
 	struct strbuf			 sb = STRBUF_INIT;
-	char				*s, *target = NULL, **env;
-	size_t				 i;
+	char				*target = NULL;
 
 	strbuf_addstr(&sb, "# written by bisectd for one build\nset -u\n");
-	builder_var(&sb, "R", root);
-	s = xasprintf("%s/git/%s.git", root, cr->name);
-	builder_var(&sb, "G", s);
-	free(s);
-	s = xasprintf("%s/slots/%s/%d", root, cr->name, job->slot->slot);
-	builder_var(&sb, "S", s);
-	free(s);
-	builder_var(&sb, "OID", job->oid);
-	builder_var(&sb, "O", out);
-	strbuf_addstr(&sb, "T=$S/tree\n");
-	strbuf_addf(&sb, "B=$S/build-%s\n", job->recipe);
-	builder_var(&sb, "CMD", cr->build_command != NULL ?
-	    cr->build_command : "");
-	strbuf_addstr(&sb, "BUILD_DIR=$B SRC_DIR=$T\n"
-	    "NPROC=$(nproc 2>/dev/null || echo 1)\n"
-	    "export BUILD_DIR SRC_DIR NPROC\n");
-	/* the builder's own ccache and slots, as locally (build-kernel.c) */
-	s = xasprintf("%s/slots/%s/%d/build-%s", root, cr->name,
-	    job->slot->slot, job->recipe);
-	env = build_kernel_env(root, s, job->kernel);
-	free(s);
-	builder_env(&sb, env);
-	build_kernel_env_free(env);
+	builder_script_vars(&sb, job, root, out);
 	strbuf_addstr(&sb,
 	    "if [ -s \"$S/pgid\" ]; then\n"
 	    "\tkill -KILL -\"$(cat \"$S/pgid\")\" 2>/dev/null\n"
@@ -187,50 +253,7 @@ builder_script(const struct builder_job *job, const char *root,
 	    "\texit \"$st\" ;;\n"
 	    "collect)\n"
 	    "\trm -rf \"$O\" && mkdir -p \"$O\" || exit 125\n");
-	if (cr->nr_artifacts == 0)
-		strbuf_addstr(&sb, "\tcp -a \"$T/.\" \"$O/\" || exit 125\n");
-	for (i = 0; i < cr->nr_artifacts; i++) {
-		strbuf_addstr(&sb, "\ta=");
-		builder_quote(&sb, cr->artifacts[i]);
-		strbuf_addch(&sb, '\n');
-		if (cr->build_command != NULL)
-			strbuf_addstr(&sb, "\tif [ -e \"$B/$a\" ] || "
-			    "[ -L \"$B/$a\" ]; then f=$B/$a; else f=$T/$a; "
-			    "fi\n");
-		else
-			strbuf_addstr(&sb, "\tf=$T/$a\n");
-		strbuf_addstr(&sb,
-		    "\tif ! [ -e \"$f\" ] && ! [ -L \"$f\" ]; then\n"
-		    "\t\techo \"missing $a\"; exit 0\n"
-		    "\tfi\n"
-		    "\tmkdir -p \"$O/$(dirname \"$a\")\" && "
-		    "cp -a \"$f\" \"$O/$a\" || exit 125\n");
-	}
-	if (job->kernel) {
-		strbuf_addf(&sb, "\t[ ! -e \"$B/%s\" ] || cp \"$B/%s\" "
-		    "\"$O/%s\" || exit 125\n", BUILD_KERNEL_CONFIG,
-		    BUILD_KERNEL_CONFIG, BUILD_KERNEL_CONFIG);
-		strbuf_addf(&sb, "\t[ ! -e \"$B/%s\" ] || [ -e \"$O/%s\" ] || "
-		    "cp \"$B/%s\" \"$O/%s\" || exit 125\n",
-		    BUILD_KERNEL_SYMBOLS, BUILD_KERNEL_SYMBOLS,
-		    BUILD_KERNEL_SYMBOLS, BUILD_KERNEL_SYMBOLS);
-		strbuf_addstr(&sb, "\tfor d in \"$B\" \"$T\"; do\n"
-		    "\t\tif [ -s \"$d/include/config/kernel.release\" ]; "
-		    "then\n"
-		    "\t\t\techo \"release $(cat "
-		    "\"$d/include/config/kernel.release\")\"; break\n"
-		    "\t\tfi\n"
-		    "\tdone\n");
-	}
-	strbuf_addstr(&sb,
-	    "\tcd \"$O\" || exit 125\n"
-	    "\tfind . ! -type f ! -type d | sed 's/^/other /'\n"
-	    "\tfind . -type f -perm -u+x | sed 's/^/exec /'\n"
-	    "\tfind . -type f -exec sha256sum {} + | sed 's/^/file /' "
-	    "|| exit 125 ;;\n"
-	    "clean)\n"
-	    "\trm -rf \"$O\" ;;\n"
-	    "esac\n");
+	builder_script_collect(&sb, job);
 	free(target);
 	return strbuf_detach(&sb, NULL);
 }
@@ -601,6 +624,93 @@ out:
 	return rv;
 }
 
+static void
+builder_session_opts(const struct config_agent *b, struct ssh_session_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->name = b->name;
+	o->host = b->host;
+	o->port = b->port;
+	o->user = b->user;
+	o->identity = b->identity;
+	o->known_hosts = b->known_hosts;
+	o->tofu = b->tofu;
+	o->connect_timeout = (unsigned)b->connect_timeout;
+	o->keepalive = (unsigned)b->keepalive;
+	o->silence_timeout = (unsigned)b->silence_timeout;
+}
+
+/*
+ * The builder's directories for the slot and the artifacts, and the slot's
+ * build.sh uploaded: *root is the remote_dir's real path, *out where the
+ * artifacts are gathered before the download.
+ */
+static int
+builder_remote_setup(struct builder_conn *c, const struct builder_job *job,
+    char **root, char **out, char **cause)
+{
+	const struct config_agent	*b = job->slot->builder;
+	char				*dir = NULL, *script = NULL;
+	int				 rv = -1;
+
+	if (ssh_sftp_mkdir_p(c->s, b->remote_dir, 0755, 0, cause) != 0 ||
+	    ssh_sftp_realpath(c->s, b->remote_dir, root, 0, cause) != 0)
+		goto out;
+	dir = xasprintf("%s/slots/%s/%d", *root, job->repo->name,
+	    job->slot->slot);
+	if (ssh_sftp_mkdir_p(c->s, dir, 0755, 0, cause) != 0)
+		goto out;
+	free(dir);
+	dir = xasprintf("%s/out/%s", *root, job->repo->name);
+	if (ssh_sftp_mkdir_p(c->s, dir, 0755, 0, cause) != 0)
+		goto out;
+	*out = xasprintf("%s/%s-%s.%ld", dir, job->recipe, job->oid,
+	    (long)getpid());
+	c->script = xasprintf("%s/slots/%s/%d/build.sh", *root,
+	    job->repo->name, job->slot->slot);
+	script = builder_script(job, *root, *out);
+	if (ssh_sftp_put_buffer(c->s, script, strlen(script), c->script, 0644,
+	    0, cause) != 0)
+		goto out;
+	rv = 0;
+out:
+	free(dir);
+	free(script);
+	return rv;
+}
+
+/*
+ * The recipe's command on the builder: 0 to go on, 1 when the commit's
+ * build failed (res->failure), -1 on an error of the attempt.
+ */
+static int
+builder_run_command(struct builder_conn *c, const struct builder_job *job,
+    struct builder_result *res, char **cause)
+{
+	const struct config_agent	*b = job->slot->builder;
+	int				 status, sig;
+
+	if (job->repo->build_command == NULL)
+		return 0;
+	dprintf(job->logfd, "bisectd: running on builder '%s': %s\n",
+	    b->name, job->repo->build_command);
+	if (builder_phase(c, "build", NULL, &status, &sig, cause) != 0)
+		return -1;
+	res->exit_status = status;
+	/* as locally: a signal is the machine's doing, tried again */
+	if (sig != 0 || status > 128) {
+		res->signal = sig != 0 ? sig : status - 128;
+		return error_set(cause, "build killed by signal %d on "
+		    "builder '%s'", res->signal, b->name);
+	}
+	if (status != 0) {
+		res->failure = xasprintf("build exited with status %d",
+		    status);
+		return 1;
+	}
+	return 0;
+}
+
 int
 builder_build(const struct builder_job *job, struct builder_result *res,
     int *connected, char **cause)
@@ -609,24 +719,13 @@ builder_build(const struct builder_job *job, struct builder_result *res,
 	struct ssh_session_opts		 o;
 	struct builder_conn		 c;
 	struct strbuf			 report = STRBUF_INIT;
-	char				*root = NULL, *script = NULL;
-	char				*out = NULL, *dir = NULL;
-	int				 status, sig, skipped = 0, r, rv = -1;
+	char				*root = NULL, *out = NULL;
+	int				 status, skipped = 0, r, rv = -1;
 
 	memset(res, 0, sizeof *res);
 	memset(&c, 0, sizeof c);
-	memset(&o, 0, sizeof o);
 	*connected = 0;
-	o.name = b->name;
-	o.host = b->host;
-	o.port = b->port;
-	o.user = b->user;
-	o.identity = b->identity;
-	o.known_hosts = b->known_hosts;
-	o.tofu = b->tofu;
-	o.connect_timeout = (unsigned)b->connect_timeout;
-	o.keepalive = (unsigned)b->keepalive;
-	o.silence_timeout = (unsigned)b->silence_timeout;
+	builder_session_opts(b, &o);
 	c.name = b->name;
 	c.logfd = job->logfd;
 	if ((r = ssh_session_open(&o, &c.s, cause)) != 0) {
@@ -638,24 +737,7 @@ builder_build(const struct builder_job *job, struct builder_result *res,
 	dprintf(job->logfd, "bisectd: on builder '%s' (%s@%s port %d, host "
 	    "key %s), slot %d\n", b->name, b->user, b->host, b->port,
 	    res->host_key, job->slot->slot);
-	if (ssh_sftp_mkdir_p(c.s, b->remote_dir, 0755, 0, cause) != 0 ||
-	    ssh_sftp_realpath(c.s, b->remote_dir, &root, 0, cause) != 0)
-		goto out;
-	dir = xasprintf("%s/slots/%s/%d", root, job->repo->name,
-	    job->slot->slot);
-	if (ssh_sftp_mkdir_p(c.s, dir, 0755, 0, cause) != 0)
-		goto out;
-	free(dir);
-	dir = xasprintf("%s/out/%s", root, job->repo->name);
-	if (ssh_sftp_mkdir_p(c.s, dir, 0755, 0, cause) != 0)
-		goto out;
-	out = xasprintf("%s/%s-%s.%ld", dir, job->recipe, job->oid,
-	    (long)getpid());
-	c.script = xasprintf("%s/slots/%s/%d/build.sh", root, job->repo->name,
-	    job->slot->slot);
-	script = builder_script(job, root, out);
-	if (ssh_sftp_put_buffer(c.s, script, strlen(script), c.script, 0644, 0,
-	    cause) != 0)
+	if (builder_remote_setup(&c, job, &root, &out, cause) != 0)
 		goto out;
 	if (builder_push(&c, job, root, cause) != 0)
 		goto out;
@@ -674,26 +756,9 @@ builder_build(const struct builder_job *job, struct builder_result *res,
 	}
 	if (job->kernel && builder_kconfig(&c, job, root, cause) != 0)
 		goto out;
-	if (job->repo->build_command != NULL) {
-		dprintf(job->logfd, "bisectd: running on builder '%s': %s\n",
-		    b->name, job->repo->build_command);
-		if (builder_phase(&c, "build", NULL, &status, &sig,
-		    cause) != 0)
-			goto out;
-		res->exit_status = status;
-		/* as locally: a signal is the machine's doing, tried again */
-		if (sig != 0 || status > 128) {
-			res->signal = sig != 0 ? sig : status - 128;
-			error_set(cause, "build killed by signal %d on "
-			    "builder '%s'", res->signal, b->name);
-			goto out;
-		}
-		if (status != 0) {
-			res->failure = xasprintf("build exited with status "
-			    "%d", status);
-			rv = 0;
-			goto out;
-		}
+	if ((r = builder_run_command(&c, job, res, cause)) != 0) {
+		rv = r > 0 ? 0 : -1;
+		goto out;
 	}
 	if (builder_phase_ok(&c, "collect", &report, cause) != 0)
 		goto out;
@@ -725,8 +790,6 @@ out:
 	strbuf_release(&report);
 	free(c.script);
 	free(root);
-	free(script);
 	free(out);
-	free(dir);
 	return rv;
 }

@@ -1,22 +1,9 @@
 /*
  * Build hosts (builders: in the config, docs/config.md): machines that
- * build commits for the scheduler over the ssh transport of agents
- * (agents/ssh-session.c: known_hosts verified, public key, SFTP). Each
- * keeps, under its remote_dir, a bare clone per repository that the
- * scheduler pushes the commits to (a pack made with libgit2, uploaded
- * over SFTP), a checkout per slot (plain, no .git: git read-tree with the
- * slot's own index), a build directory per recipe, and its own ccache:
- *
- *   REMOTE/git/REPO.git			the clone (refs/bisectd/OID)
- *   REMOTE/slots/REPO/K/{tree,index,build-RECIPE,build.sh,pgid}
- *   REMOTE/out/REPO/RECIPE-OID.PID	the artifacts before download
- *   REMOTE/ccache				CCACHE_DIR
- *
- * The artifacts come back over SFTP with the SHA-256 of every file as the
- * builder computed it; a file whose digest differs, or one missing or
- * extra, fails the attempt (it is retried, like a lost connection).
- * What the scheduler keeps of each builder is bisectd/builder-state.h,
- * its slots bisectd/builder-slot.h.
+ * build commits for the scheduler over the ssh transport of agents, each
+ * with a bare clone per repository, a checkout per slot and its own ccache;
+ * the artifacts come back over SFTP checked against the builder's SHA-256.
+ * The remote layout is in docs/design.md, "File notes".
  */
 #ifndef BISECTD_BUILDER_H
 #define BISECTD_BUILDER_H

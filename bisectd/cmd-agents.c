@@ -46,15 +46,15 @@ cmd_agents_print(const struct config_agent *a, const struct store_agent *row,
 		return;
 	}
 	cmd_agents_time(since, sizeof since, row->since);
-	printf(": %s since %s", row->state, since);
+	printf(": %s since %s", store_agent_state_name(row->state), since);
 	if (running > 0)
 		printf(", %d run%s running", running, running == 1 ? "" : "s");
-	if (strcmp(row->state, "down") == 0 && row->retry_at > 0) {
+	if (row->state == STORE_AGENT_DOWN && row->retry_at > 0) {
 		cmd_agents_time(at, sizeof at, row->retry_at);
 		printf(", next probe at %s", at);
 	}
 	printf("\n");
-	if (row->error != NULL && strcmp(row->state, "up") != 0)
+	if (row->error != NULL && row->state != STORE_AGENT_UP)
 		printf("  error: %s\n", row->error);
 	if (row->inventory == NULL)
 		return;
@@ -87,10 +87,11 @@ cmd_agents_json(const struct config_agent *a, const struct store_agent *row,
 		json_object_set_new(o, "state", json_string("never probed"));
 		return o;
 	}
-	json_object_set_new(o, "state", json_string(row->state));
+	json_object_set_new(o, "state",
+	    json_string(store_agent_state_name(row->state)));
 	json_object_set_new(o, "since", json_integer(row->since));
 	json_object_set_new(o, "error", row->error != NULL &&
-	    strcmp(row->state, "up") != 0 ? json_string(row->error) :
+	    row->state != STORE_AGENT_UP ? json_string(row->error) :
 	    json_null());
 	json_object_set_new(o, "inventory", row->inventory != NULL ?
 	    json_string(row->inventory) : json_null());

@@ -20,16 +20,12 @@ static void
 cmd_bisect_print(struct context *ctx, const struct store_bisection *b,
     json_t *res)
 {
-	const char	*status = json_string_value(json_object_get(res,
-			    "status"));
 	char		*headline = NULL, *body = NULL, *cause = NULL;
 	json_t		*cand, *budget;
 	size_t		 i;
 
-	if (status == NULL)
-		status = b->status;
-	if (strcmp(status, "found") == 0 ||
-	    strcmp(status, "unconfirmed") == 0) {
+	if (b->status == STORE_BISECTION_FOUND ||
+	    b->status == STORE_BISECTION_UNCONFIRMED) {
 		if (report_bisection(ctx, b->id, &headline, &body,
 		    &cause) == 0) {
 			printf("%s\n", body);
@@ -38,7 +34,7 @@ cmd_bisect_print(struct context *ctx, const struct store_bisection *b,
 			    "culprit")));
 			fprintf(stderr, "warning: %s\n", cause);
 		}
-	} else if (strcmp(status, "no_change") == 0) {
+	} else if (b->status == STORE_BISECTION_NO_CHANGE) {
 		printf("no change: good and bad do not differ beyond noise in "
 		    "%s (%+.1f%%, 95%% CI [%+.1f%%, %+.1f%%], p = %.2g)\n",
 		    b->metric,
@@ -48,7 +44,7 @@ cmd_bisect_print(struct context *ctx, const struct store_bisection *b,
 		    json_number_value(json_array_get(json_object_get(res,
 		    "ci_pct"), 1)),
 		    json_number_value(json_object_get(res, "p_value")));
-	} else if (strcmp(status, "inconclusive") == 0) {
+	} else if (b->status == STORE_BISECTION_INCONCLUSIVE) {
 		printf("inconclusive: good and bad were not told apart in %s "
 		    "(%+.1f%%, 95%% CI [%+.1f%%, %+.1f%%], p = %.2g), yet a "
 		    "change worth finding could be there\n", b->metric,
@@ -65,7 +61,7 @@ cmd_bisect_print(struct context *ctx, const struct store_bisection *b,
 			    "min_detectable_pct")), (long long)
 			    json_integer_value(json_object_get(res,
 			    "runs_per_end")));
-	} else if (strcmp(status, "ambiguous") == 0) {
+	} else if (b->status == STORE_BISECTION_AMBIGUOUS) {
 		cand = json_object_get(res, "candidates");
 		printf("ambiguous: the first bad commit is one of %zu commits "
 		    "that could not be told apart:\n", json_array_size(cand));
@@ -149,7 +145,8 @@ cmd_bisect_exec(const char *config, struct cmd_args *args)
 	}
 	if (b.result == NULL || (res = json_loads(b.result, 0, NULL)) == NULL) {
 		fprintf(stderr, "error: bisection %lld ended without a result "
-		    "(%s)\n", (long long)id, b.status);
+		    "(%s)\n", (long long)id,
+		    store_bisection_status_name(b.status));
 		goto out;
 	}
 	if (json)
@@ -157,7 +154,7 @@ cmd_bisect_exec(const char *config, struct cmd_args *args)
 	else
 		cmd_bisect_print(ctx, &b, res);
 	/* every conclusion is 0, unconfirmed and inconclusive too (cli.md) */
-	r = strcmp(b.status, "failed") == 0 ? CMD_FAILED : CMD_OK;
+	r = b.status == STORE_BISECTION_FAILED ? CMD_FAILED : CMD_OK;
 out:
 	json_decref(res);
 	store_bisection_release(&b);

@@ -35,8 +35,8 @@ cmd_builders_json(const char *name, const struct config_agent *b,
 
 	o = json_pack("{s:s, s:s, s:i, s:s, s:I, s:I, s:i, s:i, s:i}", "name",
 	    name, "transport", b != NULL ? "ssh" : "local", "slots", slots,
-	    "state", bs->state, "since", (json_int_t)bs->since, "retry_at",
-	    (json_int_t)bs->retry_at, "builds", (int)bs->builds, "failed",
+	    "state", builder_state_name(bs->state), "since",
+	    (json_int_t)bs->since, "retry_at", (json_int_t)bs->retry_at, "builds", (int)bs->builds, "failed",
 	    (int)bs->failed, "errors", (int)bs->errors);
 	if (b != NULL) {
 		json_object_set_new(o, "host", json_string(b->host));
@@ -58,7 +58,8 @@ cmd_builders_print(const char *name, const struct config_agent *b,
 
 	if (brief) {
 		printf("  %-16s %-6s %-8s %ld builds, %ld failed, %ld "
-		    "errors\n", name, b != NULL ? "ssh" : "local", bs->state,
+		    "errors\n", name, b != NULL ? "ssh" : "local",
+		    builder_state_name(bs->state),
 		    bs->builds, bs->failed, bs->errors);
 		return;
 	}
@@ -69,15 +70,14 @@ cmd_builders_print(const char *name, const struct config_agent *b,
 		printf("%s (this machine, %d slot%s)", name, slots,
 		    slots == 1 ? "" : "s");
 	cmd_builders_time(since, sizeof since, bs->since);
-	if (strcmp(bs->state, "unknown") == 0)
+	if (bs->state == BUILDER_UNKNOWN)
 		printf(": never used");
 	else
-		printf(": %s since %s", bs->state, since);
+		printf(": %s since %s", builder_state_name(bs->state), since);
 	printf(", %ld build%s, %ld failed, %ld error%s", bs->builds,
 	    bs->builds == 1 ? "" : "s", bs->failed, bs->errors,
 	    bs->errors == 1 ? "" : "s");
-	if (strcmp(bs->state, "down") == 0 ||
-	    strcmp(bs->state, "refused") == 0) {
+	if (bs->state == BUILDER_DOWN || bs->state == BUILDER_REFUSED) {
 		cmd_builders_time(at, sizeof at, bs->retry_at);
 		printf(", tried again after %s", at);
 	}

@@ -35,7 +35,8 @@ cmd_log_json(struct context *ctx, int64_t id, char **cause)
 		    "runs", steps[i].samples, "mean", steps[i].mean));
 	o = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:o, s:o}", "id",
 	    (json_int_t)id, "metric", b.metric, "direction", b.direction,
-	    "good", b.good, "bad", b.bad, "status", b.status, "steps", a,
+	    "good", b.good, "bad", b.bad, "status",
+	    store_bisection_status_name(b.status), "steps", a,
 	    "first_bad", first_bad != NULL ? json_string(first_bad) :
 	    json_null());
 	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

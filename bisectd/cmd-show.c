@@ -43,7 +43,8 @@ cmd_show_run_json(const struct store_run *run, char **keys, char **values,
 	for (i = 0; i < nr_samples; i++)
 		json_object_set_new(smp, metrics[i], json_real(samples[i]));
 	o = json_pack("{s:I, s:s, s:I, s:s, s:s, s:i, s:o, s:i, s:o, s:o}",
-	    "id", (json_int_t)run->id, "status", run->status, "job",
+	    "id", (json_int_t)run->id, "status",
+	    store_run_status_name(run->status), "job",
 	    (json_int_t)run->job, "repo", run->repo, "commit",
 	    run->commit_oid, "seq", run->seq, "agent", run->agent != NULL ?
 	    json_string(run->agent) : json_null(), "attempts", run->attempts,
@@ -100,7 +101,8 @@ cmd_show_run(struct context *ctx, int64_t id, int json)
 		r = CMD_OK;
 		goto out;
 	}
-	printf("run %lld: %s\n", (long long)run.id, run.status);
+	printf("run %lld: %s\n", (long long)run.id,
+	    store_run_status_name(run.status));
 	printf("job: %lld\nrepository: %s\ncommit: %s\nrun number: %d\n",
 	    (long long)run.job, run.repo, run.commit_oid, run.seq);
 	printf("agent: %s\nattempts: %d\n", run.agent != NULL ? run.agent :
@@ -163,7 +165,8 @@ cmd_show_json(struct context *ctx, const struct store_request *rq)
 	int			 r;
 
 	o = json_pack("{s:I, s:s, s:s, s:s, s:s, s:I, s:o}", "id",
-	    (json_int_t)rq->id, "kind", rq->kind, "status", rq->status,
+	    (json_int_t)rq->id, "kind", rq->kind, "status",
+	    store_request_status_name(rq->status),
 	    "repo", rq->repo, "job_file", rq->job_file, "created",
 	    (json_int_t)rq->created, "error", rq->error != NULL ?
 	    json_string(rq->error) : json_null());
@@ -180,9 +183,10 @@ cmd_show_json(struct context *ctx, const struct store_request *rq)
 	}
 	res = b.result != NULL ? json_loads(b.result, 0, NULL) : NULL;
 	json_object_set_new(o, "bisection", json_pack("{s:s, s:s, s:s, s:s, "
-	    "s:s, s:o, s:o}", "status", b.status, "good", b.good, "bad", b.bad,
+	    "s:s, s:o, s:o}", "status", store_bisection_status_name(b.status),
+	    "good", b.good, "bad", b.bad,
 	    "metric", b.metric, "direction", b.direction, "progress",
-	    b.progress != NULL && strcmp(b.status, "running") == 0 ?
+	    b.progress != NULL && b.status == STORE_BISECTION_RUNNING ?
 	    json_string(b.progress) : json_null(), "result", res != NULL ?
 	    res : json_null()));
 	cmd_print_json(o);
@@ -230,7 +234,8 @@ cmd_show_exec(const char *config, struct cmd_args *args)
 	}
 	t = (time_t)rq.created;
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", gmtime(&t));
-	printf("request %lld: %s, %s\n", (long long)rq.id, rq.kind, rq.status);
+	printf("request %lld: %s, %s\n", (long long)rq.id, rq.kind,
+	    store_request_status_name(rq.status));
 	printf("repository: %s\njob file: %s\ncreated: %s\n", rq.repo,
 	    rq.job_file, when);
 	if (rq.error != NULL)
@@ -243,8 +248,9 @@ cmd_show_exec(const char *config, struct cmd_args *args)
 		}
 		printf("good: %s\nbad: %s\nmetric: %s (%s is better)\n",
 		    b.good, b.bad, b.metric, b.direction);
-		printf("bisection: %s\n", b.status);
-		if (b.progress != NULL && strcmp(b.status, "running") == 0)
+		printf("bisection: %s\n",
+		    store_bisection_status_name(b.status));
+		if (b.progress != NULL && b.status == STORE_BISECTION_RUNNING)
 			printf("%s\n", b.progress);
 		if (b.result != NULL)
 			printf("result: %s\n", b.result);

@@ -61,8 +61,8 @@ cmd_status_branch(struct store *st, const char *repo, const char *branch,
 				    g[j].metric, "good", g[j].good, "bad",
 				    g[j].bad, "bisection",
 				    (json_int_t)g[j].bisection, "status",
-				    g[j].status != NULL ? g[j].status :
-				    "pending", "culprit", g[j].culprit != NULL ?
+				    store_regression_status_name(&g[j]),
+				    "culprit", g[j].culprit != NULL ?
 				    json_string(g[j].culprit) : json_null(),
 				    "fixed", g[j].fixed_bad == NULL ?
 				    json_null() : json_pack("{s:s, s:s, s:o, "
@@ -83,10 +83,10 @@ cmd_status_branch(struct store *st, const char *repo, const char *branch,
 			printf("    %+.1f%% %s between %.10s and %.10s: "
 			    "bisection %lld %s", g[j].change_pct, g[j].metric,
 			    g[j].good, g[j].bad, (long long)g[j].bisection,
-			    g[j].status != NULL ? g[j].status : "pending");
+			    store_regression_status_name(&g[j]));
 			if (g[j].culprit != NULL)
-				printf(", %sculprit %.10s", g[j].status != NULL &&
-				    strcmp(g[j].status, "unconfirmed") == 0 ?
+				printf(", %sculprit %.10s",
+				    g[j].status == STORE_BISECTION_UNCONFIRMED ?
 				    "unconfirmed " : "", g[j].culprit);
 			if (g[j].fixed_culprit != NULL)
 				printf("; closed: fixed by commit %.10s",
@@ -121,13 +121,14 @@ cmd_status_verdict(const struct store_bisection *b, json_t **culprit)
 
 	*culprit = NULL;
 	if (b->result == NULL || (res = json_loads(b->result, 0, NULL)) == NULL)
-		return xstrdup(b->status);
+		return xstrdup(store_bisection_status_name(b->status));
 	c = json_string_value(json_object_get(res, "culprit"));
 	if (c != NULL) {
 		*culprit = json_string(c);
-		out = xasprintf("%s, culprit %.10s", b->status, c);
+		out = xasprintf("%s, culprit %.10s",
+		    store_bisection_status_name(b->status), c);
 	} else
-		out = xstrdup(b->status);
+		out = xstrdup(store_bisection_status_name(b->status));
 	json_decref(res);
 	return out;
 }
@@ -140,71 +141,64 @@ cmd_status_request_json(const struct store_request *rq,
 	char	*verdict;
 
 	o = json_pack("{s:I, s:s, s:s, s:s, s:o}", "id", (json_int_t)rq->id,
-	    "kind", rq->kind, "status", rq->status, "job_file", rq->job_file,
+	    "kind", rq->kind, "status", store_request_status_name(rq->status),
+	    "job_file", rq->job_file,
 	    "error", rq->error != NULL ? json_string(rq->error) : json_null());
 	if (b != NULL) {
 		verdict = cmd_status_verdict(b, &culprit);
 		json_object_set_new(o, "bisection", json_pack("{s:s, s:o, s:o}",
-		    "status", b->status, "culprit", culprit != NULL ? culprit :
+		    "status", store_bisection_status_name(b->status), "culprit",
+		    culprit != NULL ? culprit :
 		    json_null(), "progress", b->progress != NULL &&
-		    strcmp(b->status, "running") == 0 ?
+		    b->status == STORE_BISECTION_RUNNING ?
 		    json_string(b->progress) : json_null()));
 		free(verdict);
 	}
 	return o;
 }
 
-static int
-cmd_status_exec(const char *config, struct cmd_args *args)
+/* The rows' counts and the lock's holder: JSON with json, else printed. */
+static json_t *
+cmd_status_counts(const struct context *ctx, const struct store_counts *n,
+    int held, int json)
 {
-	struct context		*ctx = NULL;
-	struct store_counts	 n;
-	struct store_request	*rq = NULL;
-	struct store_bisection	 b;
-	size_t			 nr = 0, nr_branches = 0, i;
-	char			*cause = NULL, *lock = NULL, *verdict;
-	char			**repos = NULL, **branches = NULL;
-	json_t			*jo = NULL, *ja, *jr, *jt = NULL, *culprit;
-	int			 fd = -1, held, running, r, have_b, json;
-
-	json = cmd_args_has(args, 'j');
-	if ((r = cmd_open(config, &ctx)) != CMD_OK)
-		return r;
-	r = CMD_FAILED;
-	if (store_counts(ctx->store, &n, &cause) != 0 ||
-	    store_request_list(ctx->store, 20, &rq, &nr, &cause) != 0)
-		goto out;
-	lock = context_lock_path(ctx);
-	held = lock_try(lock, &fd, NULL);
-	lock_release(fd);
-	if (json) {
-		jo = json_pack("{s:s, s:b, s:i, s:{s:i, s:i, s:i, s:i}, "
+	if (json)
+		return json_pack("{s:s, s:b, s:i, s:{s:i, s:i, s:i, s:i}, "
 		    "s:{s:i, s:i, s:i, s:i}, s:i}", "database", ctx->config->db,
 		    "scheduler_running", held == 1, "requests_active",
-		    n.requests_active, "builds", "pending", n.builds_pending,
-		    "running", n.builds_running, "ok", n.builds_ok, "failed",
-		    n.builds_failed, "runs", "pending", n.runs_pending,
-		    "running", n.runs_running, "done", n.runs_done,
-		    "failed_or_skipped", n.runs_failed, "samples", n.samples);
-	} else {
-		printf("database: %s\n", ctx->config->db);
-		printf("scheduler: %s\n", held == 1 ? "running (a daemon or a "
-		    "waiting bisectctl holds the lock)" : "not running");
-		printf("requests: %d active\n", n.requests_active);
-		printf("builds: %d pending, %d running, %d ok, %d failed\n",
-		    n.builds_pending, n.builds_running, n.builds_ok,
-		    n.builds_failed);
-		printf("runs: %d pending, %d running, %d done, %d failed or "
-		    "skipped; %d samples\n", n.runs_pending, n.runs_running,
-		    n.runs_done, n.runs_failed, n.samples);
+		    n->requests_active, "builds", "pending", n->builds_pending,
+		    "running", n->builds_running, "ok", n->builds_ok, "failed",
+		    n->builds_failed, "runs", "pending", n->runs_pending,
+		    "running", n->runs_running, "done", n->runs_done,
+		    "failed_or_skipped", n->runs_failed, "samples", n->samples);
+	printf("database: %s\n", ctx->config->db);
+	printf("scheduler: %s\n", held == 1 ? "running (a daemon or a "
+	    "waiting bisectctl holds the lock)" : "not running");
+	printf("requests: %d active\n", n->requests_active);
+	printf("builds: %d pending, %d running, %d ok, %d failed\n",
+	    n->builds_pending, n->builds_running, n->builds_ok,
+	    n->builds_failed);
+	printf("runs: %d pending, %d running, %d done, %d failed or "
+	    "skipped; %d samples\n", n->runs_pending, n->runs_running,
+	    n->runs_done, n->runs_failed, n->samples);
+	return NULL;
+}
+
+/* Each agent's busy slots: into jo's "agents", or printed without jo. */
+static void
+cmd_status_agents(struct context *ctx, json_t *jo)
+{
+	json_t	*ja = json_array();
+	size_t	 i;
+	int	 running;
+
+	if (jo == NULL)
 		printf("agents:\n");
-	}
-	ja = json_array();
 	for (i = 0; i < ctx->config->nr_agents; i++) {
 		running = 0;
 		store_run_count_running(ctx->store, ctx->config->agents[i].name,
 		    &running, NULL);
-		if (json)
+		if (jo != NULL)
 			json_array_append_new(ja, json_pack("{s:s, s:s, s:i, "
 			    "s:i}", "name", ctx->config->agents[i].name,
 			    "transport", ctx->config->agents[i].transport,
@@ -216,10 +210,82 @@ cmd_status_exec(const char *config, struct cmd_args *args)
 			    ctx->config->agents[i].transport, running,
 			    ctx->config->agents[i].slots);
 	}
-	if (json)
+	if (jo != NULL)
 		json_object_set_new(jo, "agents", ja);
 	else
 		json_decref(ja);
+}
+
+/* The recent requests, a bisection's with its progress or verdict. */
+static void
+cmd_status_requests(struct context *ctx, const struct store_request *rq,
+    size_t nr, json_t *jo)
+{
+	struct store_bisection	 b;
+	json_t			*jr = json_array(), *culprit;
+	char			*verdict;
+	size_t			 i;
+	int			 have_b;
+
+	if (jo == NULL)
+		printf("recent requests:\n");
+	for (i = 0; i < nr; i++) {
+		have_b = strcmp(rq[i].kind, "bisect") == 0 &&
+		    store_bisection_get(ctx->store, rq[i].id, &b, NULL) == 0;
+		if (jo != NULL) {
+			json_array_append_new(jr, cmd_status_request_json(&rq[i],
+			    have_b ? &b : NULL));
+			if (have_b)
+				store_bisection_release(&b);
+			continue;
+		}
+		printf("  %-5lld %-8s %-8s %s%s%s\n", (long long)rq[i].id,
+		    rq[i].kind, store_request_status_name(rq[i].status),
+		    rq[i].job_file,
+		    rq[i].error ? ": " : "", rq[i].error ? rq[i].error : "");
+		if (!have_b)
+			continue;
+		if (b.status == STORE_BISECTION_RUNNING) {
+			if (b.progress != NULL)
+				printf("        %s\n", b.progress);
+		} else {
+			verdict = cmd_status_verdict(&b, &culprit);
+			json_decref(culprit);
+			printf("        %s\n", verdict);
+			free(verdict);
+		}
+		store_bisection_release(&b);
+	}
+	if (jo != NULL)
+		json_object_set_new(jo, "requests", jr);
+	else
+		json_decref(jr);
+}
+
+static int
+cmd_status_exec(const char *config, struct cmd_args *args)
+{
+	struct context		*ctx = NULL;
+	struct store_counts	 n;
+	struct store_request	*rq = NULL;
+	size_t			 nr = 0, nr_branches = 0, i;
+	char			*cause = NULL, *lock = NULL;
+	char			**repos = NULL, **branches = NULL;
+	json_t			*jo = NULL, *ja, *jt = NULL;
+	int			 fd = -1, held, r, json;
+
+	json = cmd_args_has(args, 'j');
+	if ((r = cmd_open(config, &ctx)) != CMD_OK)
+		return r;
+	r = CMD_FAILED;
+	if (store_counts(ctx->store, &n, &cause) != 0 ||
+	    store_request_list(ctx->store, 20, &rq, &nr, &cause) != 0)
+		goto out;
+	lock = context_lock_path(ctx);
+	held = lock_try(lock, &fd, NULL);
+	lock_release(fd);
+	jo = cmd_status_counts(ctx, &n, held, json);
+	cmd_status_agents(ctx, jo);
 	/* where builds are made, once there are builders besides this one */
 	if (ctx->config->nr_builders > 0) {
 		ja = json ? json_array() : NULL;
@@ -232,39 +298,7 @@ cmd_status_exec(const char *config, struct cmd_args *args)
 		if (json)
 			json_object_set_new(jo, "builders", ja);
 	}
-	if (!json)
-		printf("recent requests:\n");
-	jr = json_array();
-	for (i = 0; i < nr; i++) {
-		have_b = strcmp(rq[i].kind, "bisect") == 0 &&
-		    store_bisection_get(ctx->store, rq[i].id, &b, NULL) == 0;
-		if (json) {
-			json_array_append_new(jr, cmd_status_request_json(&rq[i],
-			    have_b ? &b : NULL));
-			if (have_b)
-				store_bisection_release(&b);
-			continue;
-		}
-		printf("  %-5lld %-8s %-8s %s%s%s\n", (long long)rq[i].id,
-		    rq[i].kind, rq[i].status, rq[i].job_file,
-		    rq[i].error ? ": " : "", rq[i].error ? rq[i].error : "");
-		if (!have_b)
-			continue;
-		if (strcmp(b.status, "running") == 0) {
-			if (b.progress != NULL)
-				printf("        %s\n", b.progress);
-		} else {
-			verdict = cmd_status_verdict(&b, &culprit);
-			json_decref(culprit);
-			printf("        %s\n", verdict);
-			free(verdict);
-		}
-		store_bisection_release(&b);
-	}
-	if (json)
-		json_object_set_new(jo, "requests", jr);
-	else
-		json_decref(jr);
+	cmd_status_requests(ctx, rq, nr, jo);
 	if (store_tracked_branches(ctx->store, &repos, &branches,
 	    &nr_branches, &cause) != 0)
 		goto out;

@@ -344,8 +344,8 @@ cmd_print_compare(struct context *ctx, int64_t request, int all, int json)
 	/* runs still to come are not missing (show of a queue) */
 	if (missing > 0 && store_request_get(ctx->store, request, &rq,
 	    NULL) == 0) {
-		over = strcmp(rq.status, "done") == 0 ||
-		    strcmp(rq.status, "failed") == 0;
+		over = rq.status == STORE_REQUEST_DONE ||
+		    rq.status == STORE_REQUEST_FAILED;
 		store_request_release(&rq);
 	}
 	if (missing > 0 && over) {

@@ -1,20 +1,9 @@
 /*
- * Drift: whether runs that are about to be compared ran in the same
- * environment (seed 000: a comparison spoiled by a THP setting nobody
- * recorded). Each run records its environment (agents/inventory.c); a
- * key "matters" when a difference in it can move a benchmark by itself
- * (THP, NUMA balancing, the kernel command line, the governor, sysctls,
- * the machine's CPUs, nodes and memory, hugepages, the kernel and its
- * config), is
- * "noted" when it is worth showing but not a reason to refuse (the
- * host's name, the agent's version), and is ignored when it is the
- * run's bookkeeping (its monitors, its testcase). docs/monitors.md has
- * the full list and the reasons.
- *
- * When every run compared ran on a kernel built from its own commit
- * (kernel_under_test), the kernel's release, build, config and compiler
- * belong to the commit: they may differ between commits, never between
- * runs of one commit.
+ * Drift: whether runs about to be compared ran in the same environment.
+ * Each environment key matters (it can move a benchmark by itself), is
+ * noted, or is ignored; a kernel built from the run's own commit may differ
+ * between commits, never between runs of one. The keys are in
+ * docs/monitors.md, the rules in docs/design.md, "File notes".
  */
 #ifndef BISECTD_DRIFT_H
 #define BISECTD_DRIFT_H

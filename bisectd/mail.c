@@ -1,14 +1,8 @@
 /*
- * Report mails as RFC 5322 text. Everything that reaches a header passes
- * through mail_sanitize (invalid UTF-8 becomes U+FFFD, CR, LF and every
- * other control character a space) and is then either plain printable
- * ASCII or RFC 2047 encoded-words, folded at spaces: a commit subject such
- * as "x\r\nBcc: victim@example.com" stays inside its own header. Addresses
- * are parsed and rebuilt, never copied, and must be plain dot-atom@domain.
- * The body is the text report: prose lines are wrapped at 72 columns,
- * lines laid out by column (the compare table, the log that git bisect
- * replays, the job file) are kept as they are, up to RFC 5322's 998
- * octets.
+ * Report mails as RFC 5322 text: every header value is sanitised, then
+ * plain ASCII or RFC 2047 encoded-words; addresses are parsed and rebuilt;
+ * the body is the text report, its prose wrapped at 72 columns. The rules
+ * are in docs/design.md, "File notes".
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,21 +1,8 @@
 /*
  * The outbox: queue a report's mail once, send it over SMTP with libcurl,
- * retry it with backoff. The order of writes is what makes the promise
- * "nothing lost, nothing sent twice" hold as far as SMTP lets it:
- *
- * 1. queue: the whole message is committed to the outbox (with its
- *    Message-ID, UNIQUE) before any attempt; a second queue of the same
- *    report finds it and adds nothing.
- * 2. claim: queued -> sending, attempts + 1, committed before connecting.
- * 3. the SMTP conversation; on the server's 250 to the data, sent is
- *    written at once, in the next statement.
- *
- * A crash between the 250 and that write is the one window where a mail
- * can go out twice: the row is still 'sending', the next sender (the
- * holder of the scheduler lock) cannot know whether the server took it,
- * and sends it again, with the same Message-ID and Date, so that the
- * receiving side can recognise the copy. Losing it instead would be
- * worse. A crash anywhere else sends it once.
+ * retry it with backoff. The order of the writes (queue, claim, send, mark
+ * sent) keeps "nothing lost, nothing sent twice" as far as SMTP lets it;
+ * docs/design.md, "File notes", says how and where a copy can go out.
  */
 #include <curl/curl.h>
 #include <jansson.h>
@@ -93,13 +80,97 @@ out:
 	return r;
 }
 
+/*
+ * Queue the formatted mail in one transaction, in reply to its thread's
+ * first mail: found already (the same Message-ID), it is not added again.
+ */
+static int
+outbox_add(struct context *ctx, int64_t id, const char *thread,
+    struct mail_spec *spec, int64_t *mail, int *added, char **cause)
+{
+	struct store_mail	 m;
+	char			*root = NULL, *message = NULL, *sender = NULL;
+	char			*rcpt = NULL;
+	int			 found, r = -1;
+
+	memset(&m, 0, sizeof m);
+	if (store_begin(ctx->store, cause) != 0)
+		return -1;
+	if ((found = store_mail_find(ctx->store, spec->message_id, &m,
+	    cause)) < 0)
+		goto out;
+	if (found) {
+		*mail = m.id;
+		r = 0;
+		goto out;
+	}
+	if (store_mail_thread_root(ctx->store, thread, &root, cause) != 0)
+		goto out;
+	spec->in_reply_to = root;
+	spec->date = time(NULL);
+	if (mail_format(spec, &message, &sender, &rcpt, cause) != 0 ||
+	    store_mail_add(ctx->store, id, spec->message_id, thread, sender,
+	    rcpt, message, mail, cause) != 0 ||
+	    store_commit(ctx->store, cause) != 0)
+		goto out;
+	*added = 1;
+	r = 0;
+out:
+	if (!*added)
+		store_rollback(ctx->store);
+	store_mail_release(&m);
+	free(root);
+	free(message);
+	free(sender);
+	free(rcpt);
+	return r;
+}
+
+/* The report's Message-ID, from what makes the bisection itself. */
+static char *
+outbox_message_id(struct context *ctx, const struct store_bisection *b,
+    const struct store_job *job, const char *culprit)
+{
+	char	*identity, *domain, *msgid;
+
+	identity = xasprintf("bisection\n%lld\n%s\n%s\n%s\n%s\n%s\n%s",
+	    (long long)b->id, b->repo, culprit, job->job_id, b->metric,
+	    b->good, b->bad);
+	domain = mail_domain(&ctx->config->mail);
+	msgid = mail_message_id(identity, culprit, domain);
+	free(identity);
+	free(domain);
+	return msgid;
+}
+
+/*
+ * The mail's thread: its culprit's, or for a fix the culprit of the
+ * regression it fixes, so that it threads under that report. NULL on an
+ * error.
+ */
+static char *
+outbox_thread(struct context *ctx, const struct store_bisection *b,
+    const char *culprit, char **cause)
+{
+	struct store_regression	*fixes = NULL;
+	size_t			 nr_fixes = 0;
+	char			*thread;
+
+	if (store_regression_fixed_by(ctx->store, b->id, &fixes, &nr_fixes,
+	    cause) != 0)
+		return NULL;
+	thread = xasprintf("%s %s", b->repo, nr_fixes > 0 &&
+	    fixes[0].culprit != NULL ? fixes[0].culprit : culprit);
+	store_regression_list_free(fixes, nr_fixes);
+	return thread;
+}
+
 int
 outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
     char **cause)
 {
 	struct store_bisection		 b;
 	struct store_job		 job;
-	struct store_mail		 m;
 	const struct config_repo	*cr;
 	struct repo			*repo = NULL;
 	struct repo_commit		 rc;
@@ -109,17 +180,11 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 	char				*headline = NULL, *body = NULL;
 	char				*subject = NULL;
 	struct report_mail		 rm;
-	char				*identity = NULL, *domain = NULL;
-	char				*msgid = NULL, *thread = NULL, *root = NULL;
-	char				*message = NULL, *sender = NULL;
-	char				*rcpt = NULL;
-	struct store_regression		*fixes = NULL;
-	size_t				 nr_fixes = 0;
-	int				 found, in_tx = 0, r = -1;
+	char				*msgid = NULL, *thread = NULL;
+	int				 r = -1;
 
 	memset(&b, 0, sizeof b);
 	memset(&job, 0, sizeof job);
-	memset(&m, 0, sizeof m);
 	memset(&rc, 0, sizeof rc);
 	*added = 0;
 	if (ctx->config->mail.smtp == NULL) {
@@ -137,9 +202,10 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 		goto out;
 	}
 	/* a culprit its own evidence contradicts blames no author */
-	if (strcmp(b.status, "found") != 0) {
+	if (b.status != STORE_BISECTION_FOUND) {
 		error_set(cause, "bisection %lld is %s: its culprit is not "
-		    "mailed", (long long)id, b.status);
+		    "mailed", (long long)id,
+		    store_bisection_status_name(b.status));
 		goto out;
 	}
 	if ((cr = config_repo_find(ctx->config, b.repo)) == NULL) {
@@ -152,17 +218,9 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 	if (outbox_reported(ctx, repo, id, culprit, cause) != 0)
 		goto out;
 
-	identity = xasprintf("bisection\n%lld\n%s\n%s\n%s\n%s\n%s\n%s",
-	    (long long)id, b.repo, culprit, job.job_id, b.metric, b.good,
-	    b.bad);
-	domain = mail_domain(&ctx->config->mail);
-	msgid = mail_message_id(identity, culprit, domain);
-	/* a fix threads under the report of the regression it fixes */
-	if (store_regression_fixed_by(ctx->store, id, &fixes, &nr_fixes,
-	    cause) != 0)
+	msgid = outbox_message_id(ctx, &b, &job, culprit);
+	if ((thread = outbox_thread(ctx, &b, culprit, cause)) == NULL)
 		goto out;
-	thread = xasprintf("%s %s", b.repo, nr_fixes > 0 &&
-	    fixes[0].culprit != NULL ? fixes[0].culprit : culprit);
 	memset(&rm, 0, sizeof rm);
 	rm.message_id = msgid;
 	rm.reported_by = ctx->config->mail.reported_by != NULL ?
@@ -172,18 +230,6 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 	    cause) != 0)
 		goto out;
 
-	if (store_begin(ctx->store, cause) != 0)
-		goto out;
-	in_tx = 1;
-	if ((found = store_mail_find(ctx->store, msgid, &m, cause)) < 0)
-		goto out;
-	if (found) {
-		*mail = m.id;
-		r = 0;
-		goto out;
-	}
-	if (store_mail_thread_root(ctx->store, thread, &root, cause) != 0)
-		goto out;
 	memset(&spec, 0, sizeof spec);
 	spec.config = &ctx->config->mail;
 	spec.headline = headline;
@@ -194,36 +240,18 @@ outbox_queue(struct context *ctx, int64_t id, int64_t *mail, int *added,
 	spec.author = rc.author;
 	spec.bisection = (long long)id;
 	spec.message_id = msgid;
-	spec.in_reply_to = root;
-	spec.date = time(NULL);
-	if (mail_format(&spec, &message, &sender, &rcpt, cause) != 0 ||
-	    store_mail_add(ctx->store, id, msgid, thread, sender, rcpt, message,
-	    mail, cause) != 0 || store_commit(ctx->store, cause) != 0)
-		goto out;
-	in_tx = 0;
-	*added = 1;
-	r = 0;
+	r = outbox_add(ctx, id, thread, &spec, mail, added, cause);
 out:
-	if (in_tx)
-		store_rollback(ctx->store);
 	json_decref(res);
 	store_bisection_release(&b);
 	store_job_release(&job);
-	store_mail_release(&m);
 	repo_commit_release(&rc);
 	repo_free(repo);
 	free(headline);
 	free(subject);
 	free(body);
-	free(identity);
-	free(domain);
 	free(msgid);
 	free(thread);
-	free(root);
-	store_regression_list_free(fixes, nr_fixes);
-	free(message);
-	free(sender);
-	free(rcpt);
 	return r;
 }
 

@@ -85,7 +85,7 @@ placement_job_placeable(struct context *ctx, const struct job *job,
 			    &cause) != 0)
 				goto out;
 		}
-		if (strcmp(row.state, "refused") == 0)
+		if (row.state == STORE_AGENT_REFUSED)
 			one = xasprintf("refused (%s)", row.error);
 		else if (job_requires_met(job, row.nr_node, row.nr_cpu,
 		    row.memory, &one)) {
@@ -109,7 +109,7 @@ out:
 }
 
 int
-placement_agent_index(const struct scheduler *s, const char *name)
+placement_agent_index(const struct services *s, const char *name)
 {
 	size_t	i;
 
@@ -121,24 +121,24 @@ placement_agent_index(const struct scheduler *s, const char *name)
 }
 
 static int
-placement_agent_in(const struct scheduler *s, size_t i, const char *state)
+placement_agent_in(const struct services *s, size_t i,
+    enum store_agent_state state)
 {
 	return s->agents[i].name != NULL &&
-	    strcmp(s->agents[i].state, state) == 0;
+	    s->agents[i].state == state;
 }
 
 static int
-placement_free_slots(const struct scheduler *s, size_t i)
+placement_free_slots(const struct services *s, size_t i)
 {
 	const struct config_agent	*a = &s->ctx->config->agents[i];
 
-	return (a->slots > 0 ? a->slots : 1) -
-	    scheduler_children_on(s, SCHEDULER_CHILD_RUN, a->name);
+	return (a->slots > 0 ? a->slots : 1) - services_runs_on(s, a->name);
 }
 
 /* The parsed job of a row (the context's cache: jobs never change). */
 static const struct job *
-placement_job(struct scheduler *s, int64_t id)
+placement_job(struct services *s, int64_t id)
 {
 	return jobcache_get(&s->ctx->jobs, s->ctx->store, id, NULL);
 }
@@ -148,7 +148,7 @@ placement_job(struct scheduler *s, int64_t id)
  * has no inventory and has not been asked since this scheduler started).
  */
 static int
-placement_eligible(const struct scheduler *s, size_t i, const struct job *job,
+placement_eligible(const struct services *s, size_t i, const struct job *job,
     char **why)
 {
 	const struct store_agent	*row = &s->agents[i];
@@ -157,7 +157,7 @@ placement_eligible(const struct scheduler *s, size_t i, const struct job *job,
 	if (job != NULL && (monitor_job_boot(job, a->boot, why) != 0 ||
 	    !testcase_agent_fits(job, a, why)))
 		return 0;
-	if (row->name != NULL && strcmp(row->state, "refused") == 0) {
+	if (row->name != NULL && row->state == STORE_AGENT_REFUSED) {
 		*why = xasprintf("refused (%s)", row->error != NULL ?
 		    row->error : "no reason");
 		return 0;
@@ -165,7 +165,7 @@ placement_eligible(const struct scheduler *s, size_t i, const struct job *job,
 	if (job == NULL || !placement_job_requires(job))
 		return 1;
 	if (row->name == NULL || !row->has_inventory) {
-		if (row->name == NULL || strcmp(row->state, "unknown") == 0)
+		if (row->name == NULL || row->state == STORE_AGENT_UNKNOWN)
 			return -1;
 		*why = xasprintf("never answered with its inventory (%s)",
 		    row->error != NULL ? row->error : "no reason");
@@ -182,7 +182,7 @@ placement_eligible(const struct scheduler *s, size_t i, const struct job *job,
  * *impossible is set, with *why, when no agent can run the job.
  */
 static int
-placement_positions(struct scheduler *s, int64_t id, const struct job *job,
+placement_positions(struct services *s, int64_t id, const struct job *job,
     char ***pos, size_t *nr, int *impossible, char **why, char **cause)
 {
 	struct strbuf	 reasons = STRBUF_INIT;
@@ -244,7 +244,7 @@ out:
  * machine to come back. Returns the config index, or -1 to wait.
  */
 static int
-placement_place(struct scheduler *s, const struct store_run *run,
+placement_place(struct services *s, const struct store_run *run,
     const struct job *job, char **pos, size_t nr_pos, char **cause)
 {
 	size_t	 p = (size_t)run->seq % nr_pos, i, k;
@@ -252,12 +252,13 @@ placement_place(struct scheduler *s, const struct store_run *run,
 	int	 cur, done = 0, best = -1, best_n = 0, n, e;
 
 	cur = placement_agent_index(s, pos[p]);
-	if (cur >= 0 && placement_agent_in(s, (size_t)cur, "up"))
+	if (cur >= 0 && placement_agent_in(s, (size_t)cur, STORE_AGENT_UP))
 		return placement_free_slots(s, (size_t)cur) > 0 ? cur : -1;
 	if (cur >= 0 && (s->agents[cur].name == NULL ||
-	    placement_agent_in(s, (size_t)cur, "unknown")))
+	    placement_agent_in(s, (size_t)cur, STORE_AGENT_UNKNOWN)))
 		return -1;
-	if (cur >= 0 && !placement_agent_in(s, (size_t)cur, "refused")) {
+	if (cur >= 0 &&
+	    !placement_agent_in(s, (size_t)cur, STORE_AGENT_REFUSED)) {
 		if (store_run_done_on(s->ctx->store, run->job, pos[p], &done,
 		    cause) != 0)
 			return -2;
@@ -265,7 +266,7 @@ placement_place(struct scheduler *s, const struct store_run *run,
 			return -1;
 	}
 	for (i = 0; i < s->ctx->config->nr_agents; i++) {
-		if ((int)i == cur || !placement_agent_in(s, i, "up"))
+		if ((int)i == cur || !placement_agent_in(s, i, STORE_AGENT_UP))
 			continue;
 		why = NULL;
 		e = placement_eligible(s, i, job, &why);
@@ -294,7 +295,7 @@ placement_place(struct scheduler *s, const struct store_run *run,
 }
 
 int
-placement_find(struct scheduler *s, const struct store_run *run, int *agent,
+placement_find(struct services *s, const struct store_run *run, int *agent,
     char **why, char **cause)
 {
 	const struct job	 *job = placement_job(s, run->job);

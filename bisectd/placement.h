@@ -6,7 +6,7 @@
 #define BISECTD_PLACEMENT_H
 
 #include "bisectd/context.h"
-#include "bisectd/scheduler.h"
+#include "bisectd/services.h"
 #include "jobs/job.h"
 #include "schema/store.h"
 
@@ -14,9 +14,9 @@
  * The agent (config index) a pending run should start on now, or -1 to
  * wait (its machine is busy or out of service). Returns 0; 1 when no
  * agent can ever run it, with *why; -1 on an error, with *cause. Reads
- * this turn's agent rows (s->agents) and the running children.
+ * this turn's agent rows (s->agents) and the runs going on each.
  */
-int	placement_find(struct scheduler *, const struct store_run *,
+int	placement_find(struct services *, const struct store_run *,
 	    int *agent, char **why, char **cause);
 /*
  * Can some agent run this job? Jobs without requires: always can. Else
@@ -27,7 +27,6 @@ int	placement_find(struct scheduler *, const struct store_run *,
 int	placement_job_placeable(struct context *, const struct job *,
 	    char **why);
 /* The config index of an agent, or -1. */
-int	placement_agent_index(const struct scheduler *, const char *name);
-/* Forget the parsed jobs cached in the scheduler. */
+int	placement_agent_index(const struct services *, const char *name);
 
 #endif

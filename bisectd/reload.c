@@ -1,12 +1,9 @@
 /*
- * SIGHUP: the config again (docs/design.md, "Reloading the config"). The
- * file is loaded with every check bisectd makes when it starts; one that
- * fails them, or that would move the database or the work directory,
- * leaves the old config in force. A good one is in force from the next
- * turn: builds and runs already started keep the config they were forked
- * with and record as usual; an agent whose connection settings changed
- * (or that is gone) keeps its old link until no run or probe is left on
- * it (the scheduler then replaces it), and is probed again.
+ * SIGHUP: the config again (docs/design.md, "Reloading the config"). A
+ * file that fails bisectd's start-up checks, or would move the database or
+ * the work directory, leaves the old config in force; a good one is in
+ * force from the next turn, and an agent whose connection changed keeps its
+ * old link until nothing is left on it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -158,14 +155,14 @@ reload_config(struct scheduler *s, char **cause)
 	for (j = 0; j < old->nr_agents; j++) {
 		if (s->link_fds[j] != -1)
 			close(s->link_fds[j]);
-		store_agent_release(&s->agents[j]);
+		store_agent_release(&s->sv.agents[j]);
 	}
 	free(s->link_fds);
 	free(s->link_after);
-	free(s->agents);
+	free(s->sv.agents);
 	s->link_fds = fds;
 	s->link_after = after;
-	s->agents = rows;
+	s->sv.agents = rows;
 	fds = NULL;
 	after = NULL;
 	rows = NULL;
@@ -174,7 +171,7 @@ reload_config(struct scheduler *s, char **cause)
 	    "agents); work already started goes on under the old one",
 	    new->path, new->nr_repos, new->nr_agents);
 	new = old;
-	s->progress = 1;
+	s->sv.progress = 1;
 	r = 0;
 out:
 	config_free(new);

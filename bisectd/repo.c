@@ -1,12 +1,9 @@
 /*
  * The repositories under test, through libgit2 and never a git subprocess:
- * resolving revisions to commits, reading a commit's subject and author,
- * loading the range `bad ^good...` as the DAG the bisection driver works on,
- * and keeping one persistent worktree per repository in step with the commit
- * being built. The worktree is a plain directory, not a repository: a marker
- * file in it names the commit checked out, and a private index beside it is
- * a stat cache, so that moving to another commit rewrites only the files
- * that differ and an incremental build stays incremental.
+ * revisions resolved to commits, a commit's subject and author, the range
+ * `bad ^good` as the DAG the driver works on, and one persistent worktree
+ * per repository kept in step with the commit being built (docs/design.md,
+ * "File notes").
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -410,52 +407,47 @@ repo_raw_parents(const git_odb_object *obj, git_oid **parents, size_t *nr,
 	return 0;
 }
 
-int
-repo_range_load(struct repo *r, const char *const *good, size_t nr_good,
-    const char *bad, struct repo_range *out, char **cause)
+/* The distinct good ends, resolved, none of them bad itself. */
+static int
+repo_range_goods(struct repo *r, const char *const *good, size_t nr_good,
+    const char *bad, const git_oid *bad_oid, git_oid *goods,
+    const char **good_rev, size_t *nr_goods, char **cause)
 {
-	git_revwalk		*walk = NULL;
-	git_odb			*odb = NULL;
-	git_odb_object		*obj = NULL;
-	git_oid			 bad_oid, oid, *goods = NULL, *cands = NULL;
-	git_oid			*parents = NULL;
-	struct repo_oidmap	*map = NULL;
-	struct repo_range	 rr;
-	const char		**good_rev = NULL;
-	unsigned char		*good_seen = NULL;
-	size_t			 nr_cands = 0, cands_alloc = 0, parents_alloc = 0;
-	size_t			 nr_goods = 0, nr_store = 0, store_alloc = 0;
-	size_t			 i, j, k, nr, idx, *offsets = NULL;
-	int			 error, rv = -1;
+	git_oid	oid;
+	size_t	i, j;
 
-	memset(&rr, 0, sizeof rr);
-	if (nr_good == 0)
-		return error_set(cause, "no good commit given");
-	if (repo_oid(r, bad, &bad_oid, cause) != 0)
-		return -1;
-	goods = xcalloc(nr_good, sizeof *goods);
-	good_rev = xcalloc(nr_good, sizeof *good_rev);
 	for (i = 0; i < nr_good; i++) {
 		if (repo_oid(r, good[i], &oid, cause) != 0)
-			goto out;
-		if (git_oid_equal(&oid, &bad_oid)) {
-			error_set(cause, "good '%s' and bad '%s' are the same "
-			    "commit", good[i], bad);
-			goto out;
-		}
-		for (j = 0; j < nr_goods; j++) {
+			return -1;
+		if (git_oid_equal(&oid, bad_oid))
+			return error_set(cause, "good '%s' and bad '%s' are the "
+			    "same commit", good[i], bad);
+		for (j = 0; j < *nr_goods; j++) {
 			if (git_oid_equal(&goods[j], &oid))
 				break;
 		}
-		if (j == nr_goods) {
-			good_rev[nr_goods] = good[i];
-			git_oid_cpy(&goods[nr_goods++], &oid);
+		if (j == *nr_goods) {
+			good_rev[*nr_goods] = good[i];
+			git_oid_cpy(&goods[(*nr_goods)++], &oid);
 		}
 	}
+	return 0;
+}
+
+/* The candidates: every commit reachable from bad and from no good end. */
+static int
+repo_range_walk(struct repo *r, const char *bad, const git_oid *bad_oid,
+    const git_oid *goods, const char **good_rev, size_t nr_goods,
+    git_oid **cands, size_t *nr_cands, char **cause)
+{
+	git_revwalk	*walk = NULL;
+	git_oid		 oid;
+	size_t		 i, alloc = 0;
+	int		 error, rv = -1;
 
 	if (git_revwalk_new(&walk, r->git) != 0 ||
 	    git_revwalk_sorting(walk, GIT_SORT_NONE) != 0 ||
-	    git_revwalk_push(walk, &bad_oid) != 0) {
+	    git_revwalk_push(walk, bad_oid) != 0) {
 		error_set(cause, "couldn't walk from '%s' in repository '%s': %s",
 		    bad, r->name, repo_git_error());
 		goto out;
@@ -468,34 +460,42 @@ repo_range_load(struct repo *r, const char *const *good, size_t nr_good,
 		}
 	}
 	while ((error = git_revwalk_next(&oid, walk)) == 0) {
-		ALLOC_GROW(cands, nr_cands, cands_alloc);
-		git_oid_cpy(&cands[nr_cands++], &oid);
+		ALLOC_GROW(*cands, *nr_cands, alloc);
+		git_oid_cpy(&(*cands)[(*nr_cands)++], &oid);
 	}
 	if (error != GIT_ITEROVER) {
 		error_set(cause, "couldn't walk '%s' in repository '%s': %s",
 		    bad, r->name, repo_git_error());
 		goto out;
 	}
+	rv = 0;
+out:
+	git_revwalk_free(walk);
+	return rv;
+}
 
-	nr = nr_cands + nr_goods;
-	if (nr > UINT32_MAX - 1) {
-		error_set(cause, "range of '%s' is too large", bad);
-		goto out;
-	}
-	map = repo_oidmap_new(nr);
-	for (i = 0; i < nr_cands; i++)
-		repo_oidmap_add(map, &cands[i]);
-	for (i = 0; i < nr_goods; i++)
-		repo_oidmap_add(map, &goods[i]);
+/*
+ * Each candidate's parents inside the range, as indexes into
+ * rr->parent_store from offsets[i]; good_seen marks the good ends that
+ * are a candidate's parent.
+ */
+static int
+repo_range_parents(struct repo *r, const struct repo_oidmap *map,
+    const git_oid *cands, size_t nr_cands, struct repo_range *rr,
+    size_t *offsets, unsigned char *good_seen, char **cause)
+{
+	git_odb		*odb = NULL;
+	git_odb_object	*obj = NULL;
+	git_oid		*parents = NULL;
+	size_t		 parents_alloc = 0, nr_store = 0, store_alloc = 0;
+	size_t		 i, j, k, idx;
+	int		 rv = -1;
 
 	if (git_repository_odb(&odb, r->git) != 0) {
 		error_set(cause, "couldn't open the objects of repository "
 		    "'%s': %s", r->name, repo_git_error());
 		goto out;
 	}
-	offsets = xcalloc(nr + 1, sizeof *offsets);
-	good_seen = xcalloc(nr_goods, 1);
-	rr.commits = xcalloc(nr, sizeof *rr.commits);
 	for (i = 0; i < nr_cands; i++) {
 		if (git_odb_read(&obj, odb, &cands[i]) != 0 ||
 		    repo_raw_parents(obj, &parents, &k, &parents_alloc) != 0) {
@@ -513,33 +513,89 @@ repo_range_load(struct repo *r, const char *const *good, size_t nr_good,
 				continue;
 			if (idx >= nr_cands)
 				good_seen[idx - nr_cands] = 1;
-			ALLOC_GROW(rr.parent_store, nr_store, store_alloc);
-			rr.parent_store[nr_store++] = idx;
+			ALLOC_GROW(rr->parent_store, nr_store, store_alloc);
+			rr->parent_store[nr_store++] = idx;
 		}
-		rr.commits[i].nr_parents = nr_store - offsets[i];
+		rr->commits[i].nr_parents = nr_store - offsets[i];
 	}
+	rv = 0;
+out:
+	git_odb_object_free(obj);
+	git_odb_free(odb);
+	free(parents);
+	return rv;
+}
 
-	/*
-	 * A good end that is the parent of a candidate is an ancestor of bad;
-	 * any other must be asked (it may sit behind another good end).
-	 */
+/*
+ * A good end that is the parent of a candidate is an ancestor of bad;
+ * any other must be asked (it may sit behind another good end).
+ */
+static int
+repo_range_ancestry(struct repo *r, const char *bad, const git_oid *bad_oid,
+    const git_oid *goods, const char **good_rev, size_t nr_goods,
+    const unsigned char *good_seen, char **cause)
+{
+	size_t	i;
+	int	error;
+
 	for (i = 0; i < nr_goods; i++) {
 		if (good_seen[i])
 			continue;
-		error = git_graph_descendant_of(r->git, &bad_oid, &goods[i]);
-		if (error < 0) {
-			error_set(cause, "couldn't relate '%s' and '%s' in "
-			    "repository '%s': %s", good_rev[i], bad, r->name,
-			    repo_git_error());
-			goto out;
-		}
-		if (error == 0) {
-			error_set(cause, "good '%s' is not an ancestor of bad "
-			    "'%s'", good_rev[i], bad);
-			goto out;
-		}
+		error = git_graph_descendant_of(r->git, bad_oid, &goods[i]);
+		if (error < 0)
+			return error_set(cause, "couldn't relate '%s' and '%s' "
+			    "in repository '%s': %s", good_rev[i], bad,
+			    r->name, repo_git_error());
+		if (error == 0)
+			return error_set(cause, "good '%s' is not an ancestor "
+			    "of bad '%s'", good_rev[i], bad);
 	}
+	return 0;
+}
 
+int
+repo_range_load(struct repo *r, const char *const *good, size_t nr_good,
+    const char *bad, struct repo_range *out, char **cause)
+{
+	git_oid			 bad_oid, *goods = NULL, *cands = NULL;
+	struct repo_oidmap	*map = NULL;
+	struct repo_range	 rr;
+	const char		**good_rev = NULL;
+	unsigned char		*good_seen = NULL;
+	size_t			 nr_cands = 0, nr_goods = 0;
+	size_t			 i, nr, *offsets = NULL;
+	int			 rv = -1;
+
+	memset(&rr, 0, sizeof rr);
+	if (nr_good == 0)
+		return error_set(cause, "no good commit given");
+	if (repo_oid(r, bad, &bad_oid, cause) != 0)
+		return -1;
+	goods = xcalloc(nr_good, sizeof *goods);
+	good_rev = xcalloc(nr_good, sizeof *good_rev);
+	if (repo_range_goods(r, good, nr_good, bad, &bad_oid, goods, good_rev,
+	    &nr_goods, cause) != 0 ||
+	    repo_range_walk(r, bad, &bad_oid, goods, good_rev, nr_goods,
+	    &cands, &nr_cands, cause) != 0)
+		goto out;
+	nr = nr_cands + nr_goods;
+	if (nr > UINT32_MAX - 1) {
+		error_set(cause, "range of '%s' is too large", bad);
+		goto out;
+	}
+	map = repo_oidmap_new(nr);
+	for (i = 0; i < nr_cands; i++)
+		repo_oidmap_add(map, &cands[i]);
+	for (i = 0; i < nr_goods; i++)
+		repo_oidmap_add(map, &goods[i]);
+	offsets = xcalloc(nr + 1, sizeof *offsets);
+	good_seen = xcalloc(nr_goods, 1);
+	rr.commits = xcalloc(nr, sizeof *rr.commits);
+	if (repo_range_parents(r, map, cands, nr_cands, &rr, offsets,
+	    good_seen, cause) != 0 ||
+	    repo_range_ancestry(r, bad, &bad_oid, goods, good_rev, nr_goods,
+	    good_seen, cause) != 0)
+		goto out;
 	rr.nr_commits = nr;
 	rr.oids = xcalloc(nr, sizeof *rr.oids);
 	for (i = 0; i < nr; i++) {
@@ -562,12 +618,8 @@ repo_range_load(struct repo *r, const char *const *good, size_t nr_good,
 out:
 	repo_range_release(&rr);
 	repo_oidmap_free(map);
-	git_odb_object_free(obj);
-	git_odb_free(odb);
-	git_revwalk_free(walk);
 	free(offsets);
 	free(good_seen);
-	free(parents);
 	free(cands);
 	free(goods);
 	free(good_rev);

@@ -1,14 +1,8 @@
 /*
  * The tables of a report (bisectd/report.h): the LKP compare table between
- * two commits' series, the headline metric first, then the other metrics
- * that moved significantly, largest first, each with its ± (sample
- * standard deviation as a percentage of the mean) on both sides, so that
- * a reader sees what moved around the headline (seed 004); and the
- * per-instance spread, so that "slower" shows next to "fairer" (seed 002).
- * When the runs of the two commits were spread over several test
- * machines, each change is estimated within machines (compare_blocked),
- * so that one machine being faster than another is not noise, and the
- * table says so.
+ * two commits' series, the headline metric first, each value with its ±,
+ * and the per-instance spread; changes are estimated within machines when
+ * the runs were spread over several. Details: docs/design.md, "File notes".
  */
 #include <jansson.h>
 #include <math.h>

@@ -36,10 +36,9 @@ report_kind(double change_pct, const char *direction)
 
 char *
 report_headline(const char *oid, double change_pct, const char *metric,
-    const char *direction, const char *status)
+    const char *direction, enum store_bisection_status status)
 {
-	int	unconfirmed = status != NULL &&
-		    strcmp(status, "unconfirmed") == 0;
+	int	unconfirmed = status == STORE_BISECTION_UNCONFIRMED;
 
 	return xasprintf("commit %.10s: %s%+.1f%% %s %s", oid,
 	    unconfirmed ? "unconfirmed " : "", change_pct, metric,
@@ -86,7 +85,8 @@ report_fairness_json(const struct report_fairness *f, double change_pct,
 
 char *
 report_headline_fair(const char *oid, double change_pct, const char *metric,
-    const char *direction, const char *status, const struct report_fairness *f)
+    const char *direction, enum store_bisection_status status,
+    const struct report_fairness *f)
 {
 	struct strbuf	sb = STRBUF_INIT;
 	char		*h = report_headline(oid, change_pct, metric, direction,
@@ -140,7 +140,8 @@ report_log(struct strbuf *sb, struct context *ctx, int64_t id, char **cause)
 	if (first_bad != NULL)
 		strbuf_addf(sb, "# first bad commit: [%s]\n", first_bad);
 	else
-		strbuf_addf(sb, "# status: %s\n", b.status);
+		strbuf_addf(sb, "# status: %s\n",
+		    store_bisection_status_name(b.status));
 	r = 0;
 out:
 	json_decref(res);
@@ -473,20 +474,103 @@ report_compare_missing(struct strbuf *sb, struct context *ctx, int64_t job,
 	return 0;
 }
 
+/*
+ * The environment drift of each job's runs at the request's commits, as
+ * lines under a job's name in warn; *matter counts the keys that matter.
+ */
+static int
+report_compare_drift(struct context *ctx, const char *repo,
+    const int64_t *jobs, size_t nr_jobs, char **oids, char **revs,
+    size_t nr_oids, json_t *jout, struct strbuf *warn, size_t *matter,
+    char **cause)
+{
+	struct store_job	job;
+	struct drift		d;
+	size_t			i;
+	int			r = -1;
+
+	memset(&job, 0, sizeof job);
+	memset(&d, 0, sizeof d);
+	for (i = 0; i < nr_jobs; i++) {
+		store_job_release(&job);
+		drift_release(&d);
+		if (store_job_get(ctx->store, jobs[i], &job, cause) != 0 ||
+		    drift_check(ctx->store, jobs[i], repo,
+		    (const char *const *)oids, (const char *const *)revs,
+		    nr_oids, &d, cause) != 0)
+			goto out;
+		if (d.nr == 0)
+			continue;
+		*matter += d.nr_matter;
+		if (jout != NULL)
+			report_drift_json(jout, &job, &d);
+		strbuf_addf(warn, "  %s (job %s):\n", job.description,
+		    job.job_id);
+		drift_format(warn, &d, "    ");
+	}
+	r = 0;
+out:
+	drift_release(&d);
+	store_job_release(&job);
+	return r;
+}
+
+/* One job's table between commits a and b (a == b: one commit's). */
+static int
+report_compare_pair(struct strbuf *body, struct context *ctx,
+    const struct store_job *job, int64_t job_row, const char *repo,
+    const char *a, const char *b, int all, size_t *missing, json_t *jout,
+    char **cause)
+{
+	struct store_series	*sa = NULL, *sb = NULL;
+	size_t			 na = 0, nb = 0;
+	int			 r = -1;
+
+	if (store_series_all(ctx->store, job_row, repo, a, &sa, &na,
+	    cause) != 0 ||
+	    store_series_all(ctx->store, job_row, repo, b, &sb, &nb,
+	    cause) != 0)
+		goto out;
+	strbuf_addf(body, "%s%s (job %s)\n\n", body->len ? "\n" : "",
+	    job->description, job->job_id);
+	if (report_compare_missing(body, ctx, job_row, repo, a, na, missing,
+	    cause) != 0 ||
+	    (a != b && report_compare_missing(body, ctx, job_row, repo, b, nb,
+	    missing, cause) != 0))
+		goto out;
+	if (jout != NULL)
+		json_array_append_new(json_object_get(jout, "comparisons"),
+		    json_pack("{s:s, s:s, s:o}", "job", job->job_id,
+		    "description", job->description, "table", na == 0 ||
+		    nb == 0 ? json_pack("{s:s, s:s, s:b}", "a", a, "b", b,
+		    "no_samples", 1) : report_compare_json(a, b, sa, na, sb,
+		    nb, job->metric, all)));
+	if (na > 0 && nb > 0) {
+		report_compare_table(body, a, b, sa, na, sb, nb, job->metric,
+		    all);
+		if (a != b) {
+			strbuf_addch(body, '\n');
+			report_spread_compare(body, a, b, sa, na, sb, nb);
+		}
+	}
+	r = 0;
+out:
+	store_series_list_free(sa, na);
+	store_series_list_free(sb, nb);
+	return r;
+}
+
 int
 report_compare_request(struct strbuf *out, struct context *ctx,
     int64_t request, int all, int allow_drift, int *refused, size_t *missing,
     json_t *jout, char **cause)
 {
 	struct store_job	  job;
-	struct store_series	 *sa = NULL, *sb = NULL;
 	struct store_request	  rq;
 	struct strbuf		  warn = STRBUF_INIT, body = STRBUF_INIT;
-	struct drift		  d;
 	int64_t			 *jobs = NULL;
 	char			**oids = NULL, **revs = NULL;
-	const char		 *a, *b;
-	size_t			  nr_jobs = 0, nr_oids = 0, na = 0, nb = 0;
+	size_t			  nr_jobs = 0, nr_oids = 0;
 	size_t			  i, k, matter = 0;
 	int			  r = -1;
 
@@ -494,30 +578,15 @@ report_compare_request(struct strbuf *out, struct context *ctx,
 	*missing = 0;
 	memset(&job, 0, sizeof job);
 	memset(&rq, 0, sizeof rq);
-	memset(&d, 0, sizeof d);
 	if (store_request_get(ctx->store, request, &rq, cause) != 0 ||
 	    store_request_jobs(ctx->store, request, &jobs, &nr_jobs,
 	    cause) != 0 ||
 	    store_request_commits(ctx->store, request, &oids, &revs, &nr_oids,
 	    cause) != 0)
 		goto out;
-	for (i = 0; i < nr_jobs; i++) {
-		store_job_release(&job);
-		drift_release(&d);
-		if (store_job_get(ctx->store, jobs[i], &job, cause) != 0 ||
-		    drift_check(ctx->store, jobs[i], rq.repo,
-		    (const char *const *)oids, (const char *const *)revs,
-		    nr_oids, &d, cause) != 0)
-			goto out;
-		if (d.nr == 0)
-			continue;
-		matter += d.nr_matter;
-		if (jout != NULL)
-			report_drift_json(jout, &job, &d);
-		strbuf_addf(&warn, "  %s (job %s):\n", job.description,
-		    job.job_id);
-		drift_format(&warn, &d, "    ");
-	}
+	if (report_compare_drift(ctx, rq.repo, jobs, nr_jobs, oids, revs,
+	    nr_oids, jout, &warn, &matter, cause) != 0)
+		goto out;
 	if (matter > 0 && !allow_drift) {
 		*refused = 1;
 		strbuf_addstr(out, "refusing to compare: the runs did not run in "
@@ -548,53 +617,19 @@ report_compare_request(struct strbuf *out, struct context *ctx,
 		if (store_job_get(ctx->store, jobs[i], &job, cause) != 0)
 			goto out;
 		for (k = 0; k + 1 < nr_oids || (k == 0 && nr_oids == 1); k++) {
-			a = oids[k];
-			b = oids[nr_oids > 1 ? k + 1 : k];
-			store_series_list_free(sa, na);
-			store_series_list_free(sb, nb);
-			sa = sb = NULL;
-			na = nb = 0;
-			if (store_series_all(ctx->store, jobs[i], rq.repo, a,
-			    &sa, &na, cause) != 0 ||
-			    store_series_all(ctx->store, jobs[i], rq.repo, b,
-			    &sb, &nb, cause) != 0)
+			if (report_compare_pair(&body, ctx, &job, jobs[i],
+			    rq.repo, oids[k], oids[nr_oids > 1 ? k + 1 : k],
+			    all, missing, jout, cause) != 0)
 				goto out;
-			strbuf_addf(&body, "%s%s (job %s)\n\n", body.len ? "\n" :
-			    "", job.description, job.job_id);
-			if (report_compare_missing(&body, ctx, jobs[i], rq.repo,
-			    a, na, missing, cause) != 0 ||
-			    (a != b && report_compare_missing(&body, ctx,
-			    jobs[i], rq.repo, b, nb, missing, cause) != 0))
-				goto out;
-			if (jout != NULL)
-				json_array_append_new(json_object_get(jout,
-				    "comparisons"), json_pack("{s:s, s:s, s:o}",
-				    "job", job.job_id, "description",
-				    job.description, "table", na == 0 || nb == 0 ?
-				    json_pack("{s:s, s:s, s:b}", "a", a, "b", b,
-				    "no_samples", 1) : report_compare_json(a, b,
-				    sa, na, sb, nb, job.metric, all)));
-			if (na == 0 || nb == 0)
-				continue;
-			report_compare_table(&body, a, b, sa, na, sb, nb,
-			    job.metric, all);
-			if (a != b) {
-				strbuf_addch(&body, '\n');
-				report_spread_compare(&body, a, b, sa, na,
-				    sb, nb);
-			}
 		}
 	}
 	strbuf_add(out, body.buf, body.len);
 	r = 0;
 out:
-	drift_release(&d);
 	strbuf_release(&warn);
 	strbuf_release(&body);
 	store_job_release(&job);
 	store_request_release(&rq);
-	store_series_list_free(sa, na);
-	store_series_list_free(sb, nb);
 	free(jobs);
 	for (i = 0; i < nr_oids; i++) {
 		free(oids[i]);
@@ -935,7 +970,7 @@ report_fix_para(struct strbuf *sb, const struct store_regression *g,
 			    g[i].change_pct, g[i].metric, g[i].good, g[i].bad,
 			    branch != NULL ? " on " : "", branch != NULL ?
 			    branch : "", (long long)g[i].bisection,
-			    g[i].status != NULL ? g[i].status : "pending");
+			    store_regression_status_name(&g[i]));
 	}
 }
 
@@ -988,7 +1023,7 @@ report_bisection_mail(struct context *ctx, int64_t id,
 	    (culprit = json_string_value(json_object_get(res, "culprit")))
 	    == NULL) {
 		error_set(cause, "bisection %lld found no culprit (status %s)",
-		    (long long)id, b.status);
+		    (long long)id, store_bisection_status_name(b.status));
 		goto out;
 	}
 	change = json_number_value(json_object_get(res, "change_pct"));
@@ -1031,7 +1066,7 @@ report_bisection_mail(struct context *ctx, int64_t id,
 		    cr->tree : cr->name, branch, headline, subject);
 	if (mail == NULL)
 		strbuf_addf(&sb, "%s\n\n", *headline);
-	if (strcmp(b.status, "unconfirmed") == 0)
+	if (b.status == STORE_BISECTION_UNCONFIRMED)
 		report_para(&sb, "UNCONFIRMED: the bisection pointed at this "
 		    "commit, but its own evidence contradicts it: %s. Its "
 		    "author has not been mailed; suspect noise or the "

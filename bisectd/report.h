@@ -26,7 +26,8 @@ const char *report_share(char *buf, size_t len, double explained_pct);
 /* "regression", "improvement" or "change" for a % change and direction. */
 const char *report_kind(double change_pct, const char *direction);
 char	*report_headline(const char *oid, double change_pct,
-	    const char *metric, const char *direction, const char *status);
+	    const char *metric, const char *direction,
+	    enum store_bisection_status);
 /*
  * One metric's two series compared as the metric table says (smallest
  * effect, direction), blocked by the agent that ran each sample when they
@@ -132,8 +133,8 @@ json_t	*report_fairness_json(const struct report_fairness *,
 	     double change_pct, const char *direction);
 /* The headline with the fairness suffix (DESIGN §3.4). */
 char	*report_headline_fair(const char *oid, double change_pct,
-	     const char *metric, const char *direction, const char *status,
-	     const struct report_fairness *);
+	     const char *metric, const char *direction,
+	     enum store_bisection_status, const struct report_fairness *);
 /* The same, its sides labelled "before" and "after". */
 void	 report_spread_table(struct strbuf *, const struct store_series *a,
 	    size_t nr_a, const struct store_series *b, size_t nr_b);

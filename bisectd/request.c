@@ -90,23 +90,123 @@ request_check_ends(struct repo *repo, const char *const *revs,
 	return REQUEST_BAD_INPUT;
 }
 
+/*
+ * The request's jobs, each with every parameter applied or refused and an
+ * agent that can run it, before anything is written; a bisection's one
+ * job and its metric. REQUEST_BAD_INPUT or -1, with *cause.
+ */
+static int
+request_jobs(struct context *ctx, const struct request_spec *spec,
+    struct job ***jobs, size_t *nr_jobs, const char **metric, char **cause)
+{
+	struct job_options	 jopts;
+	char			*desc = NULL;
+	size_t			 i;
+	int			 placeable;
+
+	memset(&jopts, 0, sizeof jopts);
+	jopts.include_dirs = (const char *const *)ctx->config->job_include;
+	jopts.nr_include_dirs = ctx->config->nr_job_include;
+	if (job_load_with(spec->job_file, &jopts, jobs, nr_jobs, cause) != 0)
+		return REQUEST_BAD_INPUT;
+	for (i = 0; i < *nr_jobs; i++) {
+		if (testcase_validate((*jobs)[i], cause) != 0)
+			return REQUEST_BAD_INPUT;
+	}
+	if (strcmp(spec->kind, "bisect") == 0) {
+		if (*nr_jobs != 1) {
+			error_set(cause, "'%s' expands to %zu jobs; a "
+			    "bisection takes one: give each axis one value",
+			    spec->job_file, *nr_jobs);
+			return REQUEST_BAD_INPUT;
+		}
+		*metric = spec->metric != NULL ? spec->metric :
+		    (*jobs)[0]->metric;
+		if (*metric == NULL) {
+			error_set(cause, "'%s' names no metric: add 'metric:' "
+			    "or pass --metric", spec->job_file);
+			return REQUEST_BAD_INPUT;
+		}
+	}
+	for (i = 0; i < *nr_jobs; i++) {
+		/* a job no agent can run is refused now, not left waiting */
+		placeable = placement_job_placeable(ctx, (*jobs)[i], &desc);
+		if (placeable <= 0) {
+			error_set(cause, "'%s': %s", spec->job_file, desc);
+			free(desc);
+			return placeable < 0 ? -1 : REQUEST_BAD_INPUT;
+		}
+	}
+	return 0;
+}
+
+/* Write the request, its jobs and commits (and bisection) in one go. */
+static int
+request_write(struct context *ctx, const struct request_spec *spec,
+    const char *repo, struct job **jobs, size_t nr_jobs, const char **revs,
+    char (*oids)[41], size_t nr_revs, const char *key, const char *metric,
+    int64_t *id, char **cause)
+{
+	char	*args = NULL, *desc = NULL;
+	json_t	*a = NULL;
+	int64_t	 job_row = 0;
+	size_t	 i;
+	int	 r = -1;
+
+	if (store_begin(ctx->store, cause) != 0)
+		return -1;
+	a = json_pack("{s:I, s:b}", "runs", (json_int_t)(spec->runs != 0 ?
+	    spec->runs : jobs[0]->runs),
+	    "allow_drift", spec->allow_drift);
+	args = json_dumps(a, JSON_COMPACT | JSON_SORT_KEYS);
+	if (store_request_add(ctx->store, spec->kind, repo, spec->job_file,
+	    key, args, id, cause) != 0)
+		goto out;
+	for (i = 0; i < nr_jobs; i++) {
+		free(desc);
+		desc = job_describe(jobs[i]);
+		if (store_job_add(ctx->store, jobs[i]->id, jobs[i]->testcase,
+		    desc, jobs[i]->canonical, jobs[i]->metric,
+		    job_direction_name(jobs[i]->direction), &job_row,
+		    cause) != 0 ||
+		    store_request_job_add(ctx->store, *id, job_row, cause) != 0)
+			goto out;
+	}
+	for (i = 0; i < nr_revs; i++) {
+		if (store_request_commit_add(ctx->store, *id, (int)i, oids[i],
+		    revs[i], cause) != 0)
+			goto out;
+	}
+	if (strcmp(spec->kind, "bisect") == 0 &&
+	    store_bisection_add(ctx->store, *id, job_row, repo, oids[0],
+	    oids[1], metric, spec->direction != NULL ? spec->direction :
+	    request_direction(jobs[0], metric), cause) != 0)
+		goto out;
+	if (store_commit(ctx->store, cause) != 0)
+		goto out;
+	r = 0;
+out:
+	if (r != 0)
+		store_rollback(ctx->store);
+	free(desc);
+	free(args);
+	json_decref(a);
+	return r;
+}
+
 int
 request_create(struct context *ctx, const struct request_spec *spec,
     int64_t *id, int *resumed, char **cause)
 {
 	const struct config_repo	 *cr;
-	struct job_options		  jopts;
 	struct repo			 *repo = NULL;
 	struct job			**jobs = NULL;
 	size_t				  nr_jobs = 0, i, nr_revs;
 	char				(*oids)[41] = NULL;
 	const char			**revs = spec->revs;
 	const char			 *head = "HEAD", *metric = NULL;
-	char				 *key = NULL, *desc = NULL;
-	char				 *args = NULL;
-	json_t				 *a = NULL;
-	int64_t				  job_row;
-	int				  r = REQUEST_BAD_INPUT, in_tx = 0;
+	char				 *key = NULL;
+	int				  r = REQUEST_BAD_INPUT;
 
 	*resumed = 0;
 	cr = config_repo_find(ctx->config, spec->repo);
@@ -120,41 +220,9 @@ request_create(struct context *ctx, const struct request_spec *spec,
 			    ctx->config->nr_repos);
 		goto out;
 	}
-	memset(&jopts, 0, sizeof jopts);
-	jopts.include_dirs = (const char *const *)ctx->config->job_include;
-	jopts.nr_include_dirs = ctx->config->nr_job_include;
-	if (job_load_with(spec->job_file, &jopts, &jobs, &nr_jobs, cause) != 0)
+	if ((r = request_jobs(ctx, spec, &jobs, &nr_jobs, &metric,
+	    cause)) != 0)
 		goto out;
-	/* every parameter applied or refused, before anything is written */
-	for (i = 0; i < nr_jobs; i++) {
-		if (testcase_validate(jobs[i], cause) != 0)
-			goto out;
-	}
-	if (strcmp(spec->kind, "bisect") == 0) {
-		if (nr_jobs != 1) {
-			error_set(cause, "'%s' expands to %zu jobs; a "
-			    "bisection takes one: give each axis one value",
-			    spec->job_file, nr_jobs);
-			goto out;
-		}
-		metric = spec->metric != NULL ? spec->metric : jobs[0]->metric;
-		if (metric == NULL) {
-			error_set(cause, "'%s' names no metric: add 'metric:' "
-			    "or pass --metric", spec->job_file);
-			goto out;
-		}
-	}
-	for (i = 0; i < nr_jobs; i++) {
-		/* a job no agent can run is refused now, not left waiting */
-		int	placeable = placement_job_placeable(ctx, jobs[i], &desc);
-
-		if (placeable <= 0) {
-			error_set(cause, "'%s': %s", spec->job_file, desc);
-			if (placeable < 0)
-				r = -1;
-			goto out;
-		}
-	}
 	nr_revs = spec->nr_revs;
 	if (nr_revs == 0) {
 		revs = &head;
@@ -164,6 +232,7 @@ request_create(struct context *ctx, const struct request_spec *spec,
 		r = -1;
 		goto out;
 	}
+	r = REQUEST_BAD_INPUT;
 	oids = xcalloc(nr_revs, sizeof *oids);
 	for (i = 0; i < nr_revs; i++) {
 		if (repo_resolve(repo, revs[i], oids[i], cause) != 0)
@@ -185,50 +254,13 @@ request_create(struct context *ctx, const struct request_spec *spec,
 			goto out;
 		}
 	}
-	if (store_begin(ctx->store, cause) != 0)
-		goto out;
-	in_tx = 1;
-	a = json_pack("{s:I, s:b}", "runs", (json_int_t)(spec->runs != 0 ?
-	    spec->runs : jobs[0]->runs),
-	    "allow_drift", spec->allow_drift);
-	args = json_dumps(a, JSON_COMPACT | JSON_SORT_KEYS);
-	if (store_request_add(ctx->store, spec->kind, cr->name,
-	    spec->job_file, key, args, id, cause) != 0)
-		goto out;
-	for (i = 0; i < nr_jobs; i++) {
-		free(desc);
-		desc = job_describe(jobs[i]);
-		if (store_job_add(ctx->store, jobs[i]->id, jobs[i]->testcase,
-		    desc, jobs[i]->canonical, jobs[i]->metric,
-		    job_direction_name(jobs[i]->direction), &job_row,
-		    cause) != 0 ||
-		    store_request_job_add(ctx->store, *id, job_row, cause) != 0)
-			goto out;
-	}
-	for (i = 0; i < nr_revs; i++) {
-		if (store_request_commit_add(ctx->store, *id, (int)i, oids[i],
-		    revs[i], cause) != 0)
-			goto out;
-	}
-	if (strcmp(spec->kind, "bisect") == 0 &&
-	    store_bisection_add(ctx->store, *id, job_row, cr->name, oids[0],
-	    oids[1], metric, spec->direction != NULL ? spec->direction :
-	    request_direction(jobs[0], metric), cause) != 0)
-		goto out;
-	if (store_commit(ctx->store, cause) != 0)
-		goto out;
-	in_tx = 0;
-	r = 0;
+	r = request_write(ctx, spec, cr->name, jobs, nr_jobs, revs, oids,
+	    nr_revs, key, metric, id, cause);
 out:
-	if (in_tx)
-		store_rollback(ctx->store);
 	repo_free(repo);
 	job_list_free(jobs, nr_jobs);
 	free(oids);
 	free(key);
-	free(desc);
-	free(args);
-	json_decref(a);
 	return r;
 }
 
@@ -246,7 +278,7 @@ request_runs(const struct store_request *rq)
 
 /* The job's runs at one commit of the request (bisectd/want.c). */
 static int
-request_ensure_runs(struct scheduler *s, const struct config_repo *cr,
+request_ensure_runs(struct services *s, const struct config_repo *cr,
     const struct store_job *sj, const char *oid, unsigned runs, int *added,
     char **cause)
 {
@@ -270,7 +302,7 @@ request_ensure_runs(struct scheduler *s, const struct config_repo *cr,
 }
 
 static int
-request_plan_runs(struct scheduler *s, const struct store_request *rq,
+request_plan_runs(struct services *s, const struct store_request *rq,
     char **cause)
 {
 	struct store			 *st = s->ctx->store;
@@ -283,7 +315,7 @@ request_plan_runs(struct scheduler *s, const struct store_request *rq,
 
 	memset(&sj, 0, sizeof sj);
 	if ((cr = config_repo_find(s->ctx->config, rq->repo)) == NULL) {
-		r = store_request_set_status(st, rq->id, "failed",
+		r = store_request_set_status(st, rq->id, STORE_REQUEST_FAILED,
 		    "its repository is no longer in the config", cause);
 		goto out;
 	}
@@ -306,11 +338,11 @@ request_plan_runs(struct scheduler *s, const struct store_request *rq,
 			goto fail;
 		any_busy |= busy;
 	}
-	if (strcmp(rq->status, "pending") == 0 && store_request_set_status(st,
-	    rq->id, "running", NULL, cause) != 0)
+	if (rq->status == STORE_REQUEST_PENDING && store_request_set_status(st,
+	    rq->id, STORE_REQUEST_RUNNING, NULL, cause) != 0)
 		goto fail;
 	if (!any_busy && added == 0 && store_request_set_status(st, rq->id,
-	    "done", NULL, cause) != 0)
+	    STORE_REQUEST_DONE, NULL, cause) != 0)
 		goto fail;
 	if (store_commit(st, cause) != 0)
 		goto fail;
@@ -333,14 +365,14 @@ out:
 }
 
 int
-request_plan(struct scheduler *s, int64_t id, char **cause)
+request_plan(struct services *s, int64_t id, char **cause)
 {
 	struct store_request	rq;
 	int			r = -1;
 
 	if (store_request_get(s->ctx->store, id, &rq, cause) != 0)
 		return -1;
-	if (strcmp(rq.status, "done") == 0 || strcmp(rq.status, "failed") == 0)
+	if (rq.status == STORE_REQUEST_DONE || rq.status == STORE_REQUEST_FAILED)
 		r = 0;
 	else if (strcmp(rq.kind, "bisect") == 0)
 		r = bisection_plan(s, id, cause);

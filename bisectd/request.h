@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "bisectd/context.h"
-#include "bisectd/scheduler.h"
+#include "bisectd/services.h"
 #include "jobs/job.h"
 
 /* Return values of request_create: bad input is the user's to fix. */
@@ -39,7 +39,7 @@ struct request_spec {
  */
 int	request_create(struct context *, const struct request_spec *,
 	    int64_t *id, int *resumed, char **cause);
-int	request_plan(struct scheduler *, int64_t id, char **cause);
+int	request_plan(struct services *, int64_t id, char **cause);
 /*
  * The runs per commit a request asked for: the job file's `runs:` when the
  * request was made (a job's identity leaves `runs:` out, so the stored

@@ -1,17 +1,9 @@
 /*
- * The scheduler loop. Each turn it reaps finished children, plans every
- * active request (which may add runs and builds), starts pending builds
- * (up to build_slots per repository at a time, each in its own worktree:
- * bisectd/build.c) and pending runs
- * whose build is done, in the interleaved dispatch order of
- * bisectd/dispatch.c, each on the agent its job's position names when
- * that agent has a free slot (bisectd/placement.c), then sleeps until a
- * child exits, a signal arrives, or half a second passes (so that a daemon
- * sees new requests). Besides builds and runs, its children are the
- * probes of agents that are new, down and due, or refused under a
- * configuration that changed since, and one link per ssh agent (the
- * process that holds its connection), restarted when it dies. Signal
- * handlers only set flags and wake the loop through a pipe.
+ * The scheduler loop: each turn reaps children, plans the active
+ * requests, starts builds and, in the dispatch order, runs on agents with a
+ * free slot, keeps the probes and ssh links going, then sleeps until a
+ * child, a signal or half a second. Signal handlers only set flags and wake
+ * the loop through a pipe (docs/design.md, "The scheduler").
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -100,18 +92,6 @@ scheduler_signals_restore(void)
 	signal(SIGHUP, SIG_DFL);
 }
 
-unsigned
-scheduler_slots(const struct context *ctx)
-{
-	unsigned	n = 0;
-	size_t		i;
-
-	for (i = 0; i < ctx->config->nr_agents; i++)
-		n += ctx->config->agents[i].slots > 0 ?
-		    (unsigned)ctx->config->agents[i].slots : 1;
-	return n > 0 ? n : 1;
-}
-
 static double
 scheduler_now(void)
 {
@@ -121,7 +101,7 @@ scheduler_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-void
+static void
 scheduler_child_add(struct scheduler *s, pid_t pid,
     enum scheduler_child_kind kind, int64_t id, int64_t token,
     const char *repo, const char *agent)
@@ -205,7 +185,7 @@ scheduler_orphans_retry(struct scheduler *s)
 		    (long long)o->id, o->tries + 1);
 		free(o->why);
 		s->orphans[i] = s->orphans[--s->nr_orphans];
-		s->progress = 1;
+		s->sv.progress = 1;
 	}
 }
 
@@ -218,7 +198,7 @@ static void
 scheduler_reap(struct scheduler *s)
 {
 	struct scheduler_child	*c;
-	char			*cause = NULL, *why;
+	char			*cause = NULL, *how, *why;
 	pid_t			 pid;
 	size_t			 i;
 	int			 status;
@@ -233,17 +213,18 @@ scheduler_reap(struct scheduler *s)
 			continue;
 		c = &s->children[i];
 		if (WIFSIGNALED(status))
-			why = xasprintf("its worker was killed by signal %d",
+			how = xasprintf("was killed by signal %d",
 			    WTERMSIG(status));
 		else
-			why = xasprintf("its worker exited with status %d",
+			how = xasprintf("exited with status %d",
 			    WEXITSTATUS(status));
+		why = xasprintf("its worker %s", how);
 		if (c->kind == SCHEDULER_CHILD_LINK && c->retired) {
 			/* replaced by the new config's at the next turn */
 		} else if (c->kind == SCHEDULER_CHILD_LINK) {
 			/* restarted by the next turn, a second on */
-			log_warn("agent '%s': %s link %s", c->agent, "its",
-			    why + 4);
+			log_warn("agent '%s': its link worker %s", c->agent,
+			    how);
 		} else if (c->kind == SCHEDULER_CHILD_PROBE) {
 			/* a probe records its outcome; one that died did not */
 			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
@@ -271,9 +252,10 @@ scheduler_reap(struct scheduler *s)
 			free(cause);
 			cause = NULL;
 		}
+		free(how);
 		free(why);
 		scheduler_child_remove(s, i);
-		s->progress = 1;
+		s->sv.progress = 1;
 	}
 }
 
@@ -288,12 +270,12 @@ scheduler_plan(struct scheduler *s, char **cause)
 	if (store_request_active(s->ctx->store, &ids, &nr, cause) != 0)
 		return -1;
 	for (i = 0; i < nr; i++) {
-		if (request_plan(s, ids[i], &why) != 0) {
+		if (request_plan(&s->sv, ids[i], &why) != 0) {
 			log_error("request %lld: %s", (long long)ids[i],
 			    why != NULL ? why : "planning failed");
 			store_request_set_status(s->ctx->store, ids[i],
-			    "failed", why, NULL);
-			bisection_forget(s, ids[i]);
+			    STORE_REQUEST_FAILED, why, NULL);
+			bisection_forget(&s->sv, ids[i]);
 			free(why);
 			why = NULL;
 		}
@@ -346,7 +328,7 @@ scheduler_start_builds(struct scheduler *s, char **cause)
 		}
 		scheduler_child_add(s, pid, SCHEDULER_CHILD_BUILD, ids[i], 0,
 		    b.repo, NULL);
-		s->progress = 1;
+		s->sv.progress = 1;
 	}
 	r = 0;
 out:
@@ -356,7 +338,7 @@ out:
 }
 
 /* Running children of a kind on an agent. */
-int
+static int
 scheduler_children_on(const struct scheduler *s, enum scheduler_child_kind kind,
     const char *agent)
 {
@@ -370,6 +352,20 @@ scheduler_children_on(const struct scheduler *s, enum scheduler_child_kind kind,
 			n++;
 	}
 	return n;
+}
+
+/* The services' view of the children (bisectd/services.h). */
+static int
+scheduler_runs_on(void *payload, const char *agent)
+{
+	return scheduler_children_on(payload, SCHEDULER_CHILD_RUN, agent);
+}
+
+static void
+scheduler_fetch_started(void *payload, pid_t pid, const char *repo)
+{
+	scheduler_child_add(payload, pid, SCHEDULER_CHILD_FETCH, 0, 0, repo,
+	    NULL);
 }
 
 /* Is the agent's link one of an old config, still to be replaced? */
@@ -421,13 +417,13 @@ scheduler_agents_load(struct scheduler *s, char **cause)
 	int			 k;
 
 	for (i = 0; i < s->ctx->config->nr_agents; i++)
-		store_agent_release(&s->agents[i]);
+		store_agent_release(&s->sv.agents[i]);
 	if (store_agent_list(s->ctx->store, &rows, &nr, cause) != 0)
 		return -1;
 	for (i = 0; i < nr; i++) {
-		k = placement_agent_index(s, rows[i].name);
+		k = placement_agent_index(&s->sv, rows[i].name);
 		if (k >= 0) {
-			s->agents[k] = rows[i];
+			s->sv.agents[k] = rows[i];
 			memset(&rows[i], 0, sizeof rows[i]);
 		}
 	}
@@ -454,7 +450,7 @@ scheduler_agents_turn(struct scheduler *s)
 	scheduler_links_retire(s);
 	for (i = 0; i < s->ctx->config->nr_agents; i++) {
 		a = &s->ctx->config->agents[i];
-		row = &s->agents[i];
+		row = &s->sv.agents[i];
 		/* its old link first finishes what it carries, and goes */
 		if (scheduler_link_stale(s, a->name))
 			continue;
@@ -474,11 +470,11 @@ scheduler_agents_turn(struct scheduler *s)
 		if (scheduler_children_on(s, SCHEDULER_CHILD_PROBE,
 		    a->name) > 0)
 			continue;
-		if (row->name == NULL || strcmp(row->state, "unknown") == 0)
+		if (row->name == NULL || row->state == STORE_AGENT_UNKNOWN)
 			need = 1;
-		else if (strcmp(row->state, "down") == 0)
+		else if (row->state == STORE_AGENT_DOWN)
 			need = row->retry_at <= now;
-		else if (strcmp(row->state, "refused") == 0) {
+		else if (row->state == STORE_AGENT_REFUSED) {
 			stamp = worker_agent_stamp(a);
 			need = row->stamp == NULL ||
 			    strcmp(stamp, row->stamp) != 0;
@@ -599,8 +595,8 @@ scheduler_held_batches(struct scheduler *s, const int64_t *ids, size_t nr,
 		    run.commit_oid, run.recipe, &b, cause);
 		if (found < 0)
 			goto out;
-		if (found && (strcmp(b.status, "ok") == 0 ||
-		    strcmp(b.status, "failed") == 0))
+		if (found && (b.status == STORE_BUILD_OK ||
+		    b.status == STORE_BUILD_FAILED))
 			continue;
 		batch = run.dispatch_key >> DISPATCH_BATCH_SHIFT;
 		for (k = 0; k < *nr_held && (*held)[k] != batch; k++)
@@ -661,17 +657,17 @@ scheduler_start_runs(struct scheduler *s, char **cause)
 		    run.commit_oid, run.recipe, &b, cause);
 		if (found < 0)
 			goto out;
-		if (found && strcmp(b.status, "failed") == 0) {
+		if (found && b.status == STORE_BUILD_FAILED) {
 			if (store_run_skip_build(s->ctx->store, run.repo,
 			    run.commit_oid, run.recipe,
 			    "untestable: the build failed", cause) != 0)
 				goto out;
 			continue;
 		}
-		if (!found || strcmp(b.status, "ok") != 0 ||
+		if (!found || b.status != STORE_BUILD_OK ||
 		    scheduler_held(held, nr_held, run.dispatch_key))
 			continue;
-		if ((impossible = placement_find(s, &run, &k, &why,
+		if ((impossible = placement_find(&s->sv, &run, &k, &why,
 		    cause)) < 0)
 			goto out;
 		if (impossible) {
@@ -681,7 +677,7 @@ scheduler_start_runs(struct scheduler *s, char **cause)
 				goto out;
 			free(why);
 			why = NULL;
-			s->progress = 1;
+			s->sv.progress = 1;
 			continue;
 		}
 		if (k < 0 || scheduler_link_stale(s,
@@ -702,7 +698,7 @@ scheduler_start_runs(struct scheduler *s, char **cause)
 		}
 		scheduler_child_add(s, pid, SCHEDULER_CHILD_RUN, run.id, token,
 		    run.repo, agent->name);
-		s->progress = 1;
+		s->sv.progress = 1;
 	}
 	r = 0;
 out:
@@ -765,7 +761,7 @@ scheduler_agents_setup(struct scheduler *s, char **cause)
 
 	s->link_fds = xcalloc(n + 1, sizeof *s->link_fds);
 	s->link_after = xcalloc(n + 1, sizeof *s->link_after);
-	s->agents = xcalloc(n + 1, sizeof *s->agents);
+	s->sv.agents = xcalloc(n + 1, sizeof *s->sv.agents);
 	for (i = 0; i < n; i++)
 		s->link_fds[i] = -1;
 	if (transport_link_setup(cause) != 0)
@@ -790,11 +786,11 @@ scheduler_agents_free(struct scheduler *s)
 	    i++) {
 		if (s->link_fds[i] != -1)
 			close(s->link_fds[i]);
-		store_agent_release(&s->agents[i]);
+		store_agent_release(&s->sv.agents[i]);
 	}
 	free(s->link_fds);
 	free(s->link_after);
-	free(s->agents);
+	free(s->sv.agents);
 	transport_link_clear();
 }
 
@@ -806,8 +802,8 @@ scheduler_request_over(struct scheduler *s, int64_t id)
 
 	if (store_request_get(s->ctx->store, id, &rq, NULL) != 0)
 		return 1;
-	over = strcmp(rq.status, "done") == 0 ||
-	    strcmp(rq.status, "failed") == 0;
+	over = rq.status == STORE_REQUEST_DONE ||
+	    rq.status == STORE_REQUEST_FAILED;
 	store_request_release(&rq);
 	return over;
 }
@@ -823,6 +819,10 @@ scheduler_run(struct context *ctx, const struct scheduler_opts *opts,
 
 	memset(&s, 0, sizeof s);
 	s.ctx = ctx;
+	s.sv.ctx = ctx;
+	s.sv.payload = &s;
+	s.sv.runs_on = scheduler_runs_on;
+	s.sv.fetch_started = scheduler_fetch_started;
 	if (scheduler_signals_setup(cause) != 0)
 		return -1;
 	if (store_recover(ctx->store, &nr_runs, &nr_builds, cause) != 0)
@@ -831,11 +831,11 @@ scheduler_run(struct context *ctx, const struct scheduler_opts *opts,
 		log_info("requeued %d runs and %d builds left by a scheduler "
 		    "that went away", nr_runs, nr_builds);
 	if (scheduler_agents_setup(&s, cause) != 0 ||
-	    bisection_report_missing(&s, cause) != 0)
+	    bisection_report_missing(&s.sv, cause) != 0)
 		goto out;
 	s.tracker = tracker_new();
 	while (!scheduler_stop) {
-		s.progress = 0;
+		s.sv.progress = 0;
 		scheduler_reap(&s);
 		if (scheduler_hup) {
 			scheduler_hup = 0;
@@ -852,7 +852,7 @@ scheduler_run(struct context *ctx, const struct scheduler_opts *opts,
 			}
 		}
 		if (opts->wait_request == 0 &&
-		    tracker_turn(s.tracker, &s, &why) != 0) {
+		    tracker_turn(s.tracker, &s.sv, &why) != 0) {
 			log_error("continuous mode: %s", why);
 			free(why);
 			why = NULL;
@@ -872,7 +872,7 @@ scheduler_run(struct context *ctx, const struct scheduler_opts *opts,
 		if (opts->wait_request != 0 &&
 		    scheduler_request_over(&s, opts->wait_request))
 			break;
-		if (s.progress)
+		if (s.sv.progress)
 			continue;
 		scheduler_sleep(SCHEDULER_TICK_MS);
 	}
@@ -881,9 +881,9 @@ out:
 	scheduler_shutdown(&s);
 	scheduler_agents_free(&s);
 	tracker_free(s.tracker);
-	for (i = 0; i < s.nr_bisections; i++)
-		bisection_free(s.bisections[i]);
-	free(s.bisections);
+	for (i = 0; i < s.sv.nr_bisections; i++)
+		bisection_free(s.sv.bisections[i]);
+	free(s.sv.bisections);
 	free(s.children);
 	for (i = 0; i < s.nr_orphans; i++)
 		free(s.orphans[i].why);

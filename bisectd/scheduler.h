@@ -11,10 +11,8 @@
 #include <sys/types.h>
 
 #include "bisectd/context.h"
+#include "bisectd/services.h"
 
-struct bisection;
-struct job;
-struct store_agent;
 struct tracker;
 
 enum scheduler_child_kind {
@@ -47,20 +45,16 @@ struct scheduler_orphan {
 
 struct scheduler {
 	struct context		*ctx;
+	struct services		 sv;		/* what its callees get */
 	struct scheduler_orphan	*orphans;
 	size_t			 nr_orphans;
 	size_t			 alloc_orphans;
 	struct scheduler_child	*children;
 	size_t			 nr_children;
 	size_t			 alloc_children;
-	struct bisection	**bisections;	/* derived state, by request */
-	size_t			 nr_bisections;
-	size_t			 alloc_bisections;
 	struct tracker		*tracker;	/* continuous mode */
-	int			 progress;	/* something changed this turn */
 	int			*link_fds;	/* by agent: listening, or -1 */
 	double			*link_after;	/* by agent: restart after */
-	struct store_agent	*agents;	/* by agent: this turn's rows */
 };
 
 struct scheduler_opts {
@@ -79,14 +73,5 @@ int	scheduler_run(struct context *, const struct scheduler_opts *,
 int	scheduler_wait(struct context *, int64_t request,
 	    void (*tick)(struct context *, int64_t, void *), void *payload,
 	    char **cause);
-/* Keep track of a child the scheduler is to reap. */
-void	scheduler_child_add(struct scheduler *, pid_t,
-	    enum scheduler_child_kind, int64_t id, int64_t token,
-	    const char *repo, const char *agent);
-/* The number of run slots over all agents. */
-unsigned scheduler_slots(const struct context *);
-/* Running children of a kind on an agent. */
-int	scheduler_children_on(const struct scheduler *,
-	    enum scheduler_child_kind, const char *agent);
 
 #endif

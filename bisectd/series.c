@@ -1,13 +1,8 @@
 /*
- * A tracked series and its change points. Each commit's values are kept
- * in run order; the change-point test gets every value with its commit as
- * the group, so that it shuffles whole commits (stats/changepoint.h). The
- * settings are continuous mode's: a change point needs p < 0.01 and three
- * commits either side to be found (it is then placed with one allowed on a
- * side, stats/changepoint.c), because a false alarm costs a whole bisection and
- * a mail to people, and a series is looked at again every time runs end,
- * so each chance to err adds up. The newest commits, which E-Divisive
- * cannot place, go through the tail test (stats/changepoint-tail.h).
+ * A tracked series and its change points: each commit's values in run
+ * order, tested by E-Divisive with the commit as the group, at continuous
+ * mode's settings, and the newest commits by the tail test. The settings
+ * and why they are strict are in docs/design.md, "File notes".
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,11 +1,8 @@
 /*
- * The web report's plot, as an inline SVG written by hand: the headline
- * metric's mean at each tested commit, left to right in topological order
- * from the good end, with a band of ± one sample standard deviation, each
- * point coloured by its verdict, and the culprit marked. The index draws a
- * tracked series the same way, over the branch's commits, with its change
- * points and culprits as vertical marks. Every label is escaped; a hovered
- * point shows its commit, mean, ± and n in a <title>.
+ * The web report's plot, an inline SVG written by hand: the headline
+ * metric's mean at each tested commit with its ± band, each point coloured
+ * by its verdict and the culprit marked; the index draws a tracked series
+ * the same way. Every label is escaped (docs/design.md, "File notes").
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,22 +1,9 @@
 /*
- * Continuous mode. Each tracked branch is fetched (libgit2, from the
- * repository's `fetch:` remote name or URL into refs/bisectd/track/BRANCH;
- * without `fetch:` the local branch is read as it is) every `interval`
- * seconds, in a child process (bisectd/worker.c), so that a slow or
- * silent remote holds up nothing else; the branches are read when it
- * ends. New commits along the first-parent line are appended to the
- * branch's series in the database and the continuous jobs are queued at
- * them (every commit, or only each fetch's newest). When none of a job's
- * runs is pending, the series of its headline metric goes through the
- * change-point test (bisectd/series.c); a change in the bad direction
- * that no earlier regression of the series covers becomes a regression row
- * and a bisection between the last commit before it and the first after.
- * A branch looked at with none of its runs pending is not looked at again
- * until commits come to it or leave it: runs ending on other branches do
- * not make every idle series go through the test again.
- * With `web:` set, the index page (bisectd/web-index.c) is written anew
- * when runs have ended, at most every 30 seconds, so that the series'
- * plots follow the runs.
+ * Continuous mode: each tracked branch is fetched in a child on an
+ * interval, its new commits recorded and the continuous jobs queued at them;
+ * when a job's runs are over its headline series goes through the
+ * change-point test, and a new regression becomes a bisection. The rules
+ * are in docs/design.md, "File notes".
  */
 #include <git2.h>
 
@@ -340,7 +327,7 @@ tracker_tip(git_repository *repo, const struct config_repo *cr,
 
 /* Append one commit to the branch's series, with its tree. */
 static int
-tracker_add(struct scheduler *s, git_repository *repo,
+tracker_add(struct services *s, git_repository *repo,
     const struct config_repo *cr, const char *branch, const git_oid *oid,
     int base, int *reused, char **cause)
 {
@@ -369,7 +356,7 @@ out:
 
 /* A branch without a tip: said once, and marked gone when it was seen. */
 static int
-tracker_missing(struct scheduler *s, struct tracker_repo *tr,
+tracker_missing(struct services *s, struct tracker_repo *tr,
     const struct config_repo *cr, size_t b, char **cause)
 {
 	const char	*branch = cr->track[b];
@@ -404,6 +391,50 @@ out:
 	return r;
 }
 
+/* A branch that was gone upstream is back: say so once. */
+static int
+tracker_back(struct services *s, const struct config_repo *cr,
+    const char *branch, char **cause)
+{
+	int	gone;
+
+	if (store_tracked_gone(s->ctx->store, cr->name, branch, &gone,
+	    cause) != 0)
+		return -1;
+	if (!gone)
+		return 0;
+	log_info("repository '%s': branch '%s' is back", cr->name, branch);
+	return store_tracked_set_gone(s->ctx->store, cr->name, branch, 0,
+	    cause);
+}
+
+/* A new series starts with the continuous mode's bases that resolve. */
+static int
+tracker_bases(struct services *s, git_repository *repo,
+    const struct config_repo *cr, const char *branch, int *reused,
+    char **cause)
+{
+	const struct config_continuous	*cc = &s->ctx->config->continuous;
+	git_object			*obj;
+	git_oid				 base;
+	size_t				 i;
+
+	for (i = 0; i < cc->nr_base; i++) {
+		obj = NULL;
+		if (git_revparse_single(&obj, repo, cc->base[i]) != 0) {
+			log_warn("repository '%s': no base '%s'", cr->name,
+			    cc->base[i]);
+			continue;
+		}
+		base = *git_object_id(obj);
+		git_object_free(obj);
+		if (tracker_add(s, repo, cr, branch, &base, 1, reused,
+		    cause) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * The series follows the branch's first-parent line: the walk from the
  * tip stops at the first commit the series has (the fork point). When
@@ -412,34 +443,26 @@ out:
  * and the new line is appended, oldest first.
  */
 static int
-tracker_record(struct scheduler *s, struct tracker_repo *tr,
+tracker_record(struct services *s, struct tracker_repo *tr,
     git_repository *repo, const struct config_repo *cr, size_t b,
     unsigned char *settled, char **cause)
 {
 	const struct config_continuous	*cc = &s->ctx->config->continuous;
 	const char			*branch = cr->track[b];
 	git_revwalk			*walk = NULL;
-	git_oid				 tip, oid, base, old;
+	git_oid				 tip, oid, old;
 	char				 hex[GIT_OID_HEXSZ + 1], *last = NULL;
 	git_oid				*fresh = NULL;
 	size_t				 nr = 0, skipped = 0, i;
 	int64_t				 seq, fork = -1;
-	int				 gone, dropped = 0, reused = 0, ff;
+	int				 dropped = 0, reused = 0, ff;
 	int				 r = -1;
 
 	if (tracker_tip(repo, cr, branch, &tip) != 0)
 		return tracker_missing(s, tr, cr, b, cause);
 	tr->missing[b] = 0;
-	if (store_tracked_gone(s->ctx->store, cr->name, branch, &gone,
-	    cause) != 0)
+	if (tracker_back(s, cr, branch, cause) != 0)
 		return -1;
-	if (gone) {
-		log_info("repository '%s': branch '%s' is back", cr->name,
-		    branch);
-		if (store_tracked_set_gone(s->ctx->store, cr->name, branch, 0,
-		    cause) != 0)
-			return -1;
-	}
 	if (store_tracked_last(s->ctx->store, cr->name, branch, &seq, &last,
 	    cause) != 0)
 		return -1;
@@ -450,21 +473,9 @@ tracker_record(struct scheduler *s, struct tracker_repo *tr,
 	}
 	*settled = 0;	/* its series changes: it is looked at again */
 	if (last == NULL) {
-		for (i = 0; i < cc->nr_base; i++) {
-			git_object	*obj = NULL;
-
-			if (git_revparse_single(&obj, repo, cc->base[i]) != 0) {
-				log_warn("repository '%s': no base '%s'",
-				    cr->name, cc->base[i]);
-				continue;
-			}
-			base = *git_object_id(obj);
-			git_object_free(obj);
-			if (tracker_add(s, repo, cr, branch, &base, 1, &reused,
-			    cause) != 0)
-				goto out;
-		}
-		r = tracker_add(s, repo, cr, branch, &tip, 0, &reused, cause);
+		if (tracker_bases(s, repo, cr, branch, &reused, cause) == 0)
+			r = tracker_add(s, repo, cr, branch, &tip, 0, &reused,
+			    cause);
 		goto out;
 	}
 	if (git_revwalk_new(&walk, repo) != 0 ||
@@ -530,7 +541,7 @@ out:
 }
 
 static int
-tracker_queue(struct scheduler *s, const struct config_repo *cr,
+tracker_queue(struct services *s, const struct config_repo *cr,
     char **cause)
 {
 	const struct config_continuous	*cc = &s->ctx->config->continuous;
@@ -573,7 +584,7 @@ out:
 
 /* The job's canonical text as a file, so that a bisection can name it. */
 static char *
-tracker_job_file(struct scheduler *s, const struct job *job, char **cause)
+tracker_job_file(struct services *s, const struct job *job, char **cause)
 {
 	char	*dir = path_join(s->ctx->config->workdir, "jobs");
 	char	*name = xasprintf("%s.yaml", job->id), *path = NULL;
@@ -603,7 +614,7 @@ tracker_regressed(double change_pct, enum job_direction dir)
 
 /* A bisection between two commits of the series, for metric of job. */
 static int
-tracker_bisect(struct scheduler *s, const struct config_repo *cr,
+tracker_bisect(struct services *s, const struct config_repo *cr,
     const struct job *job, const char *good, const char *bad,
     const char *direction, int64_t *id, char **cause)
 {
@@ -638,7 +649,7 @@ tracker_bisect(struct scheduler *s, const struct config_repo *cr,
  * (bisectd/report.c) and threads under its mail (bisectd/outbox.c).
  */
 static int
-tracker_improved(struct scheduler *s, const struct config_repo *cr,
+tracker_improved(struct services *s, const struct config_repo *cr,
     const char *branch, const struct job *job, int64_t job_row,
     enum job_direction dir, const struct changepoint *cp,
     const struct series_point *before, const struct series_point *after,
@@ -682,7 +693,7 @@ out:
  * again when those runs are done.
  */
 static int
-tracker_tail_more(struct scheduler *s, const struct config_repo *cr,
+tracker_tail_more(struct services *s, const struct config_repo *cr,
     const char *branch, const struct job *job, const struct series *series,
     char **cause)
 {
@@ -724,7 +735,7 @@ out:
 }
 
 static int
-tracker_detect_job(struct scheduler *s, const struct config_repo *cr,
+tracker_detect_job(struct services *s, const struct config_repo *cr,
     const char *branch, const struct job *job, const struct store_tracked *t,
     size_t nr, int *idle, char **cause)
 {
@@ -810,7 +821,7 @@ out:
 
 /* *settled: no job's series of the branch waits for runs */
 static int
-tracker_detect(struct scheduler *s, const struct config_repo *cr,
+tracker_detect(struct services *s, const struct config_repo *cr,
     const char *branch, struct job **jobs, size_t nr_jobs, int *settled,
     char **cause)
 {
@@ -840,7 +851,7 @@ out:
 
 /* The continuous jobs, loaded once for a turn's detection. */
 static int
-tracker_jobs(struct scheduler *s, struct job ***out, size_t *nr,
+tracker_jobs(struct services *s, struct job ***out, size_t *nr,
     char **cause)
 {
 	const struct config		*cfg = s->ctx->config;
@@ -864,8 +875,63 @@ tracker_jobs(struct scheduler *s, struct job ***out, size_t *nr,
 	return 0;
 }
 
+/* A remote is fetched in a child (it may be slow); a local one is read. */
+static void
+tracker_fetch_start(struct services *s, struct tracker_repo *tr,
+    const struct config_repo *cr, time_t now)
+{
+	char	*why = NULL;
+	pid_t	 pid;
+
+	tr->next_fetch = now + s->ctx->config->continuous.interval;
+	if (cr->fetch == NULL)
+		tr->fetched = 1;
+	else if ((pid = worker_fetch(s->ctx, cr->name, &why)) == -1) {
+		log_warn("repository '%s': %s", cr->name, why);
+		free(why);
+	} else {
+		services_fetch_started(s, pid, cr->name);
+		tr->fetching = pid;
+	}
+}
+
+/* Read the fetched branches into their series, in one transaction. */
+static int
+tracker_read(struct services *s, struct tracker_repo *tr,
+    const struct config_repo *cr, char **cause)
+{
+	git_repository	*repo = NULL;
+	size_t		 j;
+	int		 r = -1;
+
+	tr->fetched = 0;
+	tr->queue_due = 1;
+	git_libgit2_init();
+	if (git_repository_open(&repo, cr->path) != 0) {
+		tracker_git_error(cause, "couldn't open", cr->name);
+		goto out;
+	}
+	/* one transaction: one lock, not one per query */
+	if (store_begin(s->ctx->store, cause) != 0)
+		goto out;
+	for (j = 0; j < cr->nr_track; j++) {
+		if (tracker_record(s, tr, repo, cr, j, &tr->settled[j],
+		    cause) != 0) {
+			store_rollback(s->ctx->store);
+			goto out;
+		}
+	}
+	if (store_commit(s->ctx->store, cause) != 0)
+		goto out;
+	r = 0;
+out:
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	return r;
+}
+
 int
-tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
+tracker_turn(struct tracker *t, struct services *s, char **cause)
 {
 	const struct config		*cfg = s->ctx->config;
 	const struct config_repo	*cr;
@@ -873,11 +939,8 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 	int64_t				 active, newest;
 	struct job			**jobs = NULL;
 	size_t				 nr_jobs = 0;
-	git_repository			*repo = NULL;
 	time_t				 now = time(NULL);
-	pid_t				 pid;
 	size_t				 i, j;
-	char				*why = NULL;
 	int				 detect, settled, r = -1;
 
 	if (cfg->continuous.nr_jobs == 0)
@@ -912,48 +975,10 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 			    cr->nr_track - tr->nr_missing);
 			tr->nr_missing = cr->nr_track;
 		}
-		if (tr->fetching == 0 && now >= tr->next_fetch) {
-			tr->next_fetch = now + cfg->continuous.interval;
-			/* a remote is fetched in a child: it may be slow */
-			if (cr->fetch == NULL)
-				tr->fetched = 1;
-			else if ((pid = worker_fetch(s->ctx, cr->name,
-			    &why)) == -1) {
-				log_warn("repository '%s': %s", cr->name, why);
-				free(why);
-				why = NULL;
-			} else {
-				scheduler_child_add(s, pid,
-				    SCHEDULER_CHILD_FETCH, 0, 0, cr->name,
-				    NULL);
-				tr->fetching = pid;
-			}
-		}
-		if (tr->fetched) {
-			tr->fetched = 0;
-			tr->queue_due = 1;
-			git_libgit2_init();
-			if (git_repository_open(&repo, cr->path) != 0) {
-				tracker_git_error(cause, "couldn't open",
-				    cr->name);
-				goto out;
-			}
-			/* one transaction: one lock, not one per query */
-			if (store_begin(s->ctx->store, cause) != 0)
-				goto out;
-			for (j = 0; j < cr->nr_track; j++) {
-				if (tracker_record(s, tr, repo, cr, j,
-				    &tr->settled[j], cause) != 0) {
-					store_rollback(s->ctx->store);
-					goto out;
-				}
-			}
-			if (store_commit(s->ctx->store, cause) != 0)
-				goto out;
-			git_repository_free(repo);
-			repo = NULL;
-			git_libgit2_shutdown();
-		}
+		if (tr->fetching == 0 && now >= tr->next_fetch)
+			tracker_fetch_start(s, tr, cr, now);
+		if (tr->fetched && tracker_read(s, tr, cr, cause) != 0)
+			goto out;
 		/* only a reading of the branches adds rows to queue */
 		if (tr->queue_due && tracker_queue(s, cr, cause) != 0)
 			goto out;
@@ -985,9 +1010,5 @@ tracker_turn(struct tracker *t, struct scheduler *s, char **cause)
 	r = 0;
 out:
 	job_list_free(jobs, nr_jobs);
-	if (repo != NULL) {
-		git_repository_free(repo);
-		git_libgit2_shutdown();
-	}
 	return r;
 }

@@ -7,7 +7,7 @@
 #ifndef BISECTD_TRACKER_H
 #define BISECTD_TRACKER_H
 
-#include "bisectd/scheduler.h"
+#include "bisectd/services.h"
 #include "jobs/config.h"
 
 struct tracker;
@@ -15,7 +15,7 @@ struct tracker;
 struct tracker	*tracker_new(void);
 void		 tracker_free(struct tracker *);
 /* One scheduler turn's worth: cheap when nothing is due. */
-int		 tracker_turn(struct tracker *, struct scheduler *,
+int		 tracker_turn(struct tracker *, struct services *,
 		     char **cause);
 /*
  * The repository's fetch child has ended with wait status status: read

@@ -1,11 +1,9 @@
 /*
  * Wants into builds and runs: the one place where "N samples of job J at
- * commit C" is turned into the commit's build and the runs it lacks, so
- * that a bisection step, a queued request and the revert check count what
- * is already there the same way. A run that failed (after its retries)
- * gave no sample: it is replaced once the commit has a run done, and only
- * until as many have failed as were wanted, so that a commit whose runs
- * always fail cannot take runs without end.
+ * commit C" becomes the commit's build and the runs it lacks, so that a
+ * bisection step, a queued request and the revert check count alike. A
+ * failed run is replaced only until as many have failed as were wanted
+ * (docs/design.md, "File notes").
  */
 #include "bisectd/want.h"
 #include "schema/store-kernel.h"

@@ -1,13 +1,8 @@
 /*
- * The web index: every report, newest first, and every tracked series.
- * A tracked branch gets a section; in it each continuous job has a plot
- * per metric -- the headline metric first, then the testcase's other
- * metrics -- of the mean at each tested commit along the branch with its
- * ± one stddev band, the change points continuous mode finds in it
- * (bisectd/series.c: the same test at the same level, so the page shows
- * what the daemon acted on) and the culprits its bisections named, linked
- * to their reports; below, the job's regressions as a table. The reports
- * carry the compare tables and the environment; the index links them.
+ * The web index: every report, newest first, and every tracked series: a
+ * section per tracked branch with a plot per metric of each continuous job,
+ * its change points and culprits linked to their reports, and a table of
+ * its regressions. What each plot shows is in docs/design.md, "File notes".
  */
 #include <math.h>
 #include <stdio.h>
@@ -229,7 +224,7 @@ web_index_regressions(struct strbuf *sb, const struct web_index_job *ij)
 		}
 		strbuf_addf(sb, "</td><td>%.2g</td><td>%lld ", g->p_value,
 		    (long long)g->bisection);
-		web_escape(sb, g->status != NULL ? g->status : "pending");
+		web_escape(sb, store_regression_status_name(g));
 		if (g->fixed_culprit != NULL && (name = web_index_report_name(
 		    ij->dir, g->fixed_bisection)) != NULL) {
 			strbuf_addf(sb, "; closed: fixed by commit <a href=\"%s"
@@ -426,7 +421,7 @@ web_index_others(struct strbuf *sb, struct store *st, const char *dir,
 				    "\n");
 			strbuf_addf(sb, "<tr><td><a href=\"%s\">%lld</a></td>"
 			    "<td>", name, (long long)rq[i].id);
-			web_escape(sb, b.status);
+			web_escape(sb, store_bisection_status_name(b.status));
 			strbuf_addstr(sb, "</td><td><code>");
 			web_escape(sb, b.metric);
 			strbuf_addstr(sb, "</code></td></tr>\n");
@@ -478,7 +473,7 @@ web_index_bisections(struct strbuf *sb, struct context *ctx, const char *dir)
 				strbuf_addstr(sb, "<h2>Bisections</h2>\n");
 			strbuf_addf(sb, "<h3><a href=\"%s\">bisection %lld</a>: ",
 			    name, (long long)rq[i].id);
-			web_escape(sb, b.status);
+			web_escape(sb, store_bisection_status_name(b.status));
 			strbuf_addstr(sb, ", <code>");
 			web_escape(sb, b.metric);
 			strbuf_addstr(sb, "</code></h3>\n");

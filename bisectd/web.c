@@ -1,14 +1,9 @@
 /*
- * The static web report of a bisection, and the index of all reports. The
- * page carries what the text report carries (DESIGN §3.4) -- the headline,
- * the commit, the testcase and its parameters, the test machine, the
- * compare table and per-instance spread, the environment with any drift
- * between the compared runs called out first, the bisection log and the
- * reproducer -- plus the plot of bisectd/svg.c. Tables that are columns of
- * numbers are the text report's own, in <pre>, so the page and the mail
- * never disagree. Everything from a commit, a job or an agent goes through
- * web_escape; the page's Content-Security-Policy forbids scripts and any
- * load, so even a missed escape could not run code or reach the network.
+ * The static web report of a bisection: what the text report carries, plus
+ * the plot of bisectd/svg.c, its tables the text report's own in <pre>.
+ * Everything from a commit, a job or an agent goes through web_escape, and
+ * the page's Content-Security-Policy forbids scripts and loads (docs/design.md,
+ * "File notes").
  */
 #include <jansson.h>
 
@@ -174,7 +169,8 @@ web_report_load(struct context *ctx, int64_t id, struct web_report *w,
 	if (w->b.result == NULL ||
 	    (w->res = json_loads(w->b.result, 0, NULL)) == NULL)
 		return error_set(cause, "bisection %lld has not concluded "
-		    "(status %s)", (long long)id, w->b.status);
+		    "(status %s)", (long long)id,
+		    store_bisection_status_name(w->b.status));
 	w->culprit = json_string_value(json_object_get(w->res, "culprit"));
 	w->change = json_number_value(json_object_get(w->res, "change_pct"));
 	if ((cr = config_repo_find(ctx->config, w->b.repo)) == NULL)
@@ -185,8 +181,8 @@ web_report_load(struct context *ctx, int64_t id, struct web_report *w,
 	/* no culprit (no_change, inconclusive, ambiguous): a page of its own */
 	if (w->culprit == NULL) {
 		w->headline = xasprintf("bisection %lld: %s, %+.1f%% %s between "
-		    "good %.10s and bad %.10s", (long long)id, w->b.status,
-		    w->change, w->b.metric, w->b.good, w->b.bad);
+		    "good %.10s and bad %.10s", (long long)id,
+		    store_bisection_status_name(w->b.status), w->change, w->b.metric, w->b.good, w->b.bad);
 		return 0;
 	}
 	if (repo_commit_read(w->repo, w->culprit, &w->rc, cause) != 0)
@@ -385,7 +381,7 @@ web_summary(struct strbuf *sb, const struct web_report *w,
 	web_escape(sb, w->headline);
 	strbuf_addstr(sb, "</h1>\n");
 	/* pointed at, but contradicted by its own evidence: not mailed */
-	if (strcmp(w->b.status, "unconfirmed") == 0) {
+	if (w->b.status == STORE_BISECTION_UNCONFIRMED) {
 		strbuf_addstr(sb, "<p><strong>Unconfirmed:</strong> the "
 		    "bisection pointed at this commit, but its own evidence "
 		    "contradicts it: ");
@@ -669,7 +665,7 @@ web_write_bisection(struct context *ctx, int64_t id, struct web_report *w,
 	    "reports</a></p>\n<h1>");
 	web_escape(&sb, w->headline);
 	strbuf_addstr(&sb, "</h1>\n<table class=\"kv\">\n");
-	web_kv(&sb, "status", w->b.status);
+	web_kv(&sb, "status", store_bisection_status_name(w->b.status));
 	web_kv(&sb, "metric", w->b.metric);
 	web_kv(&sb, "good", w->b.good);
 	web_kv(&sb, "bad", w->b.bad);

@@ -100,8 +100,8 @@ worker_build_child(struct context *parent, int64_t id)
 	if (build_run_kconfig(&req, kb.kconfig, b.recipe, repo, &out,
 	    &cause) != 0)
 		goto out;
-	if (store_build_finish(st, id, out.outcome == BUILD_OK ? "ok" :
-	    "failed", out.artifact_dir, out.log_path, out.log_tail,
+	if (store_build_finish(st, id, out.outcome == BUILD_OK ?
+	    STORE_BUILD_OK : STORE_BUILD_FAILED, out.artifact_dir, out.log_path, out.log_tail,
 	    out.seconds, out.outcome == BUILD_OK ? NULL : "build failed",
 	    &cause) != 0)
 		goto out;
@@ -320,7 +320,7 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	pj = jobcache_parse(&parent->jobs, run.job, job.job_id, job.canonical,
 	    NULL);
 	if (store_build_find(st, run.repo, run.commit_oid, run.recipe, &b,
-	    &cause) != 1 || strcmp(b.status, "ok") != 0) {
+	    &cause) != 1 || b.status != STORE_BUILD_OK) {
 		error_set(&cause, "no finished build of '%.12s'",
 		    run.commit_oid);
 		goto out;

@@ -13,6 +13,10 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
+const char *const store_agent_state_names[4] = {
+	"unknown", "up", "down", "refused",
+};
+
 static const char sql_agent_ensure[] =
     "INSERT OR IGNORE INTO agents (name, since) VALUES (?, ?)";
 /*
@@ -69,12 +73,19 @@ store_agent_reset(struct store *st, const char *name, char **cause)
 	return store_exec_stmt(st, stmt, cause);
 }
 
+const char *
+store_agent_state_name(enum store_agent_state state)
+{
+	return store_agent_state_names[state];
+}
+
 static void
 store_agent_row(sqlite3_stmt *stmt, struct store_agent *a)
 {
 	memset(a, 0, sizeof *a);
 	a->name = store_column_text(stmt, 0);
-	a->state = store_column_text(stmt, 1);
+	a->state = store_column_enum(stmt, 1, store_agent_state_names,
+	    STORE_NR(store_agent_state_names), STORE_AGENT_UNKNOWN);
 	a->error = store_column_text(stmt, 2);
 	a->since = sqlite3_column_int64(stmt, 3);
 	a->failures = sqlite3_column_int(stmt, 4);
@@ -180,7 +191,6 @@ store_agent_release(struct store_agent *a)
 	if (a == NULL)
 		return;
 	free(a->name);
-	free(a->state);
 	free(a->error);
 	free(a->stamp);
 	free(a->inventory);

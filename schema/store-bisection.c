@@ -11,6 +11,11 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
+const char *const store_bisection_status_names[7] = {
+	"running", "found", "no_change", "ambiguous", "failed", "unconfirmed",
+	"inconclusive",
+};
+
 static const char sql_bisection_add[] =
     "INSERT OR IGNORE INTO bisections (id, job, repo, good, bad, metric, "
     "direction, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
@@ -65,7 +70,10 @@ store_bisection_get(struct store *st, int64_t id, struct store_bisection *out,
 		out->bad = store_column_text(stmt, 4);
 		out->metric = store_column_text(stmt, 5);
 		out->direction = store_column_text(stmt, 6);
-		out->status = store_column_text(stmt, 7);
+		out->status = store_column_enum(stmt, 7,
+		    store_bisection_status_names,
+		    STORE_NR(store_bisection_status_names),
+		    STORE_BISECTION_NONE);
 		out->progress = store_column_text(stmt, 8);
 		out->result = store_column_text(stmt, 9);
 	}
@@ -87,9 +95,16 @@ store_bisection_progress(struct store *st, int64_t id, const char *progress,
 	return store_exec_stmt(st, stmt, cause);
 }
 
+const char *
+store_bisection_status_name(enum store_bisection_status status)
+{
+	return status == STORE_BISECTION_NONE ? NULL :
+	    store_bisection_status_names[status];
+}
+
 int
-store_bisection_finish(struct store *st, int64_t id, const char *status,
-    const char *result, const struct store_step *steps, size_t nr_steps,
+store_bisection_finish(struct store *st, int64_t id,
+    enum store_bisection_status status, const char *result, const struct store_step *steps, size_t nr_steps,
     char **cause)
 {
 	sqlite3_stmt	*stmt;
@@ -108,12 +123,13 @@ store_bisection_finish(struct store *st, int64_t id, const char *status,
 		    store_exec_stmt(st, stmt, cause) != 0)
 			goto out;
 	}
-	if (store_stmt(st, &stmt, cause, sql_bisection_finish, "ttii", status,
-	    result, store_now(), id) != 0 ||
+	if (store_stmt(st, &stmt, cause, sql_bisection_finish, "ttii",
+	    store_bisection_status_names[status], result, store_now(),
+	    id) != 0 ||
 	    store_exec_stmt(st, stmt, cause) != 0)
 		goto out;
-	if (store_request_set_status(st, id, strcmp(status, "failed") == 0 ?
-	    "failed" : "done", NULL, cause) != 0)
+	if (store_request_set_status(st, id, store_request_status_of(status),
+	    NULL, cause) != 0)
 		goto out;
 	if (store_commit(st, cause) != 0)
 		goto out;
@@ -186,7 +202,6 @@ store_bisection_release(struct store_bisection *b)
 	free(b->bad);
 	free(b->metric);
 	free(b->direction);
-	free(b->status);
 	free(b->progress);
 	free(b->result);
 	memset(b, 0, sizeof *b);

@@ -12,6 +12,10 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
+const char *const store_build_status_names[4] = {
+	"pending", "running", "ok", "failed",
+};
+
 static const char sql_build_ensure[] =
     "INSERT OR IGNORE INTO builds (repo, commit_oid, recipe, created) "
     "VALUES (?, ?, ?, ?)";
@@ -70,7 +74,8 @@ store_build_read(sqlite3_stmt *stmt, struct store_build *out)
 	out->repo = store_column_text(stmt, 1);
 	out->commit_oid = store_column_text(stmt, 2);
 	out->recipe = store_column_text(stmt, 3);
-	out->status = store_column_text(stmt, 4);
+	out->status = store_column_enum(stmt, 4, store_build_status_names,
+	    STORE_NR(store_build_status_names), STORE_BUILD_PENDING);
 	out->attempts = sqlite3_column_int(stmt, 5);
 	out->artifact_dir = store_column_text(stmt, 6);
 	out->log_path = store_column_text(stmt, 7);
@@ -139,15 +144,22 @@ store_build_start(struct store *st, int64_t id, char **cause)
 	return 0;
 }
 
+const char *
+store_build_status_name(enum store_build_status status)
+{
+	return store_build_status_names[status];
+}
+
 int
-store_build_finish(struct store *st, int64_t id, const char *status,
-    const char *artifact_dir, const char *log_path, const char *log_tail,
-    double seconds, const char *error, char **cause)
+store_build_finish(struct store *st, int64_t id,
+    enum store_build_status status, const char *artifact_dir,
+    const char *log_path, const char *log_tail, double seconds,
+    const char *error, char **cause)
 {
 	sqlite3_stmt	*stmt;
 
-	if (store_stmt(st, &stmt, cause, sql_build_finish, "ttttdtii", status,
-	    artifact_dir, log_path, log_tail, seconds, error, store_now(),
+	if (store_stmt(st, &stmt, cause, sql_build_finish, "ttttdtii",
+	    store_build_status_names[status], artifact_dir, log_path, log_tail, seconds, error, store_now(),
 	    id) != 0)
 		return -1;
 	return store_exec_stmt(st, stmt, cause);
@@ -196,7 +208,6 @@ store_build_release(struct store_build *b)
 	free(b->repo);
 	free(b->commit_oid);
 	free(b->recipe);
-	free(b->status);
 	free(b->artifact_dir);
 	free(b->log_path);
 	free(b->log_tail);

@@ -34,6 +34,19 @@ int	 store_exec_stmt(struct store *, sqlite3_stmt *, char **cause);
 /* sqlite3_step: 1 row, 0 done, -1 error with *cause. */
 int	 store_step(struct store *, sqlite3_stmt *, char **cause);
 char	*store_column_text(sqlite3_stmt *, int);
+/*
+ * The index of a text column's value in names (the schema's words of an
+ * enum, in its order), or none when NULL or not among them.
+ */
+int	 store_column_enum(sqlite3_stmt *, int, const char *const *names,
+	     int nr, int none);
+/* The schema's words of the enums of store.h, in their order. */
+extern const char *const store_request_status_names[4];
+extern const char *const store_build_status_names[4];
+extern const char *const store_run_status_names[5];
+extern const char *const store_bisection_status_names[7];
+extern const char *const store_agent_state_names[4];
+#define STORE_NR(a)	((int)(sizeof (a) / sizeof (a)[0]))
 /* Every row's first column as int64 (ids). Resets the statement. */
 int	 store_collect_ids(struct store *, sqlite3_stmt *, int64_t **ids,
 	     size_t *nr, char **cause);

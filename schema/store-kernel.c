@@ -134,7 +134,9 @@ store_kernel_images(struct store *st, const char *repo, const char *recipe,
 	while ((r = store_step(st, stmt, cause)) == 1) {
 		ALLOC_GROW(v, n, alloc);
 		v[n].commit_oid = store_column_text(stmt, 0);
-		v[n].status = store_column_text(stmt, 1);
+		v[n].status = store_column_enum(stmt, 1,
+		    store_build_status_names,
+		    STORE_NR(store_build_status_names), STORE_BUILD_PENDING);
 		v[n++].image_hash = store_column_text(stmt, 2);
 	}
 	sqlite3_reset(stmt);
@@ -154,7 +156,6 @@ store_kernel_images_free(struct store_kernel_image *v, size_t nr)
 
 	for (i = 0; i < nr; i++) {
 		free(v[i].commit_oid);
-		free(v[i].status);
 		free(v[i].image_hash);
 	}
 	free(v);

@@ -46,7 +46,7 @@ int	 store_kernel_same_image(struct store *, const char *repo,
  */
 struct store_kernel_image {
 	char	*commit_oid;
-	char	*status;
+	enum store_build_status status;
 	char	*image_hash;
 };
 int	 store_kernel_images(struct store *, const char *repo,

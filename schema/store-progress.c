@@ -27,7 +27,6 @@ store_progress_get(struct store *st, int64_t request, int bisection,
     struct store_progress *out, char **cause)
 {
 	sqlite3_stmt	*stmt;
-	const char	*status;
 	int		 n, rc;
 
 	memset(out, 0, sizeof *out);
@@ -35,21 +34,26 @@ store_progress_get(struct store *st, int64_t request, int bisection,
 	    sql_progress_request, "i", request) != 0)
 		return -1;
 	while ((rc = store_step(st, stmt, cause)) == 1) {
-		status = (const char *)sqlite3_column_text(stmt, 0);
-		n = sqlite3_column_int(stmt, 1);
-		if (status == NULL)
+		if (sqlite3_column_type(stmt, 0) == SQLITE_NULL)
 			continue;
-		if (strcmp(status, "pending") == 0)
+		n = sqlite3_column_int(stmt, 1);
+		switch (store_column_enum(stmt, 0, store_run_status_names,
+		    STORE_NR(store_run_status_names), -1)) {
+		case STORE_RUN_PENDING:
 			out->pending = n;
-		else if (strcmp(status, "running") == 0)
+			break;
+		case STORE_RUN_RUNNING:
 			out->running = n;
-		else if (strcmp(status, "done") == 0) {
+			break;
+		case STORE_RUN_DONE:
 			out->done = n;
 			if (sqlite3_column_type(stmt, 2) != SQLITE_NULL)
 				out->mean_run_s = sqlite3_column_double(stmt,
 				    2);
-		} else
+			break;
+		default:
 			out->failed += n;
+		}
 	}
 	sqlite3_reset(stmt);
 	return rc < 0 ? -1 : 0;

@@ -137,7 +137,10 @@ store_regression_read(struct store *st, sqlite3_stmt *stmt,
 		v[n].change_pct = sqlite3_column_double(stmt, 5);
 		v[n].p_value = sqlite3_column_double(stmt, 6);
 		v[n].bisection = sqlite3_column_int64(stmt, 7);
-		v[n].status = store_column_text(stmt, 8);
+		v[n].status = store_column_enum(stmt, 8,
+		    store_bisection_status_names,
+		    STORE_NR(store_bisection_status_names),
+		    STORE_BISECTION_NONE);
 		v[n].culprit = store_column_text(stmt, 9);
 		v[n].kind = store_column_text(stmt, 10);
 		v[n].fixed_good = store_column_text(stmt, 11);
@@ -201,7 +204,6 @@ store_regression_list_free(struct store_regression *v, size_t n)
 		free(v[i].metric);
 		free(v[i].good);
 		free(v[i].bad);
-		free(v[i].status);
 		free(v[i].culprit);
 		free(v[i].kind);
 		free(v[i].fixed_good);
@@ -209,4 +211,11 @@ store_regression_list_free(struct store_regression *v, size_t n)
 		free(v[i].fixed_culprit);
 	}
 	free(v);
+}
+
+const char *
+store_regression_status_name(const struct store_regression *g)
+{
+	return g->status == STORE_BISECTION_NONE ? "pending" :
+	    store_bisection_status_names[g->status];
 }

@@ -12,6 +12,10 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
+const char *const store_request_status_names[4] = {
+	"pending", "running", "done", "failed",
+};
+
 static const char sql_request_add[] =
     "INSERT INTO requests (kind, repo, job_file, dedup_key, args, created) "
     "VALUES (?, ?, ?, ?, ?, ?)";
@@ -62,7 +66,8 @@ store_request_read(sqlite3_stmt *stmt, struct store_request *out)
 {
 	out->id = sqlite3_column_int64(stmt, 0);
 	out->kind = store_column_text(stmt, 1);
-	out->status = store_column_text(stmt, 2);
+	out->status = store_column_enum(stmt, 2, store_request_status_names,
+	    STORE_NR(store_request_status_names), STORE_REQUEST_PENDING);
 	out->repo = store_column_text(stmt, 3);
 	out->job_file = store_column_text(stmt, 4);
 	out->args = store_column_text(stmt, 5);
@@ -122,14 +127,30 @@ store_request_active(struct store *st, int64_t **ids, size_t *nr,
 	return store_collect_ids(st, stmt, ids, nr, cause);
 }
 
-int
-store_request_set_status(struct store *st, int64_t id, const char *status,
-    const char *error, char **cause)
+const char *
+store_request_status_name(enum store_request_status status)
 {
+	return store_request_status_names[status];
+}
+
+enum store_request_status
+store_request_status_of(enum store_bisection_status status)
+{
+	if (status == STORE_BISECTION_RUNNING)
+		return STORE_REQUEST_RUNNING;
+	return status == STORE_BISECTION_FAILED ? STORE_REQUEST_FAILED :
+	    STORE_REQUEST_DONE;
+}
+
+int
+store_request_set_status(struct store *st, int64_t id,
+    enum store_request_status status, const char *error, char **cause)
+{
+	const char	*name = store_request_status_names[status];
 	sqlite3_stmt	*stmt;
 
 	if (store_stmt(st, &stmt, cause, sql_request_set_status, "tttii",
-	    status, error, status, store_now(), id) != 0)
+	    name, error, name, store_now(), id) != 0)
 		return -1;
 	return store_exec_stmt(st, stmt, cause);
 }
@@ -215,7 +236,6 @@ store_request_release(struct store_request *rq)
 	if (rq == NULL)
 		return;
 	free(rq->kind);
-	free(rq->status);
 	free(rq->repo);
 	free(rq->job_file);
 	free(rq->args);

@@ -17,6 +17,16 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+const char *const store_run_status_names[5] = {
+	"pending", "running", "done", "failed", "skipped",
+};
+
+const char *
+store_run_status_name(enum store_run_status status)
+{
+	return store_run_status_names[status];
+}
+
 static const char sql_run_count[] =
     "SELECT count(*) FILTER (WHERE status IN ('pending', 'running', "
     "'done')), coalesce(max(seq) + 1, 0) FROM runs WHERE job = ? AND "
@@ -166,7 +176,8 @@ store_run_get(struct store *st, int64_t id, struct store_run *out,
 		out->commit_oid = store_column_text(stmt, 3);
 		out->seq = sqlite3_column_int(stmt, 4);
 		out->recipe = store_column_text(stmt, 5);
-		out->status = store_column_text(stmt, 6);
+		out->status = store_column_enum(stmt, 6, store_run_status_names,
+		    STORE_NR(store_run_status_names), STORE_RUN_PENDING);
 		out->agent = store_column_text(stmt, 7);
 		out->token = sqlite3_column_int64(stmt, 8);
 		out->attempts = sqlite3_column_int(stmt, 9);
@@ -235,17 +246,16 @@ store_run_mine(struct store *st, int64_t id, int64_t token, int *mine,
     char **cause)
 {
 	sqlite3_stmt	*stmt;
-	const char	*status;
 	int		 r;
 
 	*mine = 0;
 	if (store_stmt(st, &stmt, cause, sql_run_owner, "i", id) != 0)
 		return -1;
-	if ((r = store_step(st, stmt, cause)) == 1) {
-		status = (const char *)sqlite3_column_text(stmt, 0);
-		*mine = status != NULL && strcmp(status, "running") == 0 &&
+	if ((r = store_step(st, stmt, cause)) == 1)
+		*mine = store_column_enum(stmt, 0, store_run_status_names,
+		    STORE_NR(store_run_status_names), -1) ==
+		    STORE_RUN_RUNNING &&
 		    sqlite3_column_int64(stmt, 1) == token;
-	}
 	sqlite3_reset(stmt);
 	return r < 0 ? -1 : 0;
 }
@@ -258,23 +268,14 @@ store_run_finish_at(struct store *st, int64_t id, int64_t token,
 {
 	static const struct store_run_times none;
 	sqlite3_stmt	*stmt;
-	char		*status = NULL, *inst = NULL;
+	char		*inst = NULL;
 	size_t		 i;
 	int		 r = -1, mine;
 
 	if (store_begin(st, cause) != 0)
 		return -1;
-	if (store_stmt(st, &stmt, cause, sql_run_owner, "i", id) != 0)
+	if (store_run_mine(st, id, token, &mine, cause) != 0)
 		goto out;
-	if ((r = store_step(st, stmt, cause)) < 0)
-		goto out;
-	mine = 0;
-	if (r == 1) {
-		status = store_column_text(stmt, 0);
-		mine = strcmp(status, "running") == 0 &&
-		    sqlite3_column_int64(stmt, 1) == token;
-	}
-	sqlite3_reset(stmt);
 	if (!mine) {
 		store_rollback(st);
 		r = 1;
@@ -317,7 +318,6 @@ store_run_finish_at(struct store *st, int64_t id, int64_t token,
 out:
 	if (r < 0)
 		store_rollback(st);
-	free(status);
 	free(inst);
 	return r;
 }
@@ -405,7 +405,6 @@ store_run_release(struct store_run *run)
 	free(run->repo);
 	free(run->commit_oid);
 	free(run->recipe);
-	free(run->status);
 	free(run->agent);
 	free(run->run_dir);
 	free(run->error);

@@ -41,6 +41,20 @@ store_column_text(sqlite3_stmt *stmt, int col)
 }
 
 int
+store_column_enum(sqlite3_stmt *stmt, int col, const char *const *names,
+    int nr, int none)
+{
+	const char	*s = (const char *)sqlite3_column_text(stmt, col);
+	int		 i;
+
+	for (i = 0; s != NULL && i < nr; i++) {
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	}
+	return none;
+}
+
+int
 store_collect_ids(struct store *st, sqlite3_stmt *stmt, int64_t **ids,
     size_t *nr, char **cause)
 {

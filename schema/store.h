@@ -12,10 +12,68 @@
 
 struct store;
 
+/*
+ * The states of the rows, as the code sees them; the store reads and
+ * writes them as the schema's text (schema/migrations/), and the
+ * *_status_name functions give that text for JSON and messages.
+ */
+enum store_request_status {
+	STORE_REQUEST_PENDING,
+	STORE_REQUEST_RUNNING,
+	STORE_REQUEST_DONE,
+	STORE_REQUEST_FAILED,
+};
+
+enum store_build_status {
+	STORE_BUILD_PENDING,
+	STORE_BUILD_RUNNING,
+	STORE_BUILD_OK,
+	STORE_BUILD_FAILED,
+};
+
+enum store_run_status {
+	STORE_RUN_PENDING,
+	STORE_RUN_RUNNING,
+	STORE_RUN_DONE,
+	STORE_RUN_FAILED,
+	STORE_RUN_SKIPPED,
+};
+
+enum store_bisection_status {
+	STORE_BISECTION_NONE = -1,	/* no bisection (a regression's) */
+	STORE_BISECTION_RUNNING,
+	STORE_BISECTION_FOUND,
+	STORE_BISECTION_NO_CHANGE,
+	STORE_BISECTION_AMBIGUOUS,
+	STORE_BISECTION_FAILED,
+	STORE_BISECTION_UNCONFIRMED,
+	STORE_BISECTION_INCONCLUSIVE,
+};
+
+enum store_agent_state {
+	STORE_AGENT_UNKNOWN,
+	STORE_AGENT_UP,
+	STORE_AGENT_DOWN,
+	STORE_AGENT_REFUSED,
+};
+
+const char	*store_request_status_name(enum store_request_status);
+const char	*store_build_status_name(enum store_build_status);
+const char	*store_run_status_name(enum store_run_status);
+/* NULL for STORE_BISECTION_NONE */
+const char	*store_bisection_status_name(enum store_bisection_status);
+const char	*store_agent_state_name(enum store_agent_state);
+/*
+ * A request's status, from its bisection's: running while the bisection
+ * runs, failed when it failed, else done.
+ */
+enum store_request_status store_request_status_of(
+		    enum store_bisection_status);
+
 struct store_request {
 	int64_t	 id;
 	char	*kind;		/* queue, compare, bisect */
-	char	*status;	/* pending, running, done, failed */
+	enum store_request_status status;
 	char	*repo;
 	char	*job_file;
 	char	*args;		/* JSON */
@@ -39,7 +97,7 @@ struct store_build {
 	char	*repo;
 	char	*commit_oid;
 	char	*recipe;
-	char	*status;	/* pending, running, ok, failed */
+	enum store_build_status status;
 	int	 attempts;
 	char	*artifact_dir;
 	char	*log_path;
@@ -55,7 +113,7 @@ struct store_run {
 	char	*commit_oid;
 	int	 seq;
 	char	*recipe;
-	char	*status;	/* pending, running, done, failed, skipped */
+	enum store_run_status status;
 	char	*agent;
 	int64_t	 token;
 	int	 attempts;
@@ -112,7 +170,7 @@ struct store_bisection {
 	char	*bad;
 	char	*metric;
 	char	*direction;
-	char	*status;
+	enum store_bisection_status status;
 	char	*progress;
 	char	*result;	/* JSON or NULL */
 };
@@ -171,7 +229,7 @@ int	 store_request_find_active(struct store *, const char *dedup_key,
 int	 store_request_active(struct store *, int64_t **ids, size_t *nr,
 	     char **cause);
 int	 store_request_set_status(struct store *, int64_t id,
-	     const char *status, const char *error, char **cause);
+	     enum store_request_status, const char *error, char **cause);
 int	 store_request_job_add(struct store *, int64_t request, int64_t job,
 	     char **cause);
 int	 store_request_jobs(struct store *, int64_t request, int64_t **jobs,
@@ -209,7 +267,8 @@ int	 store_build_start(struct store *, int64_t id, char **cause);
  */
 int	 store_build_invalidate(struct store *, int64_t id, const char *error,
 	     int max_attempts, char **cause);
-int	 store_build_finish(struct store *, int64_t id, const char *status,
+int	 store_build_finish(struct store *, int64_t id,
+	     enum store_build_status,
 	     const char *artifact_dir, const char *log_path,
 	     const char *log_tail, double seconds, const char *error,
 	     char **cause);
@@ -348,7 +407,8 @@ int	 store_bisection_progress(struct store *, int64_t id,
  */
 int	 store_bisection_unreported(struct store *, int64_t **ids, size_t *nr,
 	     char **cause);
-int	 store_bisection_finish(struct store *, int64_t id, const char *status,
+int	 store_bisection_finish(struct store *, int64_t id,
+	     enum store_bisection_status,
 	     const char *result, const struct store_step *, size_t nr_steps,
 	     char **cause);
 int	 store_bisection_steps(struct store *, int64_t id,
@@ -458,7 +518,7 @@ struct store_regression {
 	double	 change_pct;
 	double	 p_value;
 	int64_t	 bisection;
-	char	*status;	/* the bisection's, or NULL */
+	enum store_bisection_status status;	/* or STORE_BISECTION_NONE */
 	char	*culprit;	/* NULL until one is found */
 	char	*kind;		/* "regression" or "improvement" */
 	char	*fixed_good;	/* the fix's range, NULL while open */
@@ -481,11 +541,13 @@ int	 store_regression_list(struct store *, const char *repo,
 	     const char *branch, int64_t job, struct store_regression **out,
 	     size_t *nr, char **cause);
 void	 store_regression_list_free(struct store_regression *, size_t);
+/* Its bisection's status, "pending" before it has one. */
+const char *store_regression_status_name(const struct store_regression *);
 
 /* agents (0004-agents.sql) */
 struct store_agent {
 	char			*name;
-	char			*state;		/* unknown, up, down, refused */
+	enum store_agent_state	 state;
 	char			*error;
 	int64_t			 since;
 	int			 failures;	/* in a row */

@@ -29,25 +29,25 @@ main(void)
 	b[1].slots = 1;
 
 	ok(builder_state_read(dir, "b1", &bs, &cause) == 0 &&
-	    strcmp(bs.state, "unknown") == 0 && bs.builds == 0,
+	    strcmp(builder_state_name(bs.state), "unknown") == 0 && bs.builds == 0,
 	    "a builder never used is unknown");
 	builder_state_release(&bs);
 
-	builder_state_note(dir, "b1", "up", NULL, "ED25519 key SHA256:x", 0,
+	builder_state_note(dir, "b1", BUILDER_UP, NULL, "ED25519 key SHA256:x", 0,
 	    BUILDER_COUNT_OK);
-	builder_state_note(dir, "b1", "up", NULL, NULL, 0, BUILDER_COUNT_OK);
-	builder_state_note(dir, "b1", "up", NULL, NULL, 0, BUILDER_COUNT_FAILED);
+	builder_state_note(dir, "b1", BUILDER_UP, NULL, NULL, 0, BUILDER_COUNT_OK);
+	builder_state_note(dir, "b1", BUILDER_UP, NULL, NULL, 0, BUILDER_COUNT_FAILED);
 	builder_state_read(dir, "b1", &bs, NULL);
-	is_str(bs.state, "up", "up after a build");
+	is_str(builder_state_name(bs.state), "up", "up after a build");
 	is_int(bs.builds, 2, "two builds counted");
 	is_int(bs.failed, 1, "one failed build counted");
 	is_str(bs.host_key, "ED25519 key SHA256:x", "the host key is kept");
 	builder_state_release(&bs);
 
-	builder_state_note(dir, BUILDER_LOCAL, NULL, NULL, NULL, 0,
+	builder_state_note(dir, BUILDER_LOCAL, BUILDER_KEEP, NULL, NULL, 0,
 	    BUILDER_COUNT_OK);
 	builder_state_read(dir, BUILDER_LOCAL, &bs, NULL);
-	ok(strcmp(bs.state, "up") == 0 && bs.builds == 1,
+	ok(strcmp(builder_state_name(bs.state), "up") == 0 && bs.builds == 1,
 	    "local builds are counted under 'local'");
 	builder_state_release(&bs);
 
@@ -60,10 +60,10 @@ main(void)
 	builder_slot_release(&s1);
 	builder_slot_release(&s2);
 
-	builder_state_note(dir, "b1", "down", "connection lost", NULL, 3600,
+	builder_state_note(dir, "b1", BUILDER_DOWN, "connection lost", NULL, 3600,
 	    BUILDER_COUNT_ERROR);
 	builder_state_read(dir, "b1", &bs, NULL);
-	ok(strcmp(bs.state, "down") == 0 && bs.errors == 1 &&
+	ok(strcmp(builder_state_name(bs.state), "down") == 0 && bs.errors == 1 &&
 	    bs.retry_at > 0 && bs.error != NULL &&
 	    strcmp(bs.error, "connection lost") == 0,
 	    "down with its error, one error counted, a retry time");
@@ -76,12 +76,12 @@ main(void)
 	skip[1] = 1;
 	ok(builder_slot_take(dir, b, 2, skip, &s1, &cause) == 1,
 	    "skipped and down: none");
-	builder_state_note(dir, "b1", "refused", "host key changed", NULL, -5,
+	builder_state_note(dir, "b1", BUILDER_REFUSED, "host key changed", NULL, -5,
 	    BUILDER_COUNT_ERROR);
 	/* retry_after <= 0 means the default 60 s */
 	ok(builder_slot_take(dir, b, 2, skip, &s1, &cause) == 1,
 	    "a refused builder is passed over too");
-	builder_state_note(dir, "b1", "up", NULL, NULL, 0, BUILDER_COUNT_OK);
+	builder_state_note(dir, "b1", BUILDER_UP, NULL, NULL, 0, BUILDER_COUNT_OK);
 	ok(builder_slot_take(dir, b, 2, skip, &s1, &cause) == 0 &&
 	    strcmp(s1.builder->name, "b1") == 0, "back up: taken");
 	builder_slot_release(&s1);

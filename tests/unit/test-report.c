@@ -303,12 +303,12 @@ test_headline(void)
 	char	*h;
 
 	h = report_headline("c2eefb1ed3c708c4", -3.04, "demo.ops_per_sec",
-	    "higher", "found");
+	    "higher", STORE_BISECTION_FOUND);
 	is_str(h, "commit c2eefb1ed3: -3.0% demo.ops_per_sec regression",
 	    "a found culprit's headline");
 	free(h);
 	h = report_headline("c2eefb1ed3c708c4", -3.04, "demo.ops_per_sec",
-	    "higher", "unconfirmed");
+	    "higher", STORE_BISECTION_UNCONFIRMED);
 	is_str(h, "commit c2eefb1ed3: unconfirmed -3.0% demo.ops_per_sec "
 	    "regression", "an unconfirmed one's");
 	free(h);

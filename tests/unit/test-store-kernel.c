@@ -16,7 +16,7 @@
 
 static int64_t
 built(struct store *st, const char *oid, const char *recipe,
-    const char *status, const char *hash)
+    enum store_build_status status, const char *hash)
 {
 	int64_t	id = 0;
 
@@ -67,11 +67,11 @@ main(void)
 	free(cause);
 	cause = NULL;
 
-	built(st, "p1", "r2", "ok", "h1");
-	built(st, "c1", "r2", "ok", "h1");
-	built(st, "c2", "r2", "ok", "h2");
-	built(st, "c3", "r2", "failed", "h1");
-	built(st, "c1", "r3", "ok", "h9");
+	built(st, "p1", "r2", STORE_BUILD_OK, "h1");
+	built(st, "c1", "r2", STORE_BUILD_OK, "h1");
+	built(st, "c2", "r2", STORE_BUILD_OK, "h2");
+	built(st, "c3", "r2", STORE_BUILD_FAILED, "h1");
+	built(st, "c1", "r3", STORE_BUILD_OK, "h9");
 	is_int(store_kernel_same_image(st, "linux", "r2", "c1", "p1", &cause),
 	    1, "same image as the parent");
 	is_int(store_kernel_same_image(st, "linux", "r2", "c2", "p1", &cause),

@@ -53,12 +53,12 @@ main(void)
 	    "{}", &id, &cause), 0, "request added");
 	is_int(store_request_get(st, id, &rq, &cause), 0, "request read");
 	is_str(rq.kind, "bisect", "kind");
-	is_str(rq.status, "pending", "new request is pending");
+	is_str(store_request_status_name(rq.status), "pending", "new request is pending");
 	store_request_release(&rq);
 	is_int(store_request_find_active(st, "key1", &id2, &cause), 0,
 	    "find active");
 	is_int(id2, id, "identical unfinished request is found");
-	store_request_set_status(st, id, "done", NULL, &cause);
+	store_request_set_status(st, id, STORE_REQUEST_DONE, NULL, &cause);
 	store_request_find_active(st, "key1", &id2, &cause);
 	is_int(id2, 0, "finished request is not active");
 	ok(store_request_get(st, 9999, &rq, &cause) == -1 &&
@@ -83,16 +83,17 @@ main(void)
 	cause = NULL;
 	store_build_retry(st, bid, "child died", 2, &cause);
 	store_build_get(st, bid, &b, &cause);
-	is_str(b.status, "pending", "first failure is retried");
+	is_str(store_build_status_name(b.status), "pending", "first failure is retried");
 	store_build_release(&b);
 	store_build_start(st, bid, &cause);
 	store_build_retry(st, bid, "child died", 2, &cause);
 	store_build_get(st, bid, &b, &cause);
-	is_str(b.status, "failed", "second failure hits the cap of 2");
+	is_str(store_build_status_name(b.status), "failed",
+	    "second failure hits the cap of 2");
 	store_build_release(&b);
 	store_build_ensure(st, "linux", "c2", "r1", &bid, &cause);
 	store_build_start(st, bid, &cause);
-	store_build_finish(st, bid, "ok", "/cache/c2", "/log", "tail", 1.5,
+	store_build_finish(st, bid, STORE_BUILD_OK, "/cache/c2", "/log", "tail", 1.5,
 	    NULL, &cause);
 	is_int(store_build_find(st, "linux", "c2", "r1", &b, &cause), 1,
 	    "build found");
@@ -147,7 +148,7 @@ main(void)
 	is_int(store_run_finish(st, ids[1], token2, 0, samples, 1, NULL, 0,
 	    &cause), 1, "the lost attempt cannot record after recovery");
 	store_run_get(st2, ids[1], &run, &cause);
-	is_str(run.status, "pending", "requeued run is pending");
+	is_str(store_run_status_name(run.status), "pending", "requeued run is pending");
 	is_int(run.attempts, 0, "the attempt a crash interrupted is given "
 	    "back: a requeue is not a failed attempt");
 	store_run_release(&run);
@@ -166,10 +167,10 @@ main(void)
 	is_int(store_bisection_add(st, id, job, "linux", "aaaa", "bbbb", "t.x",
 	    "higher", &cause), 0, "bisection added");
 	store_bisection_progress(st, id, "bisect: 3 commits left", &cause);
-	is_int(store_bisection_finish(st, id, "found", "{\"x\":1}", steps, 2,
+	is_int(store_bisection_finish(st, id, STORE_BISECTION_FOUND, "{\"x\":1}", steps, 2,
 	    &cause), 0, "bisection finished");
 	store_bisection_get(st, id, &bi, &cause);
-	is_str(bi.status, "found", "status");
+	is_str(store_bisection_status_name(bi.status), "found", "status");
 	is_str(bi.result, "{\"x\":1}", "result");
 	store_bisection_release(&bi);
 	store_bisection_steps(st, id, &got, &nr, &cause);
@@ -177,7 +178,8 @@ main(void)
 	is_str(got[1].verdict, "bad", "step verdict");
 	store_steps_free(got, nr);
 	store_request_get(st, id, &rq, &cause);
-	is_str(rq.status, "done", "request done with its bisection");
+	is_str(store_request_status_name(rq.status), "done",
+	    "request done with its bisection");
 	store_request_release(&rq);
 
 	store_close(st);
