@@ -419,24 +419,6 @@ bisect_rounds_ends(struct bisect_state *st, const struct bisect_range *r)
 	free(spec);
 }
 
-struct rounds_run {
-	double	t;
-	size_t	commit;
-	size_t	k;
-};
-
-static int
-rounds_cmp_run(const void *a, const void *b)
-{
-	const struct rounds_run *x = a, *y = b;
-
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	if (x->commit != y->commit)
-		return x->commit < y->commit ? -1 : 1;
-	return x->k < y->k ? -1 : x->k > y->k;
-}
-
 static int
 rounds_cmp_double(const void *a, const void *b)
 {
@@ -453,7 +435,7 @@ rounds_cmp_double(const void *a, const void *b)
  * few runs moves a group's mean.
  */
 static int
-rounds_drift(const struct bisect_commit *ref, const struct rounds_run *runs,
+rounds_drift(const struct bisect_commit *ref, const struct bisect_time_run *runs,
     const size_t *at, size_t na)
 {
 	size_t	 j, g, ng = na / ROUNDS_SENTINEL, n = ng * ROUNDS_SENTINEL;
@@ -489,9 +471,9 @@ size_t
 bisect_rounds_block(struct bisect_time *bt, struct bisect_commit *out,
     const struct bisect_commit *commits, const size_t *skip, size_t nr_skip)
 {
-	struct rounds_run	*runs = NULL;
+	struct bisect_time_run	*runs = NULL;
 	size_t			*at = NULL, i, k, m, n = 0, na = 0, lo, hi, up;
-	size_t			 total = 0, done = 0, nb, far;
+	size_t			 done = 0, nb, far;
 	double			*v = NULL, level, sum, near[BISECT_ROUNDS_BLOCK];
 	size_t			 want = BISECT_ROUNDS_BLOCK;
 	size_t			 window = BISECT_ROUNDS_NEAR;
@@ -502,24 +484,10 @@ bisect_rounds_block(struct bisect_time *bt, struct bisect_commit *out,
 	ref = &commits[bt->ref];
 	if (ref->nr_samples < BISECT_ROUNDS_BLOCK)
 		return 0;
-	for (i = 0; i < bt->nr; i++) {
-		if (commits[i].nr_samples > 0 && commits[i].times == NULL)
-			return 0;
-		for (k = 0; k < commits[i].nr_samples; k++)
-			if (!isfinite(commits[i].times[k]))
-				return 0;
-		total += commits[i].nr_samples;
-	}
-	runs = xcalloc(total + 1, sizeof *runs);
+	if (bisect_time_runs(&runs, &n, commits, bt->nr) != 0)
+		return 0;
 	at = xcalloc(ref->nr_samples + 1, sizeof *at);
 	v = xcalloc(ref->nr_samples + 1, sizeof *v);
-	for (i = 0; i < bt->nr; i++)
-		for (k = 0; k < commits[i].nr_samples; k++) {
-			runs[n].t = commits[i].times[k];
-			runs[n].commit = i;
-			runs[n++].k = k;
-		}
-	qsort(runs, n, sizeof *runs, rounds_cmp_run);
 	for (i = 0; i < n; i++)
 		if (runs[i].commit == bt->ref)
 			at[na++] = i;
@@ -542,7 +510,7 @@ bisect_rounds_block(struct bisect_time *bt, struct bisect_commit *out,
 	m = ref->nr_samples;
 	level = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
 	for (i = 0, hi = 0; i < n; i++) {
-		const struct rounds_run *r = &runs[i];
+		const struct bisect_time_run *r = &runs[i];
 
 		while (hi < na && at[hi] < i)
 			hi++;

@@ -14,16 +14,10 @@
 #include "stats/bisect-time.h"
 #include "util/xalloc.h"
 
-struct time_run {
-	double	t;
-	size_t	commit;
-	size_t	k;
-};
-
 static int
 time_cmp(const void *a, const void *b)
 {
-	const struct time_run *x = a, *y = b;
+	const struct bisect_time_run *x = a, *y = b;
 
 	if (x->t != y->t)
 		return x->t < y->t ? -1 : 1;
@@ -109,13 +103,41 @@ bisect_time_release(struct bisect_time *bt)
 }
 
 int
+bisect_time_runs(struct bisect_time_run **out, size_t *n,
+    const struct bisect_commit *commits, size_t nr)
+{
+	struct bisect_time_run	*runs;
+	size_t			 i, k, total = 0;
+
+	for (i = 0; i < nr; i++) {
+		if (commits[i].nr_samples > 0 && commits[i].times == NULL)
+			return -1;
+		for (k = 0; k < commits[i].nr_samples; k++)
+			if (!isfinite(commits[i].times[k]))
+				return -1;
+		total += commits[i].nr_samples;
+	}
+	runs = xcalloc(total + 1, sizeof *runs);
+	*n = 0;
+	for (i = 0; i < nr; i++)
+		for (k = 0; k < commits[i].nr_samples; k++) {
+			runs[*n].t = commits[i].times[k];
+			runs[*n].commit = i;
+			runs[(*n)++].k = k;
+		}
+	qsort(runs, *n, sizeof *runs, time_cmp);
+	*out = runs;
+	return 0;
+}
+
+int
 bisect_time_adjust(struct bisect_time *bt, struct bisect_commit *out,
     const struct bisect_commit *commits, size_t nr, size_t ref,
     const size_t *skip, size_t nr_skip)
 {
-	struct time_run	*runs = NULL;
-	double		*med = NULL, *x = NULL, *y = NULL, *logs, level;
-	size_t		 i, k, n = 0, total = 0, np = 0;
+	struct bisect_time_run	*runs = NULL;
+	double			*med = NULL, *x = NULL, *y = NULL, *logs, level;
+	size_t			 i, k, n = 0, np = 0;
 
 	memset(bt, 0, sizeof *bt);
 	bt->nr = nr;
@@ -123,19 +145,12 @@ bisect_time_adjust(struct bisect_time *bt, struct bisect_commit *out,
 	bt->rho = bt->p = NAN;
 	if (ref >= nr || commits[ref].nr_samples < 3)
 		return 0;
-	for (i = 0; i < nr; i++) {
-		const struct bisect_commit *c = &commits[i];
-
-		if (c->nr_samples == 0)
-			continue;
-		if (c->times == NULL)
-			return 0;
-		for (k = 0; k < c->nr_samples; k++)
-			if (!isfinite(c->times[k]) || !(c->samples[k] > 0))
+	for (i = 0; i < nr; i++)
+		for (k = 0; k < commits[i].nr_samples; k++)
+			if (!(commits[i].samples[k] > 0))
 				return 0;
-		total += c->nr_samples;
-	}
-	runs = xcalloc(total + 1, sizeof *runs);
+	if (bisect_time_runs(&runs, &n, commits, nr) != 0)
+		return 0;
 	med = xcalloc(nr, sizeof *med);
 	for (i = 0; i < nr; i++) {
 		const struct bisect_commit *c = &commits[i];
@@ -148,18 +163,12 @@ bisect_time_adjust(struct bisect_time *bt, struct bisect_commit *out,
 			med[i] = bisect_stat_median(logs, c->nr_samples);
 			free(logs);
 		}
-		for (k = 0; k < c->nr_samples; k++) {
-			runs[n].t = c->times[k];
-			runs[n].commit = i;
-			runs[n++].k = k;
-		}
 	}
-	qsort(runs, n, sizeof *runs, time_cmp);
 	/* neighbours at two commits, two by two */
 	x = xcalloc(n / 2 + 1, sizeof *x);
 	y = xcalloc(n / 2 + 1, sizeof *y);
 	for (i = 0; i + 1 < n;) {
-		const struct time_run *a = &runs[i], *b = &runs[i + 1];
+		const struct bisect_time_run *a = &runs[i], *b = &runs[i + 1];
 
 		if (a->commit == b->commit || isnan(med[a->commit]) ||
 		    isnan(med[b->commit])) {
@@ -183,7 +192,7 @@ bisect_time_adjust(struct bisect_time *bt, struct bisect_commit *out,
 	bt->samples = xcalloc(nr, sizeof *bt->samples);
 	/* two by two in time, as the batch's rounds came: one of ref's each */
 	for (i = 0; i + 1 < n;) {
-		const struct time_run	*a = &runs[i], *r = &runs[i + 1];
+		const struct bisect_time_run	*a = &runs[i], *r = &runs[i + 1];
 		size_t			 m;
 
 		if (a->commit == ref) {

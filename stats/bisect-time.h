@@ -56,6 +56,21 @@ void	bisect_time_wants(const struct bisect_time *,
 	    struct bisect_want **wants, size_t *nr_wants);
 void	bisect_time_release(struct bisect_time *);
 
+/* One sample of a commit as a run, for walking every run in time order. */
+struct bisect_time_run {
+	double	t;
+	size_t	commit;
+	size_t	k;		/* its index in the commit's samples */
+};
+
+/*
+ * Every sample of commits[0..nr) as a run, sorted by time (then commit,
+ * then index), into *out (the caller frees it) and their number into *n.
+ * -1, with nothing allocated, when a sample has no finite time.
+ */
+int	bisect_time_runs(struct bisect_time_run **out, size_t *n,
+	    const struct bisect_commit *commits, size_t nr);
+
 /*
  * Spearman's rank correlation of x and y (mid-ranks for ties) into *rho,
  * and its one-sided p (H1: rho > 0) by the t approximation on n - 2
