@@ -86,4 +86,30 @@ script_run(const char *python, const char *script, const char *file,
 	return WIFEXITED(*status) && WEXITSTATUS(*status) == 0 ? 0 : -1;
 }
 
+/*
+ * Writes the cases in to a temporary file and runs the reference script
+ * rel (below the source tree) on it with $BISECTD_PYTHON, else
+ * /usr/bin/python3; its stdout into out. 0 when it exits 0.
+ */
+static inline int
+reference_run(const char *rel, const struct strbuf *in, struct strbuf *out)
+{
+	char		 tmpl[] = "/tmp/bisectd-reference-XXXXXX", *script;
+	const char	*python = getenv("BISECTD_PYTHON");
+	int		 fd, status = 0, r = -1;
+
+	if (python == NULL || *python == '\0')
+		python = "/usr/bin/python3";
+	if ((fd = mkstemp(tmpl)) < 0)
+		return -1;
+	if (write(fd, in->buf, in->len) == (ssize_t)in->len) {
+		script = script_find(rel);
+		r = script_run(python, script, tmpl, out, &status);
+		free(script);
+	}
+	close(fd);
+	unlink(tmpl);
+	return r;
+}
+
 #endif

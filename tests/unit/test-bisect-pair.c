@@ -52,11 +52,8 @@ test_signed_rank_reference(void)
 	size_t		 n[NR_CASES], i;
 	int		 alt[NR_CASES];
 	struct strbuf	 in = STRBUF_INIT, out = STRBUF_INIT;
-	char		 tmpl[] = "/tmp/pair-reference-XXXXXX", *script, *line;
-	char		*next, *end;
-	const char	*python;
+	char		*line, *next, *end;
 	unsigned	 id, seen = 0, bad = 0, c;
-	int		 fd, status;
 	double		 ref_stat, ref_p, got_p, got_stat;
 
 	for (c = 0; c < NR_CASES; c++) {
@@ -76,22 +73,9 @@ test_signed_rank_reference(void)
 			strbuf_addf(&in, " %.17g", d[c][i]);
 		strbuf_addch(&in, '\n');
 	}
-	if ((fd = mkstemp(tmpl)) < 0 ||
-	    write(fd, in.buf, in.len) != (ssize_t)in.len) {
-		ok(0, "cases written to %s", tmpl);
+	if (!ok(reference_run("tests/unit/pair-reference.py", &in, &out) == 0,
+	    "reference ran: tests/unit/pair-reference.py"))
 		goto out;
-	}
-	close(fd);
-	if ((python = getenv("BISECTD_PYTHON")) == NULL || *python == '\0')
-		python = "/usr/bin/python3";
-	script = script_find("tests/unit/pair-reference.py");
-	status = 0;
-	if (!ok(script_run(python, script, tmpl, &out, &status) == 0,
-	    "reference ran: %s %s", python, script)) {
-		free(script);
-		goto out;
-	}
-	free(script);
 	for (line = out.buf; line != NULL && *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
@@ -117,7 +101,6 @@ test_signed_rank_reference(void)
 	    "with SciPy to 1e-9 (%u cases, exact and approximate, %u off)",
 	    seen, bad);
 out:
-	unlink(tmpl);
 	strbuf_release(&in);
 	strbuf_release(&out);
 	free(d);
@@ -131,11 +114,8 @@ test_hl_reference(void)
 	double		(*d)[MAX_N] = xcalloc(NR_HL, sizeof *d);
 	size_t		 n[NR_HL], i;
 	struct strbuf	 in = STRBUF_INIT, out = STRBUF_INIT;
-	char		 tmpl[] = "/tmp/pair-hl-reference-XXXXXX", *script, *line;
-	char		*next, *end;
-	const char	*python;
+	char		*line, *next, *end;
 	unsigned	 id, seen = 0, bad = 0, c;
-	int		 fd, status;
 	double		 est, lo, hi, r_est, r_lo, r_hi;
 	uint64_t	 saved = rng_state;
 
@@ -152,22 +132,9 @@ test_hl_reference(void)
 		}
 		strbuf_addch(&in, '\n');
 	}
-	if ((fd = mkstemp(tmpl)) < 0 ||
-	    write(fd, in.buf, in.len) != (ssize_t)in.len) {
-		ok(0, "cases written to %s", tmpl);
+	if (!ok(reference_run("tests/unit/pair-hl-reference.py", &in, &out) == 0,
+	    "reference ran: tests/unit/pair-hl-reference.py"))
 		goto out;
-	}
-	close(fd);
-	if ((python = getenv("BISECTD_PYTHON")) == NULL || *python == '\0')
-		python = "/usr/bin/python3";
-	script = script_find("tests/unit/pair-hl-reference.py");
-	status = 0;
-	if (!ok(script_run(python, script, tmpl, &out, &status) == 0,
-	    "reference ran: %s %s", python, script)) {
-		free(script);
-		goto out;
-	}
-	free(script);
 	for (line = out.buf; line != NULL && *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
@@ -192,7 +159,6 @@ test_hl_reference(void)
 	    "its 95%% interval agree with SciPy's signed-rank test inverted "
 	    "(%u cases, n 6..45, %u off)", seen, bad);
 out:
-	unlink(tmpl);
 	strbuf_release(&in);
 	strbuf_release(&out);
 	free(d);
