@@ -10,6 +10,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "stats/bisect-rounds.h"
 #include "stats/bisect-stat.h"
 #include "stats/bisect-time.h"
 #include "util/xalloc.h"
@@ -247,6 +248,46 @@ bisect_time_wants(const struct bisect_time *bt,
 	w[1].commit = bt->ref;
 	w[1].samples = (unsigned)(raw[bt->ref].nr_samples + w[0].samples -
 	    raw[c].nr_samples);
+	*wants = w;
+	*nr_wants = 2;
+}
+
+/*
+ * With one slot the rounds' F test gates the blocking: the sentinels
+ * (bisect_time_sentinel) give the bad end a run beside every batch, and
+ * where its level moves from group to group the search's samples are
+ * read over the bad end's runs nearest them (stats/bisect-rounds.h).
+ * Where the neighbour test has fired, its pairs stand.
+ */
+size_t
+bisect_time_block(struct bisect_time *bt, struct bisect_commit *out,
+    const struct bisect_commit *commits, const size_t *skip, size_t nr_skip)
+{
+	if (bt->used)
+		return 0;
+	return bisect_rounds_block(bt, out, commits, skip, nr_skip);
+}
+
+void
+bisect_time_sentinel(const struct bisect_time *bt,
+    const struct bisect_commit *raw, int timed, const size_t *skip,
+    size_t nr_skip, struct bisect_want **wants, size_t *nr_wants)
+{
+	struct bisect_want	*w = *wants;
+	size_t			 c, i;
+
+	if (!timed || bt->used || *nr_wants != 1 || bt->ref >= bt->nr)
+		return;
+	c = w[0].commit;
+	if (c == bt->ref || c >= bt->nr || w[0].samples <= raw[c].nr_samples)
+		return;
+	for (i = 0; i < nr_skip; i++)
+		if (skip[i] == c)
+			return;
+	w = xreallocarray(w, 2, sizeof *w);
+	w[1].commit = bt->ref;
+	w[1].samples = (unsigned)(raw[bt->ref].nr_samples +
+	    BISECT_TIME_SENTINEL);
 	*wants = w;
 	*nr_wants = 2;
 }

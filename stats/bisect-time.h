@@ -56,6 +56,33 @@ void	bisect_time_wants(const struct bisect_time *,
 	    struct bisect_want **wants, size_t *nr_wants);
 void	bisect_time_release(struct bisect_time *);
 
+
+/*
+ * One slot, the drift gate (docs/bisection.md, "The one-slot drift
+ * gate"). With times known (timed) and the neighbour test quiet, a lone
+ * want of the search (one commit, not the reference, not among skip[],
+ * the good ends) gets BISECT_TIME_SENTINEL new runs of the reference
+ * beside it, as one batch: over the search the reference's runs spread
+ * in time, one a batch, for the F test of bisect_time_block. *wants is
+ * grown; raw[] the caller's commits. Once a test has fired (bt->used)
+ * bisect_time_wants pairs every run instead.
+ */
+#define BISECT_TIME_SENTINEL	1
+void	bisect_time_sentinel(const struct bisect_time *bt,
+	    const struct bisect_commit *raw, int timed, const size_t *skip,
+	    size_t nr_skip, struct bisect_want **wants, size_t *nr_wants);
+
+/*
+ * One slot: where the neighbour test has not fired (bt->used clear),
+ * the rounds' blocking (bisect_rounds_block: the F test of the
+ * reference's runs in time order, in groups of 3, and each sample of a
+ * commit not among skip[] over the median of the reference's 3 runs
+ * nearest it). Returns 1 when out[] was blocked.
+ */
+size_t	bisect_time_block(struct bisect_time *bt, struct bisect_commit *out,
+	    const struct bisect_commit *commits, const size_t *skip,
+	    size_t nr_skip);
+
 /* One sample of a commit as a run, for walking every run in time order. */
 struct bisect_time_run {
 	double	t;

@@ -533,8 +533,9 @@ bisect_decide_all(struct bisect_result *res, const struct bisect_input *in)
 	 */
 	tm = xcalloc(in->nr_commits, sizeof *tm);
 	if (bisect_time_adjust(&bt, tm, st.c, in->nr_commits, in->bad,
-	    in->good, in->nr_good) | (in->slots > 1 &&
-	    bisect_rounds_block(&bt, tm, st.c, NULL, 0))) {
+	    in->good, in->nr_good) | (in->slots > 1 ?
+	    bisect_rounds_block(&bt, tm, st.c, NULL, 0) :
+	    bisect_time_block(&bt, tm, st.c, in->good, in->nr_good))) {
 		if (st.in == in)
 			adj_in = *in;
 		adj_in.commits = tm;
@@ -669,6 +670,10 @@ bisect_decide_all(struct bisect_result *res, const struct bisect_input *in)
 		    res->nr_wants);
 		bisect_time_wants(&bt, in->commits, in->good, in->nr_good,
 		    &res->wants, &res->nr_wants);
+		if (in->slots <= 1)
+			bisect_time_sentinel(&bt, in->commits, st.timed,
+			    in->good, in->nr_good, &res->wants,
+			    &res->nr_wants);
 		if (in->slots > 1)
 			bisect_rounds_ref_wants(&bt, in->commits, st.timed,
 			    &res->wants, &res->nr_wants);
