@@ -226,10 +226,121 @@ test_adjust(void)
 	free(h);
 }
 
+/*
+ * The one-slot drift gate: a lone want of the search gets one run of the
+ * bad end beside it, and where the bad end's runs, in groups of three in
+ * time, change level, the search's samples are read over the bad end's
+ * runs nearest them.
+ */
+static void
+test_sentinel(void)
+{
+	struct three		*h = xcalloc(1, sizeof *h);
+	struct bisect_commit	 out[3];
+	struct bisect_time	 bt;
+	struct bisect_want	*w;
+	size_t			 good = 0, nw, k, g, n1 = 0, n2 = 0;
+	double			 m, lo, hi, clock = 0;
+
+	three_make(h, 0);
+	memset(&bt, 0, sizeof bt);
+	bt.nr = 3;
+	bt.ref = 2;
+	w = xcalloc(1, sizeof *w);
+	w[0].commit = 1;
+	w[0].samples = (unsigned)h->c[1].nr_samples + 3;
+	nw = 1;
+	bisect_time_sentinel(&bt, h->c, 1, &good, 1, &w, &nw);
+	ok(nw == 2 && w[0].commit == 1 && w[1].commit == 2 &&
+	    w[1].samples == h->c[2].nr_samples + BISECT_TIME_SENTINEL,
+	    "a lone want of the search gets %d run of the bad end beside it "
+	    "(%zu wants, the bad end to %u)", BISECT_TIME_SENTINEL, nw,
+	    nw == 2 ? w[1].samples : 0);
+	nw = 1;
+	bisect_time_sentinel(&bt, h->c, 0, &good, 1, &w, &nw);
+	ok(nw == 1, "none without times");
+	w[0].commit = 0;
+	w[0].samples = (unsigned)h->c[0].nr_samples + 3;
+	bisect_time_sentinel(&bt, h->c, 1, &good, 1, &w, &nw);
+	ok(nw == 1, "none beside a want of the good end");
+	w[0].commit = 2;
+	w[0].samples = (unsigned)h->c[2].nr_samples + 3;
+	bisect_time_sentinel(&bt, h->c, 1, &good, 1, &w, &nw);
+	ok(nw == 1, "none beside a want of the bad end");
+	w[0].commit = 1;
+	w[0].samples = (unsigned)h->c[1].nr_samples;
+	bisect_time_sentinel(&bt, h->c, 1, &good, 1, &w, &nw);
+	ok(nw == 1, "none beside a want of no new run");
+	w[0].samples = (unsigned)h->c[1].nr_samples + 3;
+	bt.used = 1;
+	bisect_time_sentinel(&bt, h->c, 1, &good, 1, &w, &nw);
+	ok(nw == 1, "none once a test has fired (the pairs take over)");
+	ok(bisect_time_block(&bt, out, h->c, &good, 1) == 0,
+	    "no blocking over the neighbour test's pairs");
+	free(w);
+
+	/*
+	 * The bad end 3% lower every batch, a batch of 3 runs of commit 1
+	 * (at the good level) and 3 of the bad end: 6 batches.
+	 */
+	memset(h, 0, sizeof *h);
+	for (k = 0; k < 3; k++) {
+		h->parents[k] = k - 1;
+		h->c[k].parents = &h->parents[k];
+		h->c[k].nr_parents = k > 0;
+		h->c[k].build = BISECT_BUILD_OK;
+		h->c[k].samples = h->v[k];
+		h->c[k].times = h->t[k];
+	}
+	for (g = 0; g < 6; g++) {
+		m = 1 - 0.03 * (double)g;
+		for (k = 0; k < 3; k++) {
+			h->v[1][n1] = 1000 * m * (1 + 0.002 * rng_gauss());
+			h->t[1][n1++] = clock++;
+			h->v[2][n2] = 970 * m * (1 + 0.002 * rng_gauss());
+			h->t[2][n2++] = clock++;
+		}
+	}
+	h->c[1].nr_samples = n1;
+	h->c[2].nr_samples = n2;
+	memset(&bt, 0, sizeof bt);
+	bt.nr = 3;
+	bt.ref = 2;
+	ok(bisect_time_block(&bt, out, h->c, &good, 1) == 1 && bt.used,
+	    "a bad end whose level moves by batches: blocked");
+	lo = INFINITY;
+	hi = -INFINITY;
+	for (k = 0; k < n1; k++) {
+		if (out[1].samples[k] < lo)
+			lo = out[1].samples[k];
+		if (out[1].samples[k] > hi)
+			hi = out[1].samples[k];
+	}
+	m = 970 * 0.925;
+	ok(out[1].samples != h->c[1].samples && lo > 1000 / 970.0 * m * 0.99 &&
+	    hi < 1000 / 970.0 * m * 1.01, "the searched commit over the bad "
+	    "end's runs beside it: %.1f to %.1f, the good level at the bad "
+	    "end's median %.1f", lo, hi, 1000 / 970.0 * m);
+	ok(out[2].samples == h->c[2].samples, "the bad end left as taken");
+	bisect_time_release(&bt);
+	for (k = 0; k < n2; k++)
+		h->v[2][k] = 970 * (1 + 0.002 * rng_gauss());
+	for (k = 0; k < n1; k++)
+		h->v[1][k] = 1000 * (1 + 0.002 * rng_gauss());
+	memset(&bt, 0, sizeof bt);
+	bt.nr = 3;
+	bt.ref = 2;
+	ok(bisect_time_block(&bt, out, h->c, &good, 1) == 0 && !bt.used,
+	    "a bad end of one level: nothing taken out");
+	bisect_time_release(&bt);
+	free(h);
+}
+
 int
 main(void)
 {
 	test_spearman_reference();
 	test_adjust();
+	test_sentinel();
 	return tap_done();
 }
