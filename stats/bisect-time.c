@@ -274,7 +274,8 @@ bisect_time_sentinel(const struct bisect_time *bt,
     size_t nr_skip, struct bisect_want **wants, size_t *nr_wants)
 {
 	struct bisect_want	*w = *wants;
-	size_t			 c, i;
+	struct bisect_time_run	*runs = NULL;
+	size_t			 c, i, n = 0, since = 0;
 
 	if (!timed || bt->used || *nr_wants != 1 || bt->ref >= bt->nr)
 		return;
@@ -284,6 +285,14 @@ bisect_time_sentinel(const struct bisect_time *bt,
 	for (i = 0; i < nr_skip; i++)
 		if (skip[i] == c)
 			return;
+	/* the runs since the reference's last, this want's new ones too */
+	if (bisect_time_runs(&runs, &n, raw, bt->nr) != 0)
+		return;
+	while (since < n && runs[n - 1 - since].commit != bt->ref)
+		since++;
+	free(runs);
+	if (since + w[0].samples - raw[c].nr_samples < BISECT_TIME_EVERY)
+		return;
 	w = xreallocarray(w, 2, sizeof *w);
 	w[1].commit = bt->ref;
 	w[1].samples = (unsigned)(raw[bt->ref].nr_samples +

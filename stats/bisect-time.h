@@ -61,13 +61,16 @@ void	bisect_time_release(struct bisect_time *);
  * One slot, the drift gate (docs/bisection.md, "The one-slot drift
  * gate"). With times known (timed) and the neighbour test quiet, a lone
  * want of the search (one commit, not the reference, not among skip[],
- * the good ends) gets BISECT_TIME_SENTINEL new runs of the reference
- * beside it, as one batch: over the search the reference's runs spread
- * in time, one a batch, for the F test of bisect_time_block. *wants is
- * grown; raw[] the caller's commits. Once a test has fired (bt->used)
- * bisect_time_wants pairs every run instead.
+ * the good ends) gets BISECT_TIME_SENTINEL new run of the reference
+ * beside it, as one batch, when BISECT_TIME_EVERY runs or more (this
+ * want's new ones counted) come after the reference's last run: over the
+ * search the reference's runs spread evenly in time, for the F test and
+ * the blocking of bisect_time_block. *wants is grown; raw[] the caller's
+ * commits. Once a test has fired (bt->used) bisect_time_wants pairs
+ * every run instead.
  */
 #define BISECT_TIME_SENTINEL	1
+#define BISECT_TIME_EVERY	4
 void	bisect_time_sentinel(const struct bisect_time *bt,
 	    const struct bisect_commit *raw, int timed, const size_t *skip,
 	    size_t nr_skip, struct bisect_want **wants, size_t *nr_wants);

@@ -248,15 +248,26 @@ test_sentinel(void)
 	bt.ref = 2;
 	w = xcalloc(1, sizeof *w);
 	w[0].commit = 1;
-	w[0].samples = (unsigned)h->c[1].nr_samples + 3;
+	w[0].samples = (unsigned)h->c[1].nr_samples + 1;
 	nw = 1;
+	bisect_time_sentinel(&bt, h->c, 1, &good, 1, &w, &nw);
+	ok(nw == 1, "none beside one new run just after the bad end's runs");
+	w[0].samples = (unsigned)h->c[1].nr_samples + BISECT_TIME_EVERY;
 	bisect_time_sentinel(&bt, h->c, 1, &good, 1, &w, &nw);
 	ok(nw == 2 && w[0].commit == 1 && w[1].commit == 2 &&
 	    w[1].samples == h->c[2].nr_samples + BISECT_TIME_SENTINEL,
-	    "a lone want of the search gets %d run of the bad end beside it "
-	    "(%zu wants, the bad end to %u)", BISECT_TIME_SENTINEL, nw,
-	    nw == 2 ? w[1].samples : 0);
+	    "a lone want of the search of %d new runs gets %d run of the bad "
+	    "end beside it (%zu wants, the bad end to %u)", BISECT_TIME_EVERY,
+	    BISECT_TIME_SENTINEL, nw, nw == 2 ? w[1].samples : 0);
 	nw = 1;
+	w[0].samples = (unsigned)h->c[1].nr_samples + 1;
+	h->c[2].nr_samples -= 3;	/* 3 of commit 1's runs after its last */
+	bisect_time_sentinel(&bt, h->c, 1, &good, 1, &w, &nw);
+	ok(nw == 2, "one new run, 3 runs after the bad end's last: the "
+	    "sentinel");
+	h->c[2].nr_samples += 3;
+	nw = 1;
+	w[0].samples = (unsigned)h->c[1].nr_samples + BISECT_TIME_EVERY;
 	bisect_time_sentinel(&bt, h->c, 0, &good, 1, &w, &nw);
 	ok(nw == 1, "none without times");
 	w[0].commit = 0;
