@@ -291,6 +291,10 @@ bisect_budget(struct bisect_state *st, const struct bisect_input *in,
 		steps++;
 	res->budget_runs = in->max_total_runs ? in->max_total_runs :
 	    2 * st->max_runs * (steps + 2) * (st->time_pairs ? 2 : 1);
+	/* one slot, timed: a sentinel run per BISECT_TIME_EVERY of the search */
+	if (!in->max_total_runs && !st->time_pairs && st->timed &&
+	    in->slots <= 1)
+		res->budget_runs += res->budget_runs / BISECT_TIME_EVERY;
 	res->budget_builds = in->max_builds ? in->max_builds :
 	    6 * (steps + 2);
 	st->spent = runs >= res->budget_runs || builds >= res->budget_builds;
