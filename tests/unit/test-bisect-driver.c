@@ -14,6 +14,7 @@
 
 #include "stats/bisect.h"
 #include "stats/bisect-range.h"
+#include "stats/bisect-time.h"
 #include "tests/unit/tap.h"
 #include "util/xalloc.h"
 
@@ -443,6 +444,57 @@ test_no_pile(void)
 	ok(worst < in.max_runs, "at most %zu samples of one commit, the ends "
 	    "apart (max_runs %u)", worst, in.max_runs);
 	diag("%.1f runs on average", (double)runs / 10);
+}
+
+/*
+ * With one slot and the samples' times known, the search's batches carry
+ * a sentinel run of the bad end for every BISECT_TIME_EVERY of their own
+ * (stats/bisect-time.h), and the run budget is a quarter more; without
+ * times, as before.
+ */
+static void
+test_budget_timed(void)
+{
+	struct hist		 h;
+	struct bisect_input	 in;
+	struct bisect_result	 res;
+	double			 v[2][3], t[2][3];
+	size_t			 good = 0, k, steps = 4, plain;
+	unsigned		 max_runs = 20;
+
+	hist_line(&h, 17);
+	input_init(&in, &h, &good);
+	in.max_runs = max_runs;
+	in.commits = h.c;
+	in.nr_commits = h.nr;
+	for (k = 0; k < 3; k++) {
+		v[0][k] = 1000 + (double)k;
+		v[1][k] = 970 + (double)k;
+		t[0][k] = (double)(2 * k);
+		t[1][k] = (double)(2 * k + 1);
+	}
+	h.c[0].samples = v[0];
+	h.c[0].nr_samples = 3;
+	h.c[16].samples = v[1];
+	h.c[16].nr_samples = 3;
+	plain = 2 * max_runs * (steps + 2);
+	bisect_decide(&res, &in);
+	is_int(res.budget_runs, plain, "untimed: the runs' budget as before");
+	bisect_result_release(&res);
+	h.c[0].times = t[0];
+	h.c[16].times = t[1];
+	bisect_decide(&res, &in);
+	is_int(res.budget_runs, plain + plain / BISECT_TIME_EVERY, "timed, one "
+	    "slot: a quarter more for the sentinel's runs");
+	bisect_result_release(&res);
+	in.slots = 2;
+	bisect_decide(&res, &in);
+	is_int(res.budget_runs, plain, "two slots: as before");
+	bisect_result_release(&res);
+	h.c[0].samples = h.c[16].samples = NULL;
+	h.c[0].times = h.c[16].times = NULL;
+	h.c[0].nr_samples = h.c[16].nr_samples = 0;
+	hist_free(&h);
 }
 
 /*
@@ -1018,6 +1070,7 @@ main(void)
 	test_floor();
 	test_no_pile();
 	test_budget();
+	test_budget_timed();
 	test_untestable();
 	test_determinism();
 	test_two_culprits();
