@@ -30,6 +30,7 @@
 #define ROUNDS_NEXT	4	/* runs apart, a burst's partner at most */
 #define ROUNDS_GROUPS	4	/* of the sentinel's runs, for the drift test */
 #define ROUNDS_MASS	0.99	/* the last round's candidates hold this */
+#define ROUNDS_HINT	0.1	/* ends this far apart: a full round beside */
 
 size_t
 bisect_rounds_points(size_t *out, unsigned k, const double *cdf,
@@ -496,6 +497,12 @@ bisect_rounds_ends(struct bisect_state *st, const struct bisect_range *r)
 			for (j = 0; j < st->c[r->goods[i]].nr_samples; j++)
 				g[ng++] = st->c[r->goods[i]].samples[j];
 		bisect_posterior(st, r, g, ng, &mod);
+		/* ends alike so far: only the slots they leave */
+		if (!(bisect_stat_mw(g, ng, st->c[r->top].samples,
+		    st->c[r->top].nr_samples, st->sign > 0 ? BISECT_STAT_GREATER :
+		    st->sign < 0 ? BISECT_STAT_LESS : BISECT_STAT_TWO_SIDED) <
+		    ROUNDS_HINT))
+			left = k > st->nr_wants ? k - (unsigned)st->nr_wants : 0;
 		for (i = 0; i < st->nr; i++)
 			post[i] = r->in[i] ? st->post[i] : 0;
 		if (mod.effect > 0 && bisect_rounds_batch(mod.effect, left,

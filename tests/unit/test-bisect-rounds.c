@@ -192,7 +192,7 @@ test_driver(void)
 {
 	struct bisect_input	in;
 	struct bisect_result	res;
-	double			good[24], bad[24];
+	double			good[24], bad[24], near_bad[24];
 	size_t			g0 = 0, i, k;
 	int			ends = 0, inner = 0;
 
@@ -257,11 +257,20 @@ test_driver(void)
 	line[NR - 1].nr_samples = 18;
 	line[0].build = line[NR - 1].build = BISECT_BUILD_OK;
 	ok(bisect_decide(&res, &in) == 0 && res.status == BISECT_CONTINUE &&
-	    res.nr_wants == 6, "the ends alike so far: a second look, with "
-	    "four points beside them");
+	    res.nr_wants == 4, "the ends alike so far: a second look, with "
+	    "the two points the slots they leave take");
 	for (k = 0, ends = 0; k < res.nr_wants; k++)
 		ends += res.wants[k].commit == 0 || res.wants[k].commit == NR - 1;
 	ok(ends == 2, "the ends first");
+	bisect_result_release(&res);
+	/* the bad end a little lower: apart at p < 0.1, not yet decided */
+	for (i = 0; i < 18; i++)
+		near_bad[i] = good[i] - 0.3;
+	line[NR - 1].samples = near_bad;
+	k = (size_t)bisect_decide(&res, &in);
+	ok(k == 0 && res.status == BISECT_CONTINUE && res.nr_wants == 6,
+	    "the ends apart so far, not yet decided: a second look, with four "
+	    "points beside them (%zu wants)", res.nr_wants);
 	bisect_result_release(&res);
 	line_init();
 
