@@ -1466,6 +1466,18 @@ scenario_run(const struct scenario *sc, size_t trials, unsigned long seed)
 	    "builds", "max", "peak", "p90", "cut", "wrong", "unconf", "incon",
 	    (sim_slots ? sim_slots : sc->slots) > 1 ? "  rounds" : "");
 	tally_print("driver", &t[0], trials, (sim_slots ? sim_slots : sc->slots) > 1);
+	if ((sim_slots ? sim_slots : sc->slots) > 1 && trials > 0) {
+		size_t	sum = 0, le6 = 0;
+
+		/* issue 13's figure is a median: how near it stands */
+		for (i = 0; i < trials; i++) {
+			sum += t[0].rounds[i];
+			le6 += t[0].rounds[i] <= 6;
+		}
+		printf("  driver: rounds mean %.2f, %.1f%% of trials in 6 "
+		    "rounds or fewer\n", (double)sum / (double)trials,
+		    100.0 * (double)le6 / (double)trials);
+	}
 	if (t[0].revert_runs > 0 || sc->images)
 		printf("  driver: %zu runs of revert checks in all, counted "
 		    "in its runs%s", t[0].revert_runs, sc->images ? "" : "\n");

@@ -3,14 +3,16 @@
  * docs/bisection.md, "Rounds over several slots"). With one slot the
  * driver tests the posterior's weighted midpoint; with k it tests the k
  * commits nearest the quantiles j / (k + 1), so that a round of decisive
- * samples leaves a (k + 1)-th of the mass, and it names the next round's
- * likeliest points, under each outcome of this one, as builds to start.
+ * samples leaves a (k + 1)-th of the mass (the last round: the candidates
+ * and their parents), and it names the next round's likeliest points,
+ * under each outcome of this one, as builds to start.
  */
 #include <math.h>
 #include <gsl/gsl_cdf.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/bisect-pair.h"
 #include "stats/bisect-posterior.h"
 #include "stats/bisect-rounds.h"
 #include "stats/bisect-stat.h"
@@ -19,7 +21,7 @@
 
 #define ROUNDS_NATS	6.0	/* one point's odds, as bisect_model_batch */
 #define ROUNDS_TOL	0.25	/* of the quantiles' spacing, for a build */
-#define ROUNDS_FLOOR	1.5	/* a point's batch, in the job's runs, at least */
+#define ROUNDS_FLOOR	2.0	/* a point's batch, in the job's runs, at least */
 #define ROUNDS_EDGE	1e-9	/* cdf this close to 0 or 1 decides nothing */
 #define ROUNDS_ENDS	1.5	/* the ends' first look, times k job runs */
 #define ROUNDS_PAIRS	2	/* the fresh check's first look, pairs per slot */
@@ -27,6 +29,8 @@
 #define ROUNDS_SENTINEL	3	/* the reference's runs in a batch, no drift */
 #define ROUNDS_NEXT	4	/* runs apart, a burst's partner at most */
 #define ROUNDS_GROUPS	4	/* of the sentinel's runs, for the drift test */
+#define ROUNDS_MASS	0.99	/* the last round's candidates hold this */
+#define ROUNDS_HINT	0.1	/* ends this far apart: a full round beside */
 
 size_t
 bisect_rounds_points(size_t *out, unsigned k, const double *cdf,
@@ -258,6 +262,121 @@ rounds_more(const struct bisect_state *st, size_t i, double effect,
 	return (unsigned)n + (unsigned)ceil(add);
 }
 
+static const double *rounds_sort_post;
+
+static int
+rounds_cmp_post(const void *a, const void *b)
+{
+	size_t	x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (rounds_sort_post[x] != rounds_sort_post[y])
+		return rounds_sort_post[x] > rounds_sort_post[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static int
+rounds_testable(const struct bisect_state *st, const struct bisect_range *r,
+    size_t i)
+{
+	return r->in[i] && i != r->top && st->c[i].build !=
+	    BISECT_BUILD_FAILED && st->c[i].nr_samples < st->max_runs;
+}
+
+/*
+ * The last round: when the commits holding ROUNDS_MASS of the posterior
+ * and their first parents fit in the k slots, they are the round's
+ * points, so that the culprit and its parent are sampled in the round
+ * that names it and the confirmation needs no round of its own. Writes
+ * them to out (at most k); 0 when they do not fit.
+ */
+static size_t
+rounds_close(const struct bisect_state *st, const struct bisect_range *r,
+    size_t *out, unsigned k)
+{
+	size_t	*ord = xcalloc(st->nr + 1, sizeof *ord);
+	size_t	 i, j, n = 0, no = 0, x, p;
+	double	 mass = 0;
+
+	for (i = 0; i < st->nr; i++)
+		if (r->in[i] && st->post[i] > 0)
+			ord[no++] = i;
+	rounds_sort_post = st->post;
+	qsort(ord, no, sizeof *ord, rounds_cmp_post);
+	for (i = 0; i < no && mass < ROUNDS_MASS; i++) {
+		mass += st->post[ord[i]];
+		for (j = 0; j < 2; j++) {
+			x = ord[i];
+			if (j == 1) {
+				if (st->c[x].nr_parents == 0)
+					continue;
+				x = st->c[x].parents[0];
+			}
+			if (!rounds_testable(st, r, x))
+				continue;
+			for (p = 0; p < n && out[p] != x; p++)
+				;
+			if (p < n)
+				continue;
+			if (n == k) {
+				n = 0;
+				goto out;
+			}
+			out[n++] = x;
+		}
+	}
+	if (mass < ROUNDS_MASS)
+		n = 0;
+out:
+	free(ord);
+	return n;
+}
+
+/*
+ * The last round's tail: the likeliest culprit and its first parent get
+ * the fresh check's first look in pairs beyond every other point's runs,
+ * so that the batch ends with them alone (bisectd/dispatch.c runs a
+ * commit's j-th run in the batch's j-th round) and the check passes in
+ * the round that names the culprit when the guess is right.
+ */
+static void
+rounds_tail(struct bisect_state *st, const struct bisect_range *r,
+    const size_t *pts, size_t n, unsigned left)
+{
+	size_t		 i, j, c = (size_t)-1, p, in_c = 0, in_p = 0;
+	unsigned	 most = 0, add, pairs;
+	double		 best = -1;
+
+	for (i = 0; i < st->nr; i++)
+		if (r->in[i] && st->post[i] > best) {
+			best = st->post[i];
+			c = i;
+		}
+	if (c == (size_t)-1 || c == r->top || st->c[c].nr_parents == 0)
+		return;
+	p = st->c[c].parents[0];
+	if (st->c[p].build == BISECT_BUILD_FAILED)
+		return;
+	for (i = 0; i < n; i++) {
+		in_c |= pts[i] == c;
+		in_p |= pts[i] == p;
+	}
+	if (!in_c || (!in_p && n >= left))
+		return;
+	for (j = 0; j < st->nr_wants; j++) {
+		size_t x = st->wants[j].commit;
+
+		if (x == c || x == p)
+			continue;
+		add = st->wants[j].samples > st->c[x].nr_samples ?
+		    st->wants[j].samples - (unsigned)st->c[x].nr_samples : 0;
+		if (add > most)
+			most = add;
+	}
+	pairs = bisect_rounds_pairs(BISECT_PAIR_FIRST, st->in->slots);
+	bisect_range_want(st, c, (unsigned)st->c[c].nr_samples + most + pairs);
+	bisect_range_want(st, p, (unsigned)st->c[p].nr_samples + most + pairs);
+}
+
 double
 bisect_rounds_search(struct bisect_state *st, const struct bisect_range *r,
     double effect, unsigned k_re, double bal_min)
@@ -270,6 +389,7 @@ bisect_rounds_search(struct bisect_state *st, const struct bisect_range *r,
 	size_t		*spec = xcalloc((size_t)k * (k + 1) + 1, sizeof *spec);
 	size_t		 i, n, ng = 0, nspec;
 	double		 best = 0, inner = 0;
+	int		 closing;
 
 	for (i = 0; i < r->nr_goods; i++)
 		ng += st->c[r->goods[i]].nr_samples;
@@ -311,13 +431,19 @@ bisect_rounds_search(struct bisect_state *st, const struct bisect_range *r,
 	batch = bisect_rounds_batch(effect, k, st->max_runs);
 	if (batch < ROUNDS_FLOOR * st->first_runs)
 		batch = (unsigned)ceil(ROUNDS_FLOOR * st->first_runs);
-	n = bisect_rounds_points(pts, left, st->pbad, elig, built, st->nr);
+	n = rounds_close(st, r, pts, left);
+	closing = n > 0;
+	if (n == 0)
+		n = bisect_rounds_points(pts, left, st->pbad, elig, built,
+		    st->nr);
 	/* fewer points than slots: the slots left over sample them more */
 	if (n > 0 && n < left)
 		batch *= (left + n - 1) / n;
 	for (i = 0; i < n; i++)
 		bisect_range_want(st, pts[i], rounds_more(st, pts[i], effect,
 		    k, batch));
+	if (closing)
+		rounds_tail(st, r, pts, n, left);
 	nspec = bisect_rounds_speculate(spec, (size_t)k * (k + 1), &st->g,
 	    st->post, next, built, pts, n, k, st->nr);
 	rounds_spec_add(st, spec, nspec);
@@ -331,14 +457,14 @@ out:
 }
 
 /*
- * While the ends are told apart, the slots they leave sample the points
- * the first round would take if they differ: the quantiles of a flat
- * prior (first look), or of the posterior the ends' samples so far give
- * (a later look), at the decisive batch. Their runs share the ends'
+ * While the ends are told apart, a full round of k points rides beside
+ * them (bisect_rounds_cap lets the ends pass the slots): the quantiles of
+ * a flat prior (first look), or of the posterior the ends' samples so far
+ * give (a later look), at the decisive batch. Their runs share the ends'
  * batch, which bisectd/dispatch.c interleaves on every machine, so that a
  * drift hits the ends and the points alike. When the ends do not differ
- * the points' runs are the price (none when the ends need every slot:
- * two slots). The builders build the points of the round after.
+ * the points' runs are the price. A part's ends (a second culprit?) run
+ * alone, the builders building that part's first points meanwhile.
  */
 void
 bisect_rounds_ends(struct bisect_state *st, const struct bisect_range *r)
@@ -356,7 +482,7 @@ bisect_rounds_ends(struct bisect_state *st, const struct bisect_range *r)
 	struct bisect_model mod;
 	int		 looked;
 
-	left = k > st->nr_wants ? k - (unsigned)st->nr_wants : 0;
+	left = k;
 	for (i = 0; i < st->nr; i++)
 		n += r->in[i];
 	for (i = 0; i < r->nr_goods; i++)
@@ -371,6 +497,12 @@ bisect_rounds_ends(struct bisect_state *st, const struct bisect_range *r)
 			for (j = 0; j < st->c[r->goods[i]].nr_samples; j++)
 				g[ng++] = st->c[r->goods[i]].samples[j];
 		bisect_posterior(st, r, g, ng, &mod);
+		/* ends alike so far: only the slots they leave */
+		if (!(bisect_stat_mw(g, ng, st->c[r->top].samples,
+		    st->c[r->top].nr_samples, st->sign > 0 ? BISECT_STAT_GREATER :
+		    st->sign < 0 ? BISECT_STAT_LESS : BISECT_STAT_TWO_SIDED) <
+		    ROUNDS_HINT))
+			left = k > st->nr_wants ? k - (unsigned)st->nr_wants : 0;
 		for (i = 0; i < st->nr; i++)
 			post[i] = r->in[i] ? st->post[i] : 0;
 		if (mod.effect > 0 && bisect_rounds_batch(mod.effect, left,
@@ -417,6 +549,27 @@ bisect_rounds_ends(struct bisect_state *st, const struct bisect_range *r)
 	free(next);
 	free(pts);
 	free(spec);
+}
+
+size_t
+bisect_rounds_cap(const struct bisect_state *st, unsigned slots)
+{
+	size_t	i, j, n = slots;
+
+	if (slots < 2)
+		return slots;
+	for (i = 0; i < st->nr_wants && i < slots; i++) {
+		if (st->wants[i].commit == st->root_top) {
+			n++;
+			continue;
+		}
+		for (j = 0; j < st->nr_root_goods; j++)
+			if (st->wants[i].commit == st->root_goods[j]) {
+				n++;
+				break;
+			}
+	}
+	return n;
 }
 
 static int

@@ -76,15 +76,28 @@ size_t	 bisect_rounds_speculate(size_t *out, size_t max,
  * one-slot search when slots > 1: it wants the ends when their levels are
  * in doubt and the k points, and records the speculative builds in the
  * state. Returns the best gain, as the one-slot search does.
- * bisect_rounds_ends, while the ends are being told apart (their looks
- * are theirs alone), records the first round's points, the quantiles of
- * a flat prior, as speculative builds.
+ * When the commits holding 99% of the posterior and their first parents
+ * fit in the slots, they are the round (the last one), and the likeliest
+ * culprit and its parent end the batch with the fresh check's first look
+ * in pairs. bisect_rounds_ends, while the ends are being told apart, wants
+ * k points beside them (the quantiles of a flat prior, or of the
+ * posterior as if the ends differed) and records the next round's points
+ * as speculative builds.
  */
 double	 bisect_rounds_search(struct bisect_state *,
 	    const struct bisect_range *, double effect, unsigned k_re,
 	    double bal_min);
 void	 bisect_rounds_ends(struct bisect_state *,
 	    const struct bisect_range *);
+
+/*
+ * The commits a round may test (bisect.c's cap on the wants): the slots,
+ * and with several slots the whole range's ends beside them, so that the
+ * ends' look carries a full round of points (bisect_rounds_ends): every
+ * commit of a batch runs on every machine (bisectd/dispatch.c), the slots
+ * count the points a round splits the range at.
+ */
+size_t	 bisect_rounds_cap(const struct bisect_state *, unsigned slots);
 
 /*
  * Noise shared in time with several slots. Every batch carries the

@@ -217,7 +217,8 @@ bisect_fill(struct bisect_result *res, struct bisect_state *st,
 	res->remaining = st->remaining;
 	res->steps = st->steps;
 	if (s == BISECT_CONTINUE) {
-		n = st->nr_wants < slots ? st->nr_wants : slots;
+		n = bisect_rounds_cap(st, slots);
+		n = st->nr_wants < n ? st->nr_wants : n;
 		if (st->pair && n < 2 && st->nr_wants >= 2)
 			n = 2;
 		res->wants = xcalloc(n ? n : 1, sizeof *res->wants);

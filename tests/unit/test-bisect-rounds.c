@@ -192,7 +192,7 @@ test_driver(void)
 {
 	struct bisect_input	in;
 	struct bisect_result	res;
-	double			good[24], bad[24];
+	double			good[24], bad[24], near_bad[24];
 	size_t			g0 = 0, i, k;
 	int			ends = 0, inner = 0;
 
@@ -226,12 +226,14 @@ test_driver(void)
 	for (k = 0; k < res.nr_wants; k++) {
 		ends += (res.wants[k].commit == 0 ||
 		    res.wants[k].commit == NR - 1) && res.wants[k].samples == 18;
-		inner += (near(res.wants[k].commit, 33) ||
-		    near(res.wants[k].commit, 67)) && res.wants[k].samples == 6;
+		inner += (near(res.wants[k].commit, 20) ||
+		    near(res.wants[k].commit, 40) ||
+		    near(res.wants[k].commit, 60) ||
+		    near(res.wants[k].commit, 80)) && res.wants[k].samples == 6;
 	}
-	ok(res.nr_wants == 4 && ends == 2 && inner == 2, "four slots: both "
-	    "ends 18 runs, and in the two slots they leave the flat prior's "
-	    "thirds, 6 runs each");
+	ok(res.nr_wants == 6 && ends == 2 && inner == 4, "four slots: both "
+	    "ends 18 runs, and beside them the flat prior's quintiles, 6 "
+	    "runs each");
 	for (i = 0, inner = 0; i < res.nr_builds; i++)
 		for (k = 0; k < res.nr_wants; k++)
 			inner += res.builds[i] == res.wants[k].commit;
@@ -241,10 +243,10 @@ test_driver(void)
 	bisect_result_release(&res);
 
 	in.slots = 2;
-	ok(bisect_decide(&res, &in) == 0 && res.nr_wants == 2 &&
-	    res.nr_builds == 2 && near(res.builds[0], 33) &&
-	    near(res.builds[1], 67), "two slots: the ends alone, the thirds "
-	    "to build meanwhile");
+	ok(bisect_decide(&res, &in) == 0 && res.nr_wants == 4 &&
+	    near(res.wants[2].commit, 33) && near(res.wants[3].commit, 67) &&
+	    res.nr_builds > 0, "two slots: the ends and the thirds beside "
+	    "them, the next round's points to build");
 	bisect_result_release(&res);
 	in.slots = 4;
 
@@ -256,10 +258,19 @@ test_driver(void)
 	line[0].build = line[NR - 1].build = BISECT_BUILD_OK;
 	ok(bisect_decide(&res, &in) == 0 && res.status == BISECT_CONTINUE &&
 	    res.nr_wants == 4, "the ends alike so far: a second look, with "
-	    "two points beside them");
+	    "the two points the slots they leave take");
 	for (k = 0, ends = 0; k < res.nr_wants; k++)
 		ends += res.wants[k].commit == 0 || res.wants[k].commit == NR - 1;
 	ok(ends == 2, "the ends first");
+	bisect_result_release(&res);
+	/* the bad end a little lower: apart at p < 0.1, not yet decided */
+	for (i = 0; i < 18; i++)
+		near_bad[i] = good[i] - 0.3;
+	line[NR - 1].samples = near_bad;
+	k = (size_t)bisect_decide(&res, &in);
+	ok(k == 0 && res.status == BISECT_CONTINUE && res.nr_wants == 6,
+	    "the ends apart so far, not yet decided: a second look, with four "
+	    "points beside them (%zu wants)", res.nr_wants);
 	bisect_result_release(&res);
 	line_init();
 
@@ -279,9 +290,9 @@ test_driver(void)
 	    res.nr_wants > 2 ? res.wants[2].commit : 0,
 	    res.nr_wants > 3 ? res.wants[3].commit : 0);
 	for (k = 0; k < res.nr_wants; k++)
-		if (res.wants[k].samples < 5)
+		if (res.wants[k].samples < 6)
 			break;
-	ok(k == res.nr_wants, "each at least 1.5 times the job's runs");
+	ok(k == res.nr_wants, "each at least twice the job's runs");
 	is_int(res.nr_builds, 20, "the next round's points under each of "
 	    "the five outcomes: k (k + 1)");
 	bisect_result_release(&res);
@@ -290,6 +301,82 @@ test_driver(void)
 	    near(res.wants[0].commit, 50) && res.nr_builds == 0,
 	    "one slot: the midpoint, as before");
 	bisect_result_release(&res);
+}
+
+/*
+ * The last round: the ends apart, 40 good and 43 bad, so the culprit is
+ * 41, 42 or 43. With four slots those three and 40 (the first parent of
+ * 41) are the round, and the likeliest culprit and its parent end the
+ * batch with the fresh check's first look in pairs; with two slots they
+ * do not fit and the round is the quantiles'.
+ */
+static void
+test_close(void)
+{
+	struct bisect_input	in;
+	struct bisect_result	res;
+	double			good[24], bad[24];
+	unsigned		add[NR], most = 0;
+	size_t			g0 = 0, i, k, seen = 0, c = NR, p = NR;
+
+	for (i = 0; i < 24; i++) {
+		good[i] = 100 + 0.25 * (double)((i * 7) % 5) - 0.5;
+		bad[i] = 90 + 0.25 * (double)((i * 3) % 5) - 0.5;
+	}
+	line_init();
+	memset(&in, 0, sizeof in);
+	in.commits = line;
+	in.nr_commits = NR;
+	in.bad = NR - 1;
+	in.good = &g0;
+	in.nr_good = 1;
+	in.direction = 1;
+	in.min_effect_pct = 1;
+	in.initial_runs = 3;
+	in.max_runs = 40;
+	in.slots = 4;
+	line[0].samples = good;
+	line[0].nr_samples = 24;
+	line[NR - 1].samples = bad;
+	line[NR - 1].nr_samples = 24;
+	line[40].samples = good + 3;
+	line[40].nr_samples = 6;
+	line[43].samples = bad + 5;
+	line[43].nr_samples = 6;
+	line[0].build = line[NR - 1].build = BISECT_BUILD_OK;
+	line[40].build = line[43].build = BISECT_BUILD_OK;
+	ok(bisect_decide(&res, &in) == 0 && res.status == BISECT_CONTINUE,
+	    "the culprit among 41..43: continue");
+	memset(add, 0, sizeof add);
+	for (k = 0; k < res.nr_wants; k++) {
+		i = res.wants[k].commit;
+		seen |= i >= 40 && i <= 43 ? 1u << (i - 40) : 0;
+		add[i] = res.wants[k].samples - (unsigned)line[i].nr_samples;
+	}
+	ok(res.nr_wants == 4 && seen == 15, "four slots: 40, 41, 42 and 43, "
+	    "the candidates and their parents (%zu wants)", res.nr_wants);
+	for (i = 41; i <= 43; i++)
+		if (add[i] > add[c < NR ? c : 0] || c == NR)
+			c = i;
+	p = c - 1;
+	for (i = 40; i <= 43; i++)
+		if (i != c && i != p && add[i] > most)
+			most = add[i];
+	ok(c < NR && add[c] == most + 8 && add[p] == most + 8, "the likeliest "
+	    "culprit %zu and its parent: 8 pairs beyond the other points' %u "
+	    "runs (%u %u)", c, most, c < NR ? add[c] : 0, add[p]);
+	bisect_result_release(&res);
+
+	in.slots = 2;
+	k = (size_t)bisect_decide(&res, &in);
+	ok(k == 0 && res.nr_wants == 2 && res.wants[0].commit >= 41 &&
+	    res.wants[1].commit <= 43 && res.wants[0].commit <
+	    res.wants[1].commit,
+	    "two slots: they do not fit, the posterior's thirds (%zu %zu)",
+	    res.nr_wants > 0 ? res.wants[0].commit : 0,
+	    res.nr_wants > 1 ? res.wants[1].commit : 0);
+	bisect_result_release(&res);
+	line_init();
 }
 
 /*
@@ -461,6 +548,7 @@ main(void)
 	test_batch();
 	test_speculate();
 	test_driver();
+	test_close();
 	test_block();
 	return tap_done();
 }
