@@ -596,6 +596,7 @@ disk_setup_one(struct disk_run *dr, struct disk_mount *m,
     char **cause)
 {
 	const char	*argv[16];
+	struct stat	 st;
 	char		*opts = NULL, *had;
 	size_t		 n = 0, i;
 	int		 k, fd, r = -1;
@@ -620,6 +621,12 @@ disk_setup_one(struct disk_run *dr, struct disk_mount *m,
 			goto out;
 	} else if (d != NULL) {
 		m->device = xstrdup(d->device);
+		/* an ssh agent's devices are first checked here */
+		if (stat(d->device, &st) == -1 || !S_ISBLK(st.st_mode)) {
+			error_set(cause, "disk '%s' is not a block device on "
+			    "this machine", d->device);
+			goto out;
+		}
 		/* never a file system over one that is in use */
 		if ((had = disk_mounted(NULL, d->device)) != NULL) {
 			error_set(cause, "disk '%s' is mounted (%s): bisect-agent "
