@@ -32,6 +32,7 @@ while read -r f; do
 			    -e "s/.*: 'fs2' is '[^']*': LKP then exports.*/LKP's \\\`fs2\\\` (an NFS or CIFS export, not set up)/" \
 			    -e "s/.*: 'fs' is '[^']*', a network file system.*/LKP's \\\`fs\\\`: a network file system/" \
 			    -e "s/.*: 'disk' without 'fs'.*/LKP's \\\`disk\\\` without \\\`fs\\\` (the raw partitions)/" \
+			    -e "s/.*: 'fs.format' is '[^']*': LKP then mounts.*/LKP's \\\`fs: {format: n}\\\` (a file system already on the disk)/" \
 			    -e "s/.*: 'disk' is '[^']*': LKP's BRD disks.*/LKP's BRD ram disks/" \
 			    -e "s/.*: 'disk' is '[^']*': persistent memory.*/LKP's pmem disks/" \
 			    -e "s/.*: program '\\([^'.]*\\)' cannot be honoured here.*/LKP's \\\`\\1\\\` (cannot be honoured here)/" \
