@@ -109,6 +109,10 @@ test_bad_files(void)
 		  "(like 4 or 100%), not 'lots'" },
 		{ "program: p\nparams: {m: {type: word}}\nargv: [p]\n",
 		  "p.yaml:2:13: parameter 'm' is a word without 'choices'" },
+		{ "program: p\nparams: {s: {type: file, default: /x, required: "
+		  "why}}\nargv: [p]\n",
+		  "p.yaml:2:49: parameter 's': 'required' (why a job must give "
+		  "it) is for a parameter without a default" },
 		{ "program: p\nargv: [p, \"{x}\"]\n",
 		  "p.yaml:2:11: template '{x}' uses '{x}', which is neither a "
 		  "parameter of 'p' nor a built-in" },
