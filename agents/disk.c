@@ -159,7 +159,35 @@ disk_job(const struct job *job, int adapter, struct disk_want *out,
 		    "the network mount; bisect-agent sets up no NFS or CIFS "
 		    "server", v);
 	}
-	if ((fs = job_param(job, "fs")) != NULL) {
+	/* LKP's fs program map, fs: {fs: ext4}: its option is the fs */
+	for (i = 0; i < job->nr_params; i++) {
+		const char	*k = job->params[i].key;
+
+		if (strncmp(k, "fs.", 3) != 0)
+			continue;
+		*key = k;
+		if (strcmp(k, "fs.format") == 0 && (v = job->params[i].value,
+		    *v == '\0' || *v == 'n' || *v == 'N' || *v == '0'))
+			return error_set(cause, "'fs.format' is '%s': LKP then "
+			    "mounts the file system already on the disk "
+			    "without making one; bisect-agent makes the file "
+			    "system on its test disks for every job (a loop "
+			    "disk is new), so there is none to mount", v);
+		if (strcmp(k, "fs.fs") != 0 && strcmp(k, "fs.format") != 0)
+			return error_set(cause, "'%s' is an option of LKP's fs "
+			    "program bisect-agent does not take (it takes "
+			    "'fs' and 'format: y'; 'mount_option' is a key of "
+			    "its own)", k);
+	}
+	if ((fs = job_param(job, "fs")) == NULL &&
+	    (fs = job_param(job, "fs.fs")) != NULL) {
+		*key = "fs.fs";
+		if (disk_fs_known(fs) < 0)
+			return error_set(cause, "'fs.fs' is '%s', not a file "
+			    "system bisect-agent makes (ext2, ext3, ext4, xfs, "
+			    "btrfs, tmpfs)", fs);
+		out->fs = fs;
+	} else if (fs != NULL) {
 		*key = "fs";
 		if (disk_fs_known(fs) < 0) {
 			if (strncmp(fs, "nfs", 3) == 0 ||
@@ -202,10 +230,11 @@ disk_job(const struct job *job, int adapter, struct disk_want *out,
 	}
 	if (out->nr > 0 && out->fs == NULL && adapter) {
 		*key = disk_key;
-		return error_set(cause, "'disk' without 'fs': LKP's program "
-		    "would use the raw partitions, and bisect-agent's "
-		    "adapters work in a file system (give 'fs: ext4', 'xfs' "
-		    "or 'btrfs')");
+		return error_set(cause, "'disk' without 'fs': bisect-agent's "
+		    "adapters run in a file system on the disk (LKP's "
+		    "programs too, but for fio's raw_disk: 1, which writes "
+		    "to the partition itself and which the fio adapter does "
+		    "not do); give 'fs: ext4', 'xfs' or 'btrfs'");
 	}
 	if (out->nr > 1 && adapter) {
 		*key = disk_key;
@@ -596,6 +625,7 @@ disk_setup_one(struct disk_run *dr, struct disk_mount *m,
     char **cause)
 {
 	const char	*argv[16];
+	struct stat	 st;
 	char		*opts = NULL, *had;
 	size_t		 n = 0, i;
 	int		 k, fd, r = -1;
@@ -620,6 +650,12 @@ disk_setup_one(struct disk_run *dr, struct disk_mount *m,
 			goto out;
 	} else if (d != NULL) {
 		m->device = xstrdup(d->device);
+		/* an ssh agent's devices are first checked here */
+		if (stat(d->device, &st) == -1 || !S_ISBLK(st.st_mode)) {
+			error_set(cause, "disk '%s' is not a block device on "
+			    "this machine", d->device);
+			goto out;
+		}
 		/* never a file system over one that is in use */
 		if ((had = disk_mounted(NULL, d->device)) != NULL) {
 			error_set(cause, "disk '%s' is mounted (%s): bisect-agent "

@@ -66,7 +66,9 @@ struct monitor_perfprofile {
 	int			 ctl;
 	int			 ack;
 	struct timespec		 enable_at;	/* with a delay */
+	unsigned long		 delay;
 	int			 enabled;
+	int			 acked;		/* perf answered a command */
 };
 
 /* NAME.OPTION as a whole number in [min, max], def when absent. */
@@ -198,26 +200,26 @@ monitor_perfprofile_fifos(struct monitor_perfprofile *mp, char **ctl,
 	return 0;
 }
 
-/* "enable" to perf record; with wait, its "ack" within the time. */
+/*
+ * perf record's "ack" of a command within the time: it is then in its
+ * main loop, its SIGINT handler set, so that a stop cannot kill it
+ * before it writes its data (the start-up race perf-stat had).
+ */
 static int
-monitor_perfprofile_enable(struct monitor_perfprofile *mp, int wait,
-    char **cause)
+monitor_perfprofile_wait_ack(struct monitor_perfprofile *mp, char **cause)
 {
 	struct pollfd	pfd = { mp->ack, POLLIN, 0 };
 	char		buf[64];
 	ssize_t		n;
 	int		waited = 0;
 
-	mp->enabled = 1;
-	if (write(mp->ctl, "enable\n", 7) != 7)
-		return error_errno(cause, "couldn't tell perf record to start");
-	if (!wait)
-		return 0;
 	while (waited < PERFPROFILE_READY_WAIT) {
 		if (poll(&pfd, 1, 100) == 1) {
 			if ((n = read(mp->ack, buf, sizeof buf)) > 0 &&
-			    memmem(buf, (size_t)n, "ack", 3) != NULL)
+			    memmem(buf, (size_t)n, "ack", 3) != NULL) {
+				mp->acked = 1;
 				return 0;
+			}
 		}
 		if (waitpid(mp->tool.pid, NULL, WNOHANG) == mp->tool.pid) {
 			mp->tool.pid = -1;
@@ -230,8 +232,19 @@ monitor_perfprofile_enable(struct monitor_perfprofile *mp, int wait,
 		}
 		waited += 100;
 	}
-	return error_set(cause, "perf record did not start sampling within "
-	    "%ds", PERFPROFILE_READY_WAIT / 1000);
+	return error_set(cause, "perf record did not answer on its control "
+	    "pipe within %ds", PERFPROFILE_READY_WAIT / 1000);
+}
+
+/* "enable" to perf record; with wait, its "ack" within the time. */
+static int
+monitor_perfprofile_enable(struct monitor_perfprofile *mp, int wait,
+    char **cause)
+{
+	mp->enabled = 1;
+	if (write(mp->ctl, "enable\n", 7) != 7)
+		return error_errno(cause, "couldn't tell perf record to start");
+	return wait ? monitor_perfprofile_wait_ack(mp, cause) : 0;
 }
 
 int
@@ -323,6 +336,7 @@ monitor_perfprofile_start(void **state, const struct monitor_run *run,
 		}
 	}
 	/* the testcase starts once perf samples, or after the delay */
+	mp->delay = delay;
 	if (delay == 0) {
 		if (monitor_perfprofile_enable(mp, 1, cause) != 0)
 			goto out;
@@ -512,9 +526,33 @@ monitor_perfprofile_stop(void *state, const struct monitor_exit *e,
 	struct monitor_perfprofile	*mp = state;
 	struct strbuf			 folded = STRBUF_INIT;
 	double				 seconds;
+	char				 why[96];
 	int				 ret = -1;
 
 	(void)e;
+	/*
+	 * After a delay perf was told to sample without waiting; before
+	 * the delay it was told nothing, and its start-up may still be
+	 * under way on a loaded machine: either way its answer first.
+	 */
+	if (!mp->enabled && write(mp->ctl, "disable\n", 8) != 8) {
+		error_errno(cause, "couldn't write to perf record's control "
+		    "pipe");
+		goto out;
+	}
+	if (!mp->acked && monitor_perfprofile_wait_ack(mp, cause) != 0)
+		goto out;
+	if (!mp->enabled) {
+		/* as monitor_delay's monitors_not_started: no profile */
+		if (monitor_tool_stop(&mp->tool, &mp->out, &seconds,
+		    cause) != 0)
+			goto out;
+		snprintf(why, sizeof why, "the testcase ended before its "
+		    "delay (%lus)", mp->delay);
+		result_env_set(r, "perf_profile_not_started", why);
+		ret = 0;
+		goto out;
+	}
 	if (monitor_tool_stop(&mp->tool, &mp->out, &seconds, cause) != 0) {
 		/* --max-size ends perf record early: the profile is kept */
 		if (strstr(mp->out.buf, "size limit reached") == NULL)

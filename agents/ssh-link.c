@@ -55,6 +55,8 @@ struct link {
 	const char		*remote_dir;
 	const char		*agent_path;
 	enum boot_method	 boot;
+	char *const		*disks;		/* --disk arguments */
+	size_t			 nr_disks;
 	pthread_mutex_t		 mu;
 	pthread_cond_t		 cv;
 	struct link_conn	*conn;
@@ -317,6 +319,7 @@ link_get(struct link *l, struct link_conn **out, unsigned limit,
 		    l->agent_path);
 		if (l->boot == BOOT_QEMU)
 			ssh_remote_set_boot(c->r, BOOT_QEMU);
+		ssh_remote_set_disks(c->r, l->disks, l->nr_disks);
 		c->refs = 1;
 		l->conn = c;
 		log_info("agent '%s': connected to '%s' port %d (%s)",
@@ -468,7 +471,7 @@ link_keepalive_main(void *arg)
 int
 ssh_link_serve(int fd, const struct ssh_session_opts *opts,
     const char *remote_dir, const char *agent_path, enum boot_method boot,
-    char **cause)
+    char *const *disks, size_t nr_disks, char **cause)
 {
 	struct link		 l;
 	struct link_client	*lc;
@@ -481,6 +484,8 @@ ssh_link_serve(int fd, const struct ssh_session_opts *opts,
 	l.remote_dir = remote_dir;
 	l.agent_path = agent_path;
 	l.boot = boot;
+	l.disks = disks;
+	l.nr_disks = nr_disks;
 	pthread_mutex_init(&l.mu, NULL);
 	pthread_cond_init(&l.cv, NULL);
 	signal(SIGPIPE, SIG_IGN);

@@ -21,7 +21,7 @@ int	 ssh_link_listen(const char *address, int *fd, char **cause);
 /* Serve until killed; returns only on a setup error. */
 int	 ssh_link_serve(int fd, const struct ssh_session_opts *,
 	     const char *remote_dir, const char *agent_path, enum boot_method,
-	     char **cause);
+	     char *const *disks, size_t nr_disks, char **cause);
 
 /* The client side: 0, -1 or SSH_SESSION_REFUSED, like the transport. */
 int	 ssh_link_run(const char *address, const struct transport_job *,

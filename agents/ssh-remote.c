@@ -44,6 +44,8 @@ struct ssh_remote {
 	char			 *remote_dir;
 	char			 *agent_path;
 	enum boot_method	  boot;
+	char			**disks;	/* --disk arguments */
+	size_t			  nr_disks;
 
 	pthread_mutex_t		  mu;	/* everything below */
 	char			 *base;	/* absolute; NULL: not prepared */
@@ -92,6 +94,9 @@ ssh_remote_free(struct ssh_remote *r)
 	for (i = 0; i < r->nr_cleanup; i++)
 		free(r->cleanup[i]);
 	free(r->cleanup);
+	for (i = 0; i < r->nr_disks; i++)
+		free(r->disks[i]);
+	free(r->disks);
 	free(r->agent);
 	free(r->remote_dir);
 	free(r->agent_path);
@@ -104,6 +109,20 @@ void
 ssh_remote_set_boot(struct ssh_remote *r, enum boot_method boot)
 {
 	r->boot = boot;
+}
+
+void
+ssh_remote_set_disks(struct ssh_remote *r, char *const *disks, size_t nr)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nr_disks; i++)
+		free(r->disks[i]);
+	free(r->disks);
+	r->disks = xcalloc(nr + 1, sizeof *r->disks);
+	for (i = 0; i < nr; i++)
+		r->disks[i] = xstrdup(disks[i]);
+	r->nr_disks = nr;
 }
 
 struct ssh_session *
@@ -407,6 +426,7 @@ ssh_remote_stage(struct ssh_remote *r, const struct transport_job *job,
 {
 	char	*art = NULL, *work = NULL, *jobpath = NULL, *res = NULL;
 	char	*from = NULL;
+	size_t	 i;
 	int	 ret = -1;
 
 	if (ssh_remote_prepare_locked(r, deadline, cause) != 0 ||
@@ -442,6 +462,10 @@ ssh_remote_stage(struct ssh_remote *r, const struct transport_job *job,
 	ssh_remote_quote(inner, work);
 	if (r->boot == BOOT_QEMU)
 		strbuf_addstr(inner, " --boot qemu");
+	for (i = 0; i < r->nr_disks; i++) {
+		strbuf_addstr(inner, " --disk ");
+		ssh_remote_quote(inner, r->disks[i]);
+	}
 	strbuf_addch(inner, ' ');
 	ssh_remote_quote(inner, jobpath);
 	strbuf_addch(inner, ' ');

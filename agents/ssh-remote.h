@@ -26,6 +26,13 @@ void	 ssh_remote_free(struct ssh_remote *);
  * drive (agents/ssh-boot.c): ssh_remote_run then runs the job as is.
  */
 void	 ssh_remote_set_boot(struct ssh_remote *, enum boot_method);
+/*
+ * The agent's test disks (config 'disks:'), as bisect-agent's --disk
+ * arguments (disk_agent_args): every run over there is given them, and
+ * bisect-agent makes, mounts and reaps them there as it does locally.
+ */
+void	 ssh_remote_set_disks(struct ssh_remote *, char *const *disks,
+	     size_t nr);
 struct ssh_session *ssh_remote_session(struct ssh_remote *);
 /*
  * Run one job, as transport_run does (docs/agents.md), the result read

@@ -544,6 +544,10 @@ testcase_check_programs(const struct job *job,
 		/* disk: {nr_hdd: 1}, LKP's map form (agents/disk.c) */
 		if (strcmp(job->programs[i], "disk") == 0 && nr_disks > 0)
 			continue;
+		/* fs: {fs: ext4}, checked by agents/disk.c */
+		if (strcmp(job->programs[i], "fs") == 0 &&
+		    job_param(job, "fs.fs") != NULL)
+			continue;
 		v = job_param(job, "oom-killer.ignored");
 		if (strcmp(job->programs[i], "oom-killer") == 0 && v != NULL &&
 		    strcmp(v, "1") == 0)
@@ -909,7 +913,8 @@ testcase_validate(const struct job *job, char **cause)
 		if (strcmp(p->key, "disk") == 0 || strcmp(p->key, "fs") == 0 ||
 		    strcmp(p->key, "fs2") == 0 ||
 		    strcmp(p->key, "mount_option") == 0 ||
-		    strncmp(p->key, "disk.", 5) == 0)
+		    strncmp(p->key, "disk.", 5) == 0 ||
+		    strncmp(p->key, "fs.", 3) == 0)
 			continue;
 		if ((lkp = testcase_check_lkp_key(job, ad, p, cause)) < 0)
 			goto out;

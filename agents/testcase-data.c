@@ -344,9 +344,14 @@ testcase_data_required(const struct program *p, const struct job *job,
 	/* repeat and repeat_for may be unset: argv then runs once */
 	if (dr.missing != NULL) {
 		*name = dr.missing;
+		for (i = 0; i < p->nr_params; i++)
+			if (strcmp(p->params[i].name, dr.missing) == 0)
+				break;
 		r = error_set(cause, "'%s' has no value: the job does not give "
-		    "it and it has no default, and the run needs it",
-		    dr.missing);
+		    "it and it has no default, and the run needs it%s%s",
+		    dr.missing, i < p->nr_params && p->params[i].required !=
+		    NULL ? ": " : "", i < p->nr_params &&
+		    p->params[i].required != NULL ? p->params[i].required : "");
 	}
 out:
 	free(why);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "agents/boot.h"
+#include "agents/disk.h"
 #include "agents/result.h"
 #include "agents/ssh-boot.h"
 #include "agents/ssh-link.h"
@@ -56,6 +57,8 @@ transport_ssh_open(struct transport *t, const struct config_agent *a,
 	struct transport_ssh	*ts = xcalloc(1, sizeof *ts);
 	struct ssh_session_opts	 o;
 	const char		*prefix = transport_link_prefix();
+	char			**disks;
+	size_t			  nr_disks, i;
 	int			 r;
 
 	t->data = ts;
@@ -80,6 +83,11 @@ transport_ssh_open(struct transport *t, const struct config_agent *a,
 	ts->r = ssh_remote_new(ts->s, a->name, a->remote_dir, t->agent_path);
 	ssh_remote_set_boot(ts->r, ts->boot == BOOT_QEMU ? BOOT_QEMU :
 	    BOOT_NONE);
+	disks = disk_agent_args(a, &nr_disks);
+	ssh_remote_set_disks(ts->r, disks, nr_disks);
+	for (i = 0; i < nr_disks; i++)
+		free(disks[i]);
+	free(disks);
 	ts->opts = o;
 	ts->opts.name = ts->strings[0] = xstrdup(o.name);
 	ts->opts.host = ts->strings[1] = xstrdup(o.host);

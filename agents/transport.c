@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "agents/boot.h"
+#include "agents/disk.h"
 #include "agents/result.h"
 #include "agents/ssh-link.h"
 #include "agents/transport-ops.h"
@@ -165,13 +166,21 @@ transport_link_serve(int fd, const struct config_agent *agent,
 {
 	struct ssh_session_opts	o;
 	enum boot_method	boot = BOOT_NONE;
+	char			**disks;
+	size_t			nr_disks, i;
+	int			r;
 
 	if (agent->boot != NULL && boot_method_parse(agent->boot, &boot) != 0)
 		return error_set(cause, "agent '%s': unknown boot method '%s'",
 		    agent->name, agent->boot);
 	transport_ssh_opts(agent, &o);
-	return ssh_link_serve(fd, &o, agent->remote_dir, agent_path, boot,
-	    cause);
+	disks = disk_agent_args(agent, &nr_disks);
+	r = ssh_link_serve(fd, &o, agent->remote_dir, agent_path, boot,
+	    disks, nr_disks, cause);
+	for (i = 0; i < nr_disks; i++)
+		free(disks[i]);
+	free(disks);
+	return r;
 }
 
 int

@@ -757,11 +757,6 @@ config_agent(const struct config_ctx *ctx, const struct yamlnode *n,
 	/* after transport: a local agent's devices are checked here */
 	if (disks != NULL && config_disks(ctx, disks, agent, cause) != 0)
 		return -1;
-	if (disks != NULL && strcmp(agent->transport, "local") != 0)
-		return yamlnode_error(cause, ctx->file, disks, "agent '%s': "
-		    "'disks' is for local agents in this release (the ssh "
-		    "transport does not pass them to bisect-agent yet)",
-		    agent->name);
 	if (disks != NULL && strcmp(agent->boot, "none") != 0)
 		return yamlnode_error(cause, ctx->file, disks, "agent '%s' "
 		    "boots its kernel (%s): its 'disks' would be set up "

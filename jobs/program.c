@@ -100,6 +100,7 @@ program_free(struct program *p)
 	for (i = 0; i < p->nr_params; i++) {
 		free(p->params[i].name);
 		free(p->params[i].dflt);
+		free(p->params[i].required);
 		expr_free(p->params[i].dflt_expr);
 		for (j = 0; j < p->params[i].nr_choices; j++)
 			free(p->params[i].choices[j]);
@@ -465,7 +466,8 @@ program_parse_param(struct program_parser *pp, const struct yamlnode *key,
     const struct yamlnode *decl)
 {
 	static const char *const known[] = {
-		"type", "default", "choices", "min", "max", "description", NULL
+		"type", "default", "choices", "min", "max", "description",
+		"required", NULL
 	};
 	struct program_param	*pa;
 	const struct yamlnode	*t, *v;
@@ -541,6 +543,15 @@ program_parse_param(struct program_parser *pp, const struct yamlnode *key,
 			pa->max = neg ? -(long long)u : (long long)u;
 		else
 			pa->min = neg ? -(long long)u : (long long)u;
+	}
+	if ((v = program_get(decl, "required")) != NULL) {
+		if (program_get(decl, "default") != NULL)
+			return yamlnode_error(pp->cause, pp->file, v,
+			    "parameter '%s': 'required' (why a job must give "
+			    "it) is for a parameter without a default",
+			    key->value);
+		if (program_scalar(pp, v, "required", &pa->required) != 0)
+			return -1;
 	}
 	if ((v = program_get(decl, "default")) == NULL)
 		return 0;

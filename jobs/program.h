@@ -37,6 +37,7 @@ struct program_param {
 	char			**choices;	/* word */
 	size_t			  nr_choices;
 	long long		  min, max;	/* integer */
+	char			 *required;	/* why a job must give it */
 };
 
 enum program_cond {

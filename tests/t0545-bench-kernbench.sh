@@ -59,10 +59,13 @@ test_expect_success 'kernbench, 3 loops: LKP names, an instance per loop' '
 	test ! -e tree/vmlinux && test ! -e tree/.config
 '
 
-test_expect_success 'kernbench without src: refused at check, naming src' '
+test_expect_success 'kernbench and kbuild without src: refused at check, naming src and why' '
 	printf "testcase: kernbench\nnr_loops: 1\nruns: 1\nmonitors: []\n" >nosrc.yaml &&
 	test_expect_code 2 bisectctl check nosrc.yaml 2>err &&
-	grep "^error: nosrc.yaml:1:1: testcase .kernbench.: .src. has no value" err
+	grep "^error: nosrc.yaml:1:1: testcase .kernbench.: .src. has no value: .*the run needs it: LKP.s kernbench package builds the linux 5.9 release tarball" err &&
+	printf "testcase: kbuild\nruns: 1\nmonitors: []\nsetup-kbuild:\n" >kb.yaml &&
+	test_expect_code 2 bisectctl check kb.yaml 2>err &&
+	grep "^error: kb.yaml:1:1: testcase .kbuild.: .src. has no value: .*: LKP.s setup-kbuild builds the linux 6.12 release tarball .* give src: a clean kernel tree on the agent" err
 '
 
 test_done

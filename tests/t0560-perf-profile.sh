@@ -140,4 +140,20 @@ test_expect_success 'the environment says which event sampled' '
 	fi
 '
 
+# A testcase that ends before perf-profile's delay: perf record is told
+# nothing and may still be starting when the run stops; it is asked to
+# answer first (a SIGINT before its handler is set left no perf.data:
+# "perf report failed: failed to open ...perf-profile.data", 10 of 10
+# runs under a load of 6 to 9), and the run records that no profile was
+# taken rather than failing.
+test_expect_success 'a testcase shorter than the delay: no profile, said, no error' '
+	printf "testcase: t\nrun: \"echo t: 1\"\nmonitors: []\nperf-profile:\n  delay: 1\n" >short.yaml &&
+	for i in 1 2 3; do
+		rm -rf w res && mkdir w &&
+		bisect-agent run --workdir w short.yaml res &&
+		! grep "^error" res/result &&
+		test "$(env_of perf_profile_not_started res/result)" = "the testcase ended before its delay (1s)" || return 1
+	done
+'
+
 test_done

@@ -9,7 +9,7 @@
 test_expect_success 'kernbench without src: refused at check, at the testcase' '
 	printf "suite: kernbench\ntestcase: kernbench\ncategory: benchmark\n\nkernbench:\nnr_loops: 5\nnr_threads:\n  - 50%%\n  - 100%%\n" >kb.yaml &&
 	test_expect_code 2 bisectctl check kb.yaml 2>err &&
-	grep -x "error: kb.yaml:2:1: testcase .kernbench.: .src. has no value: the job does not give it and it has no default, and the run needs it" err &&
+	grep -x "error: kb.yaml:2:1: testcase .kernbench.: .src. has no value: the job does not give it and it has no default, and the run needs it: LKP.s kernbench package builds the linux 5.9 release tarball it downloads from kernel.org, which no Debian package holds (linux-source-6.1 is another kernel, so another workload); give src: a clean kernel tree on the agent" err &&
 	bisectctl check --format-only kb.yaml >out &&
 	tail -n 1 out | grep "^2 jobs, "
 '
@@ -17,7 +17,7 @@ test_expect_success 'kernbench without src: refused at check, at the testcase' '
 test_expect_success 'kbuild with setup-kbuild but no src: refused the same way' '
 	printf "testcase: kbuild\nsetup-kbuild:\nruntime: 10s\nnr_task: 200%%\ntarget: vmlinux\nkbuild:\n" >kbuild.yaml &&
 	test_expect_code 2 bisectctl check kbuild.yaml 2>err &&
-	grep -x "error: kbuild.yaml:1:1: testcase .kbuild.: .src. has no value: the job does not give it and it has no default, and the run needs it" err
+	grep -x "error: kbuild.yaml:1:1: testcase .kbuild.: .src. has no value: the job does not give it and it has no default, and the run needs it: LKP.s setup-kbuild builds the linux 6.12 release tarball its own package downloads from kernel.org, which no Debian package holds (linux-source-6.1 is another kernel, so another workload); give src: a clean kernel tree on the agent" err
 '
 
 test_expect_success 'with src given (a path the agent has), it is accepted' '

@@ -73,7 +73,7 @@ test_expect_success 'will-it-scale has no adapter and no run: refused at queue' 
 
 test_expect_success 'vm-scalability: a case it does not do is refused by name' '
 	printf "testcase: vm-scalability\nnr_task: 1\ntest: [anon-r-rand, lru-file-mmap-read]\n" >vm.yaml &&
-	refused vm.yaml "vm.yaml:3:1: testcase '"'"'vm-scalability'"'"': test '"'"'lru-file-mmap-read'"'"' is not one that bisect-agent'"'"'s built-in vm-scalability worker does (it does anon-r-rand, anon-r-seq, anon-w-rand, anon-w-seq)"
+	refused vm.yaml "vm.yaml:3:1: testcase '"'"'vm-scalability'"'"': test '"'"'lru-file-mmap-read'"'"' is not one that bisect-agent'"'"'s built-in vm-scalability worker does: it reads sparse files in the file system LKP makes on a loop image in a tmpfs (its SPARSE_ROOT), which the built-in worker does not set up (it does anon-cow-rand, anon-cow-rand-mt, anon-cow-seq, anon-cow-seq-mt, anon-r-rand, anon-r-rand-mt, anon-r-seq, anon-r-seq-mt, anon-rx-rand-mt, anon-rx-seq-mt, anon-w-rand, anon-w-rand-mt, anon-w-seq, anon-w-seq-mt, anon-wx-rand-mt, anon-wx-seq-mt, small-allocs, small-allocs-mt)"
 '
 
 test_expect_success 'a value of the wrong type, an unknown monitor' '
@@ -84,14 +84,47 @@ test_expect_success 'a value of the wrong type, an unknown monitor' '
 '
 
 test_expect_success 'the vm-scalability cases it does run as themselves' '
-	for t in anon-r-rand anon-w-rand anon-r-seq; do
-		printf "testcase: vm-scalability\ntest: $t\nnr_task: 2\nsize: 4M\nmonitors: []\n" >v-$t.yaml &&
+	# LKP size semantics: unit_size 4M, so each task of anon-w-seq
+	# writes 4M / nr_task, usemem counting a mapping as an eighth of
+	# its bytes; anon-cow-seq preallocates 4M / (nr_task + 1) in the
+	# parent; workload is in KiB
+	for t in anon-w-seq:4608 anon-w-rand-mt:4608 anon-cow-seq:3071.98828125 anon-wx-seq-mt:9216; do
+		w=${t#*:} t=${t%:*} &&
+		printf "testcase: vm-scalability\ntest: $t\nnr_task: 2\nunit_size: 4M\nruntime: 1s\nmonitors: []\n" >v-$t.yaml &&
 		"$AGENT" run v-$t.yaml res-$t &&
 		! grep "^error" res-$t/result &&
+		grep -qx "./case-$t" res-$t/output.log &&
 		test "$(grep -c "bytes / [0-9]* usecs" res-$t/output.log)" = 2 &&
-		test "$(metric vm-scalability.workload res-$t/result)" = 8388608 ||
-		return 1
-	done
+		test "$(metric vm-scalability.workload res-$t/result)" = "$w" &&
+		for m in throughput median stddev% median_stddev% workload; do
+			grep -q "^metric vm-scalability.$m [0-9]" res-$t/result ||
+				return 1
+		done || return 1
+	done &&
+	# a read-only case over the huge region of the suite stops at runtime
+	printf "testcase: vm-scalability\ntest: anon-r-seq-mt\nnr_task: 2\nruntime: 1s\nmonitors: []\n" >v-r.yaml &&
+	"$AGENT" run v-r.yaml res-r &&
+	! grep "^error" res-r/result &&
+	awk "/ bytes \/ / { if (\$4 < 1000000) bad = 1; n++ } END { exit bad || n != 2 }" res-r/output.log &&
+	# size: repeats the case size * nr_node / unit_size times
+	printf "testcase: vm-scalability\ntest: anon-w-seq\nnr_task: 1\nsize: 8M\nunit_size: 4M\nruntime: 60s\nmonitors: []\n" >v-s.yaml &&
+	"$AGENT" run v-s.yaml res-s &&
+	nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l) &&
+	grep -qx "repeat count: $((2 * nodes))" res-s/output.log &&
+	test "$(grep -c "^./case-anon-w-seq$" res-s/output.log)" = $((2 * nodes))
+'
+
+test_expect_success 'vm-scalability: LKP eatmem holds its memory locked while the case runs' '
+	printf "testcase: vm-scalability\nvm-scalability:\n  test: anon-w-seq\n  nr_task: 1\n  unit_size: 4M\neatmem:\n  eatmem_size: 4M\nruntime: 1s\nmonitors: []\n" >v-e.yaml &&
+	bisectctl check v-e.yaml >out &&
+	grep -q "bisect-agent vm-scalability --test=anon-w-seq --nr-task=1 --unit-size=4194304 --eatmem=4194304 --runtime=1" out &&
+	"$AGENT" run v-e.yaml res-e &&
+	! grep "^error" res-e/result &&
+	nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l) &&
+	test "$(grep -c "^eatmem: $((4194304 / nodes)) bytes locked (node [0-9]*)$" res-e/output.log)" = "$nodes" &&
+	printf "testcase: vm-scalability\neatmem:\n  eatmem_size: 4M\n  eatmem_duration: 10\n" >v-e2.yaml &&
+	test_expect_code 2 bisectctl check v-e2.yaml 2>err &&
+	grep -q "^error: v-e2.yaml:4:3: .*eatmem.eatmem_duration" err
 '
 
 test_expect_success 'inline: a misspelt key, a name no environment can carry' '

@@ -175,7 +175,7 @@ test_expect_success 'an agent without the disks is not eligible: queue refuses' 
 	grep -q "the agent has 1 hdd disk " err
 '
 
-test_expect_success 'fs2 (nfs), raid, BRD and a disk without fs are refused by name' '
+test_expect_success 'fs2 (nfs), raid, BRD, a disk without fs and format: n are refused by name; fs: {fs: ext4} is fs: ext4' '
 	printf "testcase: dbench\ndisk: 1HDD\nfs: ext4\nfs2: nfsv4\n" >nfs.yaml &&
 	test_expect_code 2 bisectctl check nfs.yaml 2>err &&
 	grep -q "^error: nfs.yaml:4:1: testcase .dbench.: .fs2. is .nfsv4.: LKP then exports" err &&
@@ -187,7 +187,13 @@ test_expect_success 'fs2 (nfs), raid, BRD and a disk without fs are refused by n
 	grep -q "^error: brd.yaml:2:1: .*ram disks of the brd module" err &&
 	printf "testcase: fio-basic\ndisk: 1HDD\n" >raw.yaml &&
 	test_expect_code 2 bisectctl check raw.yaml 2>err &&
-	grep -q "^error: raw.yaml:2:1: .*.disk. without .fs.: LKP.s program would use the raw partitions" err &&
+	grep -q "^error: raw.yaml:2:1: .*.disk. without .fs.: bisect-agent.s adapters run in a file system on the disk (LKP.s programs too, but for fio.s raw_disk: 1" err &&
+	printf "testcase: fio-basic\ndisk: 1SSD\nfs:\n  fs: ext4\n  format: n\n" >fmt.yaml &&
+	test_expect_code 2 bisectctl check fmt.yaml 2>err &&
+	grep -q "^error: fmt.yaml:5:3: .*.fs.format. is .n.: LKP then mounts the file system already on the disk" err &&
+	printf "testcase: fio-basic\ndisk: 1SSD\nfs:\n  fs: ext4\n  format: y\n" >fmty.yaml &&
+	bisectctl check fmty.yaml >out &&
+	grep -q "disks: 1 ssd disk of the agent (its .disks.ssd.), made with .mkfs.ext4" out &&
 	printf "testcase: fio-basic\nfs: nfsv4\n" >fsnfs.yaml &&
 	test_expect_code 2 bisectctl check fsnfs.yaml 2>err &&
 	grep -q "^error: fsnfs.yaml:2:1: .*a network file system" err

@@ -29,7 +29,7 @@ test_expect_success 'force_reboot: 1 is refused on an agent that boots nothing' 
 test_expect_success 'vm-scalability: size: with no value is the size parameter' '
 	printf "testcase: vm-scalability\nsize:\nvm-scalability:\n  test: anon-r-seq\n" >s.yaml &&
 	bisectctl check s.yaml >out &&
-	grep -q "^  runs: .*bisect-agent vm-scalability .*--size=67108864" out &&
+	grep -q "^  runs: .*bisect-agent vm-scalability --test=anon-r-seq --nr-task=[0-9]* --runtime=300\$" out &&
 	printf "testcase: vm-scalability\nsize:\n  x: 1\nvm-scalability:\n  test: anon-r-seq\n" >s2.yaml &&
 	test_expect_code 2 bisectctl check s2.yaml 2>err &&
 	grep -q "^error: s2.yaml:3:3: .size.x. is an option of program .size." err &&

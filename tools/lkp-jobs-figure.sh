@@ -24,14 +24,16 @@ while read -r f; do
 			    -e "s/.*: program '[^']*' is a monitor.*/a monitor written as a program/" \
 			    -e "s/.*: program '[^']*' is not one.*/a program bisectd does not run/" \
 			    -e "s/.*has no 'run:' command and no adapter.*/no adapter and no run:/" \
-			    -e "s/.*: '\\([^']*\\)' has no value: the job does not give it and it has no default, and the run needs it/a parameter the run needs has no value (\\\`\\1\\\`)/" \
+			    -e "s/.*: '\\([^']*\\)' has no value: the job does not give it and it has no default, and the run needs it.*/a parameter the run needs has no value (\\\`\\1\\\`)/" \
 			    -e "s/.*: \\([a-z]*\\) '\\([^']*\\)' is not a benchmark of the installed perf.*/a perf bench benchmark the installed perf lacks (\\\`\\1: \\2\\\`)/" \
 			    -e "s/.*: stressor '\\([^']*\\)' is not one the installed stress-ng has.*/a stressor the installed stress-ng lacks/" \
 			    -e "s/.*: the installed stress-ng has no \\(--[a-z0-9-]*\\),.*/an option the installed stress-ng lacks (\\\`\\1\\\`)/" \
 			    -e "s/.*: \\([a-z]*\\) '\\([^']*\\)' is not one the installed stress-ng's.*/a stress-ng \\1 the installed one lacks (\\\`\\2\\\`)/" \
 			    -e "s/.*: 'fs2' is '[^']*': LKP then exports.*/LKP's \\\`fs2\\\` (an NFS or CIFS export, not set up)/" \
 			    -e "s/.*: 'fs' is '[^']*', a network file system.*/LKP's \\\`fs\\\`: a network file system/" \
-			    -e "s/.*: 'disk' without 'fs'.*/LKP's \\\`disk\\\` without \\\`fs\\\` (the raw partitions)/" \
+			    -e "s/.*: 'disk' without 'fs'.*/LKP's \\\`disk\\\` without \\\`fs\\\` (the adapters run in a file system; fio's \\\`raw_disk\\\` is not done)/" \
+			    -e "s/.*: test '\\([^']*\\)' is not one that bisect-agent's built-in vm-scalability worker does: \\(.*\\) (it does anon-.*/a vm-scalability case the built-in worker does not do (\\\`\\1\\\`: \\2)/" \
+			    -e "s/.*: 'fs.format' is '[^']*': LKP then mounts.*/LKP's \\\`fs: {format: n}\\\` (a file system already on the disk)/" \
 			    -e "s/.*: 'disk' is '[^']*': LKP's BRD disks.*/LKP's BRD ram disks/" \
 			    -e "s/.*: 'disk' is '[^']*': persistent memory.*/LKP's pmem disks/" \
 			    -e "s/.*: program '\\([^'.]*\\)' cannot be honoured here.*/LKP's \\\`\\1\\\` (cannot be honoured here)/" \

@@ -3,8 +3,10 @@
  * a benchmark's output through them (agents/testcase-data.c): the input
  * is read by every built-in program file and by a JSON-records program,
  * its first line is compiled as a line pattern and matched against the
- * others, and the whole input is parsed as a program file. Whatever
- * metrics come out go through the output parser; an error has a message.
+ * others, and the whole input is parsed as a program file; the C
+ * adapters' own readers (vm-scalability's usemem lines) read it too.
+ * Whatever metrics come out go through the output parser; an error has
+ * a message.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -47,6 +49,29 @@ fuzz_metrics(const struct program *p, const char *buf, size_t len)
 	free(cause);
 }
 
+/* A C adapter's parse of the run's output, as the agent calls it. */
+static void
+fuzz_c_adapter(const char *name, const char *buf, size_t len)
+{
+	const struct testcase_adapter	*ad = testcase_find(name);
+	struct testcase_ctx		 ctx;
+	struct strbuf			 sb = STRBUF_INIT;
+	struct result			*r;
+	char				*cause = NULL;
+
+	if (ad == NULL || ad->parse == NULL)
+		abort();
+	memset(&ctx, 0, sizeof ctx);
+	if (ad->parse(ad, &ctx, buf, len, &sb, &cause) != 0 && cause == NULL)
+		abort();
+	r = result_new();
+	if (result_output_parse(r, name, sb.buf, sb.len) < 0)
+		abort();
+	result_free(r);
+	strbuf_release(&sb);
+	free(cause);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -60,6 +85,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (program_table(&t, &nr, &cause) != 0)
 		abort();
+	fuzz_c_adapter("vm-scalability", buf, size);
 	for (i = 0; i < nr; i++)
 		fuzz_metrics(t[i], buf, size);
 	if (program_parse("fuzz.yaml", fuzz_json, strlen(fuzz_json), &p,

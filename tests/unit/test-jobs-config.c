@@ -208,7 +208,14 @@ test_agents_repos(void)
 	    "    identity: /k/id\n"
 	    "    known_hosts: kh\n"
 	    "    trust_on_first_use: true\n"
-	    "    boot: qemu\n";
+	    "    boot: qemu\n"
+	    "  - name: disky\n"
+	    "    transport: ssh\n"
+	    "    host: disky.example.org\n"
+	    "    user: lkp\n"
+	    "    identity: /k/id\n"
+	    "    known_hosts: kh\n"
+	    "    disks: {hdd: [/dev/nvme9n1p1], ssd: [loop:1G]}\n";
 	struct config	*cfg;
 
 	if ((cfg = parse("/c", text)) == NULL) {
@@ -228,12 +235,19 @@ test_agents_repos(void)
 		    "a 512M loop disk");
 	}
 	is_int((int)cfg->agents[1].nr_disks, 0, "no disks");
+	is_int((int)cfg->agents[2].nr_disks, 2, "an ssh agent's disks");
+	if (cfg->agents[2].nr_disks == 2) {
+		is_str(cfg->agents[2].disks[0].device, "/dev/nvme9n1p1",
+		    "a device of the machine over there, not checked here");
+		ok(cfg->agents[2].disks[1].loop_size == 1ULL << 30,
+		    "a 1G loop disk over there");
+	}
 	ok(config_repo_find(cfg, NULL) == NULL, "no only repo among two");
 	ok(config_repo_find(cfg, "tools") == &cfg->repos[1], "by name");
 	is_str(cfg->repos[0].path, "/c/linux.git", "relative repo path");
 	is_int(cfg->repos[0].nr_track, 1, "a single branch is a list of one");
 	ok(cfg->repos[1].build_command == NULL, "no build command");
-	is_int(cfg->nr_agents, 2, "two agents");
+	is_int(cfg->nr_agents, 3, "three agents");
 	is_str(cfg->agents[0].transport, "local", "transport defaults local");
 	is_int(cfg->agents[0].slots, 4, "slots");
 	is_int(cfg->agents[1].port, 2222, "port");
@@ -318,10 +332,11 @@ static const struct bad bad[] = {
 	  "agents:\n  - name: a\n    disks: {hdd: [/dev/sdb1], ssd: "
 	  "[/dev/sdb1]}\n",
 	  "c.yaml:3:37: ", "'disks' lists '/dev/sdb1' twice" },
-	{ "disks: on an ssh agent",
+	{ "disks: on an ssh agent that boots with kexec",
 	  "agents:\n  - {name: a, transport: ssh, host: h, user: u, "
-	  "identity: /i, known_hosts: /k, disks: {hdd: [loop:1G]}}\n",
-	  "c.yaml:2:87: ", "agent 'a': 'disks' is for local agents" },
+	  "identity: /i, known_hosts: /k, boot: kexec, disks: {hdd: "
+	  "[loop:1G]}}\n",
+	  "c.yaml:2:100: ", "agent 'a' boots its kernel (kexec)" },
 	{ "disks: with a boot",
 	  "agents:\n  - {name: a, boot: qemu, disks: {hdd: [loop:1G]}}\n",
 	  "c.yaml:2:34: ", "agent 'a' boots its kernel (qemu)" },

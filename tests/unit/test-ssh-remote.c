@@ -202,7 +202,7 @@ test_link(const char *tmp)
 	fflush(NULL);
 	if ((pid = fork()) == 0) {
 		ssh_link_serve(fd, &o, ".bisectd", "/bin/true", BOOT_NONE,
-		    &cause);
+		    NULL, 0, &cause);
 		_exit(1);
 	}
 	close(fd);

@@ -9,7 +9,9 @@
 #include <sys/wait.h>
 
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -107,6 +109,10 @@ test_bad_files(void)
 		  "(like 4 or 100%), not 'lots'" },
 		{ "program: p\nparams: {m: {type: word}}\nargv: [p]\n",
 		  "p.yaml:2:13: parameter 'm' is a word without 'choices'" },
+		{ "program: p\nparams: {s: {type: file, default: /x, required: "
+		  "why}}\nargv: [p]\n",
+		  "p.yaml:2:49: parameter 's': 'required' (why a job must give "
+		  "it) is for a parameter without a default" },
 		{ "program: p\nargv: [p, \"{x}\"]\n",
 		  "p.yaml:2:11: template '{x}' uses '{x}', which is neither a "
 		  "parameter of 'p' nor a built-in" },
@@ -461,7 +467,8 @@ test_command(void)
 	s = command_of("vm-scalability", "testcase: vm-scalability\n"
 	    "test: anon-r-rand\nnr_task: 2\nsize: 1M\n", 4);
 	ok(strstr(s, " vm-scalability --test=anon-r-rand --nr-task=2 "
-	    "--size=1048576 --runtime=0") != NULL, "vm-scalability: %s", s);
+	    "--size=1048576 --runtime=300") != NULL, "vm-scalability, LKP's "
+	    "runtime of 300 s when the job has none: %s", s);
 	free(s);
 }
 
@@ -708,8 +715,15 @@ test_validate(void)
 	    "test: [anon-r-rand, lru-file-mmap-read]\n"),
 	    "job.yaml:2:1: testcase 'vm-scalability': test "
 	    "'lru-file-mmap-read' is not one that bisect-agent's built-in "
-	    "vm-scalability worker does (it does anon-r-rand, anon-r-seq, "
-	    "anon-w-rand, anon-w-seq)", "a vm-scalability case it does not do");
+	    "vm-scalability worker does: it reads sparse files in the file "
+	    "system LKP makes on a loop image in a tmpfs (its SPARSE_ROOT), "
+	    "which the built-in worker does not set up (it does anon-cow-rand, "
+	    "anon-cow-rand-mt, anon-cow-seq, anon-cow-seq-mt, anon-r-rand, "
+	    "anon-r-rand-mt, anon-r-seq, anon-r-seq-mt, anon-rx-rand-mt, "
+	    "anon-rx-seq-mt, anon-w-rand, anon-w-rand-mt, anon-w-seq, "
+	    "anon-w-seq-mt, anon-wx-rand-mt, anon-wx-seq-mt, small-allocs, "
+	    "small-allocs-mt)", "a vm-scalability case it does not do, with "
+	    "the reason");
 	is_str(validate("testcase: vm-scalability\ntest: anon-w-rand\n"
 	    "nr_task: 2\nsize: 16M\nthp: madvise\n"), "ok",
 	    "a case it does");
@@ -771,9 +785,78 @@ test_validate(void)
 	validate("testcase: t\nrun: x\n");
 }
 
+/*
+ * vm-scalability's C reader against LKP's parse, worked by hand: two
+ * runs of the case are two samples (sums 40 and 60, upper medians 30
+ * and 40), one run keeps its tasks as instances and LKP's stddev% of
+ * one sample (the tasks' deviation with 1/n, times their count, over
+ * their mean).
+ */
+static const char *
+vmscale_line(const char *text, const char *key)
+{
+	static char	v[64];
+	const char	*p = text;
+	size_t		 n = strlen(key);
+
+	for (; p != NULL; p = strchr(p, '\n'), p = p != NULL ? p + 1 : p) {
+		if (strncmp(p, key, n) == 0 && p[n] == ':' && p[n + 1] == ' ') {
+			snprintf(v, sizeof v, "%.*s", (int)strcspn(p + n + 2,
+			    "\n"), p + n + 2);
+			return v;
+		}
+	}
+	return "(none)";
+}
+
+static void
+test_vmscale_parse(void)
+{
+	static const char	two[] =
+	    "repeat count: 2\n./case-anon-w-seq\n"
+	    "100 bytes / 10 usecs = 30 KB/s\n200 bytes / 10 usecs = 10 KB/s\n"
+	    "./case-anon-w-seq\n..300 bytes / 10 usecs = 20 KB/s\n"
+	    "400 bytes / 10 usecs = 40 KB/s\n";
+	static const char	one[] =
+	    "./case-anon-r-rand\n1024 bytes / 1 usecs = 10 KB/s\n"
+	    "2048 bytes / 1 usecs = 20 KB/s\n4096 bytes / 1 usecs = 60 KB/s\n";
+	const struct testcase_adapter	*ad = testcase_find("vm-scalability");
+	struct testcase_ctx		 ctx;
+	struct strbuf			 sb = STRBUF_INIT;
+	char				*cause = NULL;
+
+	memset(&ctx, 0, sizeof ctx);
+	ok(ad->parse(ad, &ctx, two, strlen(two), &sb, &cause) == 0,
+	    "two samples parse");
+	is_str(vmscale_line(sb.buf, "throughput"), "50", "two: the mean sum");
+	is_str(vmscale_line(sb.buf, "stddev%"), "20", "two: LKP's stddev%%");
+	is_str(vmscale_line(sb.buf, "median"), "35", "two: the mean median");
+	is_close(strtod(vmscale_line(sb.buf, "median_stddev%"), NULL),
+	    100.0 * 5 / 35, 1e-12, "two: LKP's median_stddev%%");
+	is_str(vmscale_line(sb.buf, "workload"), "0.9765625", "two: KiB");
+	ok(strstr(sb.buf, "throughput.") == NULL, "two: no instances");
+	strbuf_reset(&sb);
+	ok(ad->parse(ad, &ctx, one, strlen(one), &sb, &cause) == 0,
+	    "one sample parses");
+	ok(strncmp(sb.buf, "throughput: 90\nthroughput.0: 10\nthroughput.1: "
+	    "20\nthroughput.2: 60\n", 66) == 0, "one: the tasks as instances");
+	is_close(strtod(vmscale_line(sb.buf, "stddev%"), NULL),
+	    sqrt(1400.0 / 3) * 3 / 30 * 100, 1e-12, "one: LKP's stddev%% of "
+	    "one sample");
+	is_str(vmscale_line(sb.buf, "median"), "20", "one: the upper median");
+	is_str(vmscale_line(sb.buf, "median_stddev%"), "0", "one: 0");
+	is_str(vmscale_line(sb.buf, "workload"), "7", "one: KiB");
+	strbuf_reset(&sb);
+	ok(ad->parse(ad, &ctx, "./case-x\n", 9, &sb, &cause) == -1 &&
+	    cause != NULL, "no usemem line: an error");
+	free(cause);
+	strbuf_release(&sb);
+}
+
 int
 main(void)
 {
+	test_vmscale_parse();
 	test_builtin();
 	test_bad_files();
 	test_lines();
