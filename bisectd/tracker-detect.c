@@ -210,7 +210,8 @@ tracker_detect_job(struct services *s, const struct config_repo *cr,
 		goto out;
 	if (series.tail.verdict == CHANGEPOINT_TAIL_MORE) {
 		*idle = 0;	/* it waits for the runs it asks for */
-		if (tracker_detect_tail_more(s, cr, branch, job, &series, cause) != 0)
+		if (tracker_detect_tail_more(s, cr, branch, job, &series,
+		    cause) != 0)
 			goto out;
 	}
 	for (i = 0; i < series.cp.nr_points; i++) {
@@ -229,8 +230,8 @@ tracker_detect_job(struct services *s, const struct config_repo *cr,
 		if (found)
 			continue;
 		if (!bad) {
-			if (tracker_detect_improved(s, cr, branch, job, job_row, dir,
-			    cp, before, after, cause) != 0)
+			if (tracker_detect_improved(s, cr, branch, job,
+			    job_row, dir, cp, before, after, cause) != 0)
 				goto out;
 			continue;
 		}
@@ -238,8 +239,8 @@ tracker_detect_job(struct services *s, const struct config_repo *cr,
 		    "%.12s and %.12s (p = %.3g): bisecting", cr->name, branch,
 		    cp->change_pct, job->metric, before->oid, after->oid,
 		    cp->p_value);
-		if (tracker_detect_bisect(s, cr, job, before->oid, after->oid, NULL,
-		    &id, cause) != 0)
+		if (tracker_detect_bisect(s, cr, job, before->oid, after->oid,
+		    NULL, &id, cause) != 0)
 			goto out;
 		if (store_regression_add(st, cr->name, branch, job_row,
 		    job->metric, "regression", before->oid, after->oid,

@@ -21,7 +21,7 @@
 #include "util/file.h"
 #include "util/xalloc.h"
 
-static char	tracker_fetch_stall_msg[128];
+static char	tracker_fetch_stall[128];
 
 static void
 tracker_fetch_stalled(int sig)
@@ -29,7 +29,8 @@ tracker_fetch_stalled(int sig)
 	ssize_t	w;
 
 	(void)sig;
-	w = write(STDERR_FILENO, tracker_fetch_stall_msg, strlen(tracker_fetch_stall_msg));
+	w = write(STDERR_FILENO, tracker_fetch_stall,
+	    strlen(tracker_fetch_stall));
 	(void)w;
 	_exit(3);
 }
@@ -103,7 +104,7 @@ tracker_fetch_repo(const struct config *cfg, const struct config_repo *cr,
 	int			 r = -1;
 
 	git_libgit2_init();
-	snprintf(tracker_fetch_stall_msg, sizeof tracker_fetch_stall_msg, "bisectd: "
+	snprintf(tracker_fetch_stall, sizeof tracker_fetch_stall, "bisectd: "
 	    "repository '%s': fetch stalled: no progress for %u seconds\n",
 	    cr->name, stall);
 	signal(SIGALRM, tracker_fetch_stalled);

@@ -196,8 +196,8 @@ tracker_add(struct services *s, git_repository *repo,
 
 	git_oid_tostr(hex, sizeof hex, oid);
 	if (git_commit_lookup(&c, repo, oid) != 0) {
-		error_set(cause, "couldn't read a commit in repository '%s': %s",
-		    cr->name, repo_git_error());
+		error_set(cause, "couldn't read a commit in repository "
+		    "'%s': %s", cr->name, repo_git_error());
 		goto out;
 	}
 	git_oid_tostr(tree, sizeof tree, git_commit_tree_id(c));
