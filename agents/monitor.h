@@ -1,15 +1,8 @@
 /*
- * Monitors: what the agent measures around a testcase besides the
- * testcase's own output (LKP's monitors: time, proc-vmstat, meminfo,
- * numa-numastat, ...). Each is a table entry with start, an optional
- * periodic sample and stop; stop adds its metrics, named "MONITOR.field"
- * as LKP names them, to the run's result. docs/monitors.md lists them.
- *
- * The readings of /proc and /sys files are parsed into a snapshot: named
- * values, each optionally with one column per CPU or node. Counters are
- * reported as the difference between the snapshots taken at start and at
- * stop; levels (memory in use, frequencies) as the mean of every snapshot
- * taken from start to stop, one per interval in the sampler thread.
+ * Monitors: what the agent measures around a testcase besides its own
+ * output, as LKP's monitors do, each a table entry with start, an optional
+ * periodic sample and stop; /proc and /sys readings become snapshots,
+ * counters reported as differences, levels as means (docs/monitors.md).
  */
 #ifndef AGENTS_MONITOR_H
 #define AGENTS_MONITOR_H

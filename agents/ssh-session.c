@@ -1,20 +1,8 @@
 /*
- * One SSH connection (see ssh-session.h). The concurrency model: libssh2
- * is a state machine over one socket that is safe to drive from several
- * threads as long as only one is inside it at a time and each retries its
- * own call with the same arguments after EAGAIN. So every call happens
- * under the session's mutex; a call that would block goes to
- * ssh_session_wait, where one thread at a time (the poller) sleeps in
- * poll(2) on the socket while the others sleep on a condition variable.
- * Whenever any call completes, or the poller wakes, everyone retries: a
- * packet the poller read may have been for another thread's channel. An
- * eventfd wakes the poller when another thread completed something.
- *
- * Liveness: a receive callback stamps the time of every byte from the
- * server. A waiting poller that has heard nothing for the keepalive
- * interval sends a keepalive request (OpenSSH answers it), and a session
- * that has heard nothing for the silence timeout is declared lost: its
- * socket is shut down, so every call on it fails at once.
+ * One SSH connection (ssh-session.h): every libssh2 call under the
+ * session's mutex, one poller thread in poll(2) while the others wait, and
+ * a receive stamp that sends keepalives and declares a silent session lost
+ * (docs/design.md, "File notes").
  */
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>

@@ -1,28 +1,8 @@
 /*
- * A vm-scalability-style anonymous memory test, written for the agent
- * (the real vm-scalability is not packaged): nr_task processes (default:
- * one per CPU) each map "size" bytes of anonymous memory (default 64M),
- * touch every page, and unmap it, once -- or over and over for runtime
- * seconds when the job has one. "test" is the case, as vm-scalability
- * names it: anon-w-seq (the default: write the pages in order),
- * anon-w-rand (write them in a random order), anon-r-seq and
- * anon-r-rand (read them, never written: the zero page); any other case
- * (lru-file-*, mmap-*, ...) is refused by name before the job is queued,
- * never run as another. They start together on a barrier. Each
- * reports its own rate as vm-scalability's usemem does,
- *
- *     24573771360 bytes / 13189705 usecs = 1819435 KB/s
- *
- * so the run keeps one instance per process (seed 002: the aggregate fell
- * 61% because the 32 processes became fairer). Metrics:
- * vm-scalability.throughput (KB/s, the sum, with the per-process rates as
- * instances), .median (KB/s), .stddev (of the processes' rates, % of
- * their mean) and .workload (bytes written). "thp: madvise" asks for huge
- * pages with MADV_HUGEPAGE (LKP's emulation of defrag=always), "pin: 1"
- * pins process i to CPU i mod nr_cpu.
- *
- * The worker is the agent itself ("bisect-agent vm-scalability ..."), so
- * that it travels wherever the agent is uploaded.
+ * A vm-scalability-style anonymous memory test: nr_task processes map,
+ * touch and unmap "size" bytes each, as the named case says, and each
+ * reports its own rate as usemem does, one instance per process
+ * (docs/design.md, "File notes").
  */
 #include <sys/mman.h>
 #include <sys/types.h>

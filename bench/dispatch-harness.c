@@ -1,30 +1,8 @@
 /*
- * The timing half of bench/dispatch-ssh.sh (which makes the sshd, the keys
- * and the config, then runs this): the per-run cost of dispatching a
- * trivial job to an ssh agent, four ways, in the same run:
- *
- *   libssh2 over the agent's link   the daemon's path: a run child asks the
- *                                   link holding the connection (reused)
- *   libssh2, a connection per run   transport_open/run/close, no link
- *   OpenSSH ssh + scp               mkdir, upload the job, run, fetch the
- *                                   result: one connection each, as a
- *                                   script would do it
- *   OpenSSH with ControlMaster      the same commands over one master
- *
- * OpenSSH is told to use libssh2's key exchange (curve25519-sha256), not
- * its slower post-quantum default. Each does the same steps (the agent
- * binary and the artifacts are already on the machine, as they are after
- * the first run), and the agent's own
- * work is the same: bisect-agent run of the same job. Its time run
- * locally is subtracted to give the dispatch overhead. The three figures
- * the target is about (local, link, ssh+scp) are taken interleaved, one
- * of each per round in a rotating order, and the overheads are the
- * medians of the per-round differences, so that the load of a shared
- * machine weighs on all three alike. Prints the medians, and the ratio of
- * the reused libssh2 overhead to the OpenSSH one; exits 1 if that is
- * above MAX_RATIO.
- *
- *   dispatch-harness CONFIG AGENT ARTIFACT_DIR WORKDIR [RUNS [MAX_RATIO]]
+ * The timing half of bench/dispatch-ssh.sh: the per-run cost of
+ * dispatching a trivial job to an ssh agent four ways, interleaved in the
+ * same run, and the ratio of the link's overhead to OpenSSH's
+ * (docs/design.md, "File notes", has the usage).
  */
 #include <sys/types.h>
 #include <sys/wait.h>

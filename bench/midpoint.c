@@ -1,15 +1,8 @@
 /*
- * Benchmark: the choice of a bisection midpoint on a large history with
- * merges, bisect_midpoint against `git rev-list --bisect` measured in the
- * same run. A history of --commits commits (default 100000: a mainline
- * with topic branches merged back, about one commit in eight a merge) is
- * written with git fast-import into a temporary repository. git's time is
- * the whole command (it reads the commits and weighs them); ours is
- * bisect_midpoint alone, on the DAG parsed from `git rev-list --parents`
- * (loading the DAG is the caller's business and is timed apart, as a
- * figure for reference). Both picks must split the range equally well
- * (git stops early at a commit within 0.1% of the half, so ours may be
- * better, never worse). Fails when ours takes more than 1.5 times git's.
+ * Benchmark: bisect_midpoint against `git rev-list --bisect` on a
+ * generated history of --commits commits with merges, in the same run; both
+ * picks must split the range equally well, and it fails when ours takes
+ * more than 1.5 times git's (docs/design.md, "File notes").
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,14 +1,8 @@
 /*
- * The posterior over a culprit's position in one range, and what follows
- * from it: where a sample would tell most, and whether the samples point
- * to a second culprit. A culprit position splits the sampled commits into
- * good (it is not their ancestor) and bad; the likelihood of a position
- * is that of its split, with both levels fitted to the split's samples
- * and integrated out. Positions that split the samples alike share one
- * fit, so a range of a thousand commits with twenty sampled costs twenty
- * fits. The noise scale comes first, from every commit's spread around
- * itself, and stays fixed: a scale fitted along with the split would
- * widen to swallow a wrong split.
+ * The posterior over a culprit's position in one range, where a sample
+ * would tell most, and whether the samples point to a second culprit; the
+ * noise scale is fitted first and held fixed, and positions that split the
+ * samples alike share one fit (docs/design.md, "File notes").
  */
 #include <math.h>
 #include <stdint.h>

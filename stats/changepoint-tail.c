@@ -1,22 +1,8 @@
 /*
- * The tail test (stats/changepoint-tail.h). For a tail of k commits (1 to
- * max_tail) against the reference commits before it:
- *
- *   t = (T - M) / sqrt(tau^2 / k + s_w^2 sum(1/n_j) / k^2 + s_b^2 / R)
- *
- * where T is the mean of the tail commits' means, M that of the R
- * reference commits' means, s_w^2 the variance of runs within a commit
- * (pooled), s_b^2 the variance of the reference commits' means and tau^2
- * the part of the commits' spread that is from commit to commit (a
- * build's own code layout, say), which more runs of a commit do not
- * shrink: the variance of the means of every commit since the newest
- * change point, at its one-sided 75% upper confidence limit, less s_w^2
- * mean(1/n_j), and at least 0 (an underestimate would make one commit's
- * own offset a regression). t has R - 1 degrees of freedom; its p is
- * multiplied by the number of tail lengths tried. Before that, each value
- * further than 3 sigma from its commit's median is pulled back to that
- * distance, sigma from the median distance between two runs of a commit:
- * one run disturbed by other load does not make a regression.
+ * The tail test (changepoint-tail.h): the newest k commits' mean against
+ * the reference commits', with the commit-to-commit spread counted and a
+ * run far from its commit's median pulled back (docs/design.md, "File
+ * notes", has the statistic).
  */
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>

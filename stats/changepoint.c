@@ -1,30 +1,8 @@
 /*
- * E-Divisive with means (Matteson and James, "A nonparametric approach for
- * multiple change point analysis of multivariate data", JASA 2014), in one
- * dimension with exponent 1, as MongoDB's performance CI uses it (Daly et
- * al., ICPE 2020). For a segment split into X (first k values) and Y:
- *
- *   q = k (m - k) / m * (2/(k(m-k)) sum |x - y| - 1/C(k,2) sum |x - x'|
- *                                              - 1/C(m-k,2) sum |y - y'|)
- *
- * The best split of each segment is the one of largest q; the segment with
- * the largest q is split when a permutation test says so: each permutation
- * shuffles the commits within every current segment and takes the largest
- * q over all of them again (as the ecp package does), and the p-value is
- * (1 + #{q_perm >= q}) / (1 + permutations).
- *
- * Beside the best split, each segment's best stretch of 3 to
- * CHANGEPOINT_DIP commits against the rest of it is a candidate (the
- * epidemic alternative: a dip that is fixed a few commits later), and the
- * permutation test takes the largest q of both kinds. At the newest end
- * of the series a split may leave one commit after it; every change point
- * found is then placed again within min_size commits, one allowed on a
- * side. A split needs p < alpha, strictly.
- *
- * The sums over pairs are kept incrementally while the split point sweeps
- * across a segment, with a Fenwick tree over the ranks of the values, so
- * one sweep costs O(m log m) instead of O(m^2): a permutation test of a
- * 150-value series takes milliseconds.
+ * E-Divisive with means (Matteson and James 2014) in one dimension, as
+ * MongoDB's CI uses it, with the epidemic alternative beside each split and
+ * a Fenwick tree keeping each sweep O(m log m) (docs/design.md, "File
+ * notes", has the statistic).
  */
 #include <math.h>
 #include <stdlib.h>
