@@ -11,14 +11,14 @@
 
 static const struct monitor_file_spec monitor_interrupts_spec = {
 	.prefix = "interrupts",
-	.parse = monitor_parse_table,
+	.parse = monitor_snap_parse_table,
 	.is_level = NULL,
 	.sample = 0,
 };
 
 static const struct monitor_file_spec monitor_softirqs_spec = {
 	.prefix = "softirqs",
-	.parse = monitor_parse_table,
+	.parse = monitor_snap_parse_table,
 	.is_level = NULL,
 	.sample = 0,
 };
@@ -43,7 +43,7 @@ monitor_interrupts_start(void **state, const char *root, char **cause)
 }
 
 static int
-monitor_softirqs_start(void **state, const char *root, char **cause)
+monitor_interrupts_softirqs_start(void **state, const char *root, char **cause)
 {
 	return monitor_interrupts_one(state, &monitor_softirqs_spec, root,
 	    "/proc/softirqs", cause);
@@ -59,7 +59,7 @@ const struct monitor_ops monitor_interrupts_ops = {
 
 const struct monitor_ops monitor_softirqs_ops = {
 	.name = "softirqs",
-	.start = monitor_softirqs_start,
+	.start = monitor_interrupts_softirqs_start,
 	.sample = NULL,
 	.stop = monitor_file_stop,
 	.free = monitor_file_free,

@@ -16,7 +16,7 @@ monitor_meminfo_is_level(const char *name)
 
 static const struct monitor_file_spec monitor_meminfo_spec = {
 	.prefix = "meminfo",
-	.parse = monitor_parse_meminfo,
+	.parse = monitor_snap_parse_meminfo,
 	.is_level = monitor_meminfo_is_level,
 	.sample = 1,
 };

@@ -103,7 +103,7 @@ monitor_stat_emit(struct monitor_file *mf, struct result *r)
 			    monitor_stat_delta(mf, i, (long)c) / t : 0);
 		}
 	}
-	monitor_emit_delta(r, "proc-stat", &mf->first, &mf->last,
+	monitor_snap_emit_delta(r, "proc-stat", &mf->first, &mf->last,
 	    monitor_stat_is_counter, 1);
 	for (i = 0; i < mf->acc.nr; i++) {
 		f = &mf->acc.fields[i];
@@ -116,7 +116,7 @@ monitor_stat_emit(struct monitor_file *mf, struct result *r)
 
 static const struct monitor_file_spec monitor_stat_spec = {
 	.prefix = "proc-stat",
-	.parse = monitor_parse_stat,
+	.parse = monitor_snap_parse_stat,
 	.is_level = monitor_stat_is_level,
 	.sample = 1,
 	.emit = monitor_stat_emit,

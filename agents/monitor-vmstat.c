@@ -18,7 +18,7 @@ monitor_vmstat_is_level(const char *name)
 
 static const struct monitor_file_spec monitor_vmstat_spec = {
 	.prefix = "proc-vmstat",
-	.parse = monitor_parse_vmstat,
+	.parse = monitor_snap_parse_vmstat,
 	.is_level = monitor_vmstat_is_level,
 	.sample = 1,
 };

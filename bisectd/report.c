@@ -146,7 +146,7 @@ report_log(struct strbuf *sb, struct context *ctx, int64_t id, char **cause)
 out:
 	json_decref(res);
 	store_bisection_release(&b);
-	store_steps_free(steps, nr);
+	store_bisection_steps_free(steps, nr);
 	repo_free(repo);
 	return r;
 }

@@ -32,7 +32,7 @@ struct tail_unit {
 };
 
 static int
-tail_cmp(const void *a, const void *b)
+changepoint_tail_cmp(const void *a, const void *b)
 {
 	double	x = *(const double *)a, y = *(const double *)b;
 
@@ -40,15 +40,15 @@ tail_cmp(const void *a, const void *b)
 }
 
 static double
-tail_median(double *v, size_t n)
+changepoint_tail_median(double *v, size_t n)
 {
-	qsort(v, n, sizeof *v, tail_cmp);
+	qsort(v, n, sizeof *v, changepoint_tail_cmp);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* sigma from the median distance between two runs of one commit. */
 static double
-tail_sigma(const double *values, const struct tail_unit *u, size_t lo,
+changepoint_tail_sigma(const double *values, const struct tail_unit *u, size_t lo,
     size_t hi)
 {
 	double	*d = NULL, s;
@@ -64,20 +64,20 @@ tail_sigma(const double *values, const struct tail_unit *u, size_t lo,
 	if (nd == 0)
 		return 0;
 	/* the median of |N(0, 2 sigma^2)| is 0.6745 sqrt(2) sigma */
-	s = tail_median(d, nd) / (0.6744897501960817 * M_SQRT2);
+	s = changepoint_tail_median(d, nd) / (0.6744897501960817 * M_SQRT2);
 	free(d);
 	return s;
 }
 
 static void
-tail_unit_stats(struct tail_unit *u, const double *values, double sigma,
+changepoint_tail_unit_stats(struct tail_unit *u, const double *values, double sigma,
     double *scratch)
 {
 	double	x, lo, hi, sum = 0, ss = 0;
 	size_t	i;
 
 	memcpy(scratch, values + u->start, u->nr * sizeof *scratch);
-	u->median = tail_median(scratch, u->nr);
+	u->median = changepoint_tail_median(scratch, u->nr);
 	lo = u->median - TAIL_CLIP * sigma;
 	hi = u->median + TAIL_CLIP * sigma;
 	for (i = 0; i < u->nr; i++) {
@@ -102,7 +102,7 @@ tail_unit_stats(struct tail_unit *u, const double *values, double sigma,
  * underestimating it makes one commit's own offset a regression.
  */
 static double
-tail_tau2(const struct tail_unit *u, size_t lo, size_t hi, double sw2)
+changepoint_tail_tau2(const struct tail_unit *u, size_t lo, size_t hi, double sw2)
 {
 	double	m = 0, sb2 = 0, inv = 0, df, x;
 	size_t	j;
@@ -197,11 +197,11 @@ changepoint_tail_test(struct changepoint_tail *out, const double *values,
 	lo = nu - max_tail - reference;
 	if (nu < max_tail + reference || lo < ufrom)
 		lo = ufrom;
-	sigma = tail_sigma(values, u, lo, nu);
+	sigma = changepoint_tail_sigma(values, u, lo, nu);
 	scratch = xcalloc(n, sizeof *scratch);
 	sw2 = dfw = 0;
 	for (j = ufrom; j < nu; j++) {
-		tail_unit_stats(&u[j], values, sigma, scratch);
+		changepoint_tail_unit_stats(&u[j], values, sigma, scratch);
 		sw2 += u[j].var * (double)(u[j].nr - 1);
 		dfw += (double)(u[j].nr - 1);
 	}
@@ -215,7 +215,7 @@ changepoint_tail_test(struct changepoint_tail *out, const double *values,
 	for (k = 1; k <= max_tail; k++) {
 		p[k] = 2;
 		/* the spread from commit to commit: every commit since from */
-		tau2 = tail_tau2(u, ufrom, nu - k, sw2);
+		tau2 = changepoint_tail_tau2(u, ufrom, nu - k, sw2);
 		lo = nu - k > ufrom + reference ? nu - k - reference : ufrom;
 		R = nu - k - lo;
 		M = sb2 = T = vt = 0;
