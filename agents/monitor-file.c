@@ -91,6 +91,18 @@ monitor_file_start(void **state, const struct monitor_file_spec *spec,
 }
 
 int
+monitor_file_start_one(void **state, const struct monitor_file_spec *spec,
+    const char *root, const char *path, char **cause)
+{
+	char	**paths = xcalloc(1, sizeof *paths);
+	char	**tags = xcalloc(1, sizeof *tags);
+
+	paths[0] = xstrdup(path);
+	tags[0] = xstrdup("");
+	return monitor_file_start(state, spec, root, paths, tags, 1, cause);
+}
+
+int
 monitor_file_start_nodes(void **state, const struct monitor_file_spec *spec,
     const char *root, const char *pattern, char **cause)
 {

@@ -125,13 +125,8 @@ static const struct monitor_file_spec monitor_stat_spec = {
 static int
 monitor_stat_start(void **state, const char *root, char **cause)
 {
-	char	**paths = xcalloc(1, sizeof *paths);
-	char	**tags = xcalloc(1, sizeof *tags);
-
-	paths[0] = xstrdup("/proc/stat");
-	tags[0] = xstrdup("");
-	return monitor_file_start(state, &monitor_stat_spec, root, paths,
-	    tags, 1, cause);
+	return monitor_file_start_one(state, &monitor_stat_spec, root, "/proc/stat",
+	    cause);
 }
 
 const struct monitor_ops monitor_proc_stat_ops = {

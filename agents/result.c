@@ -158,6 +158,19 @@ result_set_error(struct result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* result_text, or dflt when the text is empty. */
+static char *
+result_text_or(const char *fmt, va_list ap, const char *dflt)
+{
+	char	*text = result_text(fmt, ap);
+
+	if (text[0] == '\0') {
+		free(text);
+		text = xstrdup(dflt);
+	}
+	return text;
+}
+
 void
 result_set_untestable(struct result *r, const char *fmt, ...)
 {
@@ -166,12 +179,8 @@ result_set_untestable(struct result *r, const char *fmt, ...)
 	if (r->untestable != NULL)
 		return;
 	va_start(ap, fmt);
-	r->untestable = result_text(fmt, ap);
+	r->untestable = result_text_or(fmt, ap, "untestable");
 	va_end(ap);
-	if (r->untestable[0] == '\0') {
-		free(r->untestable);
-		r->untestable = xstrdup("untestable");
-	}
 	result_set_error(r, "%s", r->untestable);
 }
 
@@ -183,12 +192,8 @@ result_set_disturbed(struct result *r, const char *fmt, ...)
 	if (r->disturbed != NULL)
 		return;
 	va_start(ap, fmt);
-	r->disturbed = result_text(fmt, ap);
+	r->disturbed = result_text_or(fmt, ap, "disturbed");
 	va_end(ap);
-	if (r->disturbed[0] == '\0') {
-		free(r->disturbed);
-		r->disturbed = xstrdup("disturbed");
-	}
 }
 
 int

@@ -42,6 +42,28 @@ bisect_posterior_sig_fn(size_t a, void *payload)
 		    (uint64_t)1 << (rs->bit % 64);
 }
 
+/*
+ * Each commit's signature: bit j set when the j-th tested commit is its
+ * ancestor in the range, so that positions that split the samples alike
+ * sort together.
+ */
+static void
+bisect_posterior_sigs(struct bisect_state *st,
+    const struct bisect_range *r, const size_t *tested, size_t nt,
+    struct posterior_sig *rs)
+{
+	size_t	j;
+
+	rs->words = nt / 64 + 1;
+	rs->sig = xcalloc(st->nr * rs->words, sizeof *rs->sig);
+	rs->in = r->in;
+	for (j = 0; j < nt; j++) {
+		rs->bit = j;
+		bisect_graph_ancestors(&st->g, tested[j],
+		    bisect_posterior_sig_fn, rs);
+	}
+}
+
 static int
 bisect_posterior_cmp_sig(const void *a, const void *b, void *payload)
 {
@@ -183,13 +205,7 @@ bisect_posterior(struct bisect_state *st, const struct bisect_range *r,
 			total += bisect_posterior_n(st, i);
 	}
 	scale = bisect_posterior_scale(st, r, tested, nt, g, ng);
-	rs.words = nt / 64 + 1;
-	rs.sig = xcalloc(st->nr * rs.words, sizeof *rs.sig);
-	rs.in = r->in;
-	for (j = 0; j < nt; j++) {
-		rs.bit = j;
-		bisect_graph_ancestors(&st->g, tested[j], bisect_posterior_sig_fn, &rs);
-	}
+	bisect_posterior_sigs(st, r, tested, nt, &rs);
 	qsort_r(order, no, sizeof *order, bisect_posterior_cmp_sig, &rs);
 
 	gs = xcalloc(total + 1, sizeof *gs);
@@ -296,13 +312,7 @@ bisect_posterior_second(struct bisect_state *st,
 			total += bisect_posterior_n(st, i);
 	}
 	scale = bisect_posterior_scale(st, r, tested, nt, g, ng);
-	rs.words = nt / 64 + 1;
-	rs.sig = xcalloc(st->nr * rs.words, sizeof *rs.sig);
-	rs.in = r->in;
-	for (j = 0; j < nt; j++) {
-		rs.bit = j;
-		bisect_graph_ancestors(&st->g, tested[j], bisect_posterior_sig_fn, &rs);
-	}
+	bisect_posterior_sigs(st, r, tested, nt, &rs);
 	anc = xcalloc(st->nr, 1);
 	bisect_graph_ancestors(&st->g, cs, bisect_posterior_mark_fn, anc);
 	qsort_r(order, no, sizeof *order, bisect_posterior_cmp_sig, &rs);
