@@ -3,7 +3,8 @@
  * headline, the sections a bisection's report shares with the compare
  * output (testcase, machine, environment, log), and the compare output of
  * a queue or compare request; the bisection's own report is in
- * bisectd/report-bisection.c, the tables in bisectd/report-table.c.
+ * bisectd/report-bisection.c, the tables in bisectd/report-compare.c
+ * and bisectd/report-spread.c.
  */
 #include <jansson.h>
 
