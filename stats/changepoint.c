@@ -448,6 +448,86 @@ changepoint_refine(struct cp_state *st)
 	}
 }
 
+/* The state of one detection: the values standardised, commits as units. */
+static void
+changepoint_state_init(struct cp_state *st, const double *values,
+    const size_t *groups, size_t n, const struct summary *sum)
+{
+	size_t		i, k;
+
+	st->n = n;
+	st->values = values;
+	st->v = xreallocarray(NULL, n, sizeof *st->v);
+	for (i = 0; i < n; i++)
+		st->v[i] = (values[i] - sum->mean) / sum->stddev;
+	st->ustart = xreallocarray(NULL, n + 1, sizeof *st->ustart);
+	for (i = 0; i < n; i++)
+		if (i == 0 || groups == NULL || groups[i] != groups[i - 1])
+			st->ustart[st->nr_units++] = i;
+	st->ustart[st->nr_units] = n;
+	st->rank = xreallocarray(NULL, n, sizeof *st->rank);
+	st->s = xreallocarray(NULL, n, sizeof *st->s);
+	st->sorted = xreallocarray(NULL, n, sizeof *st->sorted);
+	st->fw_cnt = xreallocarray(NULL, n + 1, sizeof *st->fw_cnt);
+	st->fw_sum = xreallocarray(NULL, n + 1, sizeof *st->fw_sum);
+	st->order = xreallocarray(NULL, st->nr_units, sizeof *st->order);
+	st->gsorted = xreallocarray(NULL, n, sizeof *st->gsorted);
+	st->vunit = xreallocarray(NULL, n, sizeof *st->vunit);
+	st->inset = xcalloc(st->nr_units, 1);
+	for (i = 0; i < st->nr_units; i++)
+		for (k = st->ustart[i]; k < st->ustart[i + 1]; k++)
+			st->vunit[k] = i;
+	for (i = 0; i < n; i++)
+		st->gsorted[i] = i;
+	qsort_r(st->gsorted, n, sizeof *st->gsorted, changepoint_cmp, st->v);
+}
+
+static void
+changepoint_state_release(struct cp_state *st)
+{
+	free(st->v);
+	free(st->ustart);
+	free(st->rank);
+	free(st->s);
+	free(st->sorted);
+	free(st->fw_cnt);
+	free(st->fw_sum);
+	free(st->order);
+	free(st->gsorted);
+	free(st->vunit);
+	free(st->inset);
+	free(st->segs);
+	free(st->found);
+}
+
+/* The change points found, with their means either side and the %change. */
+static struct changepoint *
+changepoint_points(const struct cp_state *st, const double *values,
+    const size_t *groups, size_t n)
+{
+	struct changepoint	*points = NULL, *cp;
+	size_t			 i, before, after;
+
+	if (st->nr_found != 0)
+		points = xcalloc(st->nr_found, sizeof *points);
+	for (i = 0; i < st->nr_found; i++) {
+		cp = &points[i];
+		cp->index = st->ustart[st->found[i].split];
+		cp->group = groups != NULL ? groups[cp->index] : cp->index;
+		cp->order = st->found[i].order;
+		cp->q = st->found[i].q;
+		cp->p_value = st->found[i].p;
+		before = i == 0 ? 0 : st->ustart[st->found[i - 1].split];
+		after = i + 1 == st->nr_found ? n :
+		    st->ustart[st->found[i + 1].split];
+		cp->mean_before = changepoint_mean(values, before, cp->index);
+		cp->mean_after = changepoint_mean(values, cp->index, after);
+		cp->change_pct = 100 * (cp->mean_after - cp->mean_before) /
+		    fabs(cp->mean_before);
+	}
+	return points;
+}
+
 int
 changepoint_detect(struct changepoint_result *out, const double *values,
     const size_t *groups, size_t n, const struct changepoint_opts *opts,
@@ -455,10 +535,10 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 {
 	struct cp_state		 st;
 	struct summary		 sum;
-	struct changepoint	*points = NULL, *cp;
+	struct changepoint	*points = NULL;
 	unsigned		 permutations = CHANGEPOINT_PERMUTATIONS;
 	double			 alpha = CHANGEPOINT_ALPHA, min_effect = 0;
-	size_t			 max_points = 0, i, k, before, after;
+	size_t			 max_points = 0, i;
 	uint64_t		 seed = 0;
 	int			 r = -1;
 
@@ -498,31 +578,7 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 		goto out;
 	}
 
-	st.n = n;
-	st.values = values;
-	st.v = xreallocarray(NULL, n, sizeof *st.v);
-	for (i = 0; i < n; i++)
-		st.v[i] = (values[i] - sum.mean) / sum.stddev;
-	st.ustart = xreallocarray(NULL, n + 1, sizeof *st.ustart);
-	for (i = 0; i < n; i++)
-		if (i == 0 || groups == NULL || groups[i] != groups[i - 1])
-			st.ustart[st.nr_units++] = i;
-	st.ustart[st.nr_units] = n;
-	st.rank = xreallocarray(NULL, n, sizeof *st.rank);
-	st.s = xreallocarray(NULL, n, sizeof *st.s);
-	st.sorted = xreallocarray(NULL, n, sizeof *st.sorted);
-	st.fw_cnt = xreallocarray(NULL, n + 1, sizeof *st.fw_cnt);
-	st.fw_sum = xreallocarray(NULL, n + 1, sizeof *st.fw_sum);
-	st.order = xreallocarray(NULL, st.nr_units, sizeof *st.order);
-	st.gsorted = xreallocarray(NULL, n, sizeof *st.gsorted);
-	st.vunit = xreallocarray(NULL, n, sizeof *st.vunit);
-	st.inset = xcalloc(st.nr_units, 1);
-	for (i = 0; i < st.nr_units; i++)
-		for (k = st.ustart[i]; k < st.ustart[i + 1]; k++)
-			st.vunit[k] = i;
-	for (i = 0; i < n; i++)
-		st.gsorted[i] = i;
-	qsort_r(st.gsorted, n, sizeof *st.gsorted, changepoint_cmp, st.v);
+	changepoint_state_init(&st, values, groups, n, &sum);
 	rng_seed(&st.rng, seed);
 
 	changepoint_run(&st, permutations, alpha, max_points);
@@ -533,42 +589,14 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 	if (min_effect > 0)
 		changepoint_prune(&st, min_effect);
 
-	if (st.nr_found != 0)
-		points = xcalloc(st.nr_found, sizeof *points);
-	for (i = 0; i < st.nr_found; i++) {
-		cp = &points[i];
-		cp->index = st.ustart[st.found[i].split];
-		cp->group = groups != NULL ? groups[cp->index] : cp->index;
-		cp->order = st.found[i].order;
-		cp->q = st.found[i].q;
-		cp->p_value = st.found[i].p;
-		before = i == 0 ? 0 : st.ustart[st.found[i - 1].split];
-		after = i + 1 == st.nr_found ? n :
-		    st.ustart[st.found[i + 1].split];
-		cp->mean_before = changepoint_mean(values, before, cp->index);
-		cp->mean_after = changepoint_mean(values, cp->index, after);
-		cp->change_pct = 100 * (cp->mean_after - cp->mean_before) /
-		    fabs(cp->mean_before);
-	}
+	points = changepoint_points(&st, values, groups, n);
 	out->points = points;
 	out->nr_points = st.nr_found;
 	points = NULL;
 	r = 0;
 out:
 	free(points);
-	free(st.v);
-	free(st.ustart);
-	free(st.rank);
-	free(st.s);
-	free(st.sorted);
-	free(st.fw_cnt);
-	free(st.fw_sum);
-	free(st.order);
-	free(st.gsorted);
-	free(st.vunit);
-	free(st.inset);
-	free(st.segs);
-	free(st.found);
+	changepoint_state_release(&st);
 	return r;
 }
 
