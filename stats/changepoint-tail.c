@@ -124,6 +124,42 @@ changepoint_tail_tau2(const struct tail_unit *u, size_t lo, size_t hi, double sw
 	return x > 0 ? x : 0;
 }
 
+/*
+ * The tail of the newest k commits against the reference before it: the
+ * means of their means (*T, *M over *R commits) and the standard error of
+ * T - M, the spread from commit to commit counted from ufrom.
+ */
+static double
+changepoint_tail_se(const struct tail_unit *u, size_t ufrom, size_t nu,
+    size_t k, size_t reference, double sw2, double *T_, double *M_,
+    size_t *R_)
+{
+	double	T, M, sb2, tau2, vt;
+	size_t	lo, R, j;
+
+	/* the spread from commit to commit: every commit since from */
+	tau2 = changepoint_tail_tau2(u, ufrom, nu - k, sw2);
+	lo = nu - k > ufrom + reference ? nu - k - reference : ufrom;
+	R = nu - k - lo;
+	M = sb2 = T = vt = 0;
+	for (j = lo; j < nu - k; j++)
+		M += u[j].mean;
+	M /= (double)R;
+	for (j = lo; j < nu - k; j++)
+		sb2 += (u[j].mean - M) * (u[j].mean - M);
+	sb2 /= (double)(R - 1);
+	for (j = nu - k; j < nu; j++) {
+		T += u[j].mean;
+		vt += 1.0 / (double)u[j].nr;
+	}
+	T /= (double)k;
+	vt = tau2 / (double)k + sw2 * vt / (double)(k * k);
+	*T_ = T;
+	*M_ = M;
+	*R_ = R;
+	return sqrt(vt + sb2 / (double)R);
+}
+
 int
 changepoint_tail_test(struct changepoint_tail *out, const double *values,
     const size_t *groups, size_t n, size_t from,
@@ -136,7 +172,7 @@ changepoint_tail_test(struct changepoint_tail *out, const double *values,
 	double			 min_effect = 0, sigma, sw2, dfw, *scratch = NULL;
 	double			 p[TAIL_MAX * 4 + 1], t[TAIL_MAX * 4 + 1];
 	double			 mt[TAIL_MAX * 4 + 1], mr[TAIL_MAX * 4 + 1];
-	double			 T, M, sb2, tau2, vt, se, e, best_p = 2;
+	double			 T, M, se, e, best_p = 2;
 	size_t			 nu = 0, ufrom, lo, i, j, k, R, tested = 0;
 	size_t			 best = 0;
 	int			 dir = 0, r = -1, enough;
@@ -167,17 +203,8 @@ changepoint_tail_test(struct changepoint_tail *out, const double *values,
 		    min_ref, alpha, screen);
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		if (!isfinite(values[i])) {
-			error_set(cause, "value %zu is not a finite number", i);
-			goto out;
-		}
-		if (groups != NULL && i > 0 && groups[i] < groups[i - 1]) {
-			error_set(cause, "value %zu: commit %zu comes after "
-			    "commit %zu", i, groups[i], groups[i - 1]);
-			goto out;
-		}
-	}
+	if (changepoint_check_values(values, groups, n, cause) != 0)
+		goto out;
 	u = xcalloc(n + 1, sizeof *u);
 	for (i = 0; i < n; i++) {
 		if (i == 0 || groups == NULL || groups[i] != groups[i - 1])
@@ -214,24 +241,8 @@ changepoint_tail_test(struct changepoint_tail *out, const double *values,
 	old = gsl_set_error_handler_off();
 	for (k = 1; k <= max_tail; k++) {
 		p[k] = 2;
-		/* the spread from commit to commit: every commit since from */
-		tau2 = changepoint_tail_tau2(u, ufrom, nu - k, sw2);
-		lo = nu - k > ufrom + reference ? nu - k - reference : ufrom;
-		R = nu - k - lo;
-		M = sb2 = T = vt = 0;
-		for (j = lo; j < nu - k; j++)
-			M += u[j].mean;
-		M /= (double)R;
-		for (j = lo; j < nu - k; j++)
-			sb2 += (u[j].mean - M) * (u[j].mean - M);
-		sb2 /= (double)(R - 1);
-		for (j = nu - k; j < nu; j++) {
-			T += u[j].mean;
-			vt += 1.0 / (double)u[j].nr;
-		}
-		T /= (double)k;
-		vt = tau2 / (double)k + sw2 * vt / (double)(k * k);
-		se = sqrt(vt + sb2 / (double)R);
+		se = changepoint_tail_se(u, ufrom, nu, k, reference, sw2, &T,
+		    &M, &R);
 		tested++;
 		mt[k] = T;
 		mr[k] = M;

@@ -448,6 +448,23 @@ changepoint_refine(struct cp_state *st)
 	}
 }
 
+int
+changepoint_check_values(const double *values, const size_t *groups,
+    size_t n, char **cause)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (!isfinite(values[i]))
+			return error_set(cause, "value %zu is not a finite "
+			    "number", i);
+		if (groups != NULL && i > 0 && groups[i] < groups[i - 1])
+			return error_set(cause, "value %zu: commit %zu comes "
+			    "after commit %zu", i, groups[i], groups[i - 1]);
+	}
+	return 0;
+}
+
 /* The state of one detection: the values standardised, commits as units. */
 static void
 changepoint_state_init(struct cp_state *st, const double *values,
@@ -538,7 +555,7 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 	struct changepoint	*points = NULL;
 	unsigned		 permutations = CHANGEPOINT_PERMUTATIONS;
 	double			 alpha = CHANGEPOINT_ALPHA, min_effect = 0;
-	size_t			 max_points = 0, i;
+	size_t			 max_points = 0;
 	uint64_t		 seed = 0;
 	int			 r = -1;
 
@@ -560,17 +577,8 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 		error_set(cause, "alpha '%g' is not between 0 and 1", alpha);
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		if (!isfinite(values[i])) {
-			error_set(cause, "value %zu is not a finite number", i);
-			goto out;
-		}
-		if (groups != NULL && i > 0 && groups[i] < groups[i - 1]) {
-			error_set(cause, "value %zu: commit %zu comes after "
-			    "commit %zu", i, groups[i], groups[i - 1]);
-			goto out;
-		}
-	}
+	if (changepoint_check_values(values, groups, n, cause) != 0)
+		goto out;
 
 	summary_compute(&sum, values, n);
 	if (n < 4 || !(sum.stddev > 0) || !isfinite(sum.stddev)) {

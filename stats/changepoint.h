@@ -49,6 +49,12 @@ struct changepoint_result {
  * commit then being the value's index. opts may be NULL. Returns -1 with
  * *cause set on bad input (groups out of order, a value not finite).
  */
+/*
+ * The input every test here takes: finite values, their commits (groups,
+ * may be NULL) in order; -1 with *cause naming the first that is not.
+ */
+int	changepoint_check_values(const double *values, const size_t *groups,
+	    size_t n, char **cause);
 int	changepoint_detect(struct changepoint_result *, const double *values,
 	    const size_t *groups, size_t n, const struct changepoint_opts *,
 	    char **cause);
