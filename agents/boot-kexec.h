@@ -1,23 +1,8 @@
 /*
- * The kexec boot method, for real test machines. The daemon's side drives
- * it through a transport that can run a command on the machine, copy a
- * file to it and wait for it to answer again (the ssh transport provides
- * them; tests give a fake machine):
- *
- *   1. uname -r: the default kernel, to recognise a fall back
- *   2. copy the image to the machine
- *   3. kexec -l IMAGE --reuse-cmdline --append="bisectd.boot=TOKEN ..."
- *   4. kexec -e: the connection drops (both through sudo for a user that
- *      is not root: docs/agents.md has the sudoers rule)
- *   5. wait for the machine at most boot_timeout seconds
- *   6. uname -r must be the build's release, /proc/cmdline must carry the
- *      token: else the machine came back on another kernel
- *   7. on a timeout: the fallback (a power cycle, IPMI; none: the
- *      machine's own watchdog reboots it into its default kernel), then
- *      wait again for the default kernel
- *
- * A kernel that does not come up, or does not stay up, makes the commit
- * untestable; a machine that does not come back at all is an error.
+ * The kexec boot method, for real test machines: the image copied and
+ * loaded, kexec -e, a bounded wait, then the build's release and our token
+ * checked, with a fallback when it does not come back (docs/design.md,
+ * "File notes", has the steps).
  */
 #ifndef AGENTS_BOOT_KEXEC_H
 #define AGENTS_BOOT_KEXEC_H

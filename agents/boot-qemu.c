@@ -1,24 +1,8 @@
 /*
- * The qemu boot method. The agent makes an initramfs holding busybox (from
- * busybox-static), a runner script as /init, itself with the shared
- * objects it runs on, the job file and the run's artifacts (in /work), and
- * boots the artifacts' kernel with it under qemu's TCG (never KVM):
- *
- *   qemu-system-x86_64 -accel tcg -nographic -nodefaults -no-reboot
- *     -m 512 -smp 1 -kernel IMAGE -initrd initramfs.cpio
- *     -append "console=ttyS0 panic=-1 quiet [kernel_cmdline]"
- *     -serial file:console.log -serial stdio -monitor none
- *
- * The guest's console (ttyS0) goes to a file; its second serial port
- * (ttyS1) is qemu's stdout, a pipe the agent reads lines from. The runner
- * says "bisectd-guest up RELEASE" as soon as it runs, then runs the same
- * bisect-agent on the job inside the guest, and sends back its result,
- * output.log and stderr in base64 between "file NAME" and "end NAME"
- * lines, then "done STATUS", and reboots; -no-reboot turns the reboot
- * into qemu's exit, as it does for a panic with panic=-1. The run's start
- * and end are the host's clocks when the guest came up and when it was
- * done; its boot is the guest's boot_id. A job with perf-profile gets the
- * host's perf in the initramfs, and its perf.data back the same way.
+ * The qemu boot method: an initramfs with busybox, the agent, the job and
+ * the artifacts, booted under qemu's TCG; the guest runs the same
+ * bisect-agent and sends its result back over a serial port
+ * (docs/design.md, "File notes", has the command line and protocol).
  */
 #include <sys/prctl.h>
 #include <sys/stat.h>

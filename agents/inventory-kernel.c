@@ -1,13 +1,8 @@
 /*
- * What the environment says about the kernel a run ran on, and about a
- * kernel built here: the compiler and build string of /proc/version, a
- * hash of the running kernel's configuration, and from the run's
- * artifacts the release of a built bzImage (its setup header carries the
- * version string) and the .config it was built from. A run on a kernel
- * built from the commit under test says so (kernel_under_test 1): then
- * the kernel, its config and its compiler belong to the commit, and two
- * commits may differ in them without their comparison drifting
- * (docs/monitors.md).
+ * What the environment says about a kernel: the running one's compiler,
+ * build string and configuration hash, and a built bzImage's release and
+ * .config from the run's artifacts; a run on the kernel under test says so,
+ * so that the commits' own kernels do not count as drift (docs/monitors.md).
  */
 #include <sys/stat.h>
 

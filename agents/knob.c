@@ -1,16 +1,8 @@
 /*
- * Applying, checking and restoring a job's environment knobs. A knob is
- * a file: THP's enabled and defrag, whose value reads as the bracketed
- * choice of "always [madvise] never" and is set by writing the choice;
- * and /proc/sys files for numa_balancing and each sysctl, whose value is
- * their text with white space collapsed (so "4096\t87380\t6291456" is set
- * by "4096 87380 6291456"). A value "sticks" when reading it back gives
- * what was written; the kernel may refuse a write (EINVAL) or ignore it,
- * and something may change it during the run: either is an error of the
- * run, never a silent difference (seed 000). cpufreq_governor is one
- * knob per CPU (cpuN/cpufreq/scaling_governor), each checked against the
- * governors the machine offers; a machine without cpufreq (most virtual
- * machines) cannot apply it, and the run fails saying so.
+ * A job's environment knobs applied, checked and restored: THP, NUMA
+ * balancing, sysctls and the cpufreq governor, each a file whose value must
+ * read back as written; a refused or changed value is an error of the run,
+ * never a silent difference (docs/design.md, "File notes").
  */
 #include <dirent.h>
 #include <sys/stat.h>

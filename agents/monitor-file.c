@@ -91,6 +91,18 @@ monitor_file_start(void **state, const struct monitor_file_spec *spec,
 }
 
 int
+monitor_file_start_one(void **state, const struct monitor_file_spec *spec,
+    const char *root, const char *path, char **cause)
+{
+	char	**paths = xcalloc(1, sizeof *paths);
+	char	**tags = xcalloc(1, sizeof *tags);
+
+	paths[0] = xstrdup(path);
+	tags[0] = xstrdup("");
+	return monitor_file_start(state, spec, root, paths, tags, 1, cause);
+}
+
+int
 monitor_file_start_nodes(void **state, const struct monitor_file_spec *spec,
     const char *root, const char *pattern, char **cause)
 {
@@ -98,7 +110,7 @@ monitor_file_start_nodes(void **state, const struct monitor_file_spec *spec,
 	char		**paths, **tags;
 	int		  n, i;
 
-	if ((n = monitor_nodes(root, &nodes, cause)) < 0)
+	if ((n = monitor_snap_nodes(root, &nodes, cause)) < 0)
 		return -1;
 	paths = xcalloc((size_t)n, sizeof *paths);
 	tags = xcalloc((size_t)n, sizeof *tags);
@@ -145,10 +157,10 @@ monitor_file_stop(void *state, const struct monitor_exit *e,
 		mf->spec->emit(mf, r);
 		return 0;
 	}
-	monitor_emit_delta(r, mf->spec->prefix, &mf->first, &mf->last,
+	monitor_snap_emit_delta(r, mf->spec->prefix, &mf->first, &mf->last,
 	    mf->spec->is_level, 0);
 	if (mf->spec->is_level != NULL)
-		monitor_emit_mean(r, mf->spec->prefix, &mf->acc,
+		monitor_snap_emit_mean(r, mf->spec->prefix, &mf->acc,
 		    mf->spec->is_level, 1);
 	return 0;
 }

@@ -49,6 +49,10 @@ void	 monitor_file_free(void *state);
 /* One reading of every source into s (released first). */
 int	 monitor_file_read(struct monitor_file *, struct monitor_snap *s,
 	     char **cause);
+/* One source, the file at path (under root), untagged. */
+int	 monitor_file_start_one(void **state,
+	     const struct monitor_file_spec *, const char *root,
+	     const char *path, char **cause);
 /* Per-node sources: PATTERN with %u for the node, tags "nodeN.". */
 int	 monitor_file_start_nodes(void **state,
 	     const struct monitor_file_spec *, const char *root,

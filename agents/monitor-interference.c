@@ -25,7 +25,7 @@
 #include "util/xalloc.h"
 
 double
-interference_runqueue(double procs_running, unsigned job_running,
+monitor_interference_runqueue(double procs_running, unsigned job_running,
     unsigned agent_running)
 {
 	double	v = procs_running - (double)job_running - (double)agent_running;
@@ -34,7 +34,7 @@ interference_runqueue(double procs_running, unsigned job_running,
 }
 
 void
-interference_compute(const struct interference_input *in,
+monitor_interference_compute(const struct interference_input *in,
     struct interference *out)
 {
 	double	busy, total, steal, hz = in->hz > 0 ? in->hz : 100;
@@ -60,7 +60,7 @@ interference_compute(const struct interference_input *in,
 }
 
 int
-interference_disturbed(const struct interference *x, char **why)
+monitor_interference_disturbed(const struct interference *x, char **why)
 {
 	double	excess = x->other_cpu_s - x->allowance_s;
 
@@ -119,7 +119,7 @@ monitor_interference_stat(struct monitor_interference *mi,
 	memset(&s, 0, sizeof s);
 	if (monitor_read(mi->root, "/proc/stat", &mi->buf, cause) != 0)
 		goto out;
-	if (monitor_parse_stat(&s, mi->buf.buf) < 0 ||
+	if (monitor_snap_parse_stat(&s, mi->buf.buf) < 0 ||
 	    monitor_snap_find(&s, "cpu.user") == NULL) {
 		error_set(cause, "'/proc/stat' has no 'cpu' line");
 		goto out;
@@ -270,7 +270,7 @@ monitor_interference_sample(void *state)
 		return;
 	}
 	monitor_interference_count(mi, pgid, &job, &agent);
-	mi->in.runqueue_sum += interference_runqueue(running, job, agent);
+	mi->in.runqueue_sum += monitor_interference_runqueue(running, job, agent);
 	mi->in.samples++;
 }
 
@@ -332,12 +332,12 @@ monitor_interference_stop(void *state, const struct monitor_exit *e,
 	    monitor_interference_seconds(&self.ru_stime) -
 	    monitor_interference_seconds(&mi->self_before.ru_utime) -
 	    monitor_interference_seconds(&mi->self_before.ru_stime);
-	interference_compute(&mi->in, &x);
+	monitor_interference_compute(&mi->in, &x);
 	result_metric(r, "interference.other_cpu%")->value = x.other_cpu_pct;
 	result_metric(r, "interference.other_cpu_s")->value = x.other_cpu_s;
 	result_metric(r, "interference.runqueue")->value = x.runqueue;
 	result_metric(r, "interference.steal%")->value = x.steal_pct;
-	if (interference_disturbed(&x, &why)) {
+	if (monitor_interference_disturbed(&x, &why)) {
 		result_set_disturbed(r, "%s", why);
 		free(why);
 	}

@@ -30,7 +30,7 @@ struct interference_input {
 	double			 elapsed;	/* seconds the testcase ran */
 	double			 job_cpu;	/* its rusage, user + system */
 	double			 agent_cpu;	/* the agent's own meanwhile */
-	double			 runqueue_sum;	/* of interference_runqueue */
+	double			 runqueue_sum;	/* of monitor_interference_runqueue */
 	unsigned		 samples;	/* readings summed */
 };
 
@@ -44,9 +44,9 @@ struct interference {
 };
 
 /* One reading: procs_running less the job's and the agent's own. */
-double	 interference_runqueue(double procs_running, unsigned job_running,
+double	 monitor_interference_runqueue(double procs_running, unsigned job_running,
 	     unsigned agent_running);
-void	 interference_compute(const struct interference_input *,
+void	 monitor_interference_compute(const struct interference_input *,
 	     struct interference *);
 /*
  * Disturbed: others' CPU time, less the allowance, is more than
@@ -54,6 +54,6 @@ void	 interference_compute(const struct interference_input *,
  * than INTERFERENCE_MAX_STEAL %. 1 when the run was disturbed, with *why saying by what ("other
  * processes took 97% of one CPU (limit 25%)"); 0 otherwise.
  */
-int	 interference_disturbed(const struct interference *, char **why);
+int	 monitor_interference_disturbed(const struct interference *, char **why);
 
 #endif

@@ -11,41 +11,29 @@
 
 static const struct monitor_file_spec monitor_interrupts_spec = {
 	.prefix = "interrupts",
-	.parse = monitor_parse_table,
+	.parse = monitor_snap_parse_table,
 	.is_level = NULL,
 	.sample = 0,
 };
 
 static const struct monitor_file_spec monitor_softirqs_spec = {
 	.prefix = "softirqs",
-	.parse = monitor_parse_table,
+	.parse = monitor_snap_parse_table,
 	.is_level = NULL,
 	.sample = 0,
 };
 
 static int
-monitor_interrupts_one(void **state, const struct monitor_file_spec *spec,
-    const char *root, const char *path, char **cause)
-{
-	char	**paths = xcalloc(1, sizeof *paths);
-	char	**tags = xcalloc(1, sizeof *tags);
-
-	paths[0] = xstrdup(path);
-	tags[0] = xstrdup("");
-	return monitor_file_start(state, spec, root, paths, tags, 1, cause);
-}
-
-static int
 monitor_interrupts_start(void **state, const char *root, char **cause)
 {
-	return monitor_interrupts_one(state, &monitor_interrupts_spec, root,
+	return monitor_file_start_one(state, &monitor_interrupts_spec, root,
 	    "/proc/interrupts", cause);
 }
 
 static int
-monitor_softirqs_start(void **state, const char *root, char **cause)
+monitor_interrupts_softirqs_start(void **state, const char *root, char **cause)
 {
-	return monitor_interrupts_one(state, &monitor_softirqs_spec, root,
+	return monitor_file_start_one(state, &monitor_softirqs_spec, root,
 	    "/proc/softirqs", cause);
 }
 
@@ -59,7 +47,7 @@ const struct monitor_ops monitor_interrupts_ops = {
 
 const struct monitor_ops monitor_softirqs_ops = {
 	.name = "softirqs",
-	.start = monitor_softirqs_start,
+	.start = monitor_interrupts_softirqs_start,
 	.sample = NULL,
 	.stop = monitor_file_stop,
 	.free = monitor_file_free,

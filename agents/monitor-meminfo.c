@@ -16,7 +16,7 @@ monitor_meminfo_is_level(const char *name)
 
 static const struct monitor_file_spec monitor_meminfo_spec = {
 	.prefix = "meminfo",
-	.parse = monitor_parse_meminfo,
+	.parse = monitor_snap_parse_meminfo,
 	.is_level = monitor_meminfo_is_level,
 	.sample = 1,
 };
@@ -24,13 +24,8 @@ static const struct monitor_file_spec monitor_meminfo_spec = {
 static int
 monitor_meminfo_start(void **state, const char *root, char **cause)
 {
-	char	**paths = xcalloc(1, sizeof *paths);
-	char	**tags = xcalloc(1, sizeof *tags);
-
-	paths[0] = xstrdup("/proc/meminfo");
-	tags[0] = xstrdup("");
-	return monitor_file_start(state, &monitor_meminfo_spec, root, paths,
-	    tags, 1, cause);
+	return monitor_file_start_one(state, &monitor_meminfo_spec, root, "/proc/meminfo",
+	    cause);
 }
 
 const struct monitor_ops monitor_meminfo_ops = {

@@ -11,7 +11,7 @@
 
 static const struct monitor_file_spec monitor_numastat_spec = {
 	.prefix = "numa-numastat",
-	.parse = monitor_parse_vmstat,
+	.parse = monitor_snap_parse_vmstat,
 	.is_level = NULL,
 	.sample = 0,
 };
@@ -25,13 +25,13 @@ monitor_numa_meminfo_is_level(const char *name)
 
 static const struct monitor_file_spec monitor_numa_meminfo_spec = {
 	.prefix = "numa-meminfo",
-	.parse = monitor_parse_meminfo,
+	.parse = monitor_snap_parse_meminfo,
 	.is_level = monitor_numa_meminfo_is_level,
 	.sample = 1,
 };
 
 static int
-monitor_numastat_start(void **state, const char *root, char **cause)
+monitor_numa_stat_start(void **state, const char *root, char **cause)
 {
 	return monitor_file_start_nodes(state, &monitor_numastat_spec, root,
 	    "/sys/devices/system/node/node%u/numastat", cause);
@@ -46,7 +46,7 @@ monitor_numa_meminfo_start(void **state, const char *root, char **cause)
 
 const struct monitor_ops monitor_numastat_ops = {
 	.name = "numastat",
-	.start = monitor_numastat_start,
+	.start = monitor_numa_stat_start,
 	.sample = monitor_file_sample,
 	.stop = monitor_file_stop,
 	.free = monitor_file_free,

@@ -1,13 +1,8 @@
 /*
- * perf-profile (LKP's name; Debian package linux-perf): "perf record -a
- * -g" samples every CPU's call chains for the length of the testcase,
- * into RESULTDIR/perf-profile.data (capped in size, kept for "perf report
- * -i"). At stop, perf report folds the chains and agents/perf-profile.c
- * turns them into LKP's perf-profile.{self,children,calltrace} rows. The
- * event is the CPU's cycles where it counts them, else cpu-clock. Under
- * qemu it runs in the guest: the host's perf and its libraries go into
- * the initramfs (monitor_perfprofile_guest), the kernel's symbols come
- * from the build's System.map, and the data comes back with the result.
+ * perf-profile: `perf record -a -g` over the testcase, its call chains
+ * folded at stop into LKP's perf-profile rows (agents/perf-profile.c), on
+ * the host or, under qemu, in the guest with the host's perf in the
+ * initramfs (docs/monitors.md; docs/design.md, "File notes").
  */
 #include <sys/stat.h>
 #include <sys/types.h>

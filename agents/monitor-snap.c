@@ -77,7 +77,7 @@ monitor_snap_find(const struct monitor_snap *s, const char *name)
 }
 
 static void
-monitor_field_col(struct monitor_field *f, double v)
+monitor_snap_field_col(struct monitor_field *f, double v)
 {
 	if (f->nr_cols >= MONITOR_MAX_COLS)
 		return;
@@ -98,7 +98,7 @@ monitor_snap_add(struct monitor_snap *acc, const struct monitor_snap *s)
 		a->value += f->value;
 		if (a->n == 0) {
 			for (c = 0; c < f->nr_cols; c++)
-				monitor_field_col(a, f->cols[c]);
+				monitor_snap_field_col(a, f->cols[c]);
 		} else {
 			if (f->nr_cols < a->nr_cols)
 				a->nr_cols = f->nr_cols;
@@ -111,7 +111,7 @@ monitor_snap_add(struct monitor_snap *acc, const struct monitor_snap *s)
 
 /* A decimal number token at *p (leading blanks skipped); advances *p. */
 static int
-monitor_number(const char **p, double *v)
+monitor_snap_number(const char **p, double *v)
 {
 	const char	*s = *p;
 	char		*end;
@@ -131,7 +131,7 @@ monitor_number(const char **p, double *v)
 }
 
 static const char *
-monitor_line_end(const char *p)
+monitor_snap_line_end(const char *p)
 {
 	const char	*nl = strchr(p, '\n');
 
@@ -139,7 +139,7 @@ monitor_line_end(const char *p)
 }
 
 int
-monitor_parse_vmstat(struct monitor_snap *s, const char *text)
+monitor_snap_parse_vmstat(struct monitor_snap *s, const char *text)
 {
 	const char	*line, *end, *p, *name;
 	size_t		 len;
@@ -147,13 +147,13 @@ monitor_parse_vmstat(struct monitor_snap *s, const char *text)
 	int		 n = 0;
 
 	for (line = text; *line != '\0'; line = *end ? end + 1 : end) {
-		end = monitor_line_end(line);
+		end = monitor_snap_line_end(line);
 		for (p = line; p < end && *p > ' ' && *p <= '~'; p++)
 			;
 		name = line;
 		len = (size_t)(p - line);
 		if (len == 0 || p == end || *p != ' ' ||
-		    monitor_number(&p, &v) != 0)
+		    monitor_snap_number(&p, &v) != 0)
 			continue;
 		while (p < end && (*p == ' ' || *p == '\t'))
 			p++;
@@ -166,7 +166,7 @@ monitor_parse_vmstat(struct monitor_snap *s, const char *text)
 }
 
 int
-monitor_parse_meminfo(struct monitor_snap *s, const char *text)
+monitor_snap_parse_meminfo(struct monitor_snap *s, const char *text)
 {
 	const char	*line, *end, *p, *name;
 	size_t		 len;
@@ -174,7 +174,7 @@ monitor_parse_meminfo(struct monitor_snap *s, const char *text)
 	int		 n = 0;
 
 	for (line = text; *line != '\0'; line = *end ? end + 1 : end) {
-		end = monitor_line_end(line);
+		end = monitor_snap_line_end(line);
 		p = line;
 		if (strncmp(p, "Node ", 5) == 0 &&
 		    isdigit((unsigned char)p[5])) {
@@ -190,7 +190,7 @@ monitor_parse_meminfo(struct monitor_snap *s, const char *text)
 		if (len == 0 || p == end || *p != ':')
 			continue;
 		p++;
-		if (monitor_number(&p, &v) != 0)
+		if (monitor_snap_number(&p, &v) != 0)
 			continue;
 		while (p < end && (*p == ' ' || *p == '\t'))
 			p++;
@@ -212,7 +212,7 @@ monitor_parse_meminfo(struct monitor_snap *s, const char *text)
  * stats/interrupts does.
  */
 static void
-monitor_table_row(struct monitor_snap *s, const char *key, size_t klen,
+monitor_snap_table_row(struct monitor_snap *s, const char *key, size_t klen,
     const char *p, const char *end, size_t ncpu)
 {
 	struct monitor_field	*f;
@@ -224,7 +224,7 @@ monitor_table_row(struct monitor_snap *s, const char *key, size_t klen,
 
 	if (ncpu > sizeof cols / sizeof cols[0])
 		v = xcalloc(ncpu, sizeof *v);
-	while (nr < ncpu && monitor_number(&p, &x) == 0 && p <= end) {
+	while (nr < ncpu && monitor_snap_number(&p, &x) == 0 && p <= end) {
 		v[nr++] = x;
 		total += x;
 	}
@@ -266,7 +266,7 @@ out:
 }
 
 int
-monitor_parse_table(struct monitor_snap *s, const char *text)
+monitor_snap_parse_table(struct monitor_snap *s, const char *text)
 {
 	const char	*line, *end, *p, *key;
 	size_t		 ncpu = 0, klen;
@@ -274,7 +274,7 @@ monitor_parse_table(struct monitor_snap *s, const char *text)
 	size_t		 before = s->nr;
 
 	for (line = text; *line != '\0'; line = *end ? end + 1 : end) {
-		end = monitor_line_end(line);
+		end = monitor_snap_line_end(line);
 		p = line;
 		while (p < end && (*p == ' ' || *p == '\t'))
 			p++;
@@ -297,13 +297,13 @@ monitor_parse_table(struct monitor_snap *s, const char *text)
 		klen = (size_t)(p - key);
 		if (klen == 0 || p == end || *p != ':')
 			continue;
-		monitor_table_row(s, key, klen, p + 1, end, ncpu);
+		monitor_snap_table_row(s, key, klen, p + 1, end, ncpu);
 	}
 	return header && s->nr > before ? (int)(s->nr - before) : -1;
 }
 
 int
-monitor_parse_stat(struct monitor_snap *s, const char *text)
+monitor_snap_parse_stat(struct monitor_snap *s, const char *text)
 {
 	static const char *const states[] = {
 		"user", "nice", "system", "idle", "iowait", "irq", "softirq",
@@ -321,7 +321,7 @@ monitor_parse_stat(struct monitor_snap *s, const char *text)
 	int		 n = 0, percpu;
 
 	for (line = text; *line != '\0'; line = *end ? end + 1 : end) {
-		end = monitor_line_end(line);
+		end = monitor_snap_line_end(line);
 		if (strncmp(line, "cpu", 3) == 0) {
 			p = line + 3;
 			percpu = isdigit((unsigned char)*p);
@@ -330,12 +330,12 @@ monitor_parse_stat(struct monitor_snap *s, const char *text)
 			if (*p != ' ')
 				continue;
 			for (i = 0; i < sizeof states / sizeof states[0]; i++) {
-				if (monitor_number(&p, &v) != 0 || p > end)
+				if (monitor_snap_number(&p, &v) != 0 || p > end)
 					break;
 				snprintf(name, sizeof name, "cpu.%s", states[i]);
 				f = monitor_snap_field(s, name, strlen(name));
 				if (percpu)
-					monitor_field_col(f, v);
+					monitor_snap_field_col(f, v);
 				else {
 					f->value = v;
 					n++;
@@ -352,7 +352,7 @@ monitor_parse_stat(struct monitor_snap *s, const char *text)
 		if (i == sizeof firsts / sizeof firsts[0])
 			continue;
 		p = line + len;
-		if (monitor_number(&p, &v) != 0 || p > end)
+		if (monitor_snap_number(&p, &v) != 0 || p > end)
 			continue;
 		monitor_snap_field(s, firsts[i], len)->value = v;
 		n++;
@@ -361,7 +361,7 @@ monitor_parse_stat(struct monitor_snap *s, const char *text)
 }
 
 static char *
-monitor_path(const char *root, const char *path)
+monitor_snap_path(const char *root, const char *path)
 {
 	size_t	len;
 
@@ -377,7 +377,7 @@ int
 monitor_read(const char *root, const char *path, struct strbuf *sb,
     char **cause)
 {
-	char	*full = monitor_path(root, path);
+	char	*full = monitor_snap_path(root, path);
 	ssize_t	 n;
 	int	 fd, r = -1;
 
@@ -418,7 +418,7 @@ out:
 }
 
 static int
-monitor_node_cmp(const void *a, const void *b)
+monitor_snap_node_cmp(const void *a, const void *b)
 {
 	unsigned	x = *(const unsigned *)a, y = *(const unsigned *)b;
 
@@ -426,11 +426,11 @@ monitor_node_cmp(const void *a, const void *b)
 }
 
 int
-monitor_nodes(const char *root, unsigned **out, char **cause)
+monitor_snap_nodes(const char *root, unsigned **out, char **cause)
 {
 	struct dirent	*de;
 	DIR		*d;
-	char		*dir = monitor_path(root, "/sys/devices/system/node");
+	char		*dir = monitor_snap_path(root, "/sys/devices/system/node");
 	char		*end;
 	unsigned	*v = NULL;
 	size_t		 nr = 0, alloc = 0;
@@ -459,13 +459,13 @@ monitor_nodes(const char *root, unsigned **out, char **cause)
 		return -1;
 	}
 	free(dir);
-	qsort(v, nr, sizeof *v, monitor_node_cmp);
+	qsort(v, nr, sizeof *v, monitor_snap_node_cmp);
 	*out = v;
 	return (int)nr;
 }
 
 static struct result_metric *
-monitor_metric(struct result *r, const char *prefix, const char *name)
+monitor_snap_metric(struct result *r, const char *prefix, const char *name)
 {
 	char			*full = xasprintf("%s.%s", prefix, name);
 	struct result_metric	*m = NULL;
@@ -477,7 +477,7 @@ monitor_metric(struct result *r, const char *prefix, const char *name)
 }
 
 void
-monitor_emit_delta(struct result *r, const char *prefix,
+monitor_snap_emit_delta(struct result *r, const char *prefix,
     const struct monitor_snap *before, const struct monitor_snap *after,
     int (*is_level)(const char *), int level)
 {
@@ -489,7 +489,7 @@ monitor_emit_delta(struct result *r, const char *prefix,
 		a = &after->fields[i];
 		if (is_level != NULL && !is_level(a->name) != !level)
 			continue;
-		if ((m = monitor_metric(r, prefix, a->name)) == NULL)
+		if ((m = monitor_snap_metric(r, prefix, a->name)) == NULL)
 			continue;
 		b = monitor_snap_find(before, a->name);
 		m->value = a->value - (b != NULL ? b->value : 0);
@@ -502,7 +502,7 @@ monitor_emit_delta(struct result *r, const char *prefix,
 }
 
 void
-monitor_emit_mean(struct result *r, const char *prefix,
+monitor_snap_emit_mean(struct result *r, const char *prefix,
     const struct monitor_snap *acc, int (*is_level)(const char *),
     int level)
 {
@@ -515,7 +515,7 @@ monitor_emit_mean(struct result *r, const char *prefix,
 		if (a->n == 0 || (is_level != NULL &&
 		    !is_level(a->name) != !level))
 			continue;
-		if ((m = monitor_metric(r, prefix, a->name)) == NULL)
+		if ((m = monitor_snap_metric(r, prefix, a->name)) == NULL)
 			continue;
 		m->value = a->value / (double)a->n;
 		if (a->nr_cols < 2)

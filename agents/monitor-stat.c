@@ -103,7 +103,7 @@ monitor_stat_emit(struct monitor_file *mf, struct result *r)
 			    monitor_stat_delta(mf, i, (long)c) / t : 0);
 		}
 	}
-	monitor_emit_delta(r, "proc-stat", &mf->first, &mf->last,
+	monitor_snap_emit_delta(r, "proc-stat", &mf->first, &mf->last,
 	    monitor_stat_is_counter, 1);
 	for (i = 0; i < mf->acc.nr; i++) {
 		f = &mf->acc.fields[i];
@@ -116,7 +116,7 @@ monitor_stat_emit(struct monitor_file *mf, struct result *r)
 
 static const struct monitor_file_spec monitor_stat_spec = {
 	.prefix = "proc-stat",
-	.parse = monitor_parse_stat,
+	.parse = monitor_snap_parse_stat,
 	.is_level = monitor_stat_is_level,
 	.sample = 1,
 	.emit = monitor_stat_emit,
@@ -125,13 +125,8 @@ static const struct monitor_file_spec monitor_stat_spec = {
 static int
 monitor_stat_start(void **state, const char *root, char **cause)
 {
-	char	**paths = xcalloc(1, sizeof *paths);
-	char	**tags = xcalloc(1, sizeof *tags);
-
-	paths[0] = xstrdup("/proc/stat");
-	tags[0] = xstrdup("");
-	return monitor_file_start(state, &monitor_stat_spec, root, paths,
-	    tags, 1, cause);
+	return monitor_file_start_one(state, &monitor_stat_spec, root, "/proc/stat",
+	    cause);
 }
 
 const struct monitor_ops monitor_proc_stat_ops = {

@@ -22,14 +22,14 @@
 
 #define TURBOSTAT_MAX_COLS	512
 
-struct turbostat_col {
+struct monitor_turbostat_col {
 	char	*name;
 	double	 sum;
 	unsigned n;
 };
 
 static size_t
-turbostat_fields(char *line, char **f, size_t max)
+monitor_turbostat_fields(char *line, char **f, size_t max)
 {
 	size_t	n = 0;
 	char	*save = NULL, *t;
@@ -40,8 +40,8 @@ turbostat_fields(char *line, char **f, size_t max)
 	return n;
 }
 
-static struct turbostat_col *
-turbostat_col(struct turbostat_col *cols, size_t *nr, const char *name)
+static struct monitor_turbostat_col *
+monitor_turbostat_col(struct monitor_turbostat_col *cols, size_t *nr, const char *name)
 {
 	size_t	i;
 
@@ -59,10 +59,10 @@ turbostat_col(struct turbostat_col *cols, size_t *nr, const char *name)
 
 /* The summary row under a header: the columns line up from the right. */
 static void
-turbostat_row(struct turbostat_col *cols, size_t *nr, char **title,
+monitor_turbostat_row(struct monitor_turbostat_col *cols, size_t *nr, char **title,
     size_t nt, char **val, size_t nv)
 {
-	struct turbostat_col	*c;
+	struct monitor_turbostat_col	*c;
 	size_t			 i;
 	char			*end;
 	double			 v;
@@ -74,7 +74,7 @@ turbostat_row(struct turbostat_col *cols, size_t *nr, char **title,
 		if (end == val[i] || *end != '\0' || !(v == v) || v > 1e300 ||
 		    v < -1e300)
 			continue;
-		if ((c = turbostat_col(cols, nr, title[nt - nv + i])) != NULL) {
+		if ((c = monitor_turbostat_col(cols, nr, title[nt - nv + i])) != NULL) {
 			c->sum += v;
 			c->n++;
 		}
@@ -85,7 +85,7 @@ int
 monitor_turbostat_parse(struct result *r, const char *text, size_t len,
     char **cause)
 {
-	struct turbostat_col	*cols = xcalloc(TURBOSTAT_MAX_COLS,
+	struct monitor_turbostat_col	*cols = xcalloc(TURBOSTAT_MAX_COLS,
 				    sizeof *cols);
 	char			*copy = xstrndup(text, len), *line, *save = NULL;
 	char			*title[TURBOSTAT_MAX_COLS], *val[TURBOSTAT_MAX_COLS];
@@ -101,12 +101,12 @@ monitor_turbostat_parse(struct result *r, const char *text, size_t len,
 		}
 		if (head == NULL)
 			continue;
-		nt = turbostat_fields(head, title, TURBOSTAT_MAX_COLS);
-		nv = turbostat_fields(line, val, TURBOSTAT_MAX_COLS);
+		nt = monitor_turbostat_fields(head, title, TURBOSTAT_MAX_COLS);
+		nv = monitor_turbostat_fields(line, val, TURBOSTAT_MAX_COLS);
 		head = NULL;
 		if (nv == 0 || nv > nt)
 			continue;
-		turbostat_row(cols, &nr, title, nt, val, nv);
+		monitor_turbostat_row(cols, &nr, title, nt, val, nv);
 		rows++;
 	}
 	for (i = 0; i < nr; i++) {

@@ -18,7 +18,7 @@ monitor_vmstat_is_level(const char *name)
 
 static const struct monitor_file_spec monitor_vmstat_spec = {
 	.prefix = "proc-vmstat",
-	.parse = monitor_parse_vmstat,
+	.parse = monitor_snap_parse_vmstat,
 	.is_level = monitor_vmstat_is_level,
 	.sample = 1,
 };
@@ -26,13 +26,8 @@ static const struct monitor_file_spec monitor_vmstat_spec = {
 static int
 monitor_vmstat_start(void **state, const char *root, char **cause)
 {
-	char	**paths = xcalloc(1, sizeof *paths);
-	char	**tags = xcalloc(1, sizeof *tags);
-
-	paths[0] = xstrdup("/proc/vmstat");
-	tags[0] = xstrdup("");
-	return monitor_file_start(state, &monitor_vmstat_spec, root, paths,
-	    tags, 1, cause);
+	return monitor_file_start_one(state, &monitor_vmstat_spec, root, "/proc/vmstat",
+	    cause);
 }
 
 const struct monitor_ops monitor_proc_vmstat_ops = {

@@ -1,15 +1,8 @@
 /*
- * Monitors: what the agent measures around a testcase besides the
- * testcase's own output (LKP's monitors: time, proc-vmstat, meminfo,
- * numa-numastat, ...). Each is a table entry with start, an optional
- * periodic sample and stop; stop adds its metrics, named "MONITOR.field"
- * as LKP names them, to the run's result. docs/monitors.md lists them.
- *
- * The readings of /proc and /sys files are parsed into a snapshot: named
- * values, each optionally with one column per CPU or node. Counters are
- * reported as the difference between the snapshots taken at start and at
- * stop; levels (memory in use, frequencies) as the mean of every snapshot
- * taken from start to stop, one per interval in the sampler thread.
+ * Monitors: what the agent measures around a testcase besides its own
+ * output, as LKP's monitors do, each a table entry with start, an optional
+ * periodic sample and stop; /proc and /sys readings become snapshots,
+ * counters reported as differences, levels as means (docs/monitors.md).
  */
 #ifndef AGENTS_MONITOR_H
 #define AGENTS_MONITOR_H
@@ -156,16 +149,16 @@ void	 monitor_snap_add(struct monitor_snap *acc,
  *     columns, "intr", "ctxt", "processes", "procs_running",
  *     "procs_blocked", "softirq".
  */
-int	 monitor_parse_vmstat(struct monitor_snap *, const char *text);
-int	 monitor_parse_meminfo(struct monitor_snap *, const char *text);
-int	 monitor_parse_table(struct monitor_snap *, const char *text);
-int	 monitor_parse_stat(struct monitor_snap *, const char *text);
+int	 monitor_snap_parse_vmstat(struct monitor_snap *, const char *text);
+int	 monitor_snap_parse_meminfo(struct monitor_snap *, const char *text);
+int	 monitor_snap_parse_table(struct monitor_snap *, const char *text);
+int	 monitor_snap_parse_stat(struct monitor_snap *, const char *text);
 
 /* ROOT/path into sb (reset first); -1 with *cause when unreadable. */
 int	 monitor_read(const char *root, const char *path, struct strbuf *sb,
 	     char **cause);
 /* Node numbers under ROOT/sys/devices/system/node, sorted; count or -1. */
-int	 monitor_nodes(const char *root, unsigned **out, char **cause);
+int	 monitor_snap_nodes(const char *root, unsigned **out, char **cause);
 
 /*
  * Metrics from snapshots: PREFIX.name for each field, its value (and
@@ -173,11 +166,11 @@ int	 monitor_nodes(const char *root, unsigned **out, char **cause);
  * A field is reported when is_level is NULL or is_level(name) == level.
  * Names a result cannot hold are skipped.
  */
-void	 monitor_emit_delta(struct result *, const char *prefix,
+void	 monitor_snap_emit_delta(struct result *, const char *prefix,
 	     const struct monitor_snap *before,
 	     const struct monitor_snap *after, int (*is_level)(const char *),
 	     int level);
-void	 monitor_emit_mean(struct result *, const char *prefix,
+void	 monitor_snap_emit_mean(struct result *, const char *prefix,
 	     const struct monitor_snap *acc, int (*is_level)(const char *),
 	     int level);
 

@@ -38,7 +38,7 @@ struct result_parser {
 };
 
 static int
-result_hex(char c)
+result_parse_hex(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -50,11 +50,11 @@ result_hex(char c)
 }
 
 static int
-result_parser_error(struct result_parser *rp, const char *fmt, ...)
+result_parse_error(struct result_parser *rp, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 static int
-result_parser_error(struct result_parser *rp, const char *fmt, ...)
+result_parse_error(struct result_parser *rp, const char *fmt, ...)
 {
 	struct strbuf	sb = STRBUF_INIT;
 	va_list		ap;
@@ -72,7 +72,7 @@ result_parser_error(struct result_parser *rp, const char *fmt, ...)
 }
 
 static int
-result_unescape(struct result_parser *rp, struct result_span v, char **out)
+result_parse_unescape(struct result_parser *rp, struct result_span v, char **out)
 {
 	struct strbuf	sb = STRBUF_INIT;
 	size_t		i;
@@ -101,13 +101,13 @@ result_unescape(struct result_parser *rp, struct result_span v, char **out)
 		case 'x':
 			if (i + 2 >= v.len)
 				goto bad;
-			if ((hi = result_hex(v.p[i + 1])) == -1 ||
-			    (lo = result_hex(v.p[i + 2])) == -1)
+			if ((hi = result_parse_hex(v.p[i + 1])) == -1 ||
+			    (lo = result_parse_hex(v.p[i + 2])) == -1)
 				goto bad;
 			c = hi * 16 + lo;
 			if (c == 0) {
 				strbuf_release(&sb);
-				return result_parser_error(rp,
+				return result_parse_error(rp,
 				    "'\\x00' is not allowed in a value");
 			}
 			i += 2;
@@ -119,20 +119,20 @@ result_unescape(struct result_parser *rp, struct result_span v, char **out)
 	}
 	if (sb.len > RESULT_MAX_TEXT) {
 		strbuf_release(&sb);
-		return result_parser_error(rp, "value longer than %u bytes",
+		return result_parse_error(rp, "value longer than %u bytes",
 		    RESULT_MAX_TEXT);
 	}
 	*out = strbuf_detach(&sb, NULL);
 	return 0;
 bad:
 	strbuf_release(&sb);
-	return result_parser_error(rp, "bad escape in value (only \\\\, \\n, "
+	return result_parse_error(rp, "bad escape in value (only \\\\, \\n, "
 	    "\\t, \\r and \\xHH)");
 }
 
 /* Split off the next space-separated word; the rest follows one space. */
 static int
-result_word(struct result_span *line, struct result_span *word)
+result_parse_word(struct result_span *line, struct result_span *word)
 {
 	const char	*sp = memchr(line->p, ' ', line->len);
 
@@ -150,7 +150,7 @@ result_word(struct result_span *line, struct result_span *word)
 }
 
 static int
-result_span_is(struct result_span s, const char *lit)
+result_parse_span_is(struct result_span s, const char *lit)
 {
 	return s.len == strlen(lit) && memcmp(s.p, lit, s.len) == 0;
 }
@@ -160,7 +160,7 @@ result_parse_name(struct result_parser *rp, struct result_span s,
     const char *what, char **out)
 {
 	if (s.len == 0 || s.len > RESULT_MAX_NAME)
-		return result_parser_error(rp, "%s must be 1 to %u characters",
+		return result_parse_error(rp, "%s must be 1 to %u characters",
 		    what, RESULT_MAX_NAME);
 	*out = xstrndup(s.p, s.len);
 	return 0;
@@ -171,7 +171,7 @@ result_parse_value(struct result_parser *rp, const char *name,
     struct result_span s, double *out)
 {
 	if (result_number_parse(s.p, s.len, out) != 0)
-		return result_parser_error(rp, "'%s': value '%.*s' is not a "
+		return result_parse_error(rp, "'%s': value '%.*s' is not a "
 		    "finite decimal number", name, (int)(s.len > 64 ? 64 :
 		    s.len), s.p);
 	return 0;
@@ -214,9 +214,9 @@ result_parse_metric(struct result_parser *rp, struct result_span rest)
 	double			 v;
 	int			 r = -1;
 
-	if (result_word(&rest, &word) != 0 || rest.len == 0 ||
+	if (result_parse_word(&rest, &word) != 0 || rest.len == 0 ||
 	    memchr(rest.p, ' ', rest.len) != NULL) {
-		result_parser_error(rp, "expected 'metric NAME VALUE'");
+		result_parse_error(rp, "expected 'metric NAME VALUE'");
 		goto out;
 	}
 	value = rest;
@@ -224,11 +224,11 @@ result_parse_metric(struct result_parser *rp, struct result_span rest)
 	    result_parse_value(rp, name, value, &v) != 0)
 		goto out;
 	if (result_index_find(&rp->metrics, name) != RESULT_INDEX_NONE) {
-		result_parser_error(rp, "metric '%s' given twice", name);
+		result_parse_error(rp, "metric '%s' given twice", name);
 		goto out;
 	}
 	if (rp->r->nr_metrics >= RESULT_MAX_METRICS) {
-		result_parser_error(rp, "more than %u metrics",
+		result_parse_error(rp, "more than %u metrics",
 		    RESULT_MAX_METRICS);
 		goto out;
 	}
@@ -252,28 +252,28 @@ result_parse_instance(struct result_parser *rp, struct result_span rest)
 	double			 v;
 	int			 r = -1;
 
-	if (result_word(&rest, &word) != 0 || result_word(&rest, &index) != 0 ||
+	if (result_parse_word(&rest, &word) != 0 || result_parse_word(&rest, &index) != 0 ||
 	    rest.len == 0 || memchr(rest.p, ' ', rest.len) != NULL) {
-		result_parser_error(rp, "expected 'instance NAME INDEX VALUE'");
+		result_parse_error(rp, "expected 'instance NAME INDEX VALUE'");
 		goto out;
 	}
 	value = rest;
 	if (result_parse_name(rp, word, "metric name", &name) != 0)
 		goto out;
 	if ((at = result_index_find(&rp->metrics, name)) == RESULT_INDEX_NONE) {
-		result_parser_error(rp, "instance of metric '%s' before its "
+		result_parse_error(rp, "instance of metric '%s' before its "
 		    "'metric' line", name);
 		goto out;
 	}
 	m = &rp->r->metrics[at];
 	if (result_parse_uint(index, 0, RESULT_MAX_INSTANCES - 1, &n) != 0) {
-		result_parser_error(rp, "metric '%s': instance index '%.*s' "
+		result_parse_error(rp, "metric '%s': instance index '%.*s' "
 		    "is not a number below %u", name, (int)(index.len > 16 ?
 		    16 : index.len), index.p, RESULT_MAX_INSTANCES);
 		goto out;
 	}
 	if ((size_t)n != m->nr_instances) {
-		result_parser_error(rp, "metric '%s': instance %ld out of "
+		result_parse_error(rp, "metric '%s': instance %ld out of "
 		    "order (expected %zu)", name, n, m->nr_instances);
 		goto out;
 	}
@@ -293,19 +293,19 @@ result_parse_env(struct result_parser *rp, struct result_span rest)
 	char			*key = NULL, *value = NULL;
 	int			 r = -1;
 
-	if (result_word(&rest, &word) != 0) {
-		result_parser_error(rp, "expected 'env KEY VALUE'");
+	if (result_parse_word(&rest, &word) != 0) {
+		result_parse_error(rp, "expected 'env KEY VALUE'");
 		goto out;
 	}
 	if (result_parse_name(rp, word, "env key", &key) != 0 ||
-	    result_unescape(rp, rest, &value) != 0)
+	    result_parse_unescape(rp, rest, &value) != 0)
 		goto out;
 	if (result_index_find(&rp->env, key) != RESULT_INDEX_NONE) {
-		result_parser_error(rp, "env '%s' given twice", key);
+		result_parse_error(rp, "env '%s' given twice", key);
 		goto out;
 	}
 	if (rp->r->nr_env >= RESULT_MAX_ENV) {
-		result_parser_error(rp, "more than %u env entries",
+		result_parse_error(rp, "more than %u env entries",
 		    RESULT_MAX_ENV);
 		goto out;
 	}
@@ -329,9 +329,9 @@ result_parse_times(struct result_parser *rp, const char *what,
 {
 	struct result_span	word;
 
-	if (result_word(&rest, &word) != 0 || rest.len == 0 ||
+	if (result_parse_word(&rest, &word) != 0 || rest.len == 0 ||
 	    memchr(rest.p, ' ', rest.len) != NULL)
-		return result_parser_error(rp, "expected '%s WALL MONO'",
+		return result_parse_error(rp, "expected '%s WALL MONO'",
 		    what);
 	if (result_parse_value(rp, what, word, wall) != 0 ||
 	    result_parse_value(rp, what, rest, mono) != 0)
@@ -348,86 +348,86 @@ result_parse_line(struct result_parser *rp, struct result_span line)
 
 	for (i = 0; i < line.len; i++) {
 		if (line.p[i] < ' ' || line.p[i] > '~')
-			return result_parser_error(rp, "byte 0x%02x not "
+			return result_parse_error(rp, "byte 0x%02x not "
 			    "allowed (values escape it)",
 			    (unsigned char)line.p[i]);
 	}
 	if (rp->line == 1) {
 		if (line.len > 20 && memcmp(line.p, "bisect-agent-result ",
-		    20) == 0 && !result_span_is(line, "bisect-agent-result 1"))
-			return result_parser_error(rp, "unsupported result "
+		    20) == 0 && !result_parse_span_is(line, "bisect-agent-result 1"))
+			return result_parse_error(rp, "unsupported result "
 			    "version '%.*s' (this agent reads %d)",
 			    (int)(line.len - 20 > 16 ? 16 : line.len - 20),
 			    line.p + 20, RESULT_VERSION);
-		if (!result_span_is(line, "bisect-agent-result 1"))
-			return result_parser_error(rp, "not a bisect-agent "
+		if (!result_parse_span_is(line, "bisect-agent-result 1"))
+			return result_parse_error(rp, "not a bisect-agent "
 			    "result (no 'bisect-agent-result %d' header)",
 			    RESULT_VERSION);
 		return 0;
 	}
-	if (result_word(&line, &keyword) != 0)
-		return result_parser_error(rp, "empty line or leading space");
-	if (result_span_is(keyword, "metric"))
+	if (result_parse_word(&line, &keyword) != 0)
+		return result_parse_error(rp, "empty line or leading space");
+	if (result_parse_span_is(keyword, "metric"))
 		return result_parse_metric(rp, line);
-	if (result_span_is(keyword, "instance"))
+	if (result_parse_span_is(keyword, "instance"))
 		return result_parse_instance(rp, line);
-	if (result_span_is(keyword, "env"))
+	if (result_parse_span_is(keyword, "env"))
 		return result_parse_env(rp, line);
-	if (result_span_is(keyword, "exit_status")) {
+	if (result_parse_span_is(keyword, "exit_status")) {
 		if (rp->seen_exit++)
-			return result_parser_error(rp, "'exit_status' given "
+			return result_parse_error(rp, "'exit_status' given "
 			    "twice");
 		if (result_parse_uint(line, -1, 255, &status) != 0)
-			return result_parser_error(rp, "exit_status '%.*s' "
+			return result_parse_error(rp, "exit_status '%.*s' "
 			    "is not a number from -1 to 255",
 			    (int)(line.len > 16 ? 16 : line.len), line.p);
 		rp->r->exit_status = (int)status;
 		return 0;
 	}
-	if (result_span_is(keyword, "error")) {
+	if (result_parse_span_is(keyword, "error")) {
 		if (rp->seen_error++)
-			return result_parser_error(rp, "'error' given twice");
+			return result_parse_error(rp, "'error' given twice");
 		if (line.len == 0)
-			return result_parser_error(rp, "empty 'error'");
-		return result_unescape(rp, line, &rp->r->error);
+			return result_parse_error(rp, "empty 'error'");
+		return result_parse_unescape(rp, line, &rp->r->error);
 	}
-	if (result_span_is(keyword, "untestable")) {
+	if (result_parse_span_is(keyword, "untestable")) {
 		if (rp->seen_untestable++)
-			return result_parser_error(rp, "'untestable' given "
+			return result_parse_error(rp, "'untestable' given "
 			    "twice");
 		if (line.len == 0)
-			return result_parser_error(rp, "empty 'untestable'");
-		return result_unescape(rp, line, &rp->r->untestable);
+			return result_parse_error(rp, "empty 'untestable'");
+		return result_parse_unescape(rp, line, &rp->r->untestable);
 	}
-	if (result_span_is(keyword, "disturbed")) {
+	if (result_parse_span_is(keyword, "disturbed")) {
 		if (rp->seen_disturbed++)
-			return result_parser_error(rp, "'disturbed' given "
+			return result_parse_error(rp, "'disturbed' given "
 			    "twice");
 		if (line.len == 0)
-			return result_parser_error(rp, "empty 'disturbed'");
-		return result_unescape(rp, line, &rp->r->disturbed);
+			return result_parse_error(rp, "empty 'disturbed'");
+		return result_parse_unescape(rp, line, &rp->r->disturbed);
 	}
-	if (result_span_is(keyword, "start")) {
+	if (result_parse_span_is(keyword, "start")) {
 		if (rp->seen_start++)
-			return result_parser_error(rp, "'start' given twice");
+			return result_parse_error(rp, "'start' given twice");
 		return result_parse_times(rp, "start", line,
 		    &rp->r->start_wall, &rp->r->start_mono);
 	}
-	if (result_span_is(keyword, "end")) {
+	if (result_parse_span_is(keyword, "end")) {
 		if (rp->seen_end++)
-			return result_parser_error(rp, "'end' given twice");
+			return result_parse_error(rp, "'end' given twice");
 		return result_parse_times(rp, "end", line, &rp->r->end_wall,
 		    &rp->r->end_mono);
 	}
-	if (result_span_is(keyword, "boot_id")) {
+	if (result_parse_span_is(keyword, "boot_id")) {
 		if (rp->seen_boot_id++)
-			return result_parser_error(rp, "'boot_id' given "
+			return result_parse_error(rp, "'boot_id' given "
 			    "twice");
 		if (line.len == 0)
-			return result_parser_error(rp, "empty 'boot_id'");
-		return result_unescape(rp, line, &rp->r->boot_id);
+			return result_parse_error(rp, "empty 'boot_id'");
+		return result_parse_unescape(rp, line, &rp->r->boot_id);
 	}
-	return result_parser_error(rp, "unknown keyword '%.*s'",
+	return result_parse_error(rp, "unknown keyword '%.*s'",
 	    (int)(keyword.len > 32 ? 32 : keyword.len), keyword.p);
 }
 
@@ -445,26 +445,26 @@ result_parse(const char *name, const char *buf, size_t len,
 	rp.cause = cause;
 	rp.r = result_new();
 	if (len > RESULT_MAX_SIZE) {
-		result_parser_error(&rp, "larger than %u bytes",
+		result_parse_error(&rp, "larger than %u bytes",
 		    RESULT_MAX_SIZE);
 		goto out;
 	}
 	if (len == 0) {
-		result_parser_error(&rp, "empty result");
+		result_parse_error(&rp, "empty result");
 		goto out;
 	}
 	while (p < end) {
 		rp.line++;
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (nl == NULL) {
-			result_parser_error(&rp, "no newline at end of file "
+			result_parse_error(&rp, "no newline at end of file "
 			    "(truncated?)");
 			goto out;
 		}
 		line.p = p;
 		line.len = (size_t)(nl - p);
 		if (line.len > RESULT_MAX_LINE) {
-			result_parser_error(&rp, "line longer than %u bytes",
+			result_parse_error(&rp, "line longer than %u bytes",
 			    RESULT_MAX_LINE);
 			goto out;
 		}
@@ -474,11 +474,11 @@ result_parse(const char *name, const char *buf, size_t len,
 	}
 	rp.line = 0;
 	if (!rp.seen_exit) {
-		result_parser_error(&rp, "no 'exit_status' line");
+		result_parse_error(&rp, "no 'exit_status' line");
 		goto out;
 	}
 	if (rp.seen_start != rp.seen_end) {
-		result_parser_error(&rp, "'start' and 'end' come together");
+		result_parse_error(&rp, "'start' and 'end' come together");
 		goto out;
 	}
 	rp.r->has_times = rp.seen_start;

@@ -158,6 +158,19 @@ result_set_error(struct result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* result_text, or dflt when the text is empty. */
+static char *
+result_text_or(const char *fmt, va_list ap, const char *dflt)
+{
+	char	*text = result_text(fmt, ap);
+
+	if (text[0] == '\0') {
+		free(text);
+		text = xstrdup(dflt);
+	}
+	return text;
+}
+
 void
 result_set_untestable(struct result *r, const char *fmt, ...)
 {
@@ -166,12 +179,8 @@ result_set_untestable(struct result *r, const char *fmt, ...)
 	if (r->untestable != NULL)
 		return;
 	va_start(ap, fmt);
-	r->untestable = result_text(fmt, ap);
+	r->untestable = result_text_or(fmt, ap, "untestable");
 	va_end(ap);
-	if (r->untestable[0] == '\0') {
-		free(r->untestable);
-		r->untestable = xstrdup("untestable");
-	}
 	result_set_error(r, "%s", r->untestable);
 }
 
@@ -183,12 +192,8 @@ result_set_disturbed(struct result *r, const char *fmt, ...)
 	if (r->disturbed != NULL)
 		return;
 	va_start(ap, fmt);
-	r->disturbed = result_text(fmt, ap);
+	r->disturbed = result_text_or(fmt, ap, "disturbed");
 	va_end(ap);
-	if (r->disturbed[0] == '\0') {
-		free(r->disturbed);
-		r->disturbed = xstrdup("disturbed");
-	}
 }
 
 int
@@ -293,83 +298,28 @@ result_escape(struct strbuf *sb, const char *s)
 	}
 }
 
-int
-result_format(const struct result *r, char **out, size_t *len, char **cause)
+/* One "KEY TEXT" line, TEXT escaped, refused past RESULT_MAX_LINE. */
+static int
+result_format_text(struct strbuf *sb, const char *key, const char *text,
+    const char *what, char **cause)
+{
+	size_t	start = sb->len;
+
+	strbuf_addf(sb, "%s ", key);
+	result_escape(sb, text);
+	if (sb->len - start > RESULT_MAX_LINE)
+		return error_set(cause, "%s too long", what);
+	strbuf_addch(sb, '\n');
+	return 0;
+}
+
+static int
+result_format_env(struct strbuf *sb, const struct result *r, char **cause)
 {
 	struct result_index	 seen = RESULT_INDEX_INIT;
-	struct strbuf		 sb = STRBUF_INIT;
-	const struct result_metric *m;
-	size_t			 i, j, start;
+	size_t			 i, start;
 	int			 ret = -1;
 
-	if (r->exit_status < -1 || r->exit_status > 255) {
-		error_set(cause, "exit status %d out of range", r->exit_status);
-		goto out;
-	}
-	if (r->nr_metrics > RESULT_MAX_METRICS || r->nr_env > RESULT_MAX_ENV) {
-		error_set(cause, "too many metrics or env entries");
-		goto out;
-	}
-	strbuf_addf(&sb, "bisect-agent-result %d\nexit_status %d\n",
-	    RESULT_VERSION, r->exit_status);
-	if (r->error != NULL) {
-		start = sb.len;
-		strbuf_addstr(&sb, "error ");
-		result_escape(&sb, r->error[0] != '\0' ? r->error : "unknown");
-		if (sb.len - start > RESULT_MAX_LINE) {
-			error_set(cause, "error text too long");
-			goto out;
-		}
-		strbuf_addch(&sb, '\n');
-	}
-	if (r->untestable != NULL) {
-		start = sb.len;
-		strbuf_addstr(&sb, "untestable ");
-		result_escape(&sb, r->untestable[0] != '\0' ? r->untestable :
-		    "untestable");
-		if (sb.len - start > RESULT_MAX_LINE) {
-			error_set(cause, "untestable text too long");
-			goto out;
-		}
-		strbuf_addch(&sb, '\n');
-	}
-	if (r->disturbed != NULL) {
-		start = sb.len;
-		strbuf_addstr(&sb, "disturbed ");
-		result_escape(&sb, r->disturbed[0] != '\0' ? r->disturbed :
-		    "disturbed");
-		if (sb.len - start > RESULT_MAX_LINE) {
-			error_set(cause, "disturbed text too long");
-			goto out;
-		}
-		strbuf_addch(&sb, '\n');
-	}
-	if (r->has_times) {
-		if (!isfinite(r->start_wall) || !isfinite(r->start_mono) ||
-		    !isfinite(r->end_wall) || !isfinite(r->end_mono)) {
-			error_set(cause, "the run's times are not finite");
-			goto out;
-		}
-		strbuf_addstr(&sb, "start ");
-		result_number_format(&sb, r->start_wall);
-		strbuf_addch(&sb, ' ');
-		result_number_format(&sb, r->start_mono);
-		strbuf_addstr(&sb, "\nend ");
-		result_number_format(&sb, r->end_wall);
-		strbuf_addch(&sb, ' ');
-		result_number_format(&sb, r->end_mono);
-		strbuf_addch(&sb, '\n');
-	}
-	if (r->boot_id != NULL && r->boot_id[0] != '\0') {
-		start = sb.len;
-		strbuf_addstr(&sb, "boot_id ");
-		result_escape(&sb, r->boot_id);
-		if (sb.len - start > RESULT_MAX_LINE) {
-			error_set(cause, "boot_id too long");
-			goto out;
-		}
-		strbuf_addch(&sb, '\n');
-	}
 	for (i = 0; i < r->nr_env; i++) {
 		if (!result_name_valid(r->env[i].key) ||
 		    result_index_find(&seen, r->env[i].key) !=
@@ -379,18 +329,32 @@ result_format(const struct result *r, char **out, size_t *len, char **cause)
 			goto out;
 		}
 		result_index_add(&seen, r->env[i].key, i);
-		start = sb.len;
-		strbuf_addf(&sb, "env %s ", r->env[i].key);
-		result_escape(&sb, r->env[i].value);
+		start = sb->len;
+		strbuf_addf(sb, "env %s ", r->env[i].key);
+		result_escape(sb, r->env[i].value);
 		if (strlen(r->env[i].value) > RESULT_MAX_TEXT ||
-		    sb.len - start > RESULT_MAX_LINE) {
+		    sb->len - start > RESULT_MAX_LINE) {
 			error_set(cause, "env '%s': value too long",
 			    r->env[i].key);
 			goto out;
 		}
-		strbuf_addch(&sb, '\n');
+		strbuf_addch(sb, '\n');
 	}
+	ret = 0;
+out:
 	result_index_release(&seen);
+	return ret;
+}
+
+static int
+result_format_metrics(struct strbuf *sb, const struct result *r,
+    char **cause)
+{
+	struct result_index	 seen = RESULT_INDEX_INIT;
+	const struct result_metric *m;
+	size_t			 i, j;
+	int			 ret = -1;
+
 	for (i = 0; i < r->nr_metrics; i++) {
 		m = &r->metrics[i];
 		if (!result_name_valid(m->name) ||
@@ -406,20 +370,83 @@ result_format(const struct result *r, char **out, size_t *len, char **cause)
 			    "many instances", m->name);
 			goto out;
 		}
-		strbuf_addf(&sb, "metric %s ", m->name);
-		result_number_format(&sb, m->value);
-		strbuf_addch(&sb, '\n');
+		strbuf_addf(sb, "metric %s ", m->name);
+		result_number_format(sb, m->value);
+		strbuf_addch(sb, '\n');
 		for (j = 0; j < m->nr_instances; j++) {
 			if (!isfinite(m->instances[j])) {
 				error_set(cause, "metric '%s': instance %zu "
 				    "not finite", m->name, j);
 				goto out;
 			}
-			strbuf_addf(&sb, "instance %s %zu ", m->name, j);
-			result_number_format(&sb, m->instances[j]);
-			strbuf_addch(&sb, '\n');
+			strbuf_addf(sb, "instance %s %zu ", m->name, j);
+			result_number_format(sb, m->instances[j]);
+			strbuf_addch(sb, '\n');
 		}
 	}
+	ret = 0;
+out:
+	result_index_release(&seen);
+	return ret;
+}
+
+static void
+result_format_times(struct strbuf *sb, const struct result *r)
+{
+	strbuf_addstr(sb, "start ");
+	result_number_format(sb, r->start_wall);
+	strbuf_addch(sb, ' ');
+	result_number_format(sb, r->start_mono);
+	strbuf_addstr(sb, "\nend ");
+	result_number_format(sb, r->end_wall);
+	strbuf_addch(sb, ' ');
+	result_number_format(sb, r->end_mono);
+	strbuf_addch(sb, '\n');
+}
+
+int
+result_format(const struct result *r, char **out, size_t *len, char **cause)
+{
+	struct strbuf		 sb = STRBUF_INIT;
+	int			 ret = -1;
+
+	if (r->exit_status < -1 || r->exit_status > 255) {
+		error_set(cause, "exit status %d out of range", r->exit_status);
+		goto out;
+	}
+	if (r->nr_metrics > RESULT_MAX_METRICS || r->nr_env > RESULT_MAX_ENV) {
+		error_set(cause, "too many metrics or env entries");
+		goto out;
+	}
+	strbuf_addf(&sb, "bisect-agent-result %d\nexit_status %d\n",
+	    RESULT_VERSION, r->exit_status);
+	if (r->error != NULL && result_format_text(&sb, "error",
+	    r->error[0] != '\0' ? r->error : "unknown", "error text",
+	    cause) != 0)
+		goto out;
+	if (r->untestable != NULL && result_format_text(&sb, "untestable",
+	    r->untestable[0] != '\0' ? r->untestable : "untestable",
+	    "untestable text", cause) != 0)
+		goto out;
+	if (r->disturbed != NULL && result_format_text(&sb, "disturbed",
+	    r->disturbed[0] != '\0' ? r->disturbed : "disturbed",
+	    "disturbed text", cause) != 0)
+		goto out;
+	if (r->has_times) {
+		if (!isfinite(r->start_wall) || !isfinite(r->start_mono) ||
+		    !isfinite(r->end_wall) || !isfinite(r->end_mono)) {
+			error_set(cause, "the run's times are not finite");
+			goto out;
+		}
+		result_format_times(&sb, r);
+	}
+	if (r->boot_id != NULL && r->boot_id[0] != '\0' &&
+	    result_format_text(&sb, "boot_id", r->boot_id, "boot_id",
+	    cause) != 0)
+		goto out;
+	if (result_format_env(&sb, r, cause) != 0 ||
+	    result_format_metrics(&sb, r, cause) != 0)
+		goto out;
 	if (sb.len > RESULT_MAX_SIZE) {
 		error_set(cause, "result larger than %u bytes",
 		    RESULT_MAX_SIZE);
@@ -428,7 +455,6 @@ result_format(const struct result *r, char **out, size_t *len, char **cause)
 	*out = strbuf_detach(&sb, len);
 	ret = 0;
 out:
-	result_index_release(&seen);
 	strbuf_release(&sb);
 	return ret;
 }

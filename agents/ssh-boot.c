@@ -1,21 +1,7 @@
 /*
- * boot: kexec over ssh (see ssh-boot.h). The kernel image is not copied
- * on its own: it is in the run's artifact set, which goes up once by its
- * hash like any other (artifacts/HASH/arch/x86/boot/bzImage), and kexec -l
- * loads it from there, the path the sudoers rule of docs/agents.md names.
- * Outcomes, as boot_kexec and the qemu boot have them:
- *
- *   the new kernel answers, with our token, the build's release: the job
- *     runs, and its result gets env boot, boot_seconds, kernel_sha256 and
- *     kernel_version;
- *   it does not come up in boot_timeout, or the machine comes back without
- *     the token (a panic and a reboot): untestable, the machine being back
- *     on its default kernel;
- *   it comes up on another release than the build's, or the machine
- *     refuses the kexec: a failed run (retried), the agent still in
- *     service;
- *   the machine does not come back at all: the transport fails (the agent
- *     is down); its host key changed: refused.
+ * boot: kexec over ssh (ssh-boot.h): the image goes up by its hash with
+ * the run's artifacts and kexec -l loads it from there; the outcomes are
+ * boot_kexec's and the qemu boot's (docs/design.md, "File notes").
  */
 #include <sys/random.h>
 #include <sys/stat.h>

@@ -1,13 +1,8 @@
 /*
- * known_hosts, read the way OpenSSH reads it: a line is "[@marker]
- * PATTERNS KEYTYPE BASE64 [comment]"; PATTERNS are comma-separated host
- * names, globs (* and ?), negations (!pattern) or hashed names
- * (|1|salt|HMAC-SHA1(salt, name)); a host on a port other than 22 is named
- * "[host]:port". The file is scanned here rather than through libssh2's
- * knownhost API, which compares names literally and gives up on a file
- * with a line it does not understand: here such a line is skipped. A key
- * matches when a line naming the host has the same type and the same key
- * blob; a host with lines of that type but none equal has CHANGED its key.
+ * known_hosts read the way OpenSSH reads it (patterns, globs, negations,
+ * hashed names, [host]:port), a line it does not understand skipped: a
+ * host's key matches, is unknown, or has CHANGED (docs/design.md, "File
+ * notes").
  */
 #include <sys/stat.h>
 

@@ -1,17 +1,8 @@
 /*
- * The link process and its client (see ssh-link.h). The protocol is one
- * request and one reply per connection, each a frame: a 4-byte length,
- * then fields, each a 4-byte length and its bytes (lengths big-endian).
- *
- *   request: "bisectd-link 1", "run", RUN_DIR, JOB_TEXT, ARTIFACT_DIR
- *            (empty: none), TIMEOUT (decimal seconds)
- *        or: "bisectd-link 1", "info"
- *   reply:   STATUS ("0", "-1" or "-2"), MESSAGE, OUTPUT
- *
- * The link writes the run's files itself (RUN_DIR is on this machine);
- * the client learns the outcome from the reply. For an agent with boot:
- * kexec the link reboots the machine before each run (agents/ssh-boot.c)
- * and its connection is the one made again after the reboot.
+ * The link process and its client (ssh-link.h): one request and one reply
+ * per connection, each a frame of length-prefixed fields; the link writes
+ * the run's files itself, and reboots a kexec agent before each run
+ * (docs/design.md, "File notes", has the frames).
  */
 #include <sys/socket.h>
 #include <sys/types.h>

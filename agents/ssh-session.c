@@ -1,20 +1,8 @@
 /*
- * One SSH connection (see ssh-session.h). The concurrency model: libssh2
- * is a state machine over one socket that is safe to drive from several
- * threads as long as only one is inside it at a time and each retries its
- * own call with the same arguments after EAGAIN. So every call happens
- * under the session's mutex; a call that would block goes to
- * ssh_session_wait, where one thread at a time (the poller) sleeps in
- * poll(2) on the socket while the others sleep on a condition variable.
- * Whenever any call completes, or the poller wakes, everyone retries: a
- * packet the poller read may have been for another thread's channel. An
- * eventfd wakes the poller when another thread completed something.
- *
- * Liveness: a receive callback stamps the time of every byte from the
- * server. A waiting poller that has heard nothing for the keepalive
- * interval sends a keepalive request (OpenSSH answers it), and a session
- * that has heard nothing for the silence timeout is declared lost: its
- * socket is shut down, so every call on it fails at once.
+ * One SSH connection (ssh-session.h): every libssh2 call under the
+ * session's mutex, one poller thread in poll(2) while the others wait, and
+ * a receive stamp that sends keepalives and declares a silent session lost
+ * (docs/design.md, "File notes").
  */
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
@@ -86,7 +74,7 @@ static pthread_once_t	session_once = PTHREAD_ONCE_INIT;
 static int		session_init_rc;
 
 static void
-session_global_init(void)
+ssh_session_global_init(void)
 {
 	session_init_rc = libssh2_init(0);
 }
@@ -100,7 +88,7 @@ ssh_session_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void	session_kick(struct ssh_session *);
+static void	ssh_session_kick(struct ssh_session *);
 
 /*
  * libssh2 reads through here, always under the session's lock. Every byte
@@ -119,7 +107,7 @@ static LIBSSH2_RECV_FUNC(session_recv)
 		s->gen++;
 		pthread_cond_broadcast(&s->cv);
 		if (s->polling)
-			session_kick(s);
+			ssh_session_kick(s);
 	} else if (n == 0)
 		s->rx_eof = 1;
 	else {
@@ -131,7 +119,7 @@ static LIBSSH2_RECV_FUNC(session_recv)
 }
 
 static void
-session_kick(struct ssh_session *s)
+ssh_session_kick(struct ssh_session *s)
 {
 	uint64_t	one = 1;
 
@@ -202,7 +190,7 @@ ssh_session_keepalive(const struct ssh_session *s)
 
 /* With the lock held. */
 static void
-session_kill_locked(struct ssh_session *s, const char *why)
+ssh_session_kill_locked(struct ssh_session *s, const char *why)
 {
 	if (s->dead)
 		return;
@@ -210,7 +198,7 @@ session_kill_locked(struct ssh_session *s, const char *why)
 	s->dead_why = xstrdup(why);
 	if (s->fd != -1)
 		shutdown(s->fd, SHUT_RDWR);
-	session_kick(s);
+	ssh_session_kick(s);
 	pthread_cond_broadcast(&s->cv);
 }
 
@@ -218,7 +206,7 @@ void
 ssh_session_kill(struct ssh_session *s, const char *why)
 {
 	ssh_session_lock(s);
-	session_kill_locked(s, why);
+	ssh_session_kill_locked(s, why);
 	ssh_session_unlock(s);
 }
 
@@ -252,7 +240,7 @@ ssh_session_progress(struct ssh_session *s)
 	s->gen++;
 	pthread_cond_broadcast(&s->cv);
 	if (s->polling)
-		session_kick(s);
+		ssh_session_kick(s);
 }
 
 /*
@@ -261,7 +249,7 @@ ssh_session_progress(struct ssh_session *s)
  * keepalive (sent from a stack buffer) would block every other sender.
  */
 static void
-session_keepalive_locked(struct ssh_session *s, double now)
+ssh_session_keepalive_locked(struct ssh_session *s, double now)
 {
 	socklen_t	len = sizeof(int);
 	int		queued = 0, sndbuf = 0, seconds;
@@ -298,7 +286,7 @@ ssh_session_wait(struct ssh_session *s, double deadline, char **cause)
 	dirs = libssh2_session_block_directions(s->ssh);
 	out = (dirs & LIBSSH2_SESSION_BLOCK_OUTBOUND) != 0;
 	if (!s->polling) {
-		session_keepalive_locked(s, now);
+		ssh_session_keepalive_locked(s, now);
 		s->polling = 1;
 		pfd[0].fd = s->fd;
 		pfd[0].events = POLLIN | (out || s->want_out ? POLLOUT : 0);
@@ -320,7 +308,7 @@ ssh_session_wait(struct ssh_session *s, double deadline, char **cause)
 	} else {
 		if (out) {
 			s->want_out++;
-			session_kick(s);
+			ssh_session_kick(s);
 		}
 		gen = s->gen;
 		clock_gettime(CLOCK_REALTIME, &ts);
@@ -345,7 +333,7 @@ ssh_session_wait(struct ssh_session *s, double deadline, char **cause)
 		char	*why = xasprintf("connection to '%s' lost: no answer "
 			    "for %us", s->host, s->silence);
 
-		session_kill_locked(s, why);
+		ssh_session_kill_locked(s, why);
 		free(why);
 	}
 	if (s->dead)
@@ -356,7 +344,7 @@ ssh_session_wait(struct ssh_session *s, double deadline, char **cause)
 }
 
 static const char *
-session_sftp_status(unsigned long code)
+ssh_session_sftp_status(unsigned long code)
 {
 	static const char	*names[] = {
 		"ok", "end of file", "no such file", "permission denied",
@@ -384,7 +372,7 @@ ssh_session_error(struct ssh_session *s, int rc, char **cause,
 		return error_set(cause, "%s", s->dead_why);
 	if (rc == LIBSSH2_ERROR_SFTP_PROTOCOL && s->sftp != NULL)
 		return error_set(cause, "%s: %s", what,
-		    session_sftp_status(libssh2_sftp_last_error(s->sftp)));
+		    ssh_session_sftp_status(libssh2_sftp_last_error(s->sftp)));
 	libssh2_session_last_error(s->ssh, &msg, &len, 0);
 	if (rc == LIBSSH2_ERROR_SOCKET_SEND || rc == LIBSSH2_ERROR_SOCKET_RECV ||
 	    rc == LIBSSH2_ERROR_SOCKET_DISCONNECT ||
@@ -401,7 +389,7 @@ ssh_session_error(struct ssh_session *s, int rc, char **cause,
 			why = xasprintf("connection to '%s' lost: %s",
 			    s->host, msg != NULL && *msg ? msg :
 			    "socket error");
-		session_kill_locked(s, why);
+		ssh_session_kill_locked(s, why);
 		free(why);
 		return error_set(cause, "%s", s->dead_why);
 	}
@@ -411,7 +399,7 @@ ssh_session_error(struct ssh_session *s, int rc, char **cause,
 
 /* OpenSSH's rule: a private key others can read is not used. */
 static int
-session_check_identity(const char *name, const char *path, char **cause)
+ssh_session_check_identity(const char *name, const char *path, char **cause)
 {
 	struct stat	st;
 
@@ -439,7 +427,7 @@ session_check_identity(const char *name, const char *path, char **cause)
 }
 
 static int
-session_connect(struct ssh_session *s, double deadline, char **cause)
+ssh_session_connect(struct ssh_session *s, double deadline, char **cause)
 {
 	struct addrinfo	 hints, *res = NULL, *ai;
 	struct pollfd	 pfd;
@@ -515,7 +503,7 @@ out:
  * itself, but with an overlapping memcpy.
  */
 static char *
-session_supported(LIBSSH2_SESSION *ssh, const char *methods)
+ssh_session_supported(LIBSSH2_SESSION *ssh, const char *methods)
 {
 	struct strbuf	  sb = STRBUF_INIT;
 	const char	**algs = NULL;
@@ -550,14 +538,14 @@ session_supported(LIBSSH2_SESSION *ssh, const char *methods)
 
 /* Handshake, host key, authentication and SFTP, by the deadline. */
 static int
-session_setup(struct ssh_session *s, double deadline, char **cause)
+ssh_session_setup(struct ssh_session *s, double deadline, char **cause)
 {
 	char	*methods = NULL, *offered = NULL, *why = NULL;
 	int	 rc, r = -1;
 
 	methods = s->hostkey_any ? NULL :
 	    ssh_knownhosts_methods(s->known_hosts, s->host, s->port);
-	offered = session_supported(s->ssh, methods);
+	offered = ssh_session_supported(s->ssh, methods);
 	if (offered != NULL &&
 	    libssh2_session_method_pref(s->ssh, LIBSSH2_METHOD_HOSTKEY,
 	    offered) != 0) {
@@ -648,7 +636,7 @@ out:
  * handshake failed with the host key types known_hosts has for the host.
  */
 static int
-session_open_once(const struct ssh_session_opts *o, int hostkey_any,
+ssh_session_open_once(const struct ssh_session_opts *o, int hostkey_any,
     struct ssh_session **out, int *restricted, char **cause)
 {
 	struct ssh_session	*s;
@@ -680,7 +668,7 @@ session_open_once(const struct ssh_session_opts *o, int hostkey_any,
 		goto out;
 	}
 	deadline = ssh_session_now() + s->connect_timeout;
-	if (session_connect(s, deadline, cause) != 0)
+	if (ssh_session_connect(s, deadline, cause) != 0)
 		goto out;
 	s->last_rx = s->last_ping = ssh_session_now();
 	s->ssh = libssh2_session_init_ex(NULL, NULL, NULL, s);
@@ -692,7 +680,7 @@ session_open_once(const struct ssh_session_opts *o, int hostkey_any,
 	libssh2_session_callback_set(s->ssh, LIBSSH2_CALLBACK_RECV,
 	    (void *)session_recv);
 	libssh2_session_set_blocking(s->ssh, 0);
-	if ((r = session_setup(s, deadline, cause)) != 0) {
+	if ((r = ssh_session_setup(s, deadline, cause)) != 0) {
 		*restricted = s->kex_restricted;
 		goto out;
 	}
@@ -711,12 +699,12 @@ ssh_session_open(const struct ssh_session_opts *o, struct ssh_session **out,
 	char			*known = NULL, *why = NULL;
 	int			 r, restricted;
 
-	pthread_once(&session_once, session_global_init);
+	pthread_once(&session_once, ssh_session_global_init);
 	if (session_init_rc != 0)
 		return error_set(cause, "couldn't initialise libssh2");
-	if ((r = session_check_identity(o->name, o->identity, cause)) != 0)
+	if ((r = ssh_session_check_identity(o->name, o->identity, cause)) != 0)
 		return r;
-	r = session_open_once(o, 0, out, &restricted, cause);
+	r = ssh_session_open_once(o, 0, out, &restricted, cause);
 	if (r != -1 || !restricted)
 		return r;
 	/*
@@ -724,7 +712,7 @@ ssh_session_open(const struct ssh_session_opts *o, struct ssh_session **out,
 	 * shows one of another type, it is known only under that other
 	 * type, which no retry changes (OpenSSH, too, refuses to go on).
 	 */
-	if (session_open_once(o, 1, &probe, &restricted, &why) != 0) {
+	if (ssh_session_open_once(o, 1, &probe, &restricted, &why) != 0) {
 		free(why);
 		return r;
 	}

@@ -1,15 +1,7 @@
 /*
- * fio (Debian package fio), LKP's fio-basic: nr_task jobs (numjobs) doing
- * rw I/O of bs blocks with ioengine over test_size bytes in all, in a
- * directory of the work directory, for runtime seconds, with fio's JSON
- * report in RESULTDIR/fio.json. A C adapter and not a program file
- * because fio's JSON names what LKP reports by keys that hold dots (the
- * percentiles "99.000000") and by keys that are the metrics' own names
- * (the latency buckets latency_us."4"), which dotted paths cannot say.
- * Each fio job is an instance; LKP's stats/fio names, summed over the
- * jobs for bandwidth, IOPS and workload, else their mean. The testcase is
- * "fio" or, as LKP's job files name it, "fio-basic" (its metrics are then
- * fio-basic.NAME where LKP writes fio.NAME).
+ * fio, as LKP's fio-basic: nr_task jobs of rw I/O with fio's JSON report,
+ * read in C because fio names what LKP reports by keys that hold dots;
+ * each fio job is an instance (docs/design.md, "File notes").
  */
 #include <jansson.h>
 

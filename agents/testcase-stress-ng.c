@@ -1,15 +1,8 @@
 /*
- * stress-ng (Debian package stress-ng): the stressor named by "test"
- * (LKP's parameter: cpu, vm, fork, ...) with nr_threads instances
- * (default 100% of the CPUs) for testtime seconds (LKP's key for its
- * --timeout; else runtime, default 60), LKP's options method, mode,
- * type, sched, advise and hdd_opts given as stress-ng's, its
- * temporary files in the work directory. Metrics come from the YAML file
- * it writes with --yaml (RESULTDIR/stress-ng.yaml): for each stressor,
- * stress-ng.STRESSOR.ops (bogo ops) and stress-ng.STRESSOR.ops_per_sec
- * (bogo ops per second of real time), as LKP's stats/stress-ng names
- * them. Without the file (an older stress-ng), the "metrc:"/"info:"
- * table of its output is read instead.
+ * stress-ng: the stressor named by "test" with nr_threads instances for
+ * testtime seconds and LKP's options, its bogo ops and ops per second read
+ * from the YAML it writes, or from its output table when it writes none
+ * (docs/design.md, "File notes").
  */
 #include <yaml.h>
 

@@ -1,21 +1,9 @@
 /*
  * vm-scalability's anonymous-memory cases, written for the agent (the
  * suite is not packaged): "bisect-agent vm-scalability --test=CASE ..."
- * does what LKP's programs/vm-scalability/run and the suite's case-CASE
- * script do with its usemem program, so that it travels wherever the
- * agent is uploaded. The machine's figures are the suite's hw_vars (mem,
- * MemAvailable, ROTATE_BYTES, PTE_LIMIT, nr_node); each case maps,
- * reads or writes every word of its region once, in order or at random
- * places (usemem's --readonly, --random), in nr_task processes or
- * threads (-mt), with the region made before the tasks start where the
- * case preallocates (rx, wx) and also populated for copy-on-write (cow),
- * or in 10-page units (small-allocs), stopping at runtime; each task
- * prints usemem's line "BYTES bytes / USECS usecs = KBPS KB/s". With
- * "size" the case is repeated size * nr_node / unit_size times, as LKP's
- * run does, until runtime has passed. The cases on files, tmpfs,
- * hugetlbfs, swap, NUMA migration and the suite's other programs are
- * refused by name with the reason. Metrics are LKP's parse of the same
- * lines (docs/jobs.md "vm-scalability").
+ * does what LKP's run script and the suite's case script do with usemem,
+ * prints usemem's line per task and refuses the other cases by name
+ * (docs/design.md, "File notes").
  */
 #include <sys/mman.h>
 #include <sys/syscall.h>

@@ -1,14 +1,8 @@
 /*
- * Testcase adapters: how the agent runs a named benchmark that has no
- * inline "run:", and how it turns the benchmark's own output into
- * metrics named as LKP names them. Most adapters are program files
- * (jobs/program.h, run by agents/testcase-data.c); stress-ng and
- * vm-scalability are C. An adapter builds an argv from the job's
- * parameters -- never a shell command line, so a job value cannot become
- * shell syntax -- and writes its metrics as "name: number" lines, which
- * go through the same output parser as an inline testcase's. Each
- * adapter declares the parameters it takes: testcase_validate refuses a
- * job with any other.
+ * Testcase adapters: how the agent runs a named benchmark without an
+ * inline "run:" (an argv built from the job's parameters, never a shell
+ * line) and turns its output into LKP-named metrics; each declares the
+ * parameters it takes, and testcase_validate refuses any other.
  */
 #ifndef AGENTS_TESTCASE_H
 #define AGENTS_TESTCASE_H

@@ -1,64 +1,8 @@
 /*
- * The bisection simulator of DESIGN §4: it drives the real bisect_decide
- * (linked from libstats, not a copy) through synthetic bisections and
- * prints, per scenario, how often it names the right commit and what that
- * costs in runs and builds, next to plain fixed-repeat bisection (git
- * bisect run with a script that takes r runs and compares their mean to
- * the threshold half-way between the ends' means, r = 5, 10, 20) on the
- * same histories, measured in the same run.
- *
- * Noise is relative to the commit's true mean. Every model has a gaussian
- * core of sd 2%; a culprit's change is negative (a regression of a
- * higher-is-better metric) and given in standard deviations of the noise:
- *   gauss    N(0, 2%): the sd is 2%
- *   heavy    gauss, and 5% of the samples off by +-30% of the mean (a run
- *            disturbed by something else); these outliers would make the
- *            sd 7%, so the change is in sd of the core, 2%
- *   bimodal  gauss, each sample in one of two modes 4% above or below
- *            the mean, fair coin: the sd is 4.47%; bimodal-3pct has the
- *            change of the gaussian case instead (3%, 0.67 of that sd)
- *   drift    gauss plus a slow random walk of the machine's speed (each
- *            run moves it by N(0, 0.2%)), shared by all commits
- *   burst    gauss, and a CPU hog that comes and goes: off for a
- *            geometric number of runs (mean 12), then on for 2 to 6
- *            runs, which it slows by 5 to 20% (one draw per burst). The
- *            interference monitor sees a CPU hog (others take more than
- *            25% of a CPU): each run it hits is flagged disturbed, set
- *            aside and dispatched again at the end of its batch, at most
- *            3 times, the 4th attempt counted, as bisectd/worker.c does
- *            (its busy-for-good rule, 30 s without an undisturbed run,
- *            is not modelled); set-aside attempts count in the runs
- *   hidden   the same bursts, which the monitor does not see (memory
- *            bandwidth or cache taken by another socket's job, a
- *            thermal throttle): every run counts as it came out
- *   boot     gauss within a boot, and every batch of a commit (its runs
- *            of one round) in a boot of its own, as qemu boots the
- *            commit's kernel, with an offset of N(0, 2%): boots differ
- *            as much as runs do
- * Every sample carries its time (the runs' order: one run at a time) and
- * its boot ("none" boots once per machine, so one boot holds every
- * commit). The runs of a batch are ordered as bisectd/dispatch.c orders
- * them: round k takes the k-th run of every commit, in a random order
- * (two commits make pairs).
- * The machines-* scenarios spread the runs over three test machines as
- * placement does (run k of every commit on machine k mod 3), each machine
- * off by a fixed ratio (in sd of the noise), and run the driver twice on
- * the same histories and the same draws: "driver" is told which machine
- * took each sample and takes their offsets out, "pooled" is not.
- * Histories: 1024 commits in a line after the good end, or a merge-heavy
- * DAG of 1024 commits (mainline, topic branches forked from recent
- * mainline and merged back, about one commit in five a merge).
- * Besides accuracy, runs (median, 90th and 99th percentiles, the most of
- * any trial) and builds (median, the most), it prints the peak: the most
- * samples the method took of any one commit but the ends, which shows a
- * driver piling runs on one commit, and "cut": the trials the driver's
- * total budget ended (docs/bisection.md).
- * Usage: bisect-sim [--trials N] [--scenario NAME] [--seed S] [--list]
- *   [--untimed] (the driver is not told the samples' times and boots)
- *   [--verbose] [--trace TRIAL] (every round of one trial, on stderr)
- *   [--rounds] (only the tables of issue 13: rounds by slots, and time to
- *   culprit under a cost model; they follow the scenarios when all run)
- *   [--slots N] (every scenario's driver with N slots)
+ * The bisection simulator of DESIGN §4: the real bisect_decide driven
+ * through synthetic bisections, against fixed-repeat bisection on the same
+ * histories in the same run, one table per scenario (docs/design.md,
+ * "File notes", has the noise models and the usage).
  */
 #include <math.h>
 #include <stdio.h>

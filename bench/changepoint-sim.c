@@ -1,28 +1,8 @@
 /*
- * make bench: how often E-Divisive (stats/changepoint.c) raises a false
- * alarm on series with no change, and how often and how precisely it finds
- * a single step, on simulated continuous-mode series (50 commits x 3 runs
- * by default). Beside it, the baseline a naive CI uses: each commit
- * against its parent by Welch's test at alpha, raw and with a Bonferroni
- * correction over the series. Usage:
- *
- *   changepoint-sim [--trials N] [--commits C] [--runs R]
- *                   [--permutations P] [--alpha A] [--seed S]
- *   changepoint-sim --suite [--no-tail] [--trials N] [--seed S]
- *
- * With --suite, continuous mode's scenarios instead (issue 17), each a
- * series of 41 commits x 3 runs looked at as the daemon does, through
- * series_detect (bisectd/series.c: E-Divisive, then the tail test, whose
- * extra runs of the newest commits are simulated and looked at again) and
- * the tracker's rules for rows (bisectd/tracker.c): a change point becomes
- * a regression or improvement row unless a row of that kind overlaps or
- * touches its range; an improvement closes the open regressions before
- * it. A step of 1-3 bad commits at the tail, looked at after each commit
- * from the 36th; a -5% dip of 5-10 commits in the middle, looked at once
- * it is over; a regression and then its revert, looked at after every
- * commit; and noise alone (Gaussian, heavy-tailed, per-commit offsets),
- * looked at once or after every commit, for the false alarms these cost.
- * --no-tail leaves the tail test out, for comparison.
+ * make bench: E-Divisive's false alarms and its finds on simulated
+ * continuous-mode series, against a naive per-commit Welch baseline; with
+ * --suite, continuous mode's scenarios through series_detect and the
+ * tracker's rules (docs/design.md, "File notes", has the usage).
  */
 #include <math.h>
 #include <stdio.h>

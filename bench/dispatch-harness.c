@@ -1,30 +1,8 @@
 /*
- * The timing half of bench/dispatch-ssh.sh (which makes the sshd, the keys
- * and the config, then runs this): the per-run cost of dispatching a
- * trivial job to an ssh agent, four ways, in the same run:
- *
- *   libssh2 over the agent's link   the daemon's path: a run child asks the
- *                                   link holding the connection (reused)
- *   libssh2, a connection per run   transport_open/run/close, no link
- *   OpenSSH ssh + scp               mkdir, upload the job, run, fetch the
- *                                   result: one connection each, as a
- *                                   script would do it
- *   OpenSSH with ControlMaster      the same commands over one master
- *
- * OpenSSH is told to use libssh2's key exchange (curve25519-sha256), not
- * its slower post-quantum default. Each does the same steps (the agent
- * binary and the artifacts are already on the machine, as they are after
- * the first run), and the agent's own
- * work is the same: bisect-agent run of the same job. Its time run
- * locally is subtracted to give the dispatch overhead. The three figures
- * the target is about (local, link, ssh+scp) are taken interleaved, one
- * of each per round in a rotating order, and the overheads are the
- * medians of the per-round differences, so that the load of a shared
- * machine weighs on all three alike. Prints the medians, and the ratio of
- * the reused libssh2 overhead to the OpenSSH one; exits 1 if that is
- * above MAX_RATIO.
- *
- *   dispatch-harness CONFIG AGENT ARTIFACT_DIR WORKDIR [RUNS [MAX_RATIO]]
+ * The timing half of bench/dispatch-ssh.sh: the per-run cost of
+ * dispatching a trivial job to an ssh agent four ways, interleaved in the
+ * same run, and the ratio of the link's overhead to OpenSSH's
+ * (docs/design.md, "File notes", has the usage).
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -55,7 +33,7 @@ static const char	*job_text =
     "metric: microbench.score\n";
 
 static double
-now(void)
+dispatch_harness_now(void)
 {
 	struct timespec	ts;
 
@@ -64,7 +42,7 @@ now(void)
 }
 
 static int
-cmp_double(const void *a, const void *b)
+dispatch_harness_cmp_double(const void *a, const void *b)
 {
 	double	x = *(const double *)a, y = *(const double *)b;
 
@@ -72,9 +50,9 @@ cmp_double(const void *a, const void *b)
 }
 
 static double
-median(double *v, int n)
+dispatch_harness_median(double *v, int n)
 {
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	qsort(v, (size_t)n, sizeof *v, dispatch_harness_cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
@@ -88,7 +66,7 @@ struct bench {
 };
 
 static int
-bench_sh(const char *cmd)
+dispatch_harness_sh(const char *cmd)
 {
 	int	st = system(cmd);
 
@@ -100,12 +78,12 @@ bench_sh(const char *cmd)
 
 /* One run through the transport as it is set up now; seconds or -1. */
 static double
-bench_transport(struct bench *b)
+dispatch_harness_transport(struct bench *b)
 {
 	struct transport	*t = NULL;
 	struct transport_job	 job;
 	char			*dir = path_join(b->work, "run"), *cause = NULL;
-	double			 t0 = now();
+	double			 t0 = dispatch_harness_now();
 	int			 r;
 
 	memset(&job, 0, sizeof job);
@@ -120,11 +98,11 @@ bench_transport(struct bench *b)
 		fprintf(stderr, "dispatch-harness: %s\n", cause);
 	free(cause);
 	free(dir);
-	return r == 0 ? now() - t0 : -1;
+	return r == 0 ? dispatch_harness_now() - t0 : -1;
 }
 
 static char *
-bench_ssh(struct bench *b, const char *opts, int scp)
+dispatch_harness_ssh(struct bench *b, const char *opts, int scp)
 {
 	if (scp)
 		return xasprintf("scp -q -i %s -o UserKnownHostsFile=%s "
@@ -139,16 +117,16 @@ bench_ssh(struct bench *b, const char *opts, int scp)
 
 /* The agent and the artifacts, once, as the transport keeps them. */
 static int
-bench_openssh_prepare(struct bench *b)
+dispatch_harness_openssh_prepare(struct bench *b)
 {
-	char	*ssh = bench_ssh(b, "", 0), *scp = bench_ssh(b, "", 1), *cmd;
+	char	*ssh = dispatch_harness_ssh(b, "", 0), *scp = dispatch_harness_ssh(b, "", 1), *cmd;
 	int	 r;
 
 	cmd = xasprintf("%s 'mkdir -p %s/bin %s/art' && %s %s %s@%s:%s/bin/"
 	    "bisect-agent && %s -r %s/. %s@%s:%s/art/", ssh, b->rdir, b->rdir,
 	    scp, b->agent_path, b->a->user, b->a->host, b->rdir, scp, b->art,
 	    b->a->user, b->a->host, b->rdir);
-	r = bench_sh(cmd);
+	r = dispatch_harness_sh(cmd);
 	free(cmd);
 	free(ssh);
 	free(scp);
@@ -157,9 +135,9 @@ bench_openssh_prepare(struct bench *b)
 
 /* One run with ssh and scp: mkdir, upload the job, run, fetch. */
 static double
-bench_openssh(struct bench *b, const char *opts)
+dispatch_harness_openssh(struct bench *b, const char *opts)
 {
-	char	*ssh = bench_ssh(b, opts, 0), *scp = bench_ssh(b, opts, 1);
+	char	*ssh = dispatch_harness_ssh(b, opts, 0), *scp = dispatch_harness_ssh(b, opts, 1);
 	char	*local = path_join(b->work, "openssh-result"), *cmd;
 	double	 t0;
 	int	 r;
@@ -175,9 +153,9 @@ bench_openssh(struct bench *b, const char *opts)
 	    b->a->host, b->rdir, ssh, b->rdir, b->rdir, b->rdir, b->rdir,
 	    b->rdir, b->rdir, b->rdir, scp, b->a->user, b->a->host, b->rdir,
 	    local);
-	t0 = now();
-	r = bench_sh(cmd);
-	t0 = now() - t0;
+	t0 = dispatch_harness_now();
+	r = dispatch_harness_sh(cmd);
+	t0 = dispatch_harness_now() - t0;
 	free(cmd);
 	free(ssh);
 	free(scp);
@@ -187,7 +165,7 @@ bench_openssh(struct bench *b, const char *opts)
 
 /* The agent's own work, run here: what every path above also pays. */
 static double
-bench_local(struct bench *b)
+dispatch_harness_local(struct bench *b)
 {
 	char	*cmd;
 	double	 t0;
@@ -197,28 +175,28 @@ bench_local(struct bench *b)
 	    "cp -pR %s/. %s/local/work/ && %s run --workdir %s/local/work %s "
 	    "%s/local/result >/dev/null 2>&1", b->work, b->work, b->art,
 	    b->work, b->agent_path, b->work, b->jobfile, b->work);
-	t0 = now();
-	r = bench_sh(cmd);
-	t0 = now() - t0;
+	t0 = dispatch_harness_now();
+	r = dispatch_harness_sh(cmd);
+	t0 = dispatch_harness_now() - t0;
 	free(cmd);
 	return r == 0 ? t0 : -1;
 }
 
 /* n runs of one method (after one to warm up): its median, or -1. */
 static double
-bench_block(struct bench *b, const char *opts, int openssh, int n)
+dispatch_harness_block(struct bench *b, const char *opts, int openssh, int n)
 {
 	double	*v = xcalloc((size_t)n, sizeof *v), x, m = -1;
 	int	 i;
 
 	for (i = -1; i < n; i++) {
-		x = openssh ? bench_openssh(b, opts) : bench_transport(b);
+		x = openssh ? dispatch_harness_openssh(b, opts) : dispatch_harness_transport(b);
 		if (x < 0)
 			goto out;
 		if (i >= 0)
 			v[i] = x;
 	}
-	m = median(v, n);
+	m = dispatch_harness_median(v, n);
 out:
 	free(v);
 	return m;
@@ -259,16 +237,16 @@ main(int argc, char **argv)
 	b.jobfile = path_join(b.work, "job.yaml");
 	b.rdir = xasprintf("%s/openssh-run", b.a->remote_dir);
 	file_write_atomic(b.jobfile, job_text, strlen(job_text), NULL);
-	if (bench_openssh_prepare(&b) != 0)
+	if (dispatch_harness_openssh_prepare(&b) != 0)
 		goto out;
 
 	/* for reference: no reuse with libssh2, reuse with OpenSSH */
-	if ((direct = bench_block(&b, NULL, 0, n)) < 0)
+	if ((direct = dispatch_harness_block(&b, NULL, 0, n)) < 0)
 		goto out;
 	ctl = path_join(b.work, "cm");
 	opts = xasprintf("-o ControlMaster=auto -o ControlPath=%s "
 	    "-o ControlPersist=60", ctl);
-	master = bench_block(&b, opts, 1, n);
+	master = dispatch_harness_block(&b, opts, 1, n);
 	free(opts);
 	opts = xasprintf("ssh -q -o ControlPath=%s -O exit x 2>/dev/null",
 	    ctl);
@@ -290,7 +268,7 @@ main(int argc, char **argv)
 		_exit(1);
 	}
 	close(fd);
-	if (bench_transport(&b) < 0)		/* warm: connect, uploads */
+	if (dispatch_harness_transport(&b) < 0)		/* warm: connect, uploads */
 		goto out;
 	loc = xcalloc((size_t)n, sizeof *loc);
 	lnk = xcalloc((size_t)n, sizeof *lnk);
@@ -300,8 +278,8 @@ main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < 3; k++) {
 			m = (i + k) % 3;
-			x[m] = m == 0 ? bench_local(&b) : m == 1 ?
-			    bench_transport(&b) : bench_openssh(&b, "");
+			x[m] = m == 0 ? dispatch_harness_local(&b) : m == 1 ?
+			    dispatch_harness_transport(&b) : dispatch_harness_openssh(&b, "");
 			if (x[m] < 0)
 				goto out;
 		}
@@ -311,23 +289,23 @@ main(int argc, char **argv)
 		d_lnk[i] = x[1] - x[0];
 		d_ssh[i] = x[2] - x[0];
 	}
-	o_lnk = median(d_lnk, n);
-	o_ssh = median(d_ssh, n);
+	o_lnk = dispatch_harness_median(d_lnk, n);
+	o_ssh = dispatch_harness_median(d_ssh, n);
 	ratio = o_lnk / o_ssh;
 	printf("dispatch-ssh: median of %d runs of a trivial job; the agent's "
-	    "own work, run locally: %.1f ms\n", n, median(loc, n) * 1e3);
+	    "own work, run locally: %.1f ms\n", n, dispatch_harness_median(loc, n) * 1e3);
 	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms\n",
-	    "libssh2, connection reused (link):", median(lnk, n) * 1e3,
+	    "libssh2, connection reused (link):", dispatch_harness_median(lnk, n) * 1e3,
 	    o_lnk * 1e3);
 	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms\n",
-	    "OpenSSH ssh+scp, new connections:", median(ssh, n) * 1e3,
+	    "OpenSSH ssh+scp, new connections:", dispatch_harness_median(ssh, n) * 1e3,
 	    o_ssh * 1e3);
 	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms "
 	    "(measured apart)\n", "libssh2, a new connection per run:",
-	    direct * 1e3, (direct - median(loc, n)) * 1e3);
+	    direct * 1e3, (direct - dispatch_harness_median(loc, n)) * 1e3);
 	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms "
 	    "(measured apart)\n", "OpenSSH ssh+scp over a ControlMaster:",
-	    master * 1e3, (master - median(loc, n)) * 1e3);
+	    master * 1e3, (master - dispatch_harness_median(loc, n)) * 1e3);
 	printf("dispatch-ssh: overhead ratio, reused libssh2 / OpenSSH "
 	    "ssh+scp: %.3f (target <= %.2f): %s\n", ratio, max_ratio,
 	    ratio <= max_ratio ? "ok" : "MISSED");

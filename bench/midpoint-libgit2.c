@@ -1,18 +1,8 @@
 /*
- * Choosing a bisection point on a big history: git's own `git rev-list
- * --bisect BAD ^GOOD` (spawned) against repo_range_load + bisect_midpoint
- * (in process, through libgit2), on a generated history of 100,000 commits
- * with a merge of a short side branch every 20 commits. Each side is timed
- * over the same number of repetitions, each from cold (a fresh process for
- * git, a fresh repository handle for us); the medians and their ratio are
- * printed, first on the single pack git fast-import writes, then again
- * with a commit-graph as git gc leaves one. The target is ours <= 1.5x
- * git's. Both picks are also checked against the best distance git
- * rev-list --bisect-all computes.
- *
- *	midpoint-libgit2 [-n COMMITS] [-r REPETITIONS] [-k]
- *
- * -k keeps the generated repository and prints its path.
+ * Benchmark: `git rev-list --bisect` against repo_range_load and
+ * bisect_midpoint through libgit2 on a generated 100,000-commit history,
+ * each timed from cold, with and without a commit-graph; the target is
+ * ours <= 1.5x git's (docs/design.md, "File notes", has the usage).
  */
 #include <sys/types.h>
 #include <sys/wait.h>

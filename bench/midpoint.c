@@ -1,15 +1,8 @@
 /*
- * Benchmark: the choice of a bisection midpoint on a large history with
- * merges, bisect_midpoint against `git rev-list --bisect` measured in the
- * same run. A history of --commits commits (default 100000: a mainline
- * with topic branches merged back, about one commit in eight a merge) is
- * written with git fast-import into a temporary repository. git's time is
- * the whole command (it reads the commits and weighs them); ours is
- * bisect_midpoint alone, on the DAG parsed from `git rev-list --parents`
- * (loading the DAG is the caller's business and is timed apart, as a
- * figure for reference). Both picks must split the range equally well
- * (git stops early at a commit within 0.1% of the half, so ours may be
- * better, never worse). Fails when ours takes more than 1.5 times git's.
+ * Benchmark: bisect_midpoint against `git rev-list --bisect` on a
+ * generated history of --commits commits with merges, in the same run; both
+ * picks must split the range equally well, and it fails when ours takes
+ * more than 1.5 times git's (docs/design.md, "File notes").
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -24,7 +17,7 @@
 static uint64_t	rng_state = 88172645463325252ULL;
 
 static size_t
-rng_below(size_t n)
+midpoint_rng_below(size_t n)
 {
 	uint64_t x = rng_state;
 
@@ -36,7 +29,7 @@ rng_below(size_t n)
 }
 
 static double
-now(void)
+midpoint_now(void)
 {
 	struct timespec	ts;
 
@@ -45,7 +38,7 @@ now(void)
 }
 
 static int
-cmp_double(const void *a, const void *b)
+midpoint_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -53,15 +46,15 @@ cmp_double(const void *a, const void *b)
 }
 
 static double
-median(double *v, size_t n)
+midpoint_median(double *v, size_t n)
 {
-	qsort(v, n, sizeof *v, cmp_double);
+	qsort(v, n, sizeof *v, midpoint_cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* mainline plus topic branches; returns the number of merges */
 static size_t
-history_write(FILE *f, size_t n, size_t *nr_commits)
+midpoint_history_write(FILE *f, size_t n, size_t *nr_commits)
 {
 	size_t	mark = 0, main_tip, tip, base_back, len, merges = 0;
 	size_t	*main = xcalloc(n + 1, sizeof *main), nr_main = 0;
@@ -82,14 +75,14 @@ history_write(FILE *f, size_t n, size_t *nr_commits)
 	main[nr_main++] = mark;
 	while (mark < n) {
 		main_tip = main[nr_main - 1];
-		if (rng_below(10) < 7) {
+		if (midpoint_rng_below(10) < 7) {
 			COMMIT(main_tip, 0);
 			main[nr_main++] = mark;
 			continue;
 		}
-		base_back = rng_below(nr_main < 31 ? nr_main : 31);
+		base_back = midpoint_rng_below(nr_main < 31 ? nr_main : 31);
 		tip = main[nr_main - 1 - base_back];
-		for (len = 1 + rng_below(8); len > 0; len--) {
+		for (len = 1 + midpoint_rng_below(8); len > 0; len--) {
 			COMMIT(tip, 0);
 			tip = mark;
 		}
@@ -112,7 +105,7 @@ struct oidmap {
 };
 
 static size_t
-oidmap_slot(const struct oidmap *m, const char *oid)
+midpoint_oidmap_slot(const struct oidmap *m, const char *oid)
 {
 	size_t	h = strtoull((char[17]){ oid[0], oid[1], oid[2], oid[3],
 	    oid[4], oid[5], oid[6], oid[7], oid[8], oid[9], oid[10], oid[11],
@@ -132,7 +125,7 @@ struct range {
 };
 
 static int
-range_load(struct range *r, const char *dir, const char *revs, double *secs)
+midpoint_range_load(struct range *r, const char *dir, const char *revs, double *secs)
 {
 	struct oidmap	 map;
 	char		*cmd, *line = NULL, *p;
@@ -140,7 +133,7 @@ range_load(struct range *r, const char *dir, const char *revs, double *secs)
 	size_t		*nr_par = NULL, *raw = NULL, i, k, h, off;
 	char		(*rawoid)[41] = NULL;
 	FILE		*f;
-	double		 t0 = now();
+	double		 t0 = midpoint_now();
 
 	memset(r, 0, sizeof *r);
 	cmd = xasprintf("git -C '%s' rev-list --parents %s", dir, revs);
@@ -180,7 +173,7 @@ range_load(struct range *r, const char *dir, const char *revs, double *secs)
 	map.key = xcalloc(map.cap, sizeof *map.key);
 	map.val = xcalloc(map.cap, sizeof *map.val);
 	for (i = 0; i < r->nr; i++) {
-		h = oidmap_slot(&map, r->oid[i]);
+		h = midpoint_oidmap_slot(&map, r->oid[i]);
 		memcpy(map.key[h], r->oid[i], 41);
 		map.val[h] = i;
 	}
@@ -191,7 +184,7 @@ range_load(struct range *r, const char *dir, const char *revs, double *secs)
 		size_t j, first = k;
 
 		for (j = 0; j < nr_par[i]; j++, off++) {
-			h = oidmap_slot(&map, rawoid[off]);
+			h = midpoint_oidmap_slot(&map, rawoid[off]);
 			if (map.key[h][0] != '\0')
 				raw[k++] = map.val[h];
 		}
@@ -203,16 +196,16 @@ range_load(struct range *r, const char *dir, const char *revs, double *secs)
 	free(map.val);
 	free(rawoid);
 	free(nr_par);
-	*secs = now() - t0;
+	*secs = midpoint_now() - t0;
 	return 0;
 }
 
 static char *
-git_line(const char *dir, const char *args, double *secs)
+midpoint_git_line(const char *dir, const char *args, double *secs)
 {
 	char	*cmd, buf[256], *out = NULL;
 	FILE	*f;
-	double	 t0 = now();
+	double	 t0 = midpoint_now();
 
 	cmd = xasprintf("git -C '%s' %s", dir, args);
 	f = popen(cmd, "r");
@@ -227,7 +220,7 @@ git_line(const char *dir, const char *args, double *secs)
 		free(out);
 		out = NULL;
 	}
-	*secs = now() - t0;
+	*secs = midpoint_now() - t0;
 	return out;
 }
 
@@ -236,7 +229,7 @@ git_line(const char *dir, const char *args, double *secs)
  * good end appended, the ends and 20 commits along the way sampled.
  */
 static void
-decide_time(const struct range *r)
+midpoint_decide_time(const struct range *r)
 {
 	struct bisect_commit	*c;
 	struct bisect_input	 in;
@@ -248,10 +241,10 @@ decide_time(const struct range *r)
 	memcpy(c, r->commits, r->nr * sizeof *c);
 	s = xcalloc(22 * 12, sizeof *s);
 	for (k = 0; k < 22; k++) {
-		x = k == 0 ? 0 : k == 1 ? good : rng_below(r->nr);
+		x = k == 0 ? 0 : k == 1 ? good : midpoint_rng_below(r->nr);
 		for (i = 0; i < 12; i++)
 			s[k * 12 + i] = (k == 0 || (k > 1 && x < r->nr / 3) ?
-			    970 : 1000) + (double)rng_below(41) - 20;
+			    970 : 1000) + (double)midpoint_rng_below(41) - 20;
 		c[x].build = BISECT_BUILD_OK;
 		c[x].samples = s + k * 12;
 		c[x].nr_samples = k < 2 ? 12 : 5;
@@ -266,10 +259,10 @@ decide_time(const struct range *r)
 	in.slots = 1;
 	in.initial_runs = 3;
 	in.max_runs = 100;
-	t0 = now();
+	t0 = midpoint_now();
 	bisect_decide(&res, &in);
 	printf("bisect_decide on that range, 22 commits sampled: %.3f s "
-	    "(%s)\n", now() - t0, bisect_status_name(res.status));
+	    "(%s)\n", midpoint_now() - t0, bisect_status_name(res.status));
 	bisect_result_release(&res);
 	free(s);
 	free(c);
@@ -307,25 +300,25 @@ main(int argc, char **argv)
 	free(cmd);
 	if (f == NULL)
 		goto out;
-	t0 = now();
-	merges = history_write(f, n, &n);
+	t0 = midpoint_now();
+	merges = midpoint_history_write(f, n, &n);
 	if (pclose(f) != 0) {
 		fprintf(stderr, "midpoint: fast-import failed\n");
 		goto out;
 	}
 	printf("history: %zu commits, %zu merges (fast-import %.1f s)\n", n,
-	    merges, now() - t0);
+	    merges, midpoint_now() - t0);
 
 	repo = xasprintf("%s/repo", dir);
-	bad = git_line(repo, "rev-parse master", &t0);
-	good = git_line(repo, "rev-list --max-parents=0 master", &t0);
+	bad = midpoint_git_line(repo, "rev-parse master", &t0);
+	good = midpoint_git_line(repo, "rev-list --max-parents=0 master", &t0);
 	if (bad == NULL || good == NULL)
 		goto out;
 	revs = xasprintf("%s ^%s", bad, good);
 	args = xasprintf("rev-list --bisect %s", revs);
 	for (i = 0; i < (size_t)reps_git; i++) {
 		free(pick);
-		pick = git_line(repo, args, &tg[i]);
+		pick = midpoint_git_line(repo, args, &tg[i]);
 	}
 	free(args);
 	if (pick == NULL)
@@ -333,14 +326,14 @@ main(int argc, char **argv)
 	{
 		struct range	r;
 
-		if (range_load(&r, repo, revs, &tload) != 0) {
+		if (midpoint_range_load(&r, repo, revs, &tload) != 0) {
 			fprintf(stderr, "midpoint: can't load the range\n");
 			goto out;
 		}
 		for (i = 0; i < (size_t)reps_ours; i++) {
-			t0 = now();
+			t0 = midpoint_now();
 			ours = bisect_midpoint(r.commits, r.nr, NULL);
-			tm[i] = now() - t0;
+			tm[i] = midpoint_now() - t0;
 		}
 		w = xcalloc(r.nr, sizeof *w);
 		bisect_weights(w, r.commits, r.nr, NULL);
@@ -354,8 +347,8 @@ main(int argc, char **argv)
 #define DIST(x) (w[x] < r.nr - w[x] ? w[x] : r.nr - w[x])
 		printf("range: %zu commits; split: ours %zu/%zu, git's %zu/%zu\n",
 		    r.nr, DIST(ours), r.nr, DIST(theirs), r.nr);
-		g = median(tg, reps_git);
-		m = median(tm, reps_ours);
+		g = midpoint_median(tg, reps_git);
+		m = midpoint_median(tm, reps_ours);
 		printf("git rev-list --bisect        %8.3f s  (median of %d)\n",
 		    g, reps_git);
 		printf("bisect_midpoint              %8.3f s  (median of %d; "
@@ -368,7 +361,7 @@ main(int argc, char **argv)
 		if (m <= 1.5 * g && DIST(ours) >= DIST(theirs))
 			status = 0;
 #undef DIST
-		decide_time(&r);
+		midpoint_decide_time(&r);
 		free(r.oid);
 		free(r.commits);
 		free(r.parents);

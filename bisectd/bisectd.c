@@ -20,7 +20,7 @@
 #include "util/version.h"
 
 static int
-usage(FILE *f)
+bisectd_usage(FILE *f)
 {
 	fprintf(f, "usage: bisectd [-c FILE] [--foreground] | --version | "
 	    "--help\n");
@@ -28,7 +28,7 @@ usage(FILE *f)
 }
 
 static void
-daemonize(const char *logpath)
+bisectd_daemonize(const char *logpath)
 {
 	int	fd;
 
@@ -68,9 +68,9 @@ main(int argc, char **argv)
 			return 0;
 		} else if (strcmp(argv[i], "--help") == 0 ||
 		    strcmp(argv[i], "-h") == 0)
-			return usage(stdout);
+			return bisectd_usage(stdout);
 		else
-			return usage(stderr);
+			return bisectd_usage(stderr);
 	}
 	term_filter_std();
 	log_setup("bisectd", 1, LOG_INFO);
@@ -88,7 +88,7 @@ main(int argc, char **argv)
 			fatal("%s", cause);
 		lock_release(fd);
 		context_free(ctx);
-		daemonize(logpath);
+		bisectd_daemonize(logpath);
 		free(logpath);
 		if (context_open(config, &ctx, &cause) != 0)
 			fatal("%s", cause);

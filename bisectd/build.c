@@ -23,6 +23,8 @@
 #include <unistd.h>
 
 #include "bisectd/build-kernel.h"
+#include "bisectd/build-cache.h"
+#include "bisectd/build-command.h"
 #include "bisectd/build.h"
 #include "bisectd/builder.h"
 #include "bisectd/kconfig.h"
@@ -34,28 +36,7 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#define BUILD_MARKER		".complete"
 #define BUILD_RECIPE_LEN	16
-#define BUILD_TAIL_LINES	20
-#define BUILD_TAIL_BYTES	16384
-
-extern char	**environ;
-
-/* Paths of one build, all under the config's workdir. */
-struct build_paths {
-	char	*recipe;
-	char	*cache;		/* WORKDIR/cache/REPO/RECIPE/OID */
-	char	*tmp;		/* the same with .tmp.PID, while filling */
-	char	*entry_lock;	/* the same with .lock: one build of it */
-	char	*slots;		/* WORKDIR/slots/REPO */
-	char	*worktree;	/* SLOTS/K/tree, once a slot is taken */
-	char	*lock;		/* SLOTS/K.lock */
-	char	*builddir;	/* SLOTS/K/build-RECIPE */
-	char	*logdir;
-	char	*log;		/* WORKDIR/logs/build-RECIPE-OID.log */
-	int	 slot;		/* K, once taken; else -1 */
-	int	 lockfd[2];	/* the entry's and the slot's, or -1 */
-};
 
 static void
 build_field(struct strbuf *sb, const char *name, const void *data, size_t len)
@@ -133,24 +114,6 @@ build_job_recipe(const struct config_repo *cr, const struct job *job,
 	return recipe;
 }
 
-char *
-build_cache_dir_recipe(const struct config_repo *cr, const char *workdir,
-    const char *recipe, const char *oid)
-{
-	return xasprintf("%s/cache/%s/%s/%s", workdir, cr->name, recipe, oid);
-}
-
-char *
-build_cache_dir(const struct config_repo *cr, const char *workdir,
-    const char *oid)
-{
-	char	*recipe = build_recipe_id(cr), *dir;
-
-	dir = build_cache_dir_recipe(cr, workdir, recipe, oid);
-	free(recipe);
-	return dir;
-}
-
 static void
 build_paths_init(struct build_paths *p, const struct build_request *req,
     const char *fragment)
@@ -189,16 +152,6 @@ build_paths_release(struct build_paths *p)
 		close(p->lockfd[1]);
 }
 
-static int
-build_is_complete(const char *cache)
-{
-	char	*marker = path_join(cache, BUILD_MARKER);
-	int	 rv = file_exists(marker);
-
-	free(marker);
-	return rv;
-}
-
 /* An artifact names a path inside the tree: relative, no "..". */
 static int
 build_artifact_valid(const char *a)
@@ -226,387 +179,6 @@ build_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/*
- * The entry of list ("K=V", "?K=V" or "-K") naming entry's variable, or
- * NULL.
- */
-static const char *
-build_env_find(char *const *list, const char *entry)
-{
-	size_t		 klen = strcspn(entry, "=");
-	const char	*e;
-
-	for (; list != NULL && *list != NULL; list++) {
-		e = **list == '?' || **list == '-' ? *list + 1 : *list;
-		if (strncmp(e, entry, klen) == 0 &&
-		    (e[klen] == '=' || (**list == '-' && e[klen] == '\0')))
-			return *list;
-	}
-	return NULL;
-}
-
-/*
- * The inherited environment with BUILD_DIR, SRC_DIR and NPROC set, and
- * extra's entries: "K=V" replaces an inherited K, "?K=V" only fills in,
- * "-K" removes it.
- */
-static char **
-build_env(const char *srcdir, const char *builddir, char *const *extra)
-{
-	char		**env;
-	const char	 *x;
-	size_t		  n = 0, i;
-	long		  nproc = sysconf(_SC_NPROCESSORS_ONLN);
-
-	while (environ[n] != NULL)
-		n++;
-	for (i = 0; extra != NULL && extra[i] != NULL; i++)
-		n++;
-	env = xcalloc(n + 4, sizeof *env);
-	for (n = 0, i = 0; environ[i] != NULL; i++) {
-		if (strncmp(environ[i], "BUILD_DIR=", 10) == 0 ||
-		    strncmp(environ[i], "SRC_DIR=", 8) == 0 ||
-		    strncmp(environ[i], "NPROC=", 6) == 0)
-			continue;
-		if ((x = build_env_find(extra, environ[i])) != NULL &&
-		    *x != '?')
-			continue;
-		env[n++] = xstrdup(environ[i]);
-	}
-	for (i = 0; extra != NULL && extra[i] != NULL; i++) {
-		if (extra[i][0] == '-' || (extra[i][0] == '?' &&
-		    build_env_find(environ, extra[i] + 1) != NULL))
-			continue;
-		env[n++] = xstrdup(extra[i][0] == '?' ? extra[i] + 1 :
-		    extra[i]);
-	}
-	env[n++] = xasprintf("BUILD_DIR=%s", builddir);
-	env[n++] = xasprintf("SRC_DIR=%s", srcdir);
-	env[n++] = xasprintf("NPROC=%ld", nproc > 0 ? nproc : 1);
-	env[n] = NULL;
-	return env;
-}
-
-static void
-build_env_free(char **env)
-{
-	size_t	i;
-
-	for (i = 0; env[i] != NULL; i++)
-		free(env[i]);
-	free(env);
-}
-
-/*
- * The guard of a build's process group: a child of this process that
- * dies with it (PR_SET_PDEATHSIG) and takes the group along, so that a
- * worker killed with its scheduler leaves no make behind writing into a
- * worktree the next build will use. Killed when the build ends.
- */
-static pid_t
-build_guard(pid_t group)
-{
-	pid_t		parent = getpid(), pid;
-	sigset_t	set;
-	int		sig;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	if ((pid = fork()) != 0)
-		return pid;
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() == parent)
-		sigwait(&set, &sig);
-	kill(-group, SIGKILL);
-	_exit(0);
-}
-
-/*
- * Run the command under /bin/sh in its own process group, output to logfd,
- * and wait for it. What it leaves running in its group is killed: it would
- * write into BUILD_DIR under the next build.
- */
-static int
-build_spawn(const char *cmd, const struct build_paths *p, char *const *extra,
-    int logfd, int *status, char **cause)
-{
-	const char	 *srcdir = p->worktree;
-	char		**env = build_env(srcdir, p->builddir, extra);
-	char		 *argv[] = { "sh", "-c", (char *)cmd, NULL };
-	sigset_t	  none;
-	siginfo_t	  info;
-	pid_t		  pid, guard = -1;
-	int		  sig, i, devnull, rv = -1;
-
-	if ((pid = fork()) == -1) {
-		error_errno(cause, "couldn't fork");
-		goto out;
-	}
-	if (pid == 0) {
-		setpgid(0, 0);
-		for (sig = 1; sig < NSIG; sig++)
-			signal(sig, SIG_DFL);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		/*
-		 * The locks go with the command: should the worker be
-		 * killed, what it started keeps the entry and the slot until
-		 * it is done, so no retry builds in a tree still written to.
-		 */
-		for (i = 0; i < 2; i++) {
-			if (p->lockfd[i] != -1)
-				fcntl(p->lockfd[i], F_SETFD, 0);
-		}
-		if ((devnull = open("/dev/null", O_RDONLY)) != -1)
-			dup2(devnull, 0);
-		dup2(logfd, 1);
-		dup2(logfd, 2);
-		if (chdir(srcdir) == -1) {
-			dprintf(2, "bisectd: couldn't enter '%s'\n", srcdir);
-			_exit(126);
-		}
-		execve("/bin/sh", argv, env);
-		dprintf(2, "bisectd: couldn't run /bin/sh\n");
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	guard = build_guard(pid);
-	/*
-	 * Wait without reaping: while the leader is a zombie its group id
-	 * cannot be reused, so the kill reaches only what the build left.
-	 */
-	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) == -1) {
-		if (errno != EINTR) {
-			error_errno(cause, "couldn't wait for the build");
-			goto out;
-		}
-	}
-	kill(-pid, SIGKILL);
-	while (waitpid(pid, status, 0) == -1) {
-		if (errno != EINTR) {
-			error_errno(cause, "couldn't wait for the build");
-			goto out;
-		}
-	}
-	rv = 0;
-out:
-	if (guard > 0) {
-		kill(guard, SIGKILL);
-		while (waitpid(guard, NULL, 0) == -1 && errno == EINTR)
-			;
-	}
-	build_env_free(env);
-	return rv;
-}
-
-/* The last lines of the log, for the record. */
-static char *
-build_log_tail(const char *path)
-{
-	char	 buf[BUILD_TAIL_BYTES + 1], *p;
-	off_t	 size;
-	ssize_t	 n;
-	int	 fd, lines = 0;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return xstrdup("");
-	size = lseek(fd, 0, SEEK_END);
-	if (size > BUILD_TAIL_BYTES)
-		lseek(fd, size - BUILD_TAIL_BYTES, SEEK_SET);
-	else
-		lseek(fd, 0, SEEK_SET);
-	n = read(fd, buf, BUILD_TAIL_BYTES);
-	close(fd);
-	if (n <= 0)
-		return xstrdup("");
-	while (n > 0 && buf[n - 1] == '\n')
-		n--;
-	buf[n] = '\0';
-	for (p = buf + n; p > buf; p--) {
-		if (p[-1] == '\n' && ++lines == BUILD_TAIL_LINES)
-			break;
-	}
-	return xstrdup(p);
-}
-
-/* Leftovers of builds of this entry that died before their rename. */
-static void
-build_remove_stale(const char *cache)
-{
-	char		*parent = path_dirname(cache), *prefix, *p;
-	const char	*base = strrchr(cache, '/') + 1;
-	struct dirent	*de;
-	DIR		*d;
-
-	if ((d = opendir(parent)) == NULL) {
-		free(parent);
-		return;
-	}
-	prefix = xasprintf("%s.tmp.", base);
-	while ((de = readdir(d)) != NULL) {
-		if (strncmp(de->d_name, prefix, strlen(prefix)) != 0)
-			continue;
-		p = path_join(parent, de->d_name);
-		dir_remove_tree(p, NULL);
-		free(p);
-	}
-	closedir(d);
-	free(prefix);
-	free(parent);
-}
-
-static int
-build_copy_artifact(const struct build_paths *p, const char *a, int in_build,
-    char **cause)
-{
-	struct stat	 st;
-	char		*from = NULL, *to, *parent;
-	int		 rv = -1;
-
-	if (in_build)
-		from = path_join(p->builddir, a);
-	if (from == NULL || lstat(from, &st) == -1) {
-		free(from);
-		from = path_join(p->worktree, a);
-		if (lstat(from, &st) == -1) {
-			free(from);
-			return 1;
-		}
-	}
-	to = path_join(p->tmp, a);
-	parent = path_dirname(to);
-	if (dir_create(parent, cause) == 0 &&
-	    dir_copy_tree(from, to, cause) == 0)
-		rv = 0;
-	free(parent);
-	free(to);
-	free(from);
-	return rv;
-}
-
-/*
- * Fill the temporary entry, mark it complete, flush it and rename it into
- * place. Returns 1 with *missing set when an artifact is not there.
- */
-static int	build_seal(const struct config_repo *,
-		    const struct build_paths *, const char *oid,
-		    const char *release, char **cause);
-
-static int
-build_collect(const struct config_repo *cr, const struct build_paths *p,
-    const char *oid, int kernel, char **missing, char **cause)
-{
-	char				*parent = path_dirname(p->cache);
-	char				*s = NULL, *marker = NULL;
-	char				*release = NULL;
-	size_t				 i;
-	int				 r, rv = -1;
-
-	build_remove_stale(p->cache);
-	if (dir_create(parent, cause) != 0 || dir_create(p->tmp, cause) != 0)
-		goto out;
-	if (cr->nr_artifacts == 0) {
-		if (dir_copy_tree(p->worktree, p->tmp, cause) != 0)
-			goto out;
-		s = path_join(p->tmp, ".bisectd-checkout");
-		unlink(s);
-		free(s);
-		s = path_join(p->tmp, ".bisectd-index");
-		unlink(s);
-		free(s);
-		s = NULL;
-	}
-	for (i = 0; i < cr->nr_artifacts; i++) {
-		r = build_copy_artifact(p, cr->artifacts[i],
-		    cr->build_command != NULL, cause);
-		if (r == 1) {
-			*missing = xstrdup(cr->artifacts[i]);
-			dir_remove_tree(p->tmp, NULL);
-			rv = 1;
-			goto out;
-		}
-		if (r != 0)
-			goto out;
-	}
-	if (kernel) {
-		s = path_join(p->builddir, BUILD_KERNEL_CONFIG);
-		marker = path_join(p->tmp, BUILD_KERNEL_CONFIG);
-		if (file_exists(s) && file_copy(s, marker, cause) != 0)
-			goto out;
-		free(s);
-		free(marker);
-		s = marker = NULL;
-		if (build_kernel_keep_symbols(p->builddir, p->tmp, cause) != 0)
-			goto out;
-		release = build_kernel_release(p->builddir, p->worktree);
-	}
-	rv = build_seal(cr, p, oid, release, cause);
-out:
-	if (rv == -1)
-		dir_remove_tree(p->tmp, NULL);
-	free(release);
-	free(marker);
-	free(s);
-	free(parent);
-	return rv;
-}
-
-/*
- * The artifacts in the temporary entry: hash them, mark the entry
- * complete, flush it and rename it into place (release: the kernel's, or
- * NULL).
- */
-static int
-build_seal(const struct config_repo *cr, const struct build_paths *p,
-    const char *oid, const char *release, char **cause)
-{
-	struct build_kernel_meta	 meta;
-	char				*parent = path_dirname(p->cache);
-	char				*s = NULL, *marker = NULL;
-	int				 fd, rv = -1;
-
-	memset(&meta, 0, sizeof meta);
-	meta.kernel_release = release != NULL ? xstrdup(release) : NULL;
-	if (build_kernel_hash(cr, p->tmp, &meta.image_hash, cause) != 0 ||
-	    build_kernel_hash_artifacts(p->tmp, &meta.artifacts_hash,
-	    cause) != 0 ||
-	    build_kernel_meta_write(p->tmp, &meta, cause) != 0)
-		goto out;
-	marker = path_join(p->tmp, BUILD_MARKER);
-	s = xasprintf("%s %s\n", oid, p->recipe);
-	if (file_write_atomic(marker, s, strlen(s), cause) != 0)
-		goto out;
-	if ((fd = open(p->tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) != -1) {
-		syncfs(fd);
-		close(fd);
-	}
-	if (rename(p->tmp, p->cache) == -1) {
-		/* Another build of the same entry, or a half one to replace. */
-		if (!build_is_complete(p->cache) &&
-		    (dir_remove_tree(p->cache, cause) != 0 ||
-		    rename(p->tmp, p->cache) == -1)) {
-			error_errno(cause, "couldn't rename '%s' to '%s'",
-			    p->tmp, p->cache);
-			goto out;
-		}
-		dir_remove_tree(p->tmp, NULL);
-	}
-	if ((fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) != -1) {
-		fsync(fd);
-		close(fd);
-	}
-	rv = 0;
-out:
-	if (rv == -1)
-		dir_remove_tree(p->tmp, NULL);
-	build_kernel_meta_release(&meta);
-	free(marker);
-	free(s);
-	free(parent);
-	return rv;
 }
 
 /* Returns 1 when wait is 0 and another holds the lock. */
@@ -721,7 +293,8 @@ build_kernel_config(const struct config_repo *cr, const struct build_paths *p,
 	    (target = kconfig_target(cr->kconfig)) != NULL) {
 		cmd = xasprintf("make -s O=\"$BUILD_DIR\" %s", target);
 		build_log(logfd, "base config: %s", cmd);
-		if (build_spawn(cmd, p, extra, logfd, &status, cause) != 0)
+		if (build_command_run(cmd, p->worktree, p->builddir,
+		    p->lockfd, extra, logfd, &status, cause) != 0)
 			goto out;
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 			build_log(logfd, "make %s failed", target);
@@ -793,7 +366,7 @@ build_note_image(const struct build_request *req, struct repo *repo,
 	if (repo_resolve(repo, rev, parent, NULL) == 0) {
 		dir = build_cache_dir_recipe(req->repo, req->workdir,
 		    p->recipe, parent);
-		if (build_is_complete(dir) &&
+		if (build_cache_complete(dir) &&
 		    build_kernel_meta_read(dir, &pm) == 0 &&
 		    pm.image_hash != NULL && out->image_hash != NULL &&
 		    strcmp(pm.image_hash, out->image_hash) == 0) {
@@ -868,7 +441,7 @@ build_remote_result(const struct build_request *req, struct build_paths *p,
 		p->builddir = xstrdup(p->tmp);
 		build_kernel_check(p, fragment, logfd, out);
 	}
-	if (build_seal(req->repo, p, req->oid, res->kernel_release,
+	if (build_cache_seal(req->repo, p, req->oid, res->kernel_release,
 	    cause) != 0) {
 		builder_state_note(req->workdir, builder, BUILDER_UP, NULL,
 		    res->host_key, 0, BUILDER_COUNT_ERROR);
@@ -921,7 +494,7 @@ build_remote(const struct build_request *req, const char *fragment,
 		build_log(*logfd, "building %s of %s (recipe %s) on builder "
 		    "'%s', slot %d", req->oid, req->repo->name, p->recipe,
 		    slot.builder->name, slot.slot);
-		build_remove_stale(p->cache);
+		build_cache_remove_stale(p->cache);
 		why = path_dirname(p->cache);
 		r = dir_create(why, cause);
 		free(why);
@@ -1026,7 +599,8 @@ build_run_command(const struct config_repo *cr, struct build_paths *p,
 	}
 	if (*failure == NULL) {
 		build_log(logfd, "running: %s", cr->build_command);
-		if (build_spawn(cr->build_command, p, extra, logfd, &status,
+		if (build_command_run(cr->build_command, p->worktree,
+		    p->builddir, p->lockfd, extra, logfd, &status,
 		    cause) != 0)
 			return -1;
 		/*
@@ -1080,11 +654,11 @@ build_run_kconfig(const struct build_request *req, const char *fragment,
 	}
 	kernel = cr->kconfig != NULL || fragment != NULL;
 	out->log_path = xstrdup(p.log);
-	if (build_is_complete(p.cache))
+	if (build_cache_complete(p.cache))
 		goto done;
 	if (build_lock(p.entry_lock, 1, &p.lockfd[0], cause) != 0)
 		goto out;
-	if (build_is_complete(p.cache))
+	if (build_cache_complete(p.cache))
 		goto done;
 	if (req->nr_builders > 0) {
 		if ((r = build_remote(req, fragment, &p, kernel, repo, out,
@@ -1105,7 +679,7 @@ build_run_kconfig(const struct build_request *req, const char *fragment,
 		goto out;
 
 	if (failure == NULL) {
-		if ((r = build_collect(cr, &p, req->oid, kernel, &missing,
+		if ((r = build_cache_collect(cr, &p, req->oid, kernel, &missing,
 		    cause)) < 0)
 			goto out;
 		if (r == 1)
@@ -1119,13 +693,13 @@ outcome:
 		build_log(logfd, "%s", failure);
 		out->outcome = BUILD_FAILED;
 		out->log_tail = missing != NULL ? xstrdup(failure) :
-		    build_log_tail(p.log);
+		    build_command_log_tail(p.log);
 	} else {
 		build_note_image(req, repo, &p, logfd, out);
 		build_log(logfd, "done: image %s%s%s", out->image_hash,
 		    out->kernel_release != NULL ? ", kernel " : "",
 		    out->kernel_release != NULL ? out->kernel_release : "");
-		out->log_tail = build_log_tail(p.log);
+		out->log_tail = build_command_log_tail(p.log);
 	}
 done:
 	if (out->outcome == BUILD_OK) {
@@ -1144,33 +718,6 @@ out:
 	build_paths_release(&p);
 	free(missing);
 	free(failure);
-	return rv;
-}
-
-int
-build_check_artifacts(const char *dir, const char *expected, char **cause)
-{
-	char	*got = NULL, *marker;
-	int	 rv = -1;
-
-	if (expected == NULL)
-		return 0;
-	if (build_kernel_hash_artifacts(dir, &got, cause) != 0) {
-		error_prefix(cause, "checking the artifacts' digest");
-		goto out;
-	}
-	if (strcmp(got, expected) != 0) {
-		marker = path_join(dir, BUILD_MARKER);
-		unlink(marker);
-		free(marker);
-		error_set(cause, "digest mismatch: the artifacts in '%s' have "
-		    "sha256 %s, their build recorded %s: built again", dir,
-		    got, expected);
-		goto out;
-	}
-	rv = 0;
-out:
-	free(got);
 	return rv;
 }
 

@@ -111,15 +111,6 @@ int	 build_run(const struct build_request *, struct repo *,
 int	 build_run_kconfig(const struct build_request *, const char *kconfig,
 	     const char *recipe, struct repo *, struct build_output *out,
 	     char **cause);
-/*
- * Before the artifacts of a finished build go to an agent: their digest
- * (build_kernel_hash_artifacts) is the one the build recorded (expected;
- * NULL: none was recorded, nothing to check). On a mismatch the entry is
- * marked incomplete, so that the next build of it fills it again, and -1
- * returned with *cause "digest mismatch: ...".
- */
-int	 build_check_artifacts(const char *artifact_dir, const char *expected,
-	     char **cause);
 void	 build_output_release(struct build_output *);
 
 #endif

@@ -46,7 +46,7 @@ out:
 	json_decref(o);
 	json_decref(res);
 	store_bisection_release(&b);
-	store_steps_free(steps, nr);
+	store_bisection_steps_free(steps, nr);
 	return r;
 }
 

@@ -1,14 +1,8 @@
 /*
  * Dispatch order: Randomized Multiple Interleaved Trials (Abedi and
- * Brecht, ICPE 2017) for the runs of one batch. Sequential runs (all of
- * A, then all of B) turn a drift or a burst of other load into a
- * difference between A and B; interleaved in a random order per round,
- * the same disturbance falls on both sides. With the job's runs spread
- * over machine positions, a round is formed, where the sequence numbers
- * allow, from runs of one position, so that every commit of the batch
- * (the two of a pair, or the k points of a round and the ends beside
- * them) takes its turn on each machine. The seed is a hash of the run
- * ids, so the order survives a restart.
+ * Brecht, ICPE 2017) for the runs of one batch, a round formed from one
+ * machine position where it can be, seeded from the run ids so that the
+ * order survives a restart (docs/design.md, "Dispatch order").
  */
 #include <stdlib.h>
 #include <string.h>

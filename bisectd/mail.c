@@ -4,6 +4,7 @@
  * the body is the text report, its prose wrapped at 72 columns. The rules
  * are in docs/design.md, "File notes".
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -726,4 +727,38 @@ out:
 	strbuf_release(&sb);
 	strbuf_release(&rcpt);
 	return r;
+}
+
+/* A paragraph of prose, wrapped at MAIL_WIDTH (mail.h). */
+void
+mail_para(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list		 ap;
+	char		*text;
+	const char	*p, *word, *start;
+	size_t		 col = 0, w;
+
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	va_end(ap);
+	if (text == NULL)
+		return;
+	for (p = start = text; *p != '\0';) {
+		word = p;
+		for (w = 0; *p != '\0' && *p != ' '; p++)
+			w += ((unsigned char)*p & 0xc0) != 0x80;
+		if (col > 0 && col + 1 + w > MAIL_WIDTH) {
+			strbuf_add(sb, start, (size_t)(word - 1 - start));
+			strbuf_addch(sb, '\n');
+			start = word;
+			col = 0;
+		}
+		col += (col > 0) + w;
+		while (*p == ' ')
+			p++;
+	}
+	strbuf_addstr(sb, start);
+	strbuf_addstr(sb, "\n\n");
+	free(text);
 }

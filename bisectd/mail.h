@@ -67,6 +67,14 @@ void	 mail_header_addresses(struct strbuf *, const char *name,
 	     const struct mail_address *, size_t nr);
 /* 1 when a body line keeps its layout: tables, logs, key: value, code. */
 int	 mail_line_fixed(const char *line, size_t len);
+/*
+ * A paragraph of prose: formatted, then wrapped at MAIL_WIDTH columns at
+ * spaces (a longer word stays whole), so that a report reads the same on
+ * a terminal as in the mail, whose wrapping then leaves it alone; a blank
+ * line after it.
+ */
+void	 mail_para(struct strbuf *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
 /* The body: sanitized, prose wrapped at MAIL_WIDTH, CRLF line ends. */
 void	 mail_body(struct strbuf *, const char *text);
 void	 mail_date(struct strbuf *, time_t);

@@ -1,13 +1,8 @@
 /*
- * Where runs go (docs/agents.md, "Placing runs on agents"). A job's runs
- * are spread over the agents that can run it through its positions: run
- * number seq of every commit goes to position seq % P, so that every
- * commit of the job has the same share of samples on each machine. A
- * position moves only when its agent is out of service and nothing the
- * job measured there would be compared with another machine's samples.
- * requires: (and LKP's need_memory) is matched against each agent's
- * cached inventory, here and when a request is made
- * (placement_job_placeable).
+ * Where runs go (docs/agents.md, "Placing runs on agents"): a job's runs
+ * spread over the agents that can run it through fixed positions, so every
+ * commit has the same share of samples on each machine, and a job's
+ * requires: matched against each agent's cached inventory.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -25,6 +25,7 @@ struct repo_commit {
 };
 
 struct repo_oidmap;
+struct git_oid;
 
 /*
  * The range `bad ^good...` as the driver wants it: commits[] holds the
@@ -52,6 +53,13 @@ int	 repo_open(const struct config_repo *, struct repo **out, char **cause);
 /* The libgit2 handle, borrowed, for the few callers that need more. */
 struct git_repository *repo_git(struct repo *);
 const char *repo_name(const struct repo *);
+/* libgit2's last error message, "unknown error" when it has none. */
+const char *repo_git_error(void);
+/* Whether s is a full hexadecimal object name. */
+int	 repo_is_hex_oid(const char *s);
+/* A full hex oid as it is; anything else through revparse. */
+int	 repo_oid(struct repo *, const char *rev, struct git_oid *out,
+	     char **cause);
 void	 repo_free(struct repo *);
 int	 repo_resolve(struct repo *, const char *rev,
 	     char out[REPO_OID_HEX + 1], char **cause);

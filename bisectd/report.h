@@ -171,6 +171,8 @@ void	 report_testcase(struct strbuf *, const char *testcase,
 void	 report_environment(struct strbuf *, const struct drift *d,
 	    const struct drift_run *parent, const struct drift_run *culprit,
 	    const char *listed_by);
+/* A recorded environment's value of key, NULL when it has none. */
+const char *report_env_value(const struct drift_run *, const char *key);
 /* A bisection's log of tested commits, replayable by `git bisect replay`. */
 int	 report_log(struct strbuf *, struct context *, int64_t id,
 	    char **cause);

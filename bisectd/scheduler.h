@@ -74,4 +74,22 @@ int	scheduler_wait(struct context *, int64_t request,
 	    void (*tick)(struct context *, int64_t, void *), void *payload,
 	    char **cause);
 
+/*
+ * Within the scheduler (scheduler.c, scheduler-agents.c): the monotonic
+ * clock, the children it keeps, and the agents' turn.
+ */
+double	scheduler_now(void);
+void	scheduler_child_add(struct scheduler *, pid_t pid,
+	    enum scheduler_child_kind, int64_t id, int64_t token,
+	    const char *repo, const char *agent);
+int	scheduler_children_on(const struct scheduler *,
+	    enum scheduler_child_kind, const char *agent);
+int	scheduler_agents_setup(struct scheduler *, char **cause);
+void	scheduler_agents_free(struct scheduler *);
+int	scheduler_agents_load(struct scheduler *, char **cause);
+void	scheduler_agents_turn(struct scheduler *);
+/* Is the agent's link one of an old config, still to be replaced? */
+int	scheduler_agents_link_stale(const struct scheduler *,
+	    const char *agent);
+
 #endif

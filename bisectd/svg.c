@@ -408,7 +408,7 @@ svg_legend(struct strbuf *sb)
 }
 
 void
-web_svg_plot(struct strbuf *sb, const struct web_plot *plot)
+svg_plot(struct strbuf *sb, const struct web_plot *plot)
 {
 	struct svg_scale	s;
 	size_t			i;

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bisectd/repo.h"
 #include "bisectd/request.h"
 #include "bisectd/series.h"
 #include "bisectd/tracker.h"
@@ -111,149 +112,6 @@ tracker_repo(struct tracker *t, const char *name)
 	return &t->repos[t->nr_repos++];
 }
 
-static int
-tracker_git_error(char **cause, const char *what, const char *repo)
-{
-	const git_error	*e = git_error_last();
-
-	return error_set(cause, "%s in repository '%s': %s", what, repo,
-	    e != NULL && e->message != NULL ? e->message : "unknown error");
-}
-
-static char	tracker_stall_msg[128];
-
-static void
-tracker_stalled(int sig)
-{
-	ssize_t	w;
-
-	(void)sig;
-	w = write(STDERR_FILENO, tracker_stall_msg, strlen(tracker_stall_msg));
-	(void)w;
-	_exit(3);
-}
-
-/* Any progress of the transfer puts the stall off again. */
-static int
-tracker_fetch_progress(const git_indexer_progress *stats, void *payload)
-{
-	(void)stats;
-	alarm(*(unsigned *)payload);
-	return 0;
-}
-
-static int
-tracker_fetch_sideband(const char *str, int len, void *payload)
-{
-	(void)str;
-	(void)len;
-	alarm(*(unsigned *)payload);
-	return 0;
-}
-
-/* Where a fetch child leaves the cause of its failure. */
-static char *
-tracker_fetch_note(const struct config *cfg, const char *repo)
-{
-	char	*name = xasprintf("fetch-%s.error", repo);
-	char	*path = path_join(cfg->workdir, name);
-
-	free(name);
-	return path;
-}
-
-/*
- * A remote that is a local path is looked at first: libgit2 says
- * "unsupported URL protocol" for one that does not exist.
- */
-static int
-tracker_fetch_local(const struct config_repo *cr, char **cause)
-{
-	const char	*p = cr->fetch;
-	struct stat	 sb;
-
-	if (strncmp(p, "file://", 7) == 0)
-		p += 7;
-	else if (p[0] != '/' && strncmp(p, "./", 2) != 0 &&
-	    strncmp(p, "../", 3) != 0)
-		return 0;
-	if (stat(p, &sb) != 0)
-		return error_set(cause, "couldn't fetch in repository '%s': no "
-		    "such repository '%s': %s", cr->name, p, strerror(errno));
-	return 0;
-}
-
-/*
- * In the fetch child: fetch the tracked branches, their tips landing in
- * refs/bisectd/track/ (pruned when the branch is gone upstream). A fetch
- * that makes no progress for `stall` seconds (a remote that accepted the
- * connection and went quiet) ends the child.
- */
-int
-tracker_fetch_repo(const struct config *cfg, const struct config_repo *cr,
-    unsigned stall, char **cause)
-{
-	git_repository		*repo = NULL;
-	git_remote		*remote = NULL;
-	git_fetch_options	 opts = GIT_FETCH_OPTIONS_INIT;
-	git_strarray		 specs;
-	char			**refspecs = NULL, *note;
-	size_t			 i;
-	int			 r = -1;
-
-	git_libgit2_init();
-	snprintf(tracker_stall_msg, sizeof tracker_stall_msg, "bisectd: "
-	    "repository '%s': fetch stalled: no progress for %u seconds\n",
-	    cr->name, stall);
-	signal(SIGALRM, tracker_stalled);
-	alarm(stall);
-	if (git_repository_open(&repo, cr->path) != 0) {
-		tracker_git_error(cause, "couldn't open", cr->name);
-		goto out;
-	}
-	if (git_remote_lookup(&remote, repo, cr->fetch) != 0) {
-		if (tracker_fetch_local(cr, cause) != 0)
-			goto out;
-		if (git_remote_create_anonymous(&remote, repo,
-		    cr->fetch) != 0) {
-			tracker_git_error(cause, "couldn't find the remote",
-			    cr->name);
-			goto out;
-		}
-	}
-	refspecs = xcalloc(cr->nr_track + 1, sizeof *refspecs);
-	for (i = 0; i < cr->nr_track; i++)
-		refspecs[i] = xasprintf("+refs/heads/%s:refs/bisectd/track/%s",
-		    cr->track[i], cr->track[i]);
-	specs.strings = refspecs;
-	specs.count = cr->nr_track;
-	opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_ALL;
-	opts.prune = GIT_FETCH_PRUNE;
-	opts.callbacks.transfer_progress = tracker_fetch_progress;
-	opts.callbacks.sideband_progress = tracker_fetch_sideband;
-	opts.callbacks.payload = &stall;
-	if (git_remote_fetch(remote, &specs, &opts, "bisectd fetch") != 0) {
-		tracker_git_error(cause, "couldn't fetch", cr->name);
-		goto out;
-	}
-	r = 0;
-out:
-	alarm(0);
-	note = tracker_fetch_note(cfg, cr->name);
-	if (r != 0)
-		(void)file_write_atomic(note, *cause, strlen(*cause), NULL);
-	else
-		(void)unlink(note);
-	free(note);
-	for (i = 0; refspecs != NULL && i < cr->nr_track; i++)
-		free(refspecs[i]);
-	free(refspecs);
-	git_remote_free(remote);
-	git_repository_free(repo);
-	git_libgit2_shutdown();
-	return r;
-}
-
 /*
  * A failed fetch is said once, with its cause, and again only when the
  * cause changes; the next tries come later and later (the interval
@@ -338,7 +196,8 @@ tracker_add(struct services *s, git_repository *repo,
 
 	git_oid_tostr(hex, sizeof hex, oid);
 	if (git_commit_lookup(&c, repo, oid) != 0) {
-		tracker_git_error(cause, "couldn't read a commit", cr->name);
+		error_set(cause, "couldn't read a commit in repository "
+		    "'%s': %s", cr->name, repo_git_error());
 		goto out;
 	}
 	git_oid_tostr(tree, sizeof tree, git_commit_tree_id(c));
@@ -480,7 +339,8 @@ tracker_record(struct services *s, struct tracker_repo *tr,
 	}
 	if (git_revwalk_new(&walk, repo) != 0 ||
 	    git_revwalk_push(walk, &tip) != 0) {
-		tracker_git_error(cause, "couldn't walk", cr->name);
+		error_set(cause, "couldn't walk in repository '%s': %s",
+		    cr->name, repo_git_error());
 		goto out;
 	}
 	git_revwalk_simplify_first_parent(walk);
@@ -582,273 +442,6 @@ out:
 	return r;
 }
 
-/* The job's canonical text as a file, so that a bisection can name it. */
-static char *
-tracker_job_file(struct services *s, const struct job *job, char **cause)
-{
-	char	*dir = path_join(s->ctx->config->workdir, "jobs");
-	char	*name = xasprintf("%s.yaml", job->id), *path = NULL;
-
-	if (dir_create(dir, cause) == 0) {
-		path = path_join(dir, name);
-		if (file_write_atomic(path, job->canonical,
-		    strlen(job->canonical), cause) != 0) {
-			free(path);
-			path = NULL;
-		}
-	}
-	free(dir);
-	free(name);
-	return path;
-}
-
-static int
-tracker_regressed(double change_pct, enum job_direction dir)
-{
-	if (dir == JOB_DIRECTION_HIGHER)
-		return change_pct < 0;
-	if (dir == JOB_DIRECTION_LOWER)
-		return change_pct > 0;
-	return 1;
-}
-
-/* A bisection between two commits of the series, for metric of job. */
-static int
-tracker_bisect(struct services *s, const struct config_repo *cr,
-    const struct job *job, const char *good, const char *bad,
-    const char *direction, int64_t *id, char **cause)
-{
-	struct request_spec	 spec;
-	const char		*revs[2];
-	char			*file;
-	int			 resumed, r;
-
-	if ((file = tracker_job_file(s, job, cause)) == NULL)
-		return -1;
-	memset(&spec, 0, sizeof spec);
-	revs[0] = good;
-	revs[1] = bad;
-	spec.kind = "bisect";
-	spec.job_file = file;
-	spec.repo = cr->name;
-	spec.revs = revs;
-	spec.nr_revs = 2;
-	spec.metric = job->metric;
-	spec.direction = direction;
-	r = request_create(s->ctx, &spec, id, &resumed, cause);
-	free(file);
-	return r;
-}
-
-/*
- * An improvement after open regressions of the series closes them: the
- * regression that came and went is recorded as fixed by it, and the fix
- * is bisected to its commit (a bisection whose direction is the other
- * way round: the change it looks for is the rise, or the fall, that
- * fixed it), whose report names the regression it fixes
- * (bisectd/report.c) and threads under its mail (bisectd/outbox.c).
- */
-static int
-tracker_improved(struct services *s, const struct config_repo *cr,
-    const char *branch, const struct job *job, int64_t job_row,
-    enum job_direction dir, const struct changepoint *cp,
-    const struct series_point *before, const struct series_point *after,
-    char **cause)
-{
-	struct store	*st = s->ctx->store;
-	int64_t		*open = NULL, id, bisection = 0;
-	size_t		 nr = 0, i;
-	int		 r = -1;
-
-	if (store_regression_open(st, cr->name, branch, job_row, job->metric,
-	    before->seq, &open, &nr, cause) != 0)
-		goto out;
-	log_info("repository '%s' branch '%s': %+.1f%% %s between %.12s and "
-	    "%.12s (p = %.3g): an improvement%s", cr->name, branch,
-	    cp->change_pct, job->metric, before->oid, after->oid, cp->p_value,
-	    nr > 0 ? ", that fixes the regression before it: bisecting the "
-	    "fix" : "");
-	/* a fix is bisected to its commit, and reported as the fix */
-	if (nr > 0 && tracker_bisect(s, cr, job, before->oid, after->oid,
-	    dir == JOB_DIRECTION_HIGHER ? "lower" : "higher", &bisection,
-	    cause) != 0)
-		goto out;
-	if (store_regression_add(st, cr->name, branch, job_row, job->metric,
-	    "improvement", before->oid, after->oid, before->seq, after->seq,
-	    cp->change_pct, cp->p_value, bisection, &id, cause) != 0)
-		goto out;
-	for (i = 0; i < nr; i++)
-		if (store_regression_fix(st, open[i], id, cause) != 0)
-			goto out;
-	s->progress = 1;
-	r = 0;
-out:
-	free(open);
-	return r;
-}
-
-/*
- * The newest commits look changed, but have too few runs to say: they are
- * run more (the tail test, bisectd/series.h), and the series is looked at
- * again when those runs are done.
- */
-static int
-tracker_tail_more(struct services *s, const struct config_repo *cr,
-    const char *branch, const struct job *job, const struct series *series,
-    char **cause)
-{
-	const struct series_point	*p;
-	struct request_spec		 spec;
-	const char			*rev;
-	char				*file;
-	size_t				 i;
-	int64_t				 id;
-	int				 resumed, r = -1;
-
-	if ((file = tracker_job_file(s, job, cause)) == NULL)
-		return -1;
-	log_info("repository '%s' branch '%s': the newest %zu commits look "
-	    "%+.1f%% %s (p = %.3g): running them to %zu runs each",
-	    cr->name, branch, series->nr - series->tail.group,
-	    series->tail.change_pct, job->metric, series->tail.p_value,
-	    series->tail.more_runs);
-	for (i = series->tail.group; i < series->nr; i++) {
-		p = &series->points[i];
-		if (p->nr >= series->tail.more_runs)
-			continue;
-		memset(&spec, 0, sizeof spec);
-		rev = p->runs_oid;
-		spec.kind = "queue";
-		spec.job_file = file;
-		spec.repo = cr->name;
-		spec.revs = &rev;
-		spec.nr_revs = 1;
-		spec.runs = (unsigned)series->tail.more_runs;
-		if (request_create(s->ctx, &spec, &id, &resumed, cause) != 0)
-			goto out;
-	}
-	s->progress = 1;
-	r = 0;
-out:
-	free(file);
-	return r;
-}
-
-static int
-tracker_detect_job(struct services *s, const struct config_repo *cr,
-    const char *branch, const struct job *job, const struct store_tracked *t,
-    size_t nr, int *idle, char **cause)
-{
-	struct store			*st = s->ctx->store;
-	const struct metric_info	*mi = metric_lookup(job->metric);
-	enum job_direction		 dir = job->direction;
-	const struct changepoint	*cp;
-	const struct series_point	*before, *after;
-	struct series			 series;
-	size_t				 i;
-	char				*desc = job_describe(job);
-	const char			*kind;
-	int64_t				 job_row, id;
-	int				 busy, found, bad, r = -1;
-
-	*idle = 0;
-	memset(&series, 0, sizeof series);
-	if (dir == JOB_DIRECTION_UNKNOWN)
-		dir = mi->direction;
-	if (store_job_add(st, job->id, job->testcase, desc, job->canonical,
-	    job->metric, job_direction_name(job->direction), &job_row,
-	    cause) != 0 ||
-	    store_tracked_busy(st, cr->name, branch, job_row, &busy,
-	    cause) != 0)
-		goto out;
-	*idle = !busy;
-	if (busy) {
-		r = 0;
-		goto out;
-	}
-	if (series_load(&series, st, job_row, cr->name, job->metric, t, nr,
-	    cause) != 0 ||
-	    series_detect(&series, mi->min_effect_pct,
-	    dir == JOB_DIRECTION_HIGHER ? -1 : dir == JOB_DIRECTION_LOWER ?
-	    1 : 0, cause) != 0)
-		goto out;
-	if (series.tail.verdict == CHANGEPOINT_TAIL_MORE) {
-		*idle = 0;	/* it waits for the runs it asks for */
-		if (tracker_tail_more(s, cr, branch, job, &series, cause) != 0)
-			goto out;
-	}
-	for (i = 0; i < series.cp.nr_points; i++) {
-		cp = &series.cp.points[i];
-		if (cp->group == 0)
-			continue;
-		bad = tracker_regressed(cp->change_pct, dir);
-		/* with no direction known every change is a regression */
-		kind = bad ? "regression" : "improvement";
-		before = &series.points[cp->group - 1];
-		after = &series.points[cp->group];
-		if (store_regression_overlaps(st, cr->name, branch, job_row,
-		    job->metric, kind, before->seq, after->seq, &found,
-		    cause) != 0)
-			goto out;
-		if (found)
-			continue;
-		if (!bad) {
-			if (tracker_improved(s, cr, branch, job, job_row, dir,
-			    cp, before, after, cause) != 0)
-				goto out;
-			continue;
-		}
-		log_info("repository '%s' branch '%s': %+.1f%% %s between "
-		    "%.12s and %.12s (p = %.3g): bisecting", cr->name, branch,
-		    cp->change_pct, job->metric, before->oid, after->oid,
-		    cp->p_value);
-		if (tracker_bisect(s, cr, job, before->oid, after->oid, NULL,
-		    &id, cause) != 0)
-			goto out;
-		if (store_regression_add(st, cr->name, branch, job_row,
-		    job->metric, "regression", before->oid, after->oid,
-		    before->seq, after->seq, cp->change_pct, cp->p_value, id,
-		    NULL, cause) != 0)
-			goto out;
-		s->progress = 1;
-	}
-	r = 0;
-out:
-	series_release(&series);
-	free(desc);
-	return r;
-}
-
-/* *settled: no job's series of the branch waits for runs */
-static int
-tracker_detect(struct services *s, const struct config_repo *cr,
-    const char *branch, struct job **jobs, size_t nr_jobs, int *settled,
-    char **cause)
-{
-	struct store_tracked	*t = NULL;
-	size_t			 nr = 0, j, off;
-	int			 idle, r = -1;
-
-	*settled = 1;
-	if (store_tracked_list(s->ctx->store, cr->name, branch, &t, &nr,
-	    cause) != 0)
-		return -1;
-	/* the test looks at the newest SERIES_WINDOW commits only */
-	off = nr > SERIES_WINDOW ? nr - SERIES_WINDOW : 0;
-	for (j = 0; j < nr_jobs; j++) {
-		if (jobs[j]->metric == NULL)
-			continue;
-		if (tracker_detect_job(s, cr, branch, jobs[j], t + off,
-		    nr - off, &idle, cause) != 0)
-			goto out;
-		*settled &= idle;
-	}
-	r = 0;
-out:
-	store_tracked_list_free(t, nr);
-	return r;
-}
-
 /* The continuous jobs, loaded once for a turn's detection. */
 static int
 tracker_jobs(struct services *s, struct job ***out, size_t *nr,
@@ -908,7 +501,8 @@ tracker_read(struct services *s, struct tracker_repo *tr,
 	tr->queue_due = 1;
 	git_libgit2_init();
 	if (git_repository_open(&repo, cr->path) != 0) {
-		tracker_git_error(cause, "couldn't open", cr->name);
+		error_set(cause, "couldn't open in repository '%s': %s",
+		    cr->name, repo_git_error());
 		goto out;
 	}
 	/* one transaction: one lock, not one per query */

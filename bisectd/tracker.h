@@ -31,5 +31,16 @@ void		 tracker_fetched(struct tracker *, const struct config *,
  */
 int		 tracker_fetch_repo(const struct config *,
 		     const struct config_repo *, unsigned stall, char **cause);
+/* Where a fetch child leaves the cause of its failure (allocated). */
+char		*tracker_fetch_note(const struct config *, const char *repo);
+/*
+ * The change-point test over each job's series of a branch (jobs with a
+ * metric): a new regression is bisected; *settled when no job's series
+ * of the branch waits for runs.
+ */
+struct job;
+int		 tracker_detect(struct services *, const struct config_repo *,
+		     const char *branch, struct job **jobs, size_t nr_jobs,
+		     int *settled, char **cause);
 
 #endif

@@ -182,7 +182,7 @@ web_index_plot(struct strbuf *sb, struct store *st,
 	    "%zu change point%s at p &lt; %.2g.</p>\n", s.nr,
 	    s.nr == 1 ? "" : "s", s.cp.nr_points,
 	    s.cp.nr_points == 1 ? "" : "s", SERIES_ALPHA);
-	web_svg_plot(sb, &plot);
+	svg_plot(sb, &plot);
 	r = 0;
 out:
 	for (i = 0; texts != NULL && i < nr_texts; i++) {

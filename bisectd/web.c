@@ -357,7 +357,7 @@ web_plot(struct strbuf *sb, struct context *ctx, struct web_report *w,
 			plot.revert = &revert;
 		}
 	}
-	web_svg_plot(sb, &plot);
+	svg_plot(sb, &plot);
 out:
 	for (i = 0; rcs != NULL && i < nr; i++)
 		repo_commit_release(&rcs[i]);
@@ -365,7 +365,7 @@ out:
 	free(pts);
 	free(gen);
 	repo_range_release(&range);
-	store_steps_free(steps, nr);
+	store_bisection_steps_free(steps, nr);
 }
 
 static void

@@ -57,7 +57,7 @@ struct web_plot {
 /* Text escaped for HTML element content and attribute values. */
 void	 web_escape(struct strbuf *, const char *);
 /* The plot as an inline <svg> element (bisectd/svg.c). */
-void	 web_svg_plot(struct strbuf *, const struct web_plot *);
+void	 svg_plot(struct strbuf *, const struct web_plot *);
 /*
  * Write DIR/report-ID.html for a concluded bisection with a culprit and
  * regenerate DIR/index.html. *path is the report page.

@@ -20,6 +20,7 @@
 
 #include "agents/result.h"
 #include "agents/transport.h"
+#include "bisectd/build-cache.h"
 #include "bisectd/build.h"
 #include "bisectd/repo.h"
 #include "bisectd/tracker.h"
@@ -332,7 +333,7 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	/* what goes to the agent is what was built (bisectd/build.h) */
 	if (store_kernel_get(st, b.id, &kb, &cause) != 0)
 		goto out;
-	if (build_check_artifacts(b.artifact_dir, kb.artifacts_hash,
+	if (build_cache_check_artifacts(b.artifact_dir, kb.artifacts_hash,
 	    &cause) != 0) {
 		/* built again; the run waits for it, its attempt not spent */
 		log_error("run %lld of '%.12s': %s", (long long)id,

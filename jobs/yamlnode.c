@@ -283,6 +283,64 @@ yamlnode_attach(char **cause, const char *name, struct yamlnode **stack,
 	return 0;
 }
 
+/* A scalar event's node, its tag and anchor refused, NUL refused. */
+static int
+yamlnode_parse_scalar(char **cause, const char *name, yaml_event_t *ev,
+    struct yamlnode **out)
+{
+	struct yamlnode	*n;
+
+	*out = NULL;
+	if (yamlnode_check_props(cause, name, ev, ev->data.scalar.anchor,
+	    ev->data.scalar.tag, YAMLNODE_TAG_STR) != 0)
+		return -1;
+	n = yamlnode_new(YAMLNODE_SCALAR, &ev->start_mark);
+	n->value = xstrndup((const char *)ev->data.scalar.value,
+	    ev->data.scalar.length);
+	if (strlen(n->value) != ev->data.scalar.length) {
+		yamlnode_error(cause, name, n,
+		    "scalar contains a NUL character");
+		yamlnode_free(n);
+		return -1;
+	}
+	n->null = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	    ev->data.scalar.tag == NULL &&
+	    yamlnode_is_null_word(n->value, ev->data.scalar.length);
+	*out = n;
+	return 0;
+}
+
+/* A sequence's or mapping's node, at most YAMLNODE_MAX_DEPTH deep. */
+static int
+yamlnode_parse_collection(char **cause, const char *name, yaml_event_t *ev,
+    size_t depth, struct yamlnode **out)
+{
+	struct yamlnode	*n;
+
+	*out = NULL;
+	if (ev->type == YAML_SEQUENCE_START_EVENT) {
+		if (yamlnode_check_props(cause, name, ev,
+		    ev->data.sequence_start.anchor,
+		    ev->data.sequence_start.tag, YAMLNODE_TAG_SEQ) != 0)
+			return -1;
+		n = yamlnode_new(YAMLNODE_SEQUENCE, &ev->start_mark);
+	} else {
+		if (yamlnode_check_props(cause, name, ev,
+		    ev->data.mapping_start.anchor,
+		    ev->data.mapping_start.tag, YAMLNODE_TAG_MAP) != 0)
+			return -1;
+		n = yamlnode_new(YAMLNODE_MAPPING, &ev->start_mark);
+	}
+	if (depth == YAMLNODE_MAX_DEPTH) {
+		yamlnode_error(cause, name, n, "nested deeper than %d levels",
+		    YAMLNODE_MAX_DEPTH);
+		yamlnode_free(n);
+		return -1;
+	}
+	*out = n;
+	return 0;
+}
+
 /*
  * The documents of a stream into *docs; with !stream a second document is
  * an error. An empty stream gives no document at all.
@@ -340,23 +398,8 @@ yamlnode_parse_docs(const char *name, const char *buf, size_t len,
 			    (const char *)ev.data.alias.anchor);
 			goto out;
 		case YAML_SCALAR_EVENT:
-			if (yamlnode_check_props(cause, name, &ev,
-			    ev.data.scalar.anchor, ev.data.scalar.tag,
-			    YAMLNODE_TAG_STR) != 0)
+			if (yamlnode_parse_scalar(cause, name, &ev, &n) != 0)
 				goto out;
-			n = yamlnode_new(YAMLNODE_SCALAR, &ev.start_mark);
-			n->value = xstrndup((const char *)ev.data.scalar.value,
-			    ev.data.scalar.length);
-			if (strlen(n->value) != ev.data.scalar.length) {
-				yamlnode_error(cause, name, n,
-				    "scalar contains a NUL character");
-				goto out;
-			}
-			n->null = ev.data.scalar.style ==
-			    YAML_PLAIN_SCALAR_STYLE &&
-			    ev.data.scalar.tag == NULL &&
-			    yamlnode_is_null_word(n->value,
-			    ev.data.scalar.length);
 			if (yamlnode_attach(cause, name, stack, depth, &root,
 			    n, stream) != 0)
 				goto out;
@@ -364,29 +407,9 @@ yamlnode_parse_docs(const char *name, const char *buf, size_t len,
 			break;
 		case YAML_SEQUENCE_START_EVENT:
 		case YAML_MAPPING_START_EVENT:
-			if (ev.type == YAML_SEQUENCE_START_EVENT) {
-				if (yamlnode_check_props(cause, name, &ev,
-				    ev.data.sequence_start.anchor,
-				    ev.data.sequence_start.tag,
-				    YAMLNODE_TAG_SEQ) != 0)
-					goto out;
-				n = yamlnode_new(YAMLNODE_SEQUENCE,
-				    &ev.start_mark);
-			} else {
-				if (yamlnode_check_props(cause, name, &ev,
-				    ev.data.mapping_start.anchor,
-				    ev.data.mapping_start.tag,
-				    YAMLNODE_TAG_MAP) != 0)
-					goto out;
-				n = yamlnode_new(YAMLNODE_MAPPING,
-				    &ev.start_mark);
-			}
-			if (depth == YAMLNODE_MAX_DEPTH) {
-				yamlnode_error(cause, name, n,
-				    "nested deeper than %d levels",
-				    YAMLNODE_MAX_DEPTH);
+			if (yamlnode_parse_collection(cause, name, &ev, depth,
+			    &n) != 0)
 				goto out;
-			}
 			if (yamlnode_attach(cause, name, stack, depth, &root,
 			    n, stream) != 0)
 				goto out;

@@ -172,7 +172,7 @@ store_bisection_steps(struct store *st, int64_t id, struct store_step **out,
 	}
 	sqlite3_reset(stmt);
 	if (r < 0) {
-		store_steps_free(v, n);
+		store_bisection_steps_free(v, n);
 		return -1;
 	}
 	*out = v;
@@ -181,7 +181,7 @@ store_bisection_steps(struct store *st, int64_t id, struct store_step **out,
 }
 
 void
-store_steps_free(struct store_step *v, size_t n)
+store_bisection_steps_free(struct store_step *v, size_t n)
 {
 	size_t	i;
 

@@ -414,7 +414,7 @@ int	 store_bisection_finish(struct store *, int64_t id,
 int	 store_bisection_steps(struct store *, int64_t id,
 	     struct store_step **out, size_t *nr, char **cause);
 void	 store_bisection_release(struct store_bisection *);
-void	 store_steps_free(struct store_step *, size_t);
+void	 store_bisection_steps_free(struct store_step *, size_t);
 
 /* status */
 struct store_counts {

@@ -1,24 +1,8 @@
 /*
- * Time and boot blocks for the bisection driver. A real machine drifts
- * (a thermal state, a page cache filling) and is now and then taken over
- * for a few runs (a cron job, a hog), and a test kernel or VM boots with
- * its own offset (placement, ASLR, a firmware state): none of that is the
- * commit's. Every sample is modelled as
- *
- *	log(value) = level of the commit + offset of its boot
- *		     + offset of its time window + noise
- *
- * one factor at a time by least squares beside free commit levels, so the
- * fit cannot lean towards any culprit, and taken out only when an F test
- * says it explains more than the noise would. A window (BISECT_BLOCK_WINDOW samples in time
- * order) or a boot tells something only when it holds several commits:
- * with the runs of a batch interleaved, a burst or a drift hits both
- * sides of a window and comes out; a machine that neither drifts nor
- * reboots with an offset keeps its samples as they were. What
- * cannot be fitted -- a boot that ran one commit, a batch alone in its
- * windows -- is accounted for: when units (boots, batches) within commits
- * differ more than runs do, the deviations within units are widened so
- * that the driver counts a commit's samples for what they are worth.
+ * Time and boot blocks for the bisection driver: a boot's or a time
+ * window's offset fitted beside free commit levels and taken out only when
+ * an F test says it explains more than noise; what cannot be fitted widens
+ * the commit's spread instead (docs/design.md, "File notes").
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,14 +1,8 @@
 /*
- * The DAG of a bisection range and sums over ancestors. git bisect counts
- * each commit's ancestors by walking from every merge (count_distance in
- * git's bisect.c), which costs the number of merges times the size of the
- * range. Here single-parent chains are first collapsed into one node
- * each (every chain's first commit has all of its parents at the ends of
- * other chains, so ancestor sets are unions of whole chains), then the
- * chains' ancestor sets are propagated 64 at a time as bit masks in
- * topological order, and each mask is turned into a sum with eight
- * 256-entry tables. That is O(chains^2 / 64) word operations, without the
- * per-merge walks.
+ * The DAG of a bisection range and sums over ancestors: single-parent
+ * chains collapsed into nodes, their ancestor sets propagated 64 at a time
+ * as bit masks in topological order, without git's per-merge walks
+ * (docs/design.md, "File notes").
  */
 #include <stdlib.h>
 #include <string.h>

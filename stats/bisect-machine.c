@@ -1,21 +1,8 @@
 /*
- * Machine offsets for the bisection driver. Placement gives every commit
- * equal shares of runs on each test machine, so a machine 3% faster than
- * another leaves the commits' means fair but widens every commit's spread,
- * and the driver's rank tests and its posterior would count that as noise
- * and ask for many more runs. Every sample is modelled as
- *
- *	log(value) = level of the commit + offset of the machine + noise
- *
- * (the values themselves when one is not positive), fitted over all the
- * sampled commits at once by alternating 20%-trimmed means: each commit's
- * level from its samples less their machines' offsets, each machine's
- * offset from its samples less their commits' levels, until they settle.
- * The commit levels are nuisance parameters: the model does not depend on
- * where the culprit is, so the fit cannot lean towards any answer. Trimmed
- * means because runs are now and then wildly off (a median would lose
- * three quarters of its precision to bimodal noise). The driver then
- * decides on the samples with the offsets taken out.
+ * Machine offsets for the bisection driver: log(value) = commit level +
+ * machine offset + noise, fitted over all sampled commits by alternating
+ * 20%-trimmed means, so that a faster machine does not read as noise
+ * (docs/design.md, "File notes").
  */
 #include <math.h>
 #include <stdlib.h>

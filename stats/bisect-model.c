@@ -1,13 +1,8 @@
 /*
- * The likelihood behind the bisection posterior. The noise scale is not
- * assumed: it is fitted to the samples of the range's ends, as a Student-t
- * location-scale family with 4 degrees of freedom (two locations, one
- * scale). With a t likelihood one wild sample (a run disturbed by
- * something else on the machine) moves the evidence by a bounded amount
- * instead of deciding it, and a bimodal benchmark reads as a wide
- * distribution rather than as proof. Each side's scale is widened by the
- * uncertainty of its location (the predictive distribution of one more
- * sample), so that few end samples do not breed overconfidence.
+ * The likelihood behind the bisection posterior: a Student-t (4 degrees
+ * of freedom) location-scale family fitted to the range's ends, its scale
+ * widened by the locations' uncertainty, so that one wild sample moves the
+ * evidence by a bounded amount (docs/design.md, "File notes").
  */
 #include <math.h>
 

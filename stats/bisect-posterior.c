@@ -1,14 +1,8 @@
 /*
- * The posterior over a culprit's position in one range, and what follows
- * from it: where a sample would tell most, and whether the samples point
- * to a second culprit. A culprit position splits the sampled commits into
- * good (it is not their ancestor) and bad; the likelihood of a position
- * is that of its split, with both levels fitted to the split's samples
- * and integrated out. Positions that split the samples alike share one
- * fit, so a range of a thousand commits with twenty sampled costs twenty
- * fits. The noise scale comes first, from every commit's spread around
- * itself, and stays fixed: a scale fitted along with the split would
- * widen to swallow a wrong split.
+ * The posterior over a culprit's position in one range, where a sample
+ * would tell most, and whether the samples point to a second culprit; the
+ * noise scale is fitted first and held fixed, and positions that split the
+ * samples alike share one fit (docs/design.md, "File notes").
  */
 #include <math.h>
 #include <stdint.h>
@@ -20,13 +14,13 @@
 #include "util/xalloc.h"
 
 static size_t
-posterior_n(const struct bisect_state *st, size_t i)
+bisect_posterior_n(const struct bisect_state *st, size_t i)
 {
 	return st->c[i].nr_samples;
 }
 
 static void
-posterior_mark_fn(size_t a, void *payload)
+bisect_posterior_mark_fn(size_t a, void *payload)
 {
 	((unsigned char *)payload)[a] = 1;
 }
@@ -39,7 +33,7 @@ struct posterior_sig {
 };
 
 static void
-posterior_sig_fn(size_t a, void *payload)
+bisect_posterior_sig_fn(size_t a, void *payload)
 {
 	struct posterior_sig *rs = payload;
 
@@ -48,8 +42,30 @@ posterior_sig_fn(size_t a, void *payload)
 		    (uint64_t)1 << (rs->bit % 64);
 }
 
+/*
+ * Each commit's signature: bit j set when the j-th tested commit is its
+ * ancestor in the range, so that positions that split the samples alike
+ * sort together.
+ */
+static void
+bisect_posterior_sigs(struct bisect_state *st,
+    const struct bisect_range *r, const size_t *tested, size_t nt,
+    struct posterior_sig *rs)
+{
+	size_t	j;
+
+	rs->words = nt / 64 + 1;
+	rs->sig = xcalloc(st->nr * rs->words, sizeof *rs->sig);
+	rs->in = r->in;
+	for (j = 0; j < nt; j++) {
+		rs->bit = j;
+		bisect_graph_ancestors(&st->g, tested[j],
+		    bisect_posterior_sig_fn, rs);
+	}
+}
+
 static int
-posterior_cmp_sig(const void *a, const void *b, void *payload)
+bisect_posterior_cmp_sig(const void *a, const void *b, void *payload)
 {
 	const struct posterior_sig	*rs = payload;
 	size_t			 x = *(const size_t *)a, y = *(const size_t *)b;
@@ -64,7 +80,7 @@ posterior_cmp_sig(const void *a, const void *b, void *payload)
 
 /* the noise scale, from every sampled commit's spread around itself */
 static double
-posterior_scale(const struct bisect_state *st, const struct bisect_range *r,
+bisect_posterior_scale(const struct bisect_state *st, const struct bisect_range *r,
     const size_t *tested, size_t nt, const double *g, size_t ng)
 {
 	const double	**x;
@@ -76,10 +92,10 @@ posterior_scale(const struct bisect_state *st, const struct bisect_range *r,
 	x[0] = g;
 	n[0] = ng;
 	x[1] = st->c[r->top].samples;
-	n[1] = posterior_n(st, r->top);
+	n[1] = bisect_posterior_n(st, r->top);
 	for (k = 0; k < nt; k++) {
 		x[k + 2] = st->c[tested[k]].samples;
-		n[k + 2] = posterior_n(st, tested[k]);
+		n[k + 2] = bisect_posterior_n(st, tested[k]);
 	}
 	s = bisect_model_scale(x, n, nt + 2);
 	free(x);
@@ -101,7 +117,7 @@ posterior_scale(const struct bisect_state *st, const struct bisect_range *r,
  * ones worth sampling, and this says so.
  */
 static double
-posterior_gain_of(double e, double e2)
+bisect_posterior_gain_of(double e, double e2)
 {
 	double v = e2 - e * e;
 
@@ -113,7 +129,7 @@ posterior_gain_of(double e, double e2)
 }
 
 static void
-posterior_gain(struct bisect_state *st, const struct bisect_range *r,
+bisect_posterior_gain(struct bisect_state *st, const struct bisect_range *r,
     const struct bisect_model *m, double *mg, double *mb)
 {
 	double	*w = st->lvl + 2 * st->nr, *sum = st->lvl + 3 * st->nr;
@@ -151,9 +167,9 @@ posterior_gain(struct bisect_state *st, const struct bisect_range *r,
 	}
 	for (i = 0; i < st->nr; i++)
 		if (r->in[i])
-			st->gain[i] = posterior_gain_of(e[i], e2[i]);
-	st->gain_top = posterior_gain_of(t[0], t[1]);
-	st->gain_goods = posterior_gain_of(t[2], t[3]);
+			st->gain[i] = bisect_posterior_gain_of(e[i], e2[i]);
+	st->gain_top = bisect_posterior_gain_of(t[0], t[1]);
+	st->gain_goods = bisect_posterior_gain_of(t[2], t[3]);
 }
 
 /*
@@ -181,22 +197,16 @@ bisect_posterior(struct bisect_state *st, const struct bisect_range *r,
 	tested = xcalloc(st->nr, sizeof *tested);
 	order = xcalloc(st->nr, sizeof *order);
 	for (i = 0; i < st->nr; i++) {
-		if (r->in[i] && i != r->top && posterior_n(st, i) > 0)
+		if (r->in[i] && i != r->top && bisect_posterior_n(st, i) > 0)
 			tested[nt++] = i;
 		if (r->in[i])
 			order[no++] = i;
 		if (r->in[i] || i == r->top)
-			total += posterior_n(st, i);
+			total += bisect_posterior_n(st, i);
 	}
-	scale = posterior_scale(st, r, tested, nt, g, ng);
-	rs.words = nt / 64 + 1;
-	rs.sig = xcalloc(st->nr * rs.words, sizeof *rs.sig);
-	rs.in = r->in;
-	for (j = 0; j < nt; j++) {
-		rs.bit = j;
-		bisect_graph_ancestors(&st->g, tested[j], posterior_sig_fn, &rs);
-	}
-	qsort_r(order, no, sizeof *order, posterior_cmp_sig, &rs);
+	scale = bisect_posterior_scale(st, r, tested, nt, g, ng);
+	bisect_posterior_sigs(st, r, tested, nt, &rs);
+	qsort_r(order, no, sizeof *order, bisect_posterior_cmp_sig, &rs);
 
 	gs = xcalloc(total + 1, sizeof *gs);
 	bs = xcalloc(total + 1, sizeof *bs);
@@ -213,13 +223,13 @@ bisect_posterior(struct bisect_state *st, const struct bisect_range *r,
 		n_good = ng;
 		nb = 0;
 		x = st->c[r->top].samples;
-		for (w = 0; w < posterior_n(st, r->top); w++)
+		for (w = 0; w < bisect_posterior_n(st, r->top); w++)
 			bs[nb++] = x[w];
 		for (j = 0; j < nt; j++) {
 			int bad = (sg[j / 64] >> (j % 64)) & 1;
 
 			x = st->c[tested[j]].samples;
-			for (w = 0; w < posterior_n(st, tested[j]); w++) {
+			for (w = 0; w < bisect_posterior_n(st, tested[j]); w++) {
 				if (bad)
 					bs[nb++] = x[w];
 				else
@@ -258,7 +268,7 @@ bisect_posterior(struct bisect_state *st, const struct bisect_range *r,
 	for (i = 0; i < st->nr; i++)
 		st->post[i] /= sum;
 	bisect_graph_sums(&st->g, st->post, st->pbad);
-	posterior_gain(st, r, m, mg, mb);
+	bisect_posterior_gain(st, r, m, mg, mb);
 	free(gs);
 	free(bs);
 	free(rs.sig);
@@ -294,31 +304,25 @@ bisect_posterior_second(struct bisect_state *st,
 	tested = xcalloc(st->nr, sizeof *tested);
 	order = xcalloc(st->nr, sizeof *order);
 	for (i = 0; i < st->nr; i++) {
-		if (r->in[i] && i != r->top && posterior_n(st, i) > 0)
+		if (r->in[i] && i != r->top && bisect_posterior_n(st, i) > 0)
 			tested[nt++] = i;
 		if (r->in[i] && i != cs)
 			order[no++] = i;
 		if (r->in[i] || i == r->top)
-			total += posterior_n(st, i);
+			total += bisect_posterior_n(st, i);
 	}
-	scale = posterior_scale(st, r, tested, nt, g, ng);
-	rs.words = nt / 64 + 1;
-	rs.sig = xcalloc(st->nr * rs.words, sizeof *rs.sig);
-	rs.in = r->in;
-	for (j = 0; j < nt; j++) {
-		rs.bit = j;
-		bisect_graph_ancestors(&st->g, tested[j], posterior_sig_fn, &rs);
-	}
+	scale = bisect_posterior_scale(st, r, tested, nt, g, ng);
+	bisect_posterior_sigs(st, r, tested, nt, &rs);
 	anc = xcalloc(st->nr, 1);
-	bisect_graph_ancestors(&st->g, cs, posterior_mark_fn, anc);
-	qsort_r(order, no, sizeof *order, posterior_cmp_sig, &rs);
+	bisect_graph_ancestors(&st->g, cs, bisect_posterior_mark_fn, anc);
+	qsort_r(order, no, sizeof *order, bisect_posterior_cmp_sig, &rs);
 	for (k = 0; k < 3; k++)
 		buf[k] = xcalloc(total + 1, sizeof *buf[k]);
 	sc = rs.sig + cs * rs.words;
 
 #define BIT(sig, j)	(((sig)[(j) / 64] >> ((j) % 64)) & 1)
 #define ADD(grp, who) do {					\
-	for (q = 0; q < posterior_n(st, (who)); q++)			\
+	for (q = 0; q < bisect_posterior_n(st, (who)); q++)			\
 		buf[grp][n[grp]++] = st->c[(who)].samples[q];		\
 } while (0)
 

@@ -1,18 +1,8 @@
 /*
- * Deciding one range of a bisection, in the order of DESIGN §4: first
- * whether its ends differ at all (a sequential rank test: more samples of
- * both ends until it is decisive or the cap is hit); then a posterior over
- * the culprit's position (the commits having the culprit as an ancestor
- * are bad), from every sample taken so far, so that an early wrong call
- * is revised as soon as later samples disagree with it (computed in
- * bisect-posterior.c); then the commits to sample next, those a sample of
- * which tells most (the posterior's weighted midpoint over the DAG, or an
- * end when the levels themselves are in doubt), preferring more samples of
- * a commit already built when its side is still in doubt; then, once the
- * mass sits on one commit, that commit against its parents. A culprit
- * with signs of a second change beside it, or that explains too little of
- * the change, or a commit whose level lies half-way between the ends',
- * splits the range in two, and each part is decided the same way.
+ * Deciding one range of a bisection, in the order of DESIGN §4: whether
+ * its ends differ, the posterior over the culprit's position, the commits
+ * to sample next, then the culprit against its parents; a second change
+ * splits the range (docs/design.md, "File notes").
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,22 +1,8 @@
 /*
- * The tail test (stats/changepoint-tail.h). For a tail of k commits (1 to
- * max_tail) against the reference commits before it:
- *
- *   t = (T - M) / sqrt(tau^2 / k + s_w^2 sum(1/n_j) / k^2 + s_b^2 / R)
- *
- * where T is the mean of the tail commits' means, M that of the R
- * reference commits' means, s_w^2 the variance of runs within a commit
- * (pooled), s_b^2 the variance of the reference commits' means and tau^2
- * the part of the commits' spread that is from commit to commit (a
- * build's own code layout, say), which more runs of a commit do not
- * shrink: the variance of the means of every commit since the newest
- * change point, at its one-sided 75% upper confidence limit, less s_w^2
- * mean(1/n_j), and at least 0 (an underestimate would make one commit's
- * own offset a regression). t has R - 1 degrees of freedom; its p is
- * multiplied by the number of tail lengths tried. Before that, each value
- * further than 3 sigma from its commit's median is pulled back to that
- * distance, sigma from the median distance between two runs of a commit:
- * one run disturbed by other load does not make a regression.
+ * The tail test (changepoint-tail.h): the newest k commits' mean against
+ * the reference commits', with the commit-to-commit spread counted and a
+ * run far from its commit's median pulled back (docs/design.md, "File
+ * notes", has the statistic).
  */
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
@@ -46,7 +32,7 @@ struct tail_unit {
 };
 
 static int
-tail_cmp(const void *a, const void *b)
+changepoint_tail_cmp(const void *a, const void *b)
 {
 	double	x = *(const double *)a, y = *(const double *)b;
 
@@ -54,15 +40,15 @@ tail_cmp(const void *a, const void *b)
 }
 
 static double
-tail_median(double *v, size_t n)
+changepoint_tail_median(double *v, size_t n)
 {
-	qsort(v, n, sizeof *v, tail_cmp);
+	qsort(v, n, sizeof *v, changepoint_tail_cmp);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* sigma from the median distance between two runs of one commit. */
 static double
-tail_sigma(const double *values, const struct tail_unit *u, size_t lo,
+changepoint_tail_sigma(const double *values, const struct tail_unit *u, size_t lo,
     size_t hi)
 {
 	double	*d = NULL, s;
@@ -78,20 +64,20 @@ tail_sigma(const double *values, const struct tail_unit *u, size_t lo,
 	if (nd == 0)
 		return 0;
 	/* the median of |N(0, 2 sigma^2)| is 0.6745 sqrt(2) sigma */
-	s = tail_median(d, nd) / (0.6744897501960817 * M_SQRT2);
+	s = changepoint_tail_median(d, nd) / (0.6744897501960817 * M_SQRT2);
 	free(d);
 	return s;
 }
 
 static void
-tail_unit_stats(struct tail_unit *u, const double *values, double sigma,
+changepoint_tail_unit_stats(struct tail_unit *u, const double *values, double sigma,
     double *scratch)
 {
 	double	x, lo, hi, sum = 0, ss = 0;
 	size_t	i;
 
 	memcpy(scratch, values + u->start, u->nr * sizeof *scratch);
-	u->median = tail_median(scratch, u->nr);
+	u->median = changepoint_tail_median(scratch, u->nr);
 	lo = u->median - TAIL_CLIP * sigma;
 	hi = u->median + TAIL_CLIP * sigma;
 	for (i = 0; i < u->nr; i++) {
@@ -116,7 +102,7 @@ tail_unit_stats(struct tail_unit *u, const double *values, double sigma,
  * underestimating it makes one commit's own offset a regression.
  */
 static double
-tail_tau2(const struct tail_unit *u, size_t lo, size_t hi, double sw2)
+changepoint_tail_tau2(const struct tail_unit *u, size_t lo, size_t hi, double sw2)
 {
 	double	m = 0, sb2 = 0, inv = 0, df, x;
 	size_t	j;
@@ -138,6 +124,42 @@ tail_tau2(const struct tail_unit *u, size_t lo, size_t hi, double sw2)
 	return x > 0 ? x : 0;
 }
 
+/*
+ * The tail of the newest k commits against the reference before it: the
+ * means of their means (*T, *M over *R commits) and the standard error of
+ * T - M, the spread from commit to commit counted from ufrom.
+ */
+static double
+changepoint_tail_se(const struct tail_unit *u, size_t ufrom, size_t nu,
+    size_t k, size_t reference, double sw2, double *T_, double *M_,
+    size_t *R_)
+{
+	double	T, M, sb2, tau2, vt;
+	size_t	lo, R, j;
+
+	/* the spread from commit to commit: every commit since from */
+	tau2 = changepoint_tail_tau2(u, ufrom, nu - k, sw2);
+	lo = nu - k > ufrom + reference ? nu - k - reference : ufrom;
+	R = nu - k - lo;
+	M = sb2 = T = vt = 0;
+	for (j = lo; j < nu - k; j++)
+		M += u[j].mean;
+	M /= (double)R;
+	for (j = lo; j < nu - k; j++)
+		sb2 += (u[j].mean - M) * (u[j].mean - M);
+	sb2 /= (double)(R - 1);
+	for (j = nu - k; j < nu; j++) {
+		T += u[j].mean;
+		vt += 1.0 / (double)u[j].nr;
+	}
+	T /= (double)k;
+	vt = tau2 / (double)k + sw2 * vt / (double)(k * k);
+	*T_ = T;
+	*M_ = M;
+	*R_ = R;
+	return sqrt(vt + sb2 / (double)R);
+}
+
 int
 changepoint_tail_test(struct changepoint_tail *out, const double *values,
     const size_t *groups, size_t n, size_t from,
@@ -150,7 +172,7 @@ changepoint_tail_test(struct changepoint_tail *out, const double *values,
 	double			 min_effect = 0, sigma, sw2, dfw, *scratch = NULL;
 	double			 p[TAIL_MAX * 4 + 1], t[TAIL_MAX * 4 + 1];
 	double			 mt[TAIL_MAX * 4 + 1], mr[TAIL_MAX * 4 + 1];
-	double			 T, M, sb2, tau2, vt, se, e, best_p = 2;
+	double			 T, M, se, e, best_p = 2;
 	size_t			 nu = 0, ufrom, lo, i, j, k, R, tested = 0;
 	size_t			 best = 0;
 	int			 dir = 0, r = -1, enough;
@@ -181,17 +203,8 @@ changepoint_tail_test(struct changepoint_tail *out, const double *values,
 		    min_ref, alpha, screen);
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		if (!isfinite(values[i])) {
-			error_set(cause, "value %zu is not a finite number", i);
-			goto out;
-		}
-		if (groups != NULL && i > 0 && groups[i] < groups[i - 1]) {
-			error_set(cause, "value %zu: commit %zu comes after "
-			    "commit %zu", i, groups[i], groups[i - 1]);
-			goto out;
-		}
-	}
+	if (changepoint_check_values(values, groups, n, cause) != 0)
+		goto out;
 	u = xcalloc(n + 1, sizeof *u);
 	for (i = 0; i < n; i++) {
 		if (i == 0 || groups == NULL || groups[i] != groups[i - 1])
@@ -211,11 +224,11 @@ changepoint_tail_test(struct changepoint_tail *out, const double *values,
 	lo = nu - max_tail - reference;
 	if (nu < max_tail + reference || lo < ufrom)
 		lo = ufrom;
-	sigma = tail_sigma(values, u, lo, nu);
+	sigma = changepoint_tail_sigma(values, u, lo, nu);
 	scratch = xcalloc(n, sizeof *scratch);
 	sw2 = dfw = 0;
 	for (j = ufrom; j < nu; j++) {
-		tail_unit_stats(&u[j], values, sigma, scratch);
+		changepoint_tail_unit_stats(&u[j], values, sigma, scratch);
 		sw2 += u[j].var * (double)(u[j].nr - 1);
 		dfw += (double)(u[j].nr - 1);
 	}
@@ -228,24 +241,8 @@ changepoint_tail_test(struct changepoint_tail *out, const double *values,
 	old = gsl_set_error_handler_off();
 	for (k = 1; k <= max_tail; k++) {
 		p[k] = 2;
-		/* the spread from commit to commit: every commit since from */
-		tau2 = tail_tau2(u, ufrom, nu - k, sw2);
-		lo = nu - k > ufrom + reference ? nu - k - reference : ufrom;
-		R = nu - k - lo;
-		M = sb2 = T = vt = 0;
-		for (j = lo; j < nu - k; j++)
-			M += u[j].mean;
-		M /= (double)R;
-		for (j = lo; j < nu - k; j++)
-			sb2 += (u[j].mean - M) * (u[j].mean - M);
-		sb2 /= (double)(R - 1);
-		for (j = nu - k; j < nu; j++) {
-			T += u[j].mean;
-			vt += 1.0 / (double)u[j].nr;
-		}
-		T /= (double)k;
-		vt = tau2 / (double)k + sw2 * vt / (double)(k * k);
-		se = sqrt(vt + sb2 / (double)R);
+		se = changepoint_tail_se(u, ufrom, nu, k, reference, sw2, &T,
+		    &M, &R);
 		tested++;
 		mt[k] = T;
 		mr[k] = M;

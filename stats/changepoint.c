@@ -1,30 +1,8 @@
 /*
- * E-Divisive with means (Matteson and James, "A nonparametric approach for
- * multiple change point analysis of multivariate data", JASA 2014), in one
- * dimension with exponent 1, as MongoDB's performance CI uses it (Daly et
- * al., ICPE 2020). For a segment split into X (first k values) and Y:
- *
- *   q = k (m - k) / m * (2/(k(m-k)) sum |x - y| - 1/C(k,2) sum |x - x'|
- *                                              - 1/C(m-k,2) sum |y - y'|)
- *
- * The best split of each segment is the one of largest q; the segment with
- * the largest q is split when a permutation test says so: each permutation
- * shuffles the commits within every current segment and takes the largest
- * q over all of them again (as the ecp package does), and the p-value is
- * (1 + #{q_perm >= q}) / (1 + permutations).
- *
- * Beside the best split, each segment's best stretch of 3 to
- * CHANGEPOINT_DIP commits against the rest of it is a candidate (the
- * epidemic alternative: a dip that is fixed a few commits later), and the
- * permutation test takes the largest q of both kinds. At the newest end
- * of the series a split may leave one commit after it; every change point
- * found is then placed again within min_size commits, one allowed on a
- * side. A split needs p < alpha, strictly.
- *
- * The sums over pairs are kept incrementally while the split point sweeps
- * across a segment, with a Fenwick tree over the ranks of the values, so
- * one sweep costs O(m log m) instead of O(m^2): a permutation test of a
- * 150-value series takes milliseconds.
+ * E-Divisive with means (Matteson and James 2014) in one dimension, as
+ * MongoDB's CI uses it, with the epidemic alternative beside each split and
+ * a Fenwick tree keeping each sweep O(m log m) (docs/design.md, "File
+ * notes", has the statistic).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -471,16 +449,113 @@ changepoint_refine(struct cp_state *st)
 }
 
 int
+changepoint_check_values(const double *values, const size_t *groups,
+    size_t n, char **cause)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (!isfinite(values[i]))
+			return error_set(cause, "value %zu is not a finite "
+			    "number", i);
+		if (groups != NULL && i > 0 && groups[i] < groups[i - 1])
+			return error_set(cause, "value %zu: commit %zu comes "
+			    "after commit %zu", i, groups[i], groups[i - 1]);
+	}
+	return 0;
+}
+
+/* The state of one detection: the values standardised, commits as units. */
+static void
+changepoint_state_init(struct cp_state *st, const double *values,
+    const size_t *groups, size_t n, const struct summary *sum)
+{
+	size_t		i, k;
+
+	st->n = n;
+	st->values = values;
+	st->v = xreallocarray(NULL, n, sizeof *st->v);
+	for (i = 0; i < n; i++)
+		st->v[i] = (values[i] - sum->mean) / sum->stddev;
+	st->ustart = xreallocarray(NULL, n + 1, sizeof *st->ustart);
+	for (i = 0; i < n; i++)
+		if (i == 0 || groups == NULL || groups[i] != groups[i - 1])
+			st->ustart[st->nr_units++] = i;
+	st->ustart[st->nr_units] = n;
+	st->rank = xreallocarray(NULL, n, sizeof *st->rank);
+	st->s = xreallocarray(NULL, n, sizeof *st->s);
+	st->sorted = xreallocarray(NULL, n, sizeof *st->sorted);
+	st->fw_cnt = xreallocarray(NULL, n + 1, sizeof *st->fw_cnt);
+	st->fw_sum = xreallocarray(NULL, n + 1, sizeof *st->fw_sum);
+	st->order = xreallocarray(NULL, st->nr_units, sizeof *st->order);
+	st->gsorted = xreallocarray(NULL, n, sizeof *st->gsorted);
+	st->vunit = xreallocarray(NULL, n, sizeof *st->vunit);
+	st->inset = xcalloc(st->nr_units, 1);
+	for (i = 0; i < st->nr_units; i++)
+		for (k = st->ustart[i]; k < st->ustart[i + 1]; k++)
+			st->vunit[k] = i;
+	for (i = 0; i < n; i++)
+		st->gsorted[i] = i;
+	qsort_r(st->gsorted, n, sizeof *st->gsorted, changepoint_cmp, st->v);
+}
+
+static void
+changepoint_state_release(struct cp_state *st)
+{
+	free(st->v);
+	free(st->ustart);
+	free(st->rank);
+	free(st->s);
+	free(st->sorted);
+	free(st->fw_cnt);
+	free(st->fw_sum);
+	free(st->order);
+	free(st->gsorted);
+	free(st->vunit);
+	free(st->inset);
+	free(st->segs);
+	free(st->found);
+}
+
+/* The change points found, with their means either side and the %change. */
+static struct changepoint *
+changepoint_points(const struct cp_state *st, const double *values,
+    const size_t *groups, size_t n)
+{
+	struct changepoint	*points = NULL, *cp;
+	size_t			 i, before, after;
+
+	if (st->nr_found != 0)
+		points = xcalloc(st->nr_found, sizeof *points);
+	for (i = 0; i < st->nr_found; i++) {
+		cp = &points[i];
+		cp->index = st->ustart[st->found[i].split];
+		cp->group = groups != NULL ? groups[cp->index] : cp->index;
+		cp->order = st->found[i].order;
+		cp->q = st->found[i].q;
+		cp->p_value = st->found[i].p;
+		before = i == 0 ? 0 : st->ustart[st->found[i - 1].split];
+		after = i + 1 == st->nr_found ? n :
+		    st->ustart[st->found[i + 1].split];
+		cp->mean_before = changepoint_mean(values, before, cp->index);
+		cp->mean_after = changepoint_mean(values, cp->index, after);
+		cp->change_pct = 100 * (cp->mean_after - cp->mean_before) /
+		    fabs(cp->mean_before);
+	}
+	return points;
+}
+
+int
 changepoint_detect(struct changepoint_result *out, const double *values,
     const size_t *groups, size_t n, const struct changepoint_opts *opts,
     char **cause)
 {
 	struct cp_state		 st;
 	struct summary		 sum;
-	struct changepoint	*points = NULL, *cp;
+	struct changepoint	*points = NULL;
 	unsigned		 permutations = CHANGEPOINT_PERMUTATIONS;
 	double			 alpha = CHANGEPOINT_ALPHA, min_effect = 0;
-	size_t			 max_points = 0, i, k, before, after;
+	size_t			 max_points = 0;
 	uint64_t		 seed = 0;
 	int			 r = -1;
 
@@ -502,17 +577,8 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 		error_set(cause, "alpha '%g' is not between 0 and 1", alpha);
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		if (!isfinite(values[i])) {
-			error_set(cause, "value %zu is not a finite number", i);
-			goto out;
-		}
-		if (groups != NULL && i > 0 && groups[i] < groups[i - 1]) {
-			error_set(cause, "value %zu: commit %zu comes after "
-			    "commit %zu", i, groups[i], groups[i - 1]);
-			goto out;
-		}
-	}
+	if (changepoint_check_values(values, groups, n, cause) != 0)
+		goto out;
 
 	summary_compute(&sum, values, n);
 	if (n < 4 || !(sum.stddev > 0) || !isfinite(sum.stddev)) {
@@ -520,31 +586,7 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 		goto out;
 	}
 
-	st.n = n;
-	st.values = values;
-	st.v = xreallocarray(NULL, n, sizeof *st.v);
-	for (i = 0; i < n; i++)
-		st.v[i] = (values[i] - sum.mean) / sum.stddev;
-	st.ustart = xreallocarray(NULL, n + 1, sizeof *st.ustart);
-	for (i = 0; i < n; i++)
-		if (i == 0 || groups == NULL || groups[i] != groups[i - 1])
-			st.ustart[st.nr_units++] = i;
-	st.ustart[st.nr_units] = n;
-	st.rank = xreallocarray(NULL, n, sizeof *st.rank);
-	st.s = xreallocarray(NULL, n, sizeof *st.s);
-	st.sorted = xreallocarray(NULL, n, sizeof *st.sorted);
-	st.fw_cnt = xreallocarray(NULL, n + 1, sizeof *st.fw_cnt);
-	st.fw_sum = xreallocarray(NULL, n + 1, sizeof *st.fw_sum);
-	st.order = xreallocarray(NULL, st.nr_units, sizeof *st.order);
-	st.gsorted = xreallocarray(NULL, n, sizeof *st.gsorted);
-	st.vunit = xreallocarray(NULL, n, sizeof *st.vunit);
-	st.inset = xcalloc(st.nr_units, 1);
-	for (i = 0; i < st.nr_units; i++)
-		for (k = st.ustart[i]; k < st.ustart[i + 1]; k++)
-			st.vunit[k] = i;
-	for (i = 0; i < n; i++)
-		st.gsorted[i] = i;
-	qsort_r(st.gsorted, n, sizeof *st.gsorted, changepoint_cmp, st.v);
+	changepoint_state_init(&st, values, groups, n, &sum);
 	rng_seed(&st.rng, seed);
 
 	changepoint_run(&st, permutations, alpha, max_points);
@@ -555,42 +597,14 @@ changepoint_detect(struct changepoint_result *out, const double *values,
 	if (min_effect > 0)
 		changepoint_prune(&st, min_effect);
 
-	if (st.nr_found != 0)
-		points = xcalloc(st.nr_found, sizeof *points);
-	for (i = 0; i < st.nr_found; i++) {
-		cp = &points[i];
-		cp->index = st.ustart[st.found[i].split];
-		cp->group = groups != NULL ? groups[cp->index] : cp->index;
-		cp->order = st.found[i].order;
-		cp->q = st.found[i].q;
-		cp->p_value = st.found[i].p;
-		before = i == 0 ? 0 : st.ustart[st.found[i - 1].split];
-		after = i + 1 == st.nr_found ? n :
-		    st.ustart[st.found[i + 1].split];
-		cp->mean_before = changepoint_mean(values, before, cp->index);
-		cp->mean_after = changepoint_mean(values, cp->index, after);
-		cp->change_pct = 100 * (cp->mean_after - cp->mean_before) /
-		    fabs(cp->mean_before);
-	}
+	points = changepoint_points(&st, values, groups, n);
 	out->points = points;
 	out->nr_points = st.nr_found;
 	points = NULL;
 	r = 0;
 out:
 	free(points);
-	free(st.v);
-	free(st.ustart);
-	free(st.rank);
-	free(st.s);
-	free(st.sorted);
-	free(st.fw_cnt);
-	free(st.fw_sum);
-	free(st.order);
-	free(st.gsorted);
-	free(st.vunit);
-	free(st.inset);
-	free(st.segs);
-	free(st.found);
+	changepoint_state_release(&st);
 	return r;
 }
 

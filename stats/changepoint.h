@@ -1,16 +1,8 @@
 /*
  * Change points in a series of per-commit measurements, for continuous
- * mode: E-Divisive with means (Matteson and James 2014, the method of
- * MongoDB's performance CI), splitting the series where the energy
- * distance between the two sides is largest, keeping a split only when a
- * permutation test finds it significant, and recursing into the parts.
- *
- * The input is every sample taken, in commit order, with the commit
- * ("group") each belongs to: several runs of one commit are kept, and a
- * change point always falls between two commits. The permutation test
- * shuffles whole commits, so that a build-to-build effect shared by the
- * runs of one commit is not mistaken for a change. The PRNG is seeded from
- * the options: the same input gives the same answer.
+ * mode: E-Divisive with means (Matteson and James 2014), its permutation
+ * test shuffling whole commits, seeded from the options so that the same
+ * input gives the same answer (docs/design.md, "File notes").
  */
 #ifndef STATS_CHANGEPOINT_H
 #define STATS_CHANGEPOINT_H
@@ -57,6 +49,12 @@ struct changepoint_result {
  * commit then being the value's index. opts may be NULL. Returns -1 with
  * *cause set on bad input (groups out of order, a value not finite).
  */
+/*
+ * The input every test here takes: finite values, their commits (groups,
+ * may be NULL) in order; -1 with *cause naming the first that is not.
+ */
+int	changepoint_check_values(const double *values, const size_t *groups,
+	    size_t n, char **cause);
 int	changepoint_detect(struct changepoint_result *, const double *values,
 	    const size_t *groups, size_t n, const struct changepoint_opts *,
 	    char **cause);

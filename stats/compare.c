@@ -1,14 +1,8 @@
 /*
- * Comparing two sets of samples of one metric, commit A (the parent, the
- * good end) against commit B. The verdict rests on Welch's t-test, which
- * keeps its level at the n = 3 a kernel job starts with, where a rank test
- * cannot (3 vs 3 has 20 arrangements: its smallest two-sided p is 0.1).
- * The interval for the %change is Fieller's for the ratio of the means,
- * with the same Welch-Satterthwaite degrees of freedom, so that the table
- * never shows a significant change whose interval straddles 0. The
- * Mann-Whitney U p-value is computed alongside as a robustness check.
- * docs/methodology.md gives the reasons; the unit tests compare every
- * number here with SciPy 1.10.
+ * Two sets of samples of one metric compared, A (the parent) against B:
+ * Welch's t-test for the verdict, Fieller's interval for the %change with
+ * the same degrees of freedom, Mann-Whitney U beside it (docs/methodology.md;
+ * the unit tests check every number against SciPy 1.10).
  */
 #include <math.h>
 #include <stdlib.h>

@@ -60,7 +60,7 @@ test_expect_success 'the daemon starts and tests the first tip' '
 
 test_expect_success 'pushed commits are tested and the regression bisected' '
 	git -C source push -q ../upstream.git "$(git -C source rev-parse master~10):refs/heads/master" &&
-	test_wait_for 900 found_culprit &&
+	test_wait_for 3000 found_culprit &&
 	test "$(db_query "SELECT count(*) FROM regressions")" = 1 &&
 	culprit=$(db_query "SELECT json_extract(result, \"$.culprit\") FROM bisections WHERE status = \"found\"") &&
 	test "$culprit" = "$(git -C source log --grep="(culprit)" --format=%H)"
@@ -68,7 +68,7 @@ test_expect_success 'pushed commits are tested and the regression bisected' '
 
 test_expect_success 'later commits do not report the regression again' '
 	git -C source push -q ../upstream.git master:refs/heads/master &&
-	test_wait_for 900 settled 29 &&
+	test_wait_for 3000 settled 29 &&
 	test "$(db_query "SELECT count(*) FROM regressions")" = 1 &&
 	test "$(db_query "SELECT count(*) FROM requests WHERE kind = \"bisect\"")" = 1 &&
 	culprit=$(git -C source log --grep="(culprit)" --format=%H | cut -c1-10) &&

@@ -78,7 +78,7 @@ test_expect_success 'a regression pushed upstream is mailed once, with its page'
 	setup_continuous "$(cat port)" &&
 	start_daemon &&
 	git -C source push -q ../upstream.git master:refs/heads/master &&
-	test_wait_for 900 found_culprit &&
+	test_wait_for 3000 found_culprit &&
 	test_wait_for 300 mail_sent &&
 	test "$(mails)" = 1 &&
 	culprit=$(git -C source log --grep="(culprit)" --format=%H) &&
@@ -218,7 +218,7 @@ test_expect_success 'with the SMTP server down, the mail waits and goes once' '
 	setup_continuous "$port" &&
 	start_daemon &&
 	git -C source push -q ../upstream.git master:refs/heads/master &&
-	test_wait_for 900 found_culprit &&
+	test_wait_for 3000 found_culprit &&
 	test_wait_for 300 eval "grep -q \"stays queued, next attempt\" daemon.log" &&
 	test "$(mails)" = 0 &&
 	start_sink "$port" &&

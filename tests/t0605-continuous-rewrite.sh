@@ -118,7 +118,7 @@ test_expect_success 'the daemon tests the first tip once for both branches' '
 
 test_expect_success 'pushed commits are tested, the regression bisected' '
 	push master~8 master &&
-	test_wait_for 900 found_culprit &&
+	test_wait_for 3000 found_culprit &&
 	test_wait_for 600 settled 13 &&
 	logged 1 "12 new commits on .master." &&
 	test "$(count "SELECT count(*) FROM regressions")" = 1 &&

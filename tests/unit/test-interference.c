@@ -37,9 +37,9 @@ input(struct interference_input *in, double busy_ticks, double job_cpu,
 static void
 test_runqueue(void)
 {
-	is_close(interference_runqueue(5, 1, 1), 3, 1e-12,
+	is_close(monitor_interference_runqueue(5, 1, 1), 3, 1e-12,
 	    "run queue: procs_running less the job's and the agent's");
-	is_close(interference_runqueue(1, 2, 1), 0, 1e-12,
+	is_close(monitor_interference_runqueue(1, 2, 1), 0, 1e-12,
 	    "run queue: never below zero");
 }
 
@@ -55,14 +55,14 @@ test_other_cpu(void)
 	in.agent_cpu = 0.1;
 	in.runqueue_sum = 3;
 	in.samples = 4;
-	interference_compute(&in, &x);
+	monitor_interference_compute(&in, &x);
 	is_close(x.other_cpu_s, 2.0, 1e-12, "other CPU: busy less job and "
 	    "agent");
 	is_close(x.other_cpu_pct, 50, 1e-12, "other CPU: %% of one CPU");
 	is_close(x.allowance_s, 0.04, 1e-12, "allowance: two ticks per CPU");
 	is_close(x.runqueue, 0.75, 1e-12, "run queue: the mean of readings");
 	is_close(x.steal_pct, 0, 1e-12, "no steal");
-	ok(interference_disturbed(&x, &why) == 1, "half a CPU is disturbed");
+	ok(monitor_interference_disturbed(&x, &why) == 1, "half a CPU is disturbed");
 	ok(why != NULL && strstr(why, "other processes took 50% of one CPU")
 	    != NULL, "and says by what: %s", why != NULL ? why : "(null)");
 	free(why);
@@ -70,41 +70,41 @@ test_other_cpu(void)
 
 	/* the job alone: busy equals its rusage */
 	input(&in, 150, 1.5, 2, 2);
-	interference_compute(&in, &x);
+	monitor_interference_compute(&in, &x);
 	is_close(x.other_cpu_s, 0, 1e-12, "the job alone: nothing else");
-	ok(interference_disturbed(&x, &why) == 0, "the job alone: not "
+	ok(monitor_interference_disturbed(&x, &why) == 0, "the job alone: not "
 	    "disturbed");
 
 	/* rusage above the ticks (rounding): never negative */
 	input(&in, 10, 0.2, 1, 2);
-	interference_compute(&in, &x);
+	monitor_interference_compute(&in, &x);
 	is_close(x.other_cpu_s, 0, 1e-12, "other CPU never below zero");
 
 	/* 24% of one CPU: under the limit */
 	input(&in, 150 + 240, 1.5, 10, 2);
-	interference_compute(&in, &x);
+	monitor_interference_compute(&in, &x);
 	is_close(x.other_cpu_pct, 24, 1e-9, "24%% of one CPU");
-	ok(interference_disturbed(&x, &why) == 0, "24%%: not disturbed");
+	ok(monitor_interference_disturbed(&x, &why) == 0, "24%%: not disturbed");
 
 	/* 30% of one CPU over 10 s: over it */
 	input(&in, 150 + 300, 1.5, 10, 2);
-	interference_compute(&in, &x);
-	ok(interference_disturbed(&x, &why) == 1, "30%%: disturbed");
+	monitor_interference_compute(&in, &x);
+	ok(monitor_interference_disturbed(&x, &why) == 1, "30%%: disturbed");
 	free(why);
 	why = NULL;
 
 	/* a short run: 50% of one CPU, but within the ticks' allowance */
 	input(&in, 15 + 5, 0.15, 0.1, 2);
-	interference_compute(&in, &x);
+	monitor_interference_compute(&in, &x);
 	is_close(x.other_cpu_pct, 50, 1e-9, "short run: 50%% of one CPU");
-	ok(interference_disturbed(&x, &why) == 0, "short run: within the "
+	ok(monitor_interference_disturbed(&x, &why) == 0, "short run: within the "
 	    "allowance of 2 ticks per CPU, not disturbed");
 
 	/* the same share over a long run on 48 CPUs */
 	input(&in, 6000 + 3000, 60, 60, 48);
-	interference_compute(&in, &x);
+	monitor_interference_compute(&in, &x);
 	is_close(x.allowance_s, 0.96, 1e-12, "48 CPUs: allowance 0.96 s");
-	ok(interference_disturbed(&x, &why) == 1, "48 CPUs, 30 s of others "
+	ok(monitor_interference_disturbed(&x, &why) == 1, "48 CPUs, 30 s of others "
 	    "over 60 s: disturbed");
 	free(why);
 	why = NULL;
@@ -119,16 +119,16 @@ test_steal(void)
 
 	input(&in, 100, 1, 5, 2);
 	in.after.steal = in.before.steal + 60;
-	interference_compute(&in, &x);
+	monitor_interference_compute(&in, &x);
 	is_close(x.steal_pct, 6, 1e-12, "steal: share of all CPU time");
-	ok(interference_disturbed(&x, &why) == 1, "6%% steal: disturbed");
+	ok(monitor_interference_disturbed(&x, &why) == 1, "6%% steal: disturbed");
 	ok(why != NULL && strstr(why, "stole 6.0%") != NULL, "and says so: "
 	    "%s", why != NULL ? why : "(null)");
 	free(why);
 	why = NULL;
 	in.after.steal = in.before.steal + 40;
-	interference_compute(&in, &x);
-	ok(interference_disturbed(&x, &why) == 0, "4%% steal: not disturbed");
+	monitor_interference_compute(&in, &x);
+	ok(monitor_interference_disturbed(&x, &why) == 0, "4%% steal: not disturbed");
 }
 
 static int

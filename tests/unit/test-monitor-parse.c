@@ -77,7 +77,7 @@ test_vmstat(void)
 	int				 n;
 
 	memset(&s, 0, sizeof s);
-	n = monitor_parse_vmstat(&s, text);
+	n = monitor_snap_parse_vmstat(&s, text);
 	is_int(n, count_lines(text), "vmstat: every line is a field");
 	f = monitor_snap_find(&s, "pgfault");
 	ok(f != NULL && f->value == scan(text, "pgfault", " "),
@@ -86,13 +86,13 @@ test_vmstat(void)
 	ok(f != NULL && f->value == scan(text, "nr_free_pages", " ") &&
 	    f->nr_cols == 0, "vmstat: nr_free_pages, no columns");
 	monitor_snap_release(&s);
-	is_int(monitor_parse_vmstat(&s, "not a vmstat\nfile at all\n"), -1,
+	is_int(monitor_snap_parse_vmstat(&s, "not a vmstat\nfile at all\n"), -1,
 	    "vmstat: other text is refused");
 	monitor_snap_release(&s);
 	free(text);
 
 	text = capture("before/node0-numastat");
-	n = monitor_parse_vmstat(&s, text);
+	n = monitor_snap_parse_vmstat(&s, text);
 	is_int(n, 6, "numastat: six counters");
 	f = monitor_snap_find(&s, "local_node");
 	ok(f != NULL && f->value == scan(text, "local_node", " "),
@@ -110,7 +110,7 @@ test_meminfo(void)
 	int				 n;
 
 	memset(&s, 0, sizeof s);
-	n = monitor_parse_meminfo(&s, text);
+	n = monitor_snap_parse_meminfo(&s, text);
 	is_int(n, count_lines(text), "meminfo: every line is a field");
 	f = monitor_snap_find(&s, "MemFree");
 	ok(f != NULL && f->value == scan(text, "MemFree", ":"),
@@ -128,7 +128,7 @@ test_meminfo(void)
 	free(text);
 
 	text = capture("before/node0-meminfo");
-	n = monitor_parse_meminfo(&s, text);
+	n = monitor_snap_parse_meminfo(&s, text);
 	is_int(n, count_lines(text), "node meminfo: every line is a field");
 	f = monitor_snap_find(&s, "MemUsed");
 	ok(f != NULL && f->value == scan(text, "Node 0 MemUsed", ":"),
@@ -174,7 +174,7 @@ test_table(void)
 	int				 n, cols;
 
 	memset(&s, 0, sizeof s);
-	n = monitor_parse_table(&s, text);
+	n = monitor_snap_parse_table(&s, text);
 	is_int(n, count_lines(text) - 1, "interrupts: a field per row");
 	f = monitor_snap_find(&s, "LOC:Local_timer_interrupts");
 	sum = row_sum(text, "LOC:", 2, &cols);
@@ -194,7 +194,7 @@ test_table(void)
 	free(text);
 
 	text = capture("before/softirqs");
-	n = monitor_parse_table(&s, text);
+	n = monitor_snap_parse_table(&s, text);
 	is_int(n, 10, "softirqs: ten rows");
 	f = monitor_snap_find(&s, "TIMER");
 	sum = row_sum(text, "TIMER:", 2, &cols);
@@ -203,10 +203,10 @@ test_table(void)
 	monitor_snap_release(&s);
 	free(text);
 
-	is_int(monitor_parse_table(&s, "LOC: 1 2\n"), -1,
+	is_int(monitor_snap_parse_table(&s, "LOC: 1 2\n"), -1,
 	    "table: no CPU header is refused");
 	monitor_snap_release(&s);
-	is_int(monitor_parse_table(&s,
+	is_int(monitor_snap_parse_table(&s,
 	    "   CPU0   CPU2\n  0:  5  7  IO-APIC 2-edge timer\n"), 1,
 	    "table: offline CPUs leave gaps in the header");
 	f = monitor_snap_find(&s, "0:IO-APIC.2-edge.timer");
@@ -224,7 +224,7 @@ test_stat(void)
 	double				 user;
 
 	memset(&s, 0, sizeof s);
-	ok(monitor_parse_stat(&s, text) > 0, "stat parses");
+	ok(monitor_snap_parse_stat(&s, text) > 0, "stat parses");
 	sscanf(text, "cpu %lf", &user);
 	f = monitor_snap_find(&s, "cpu.user");
 	ok(f != NULL && f->value == user && f->nr_cols == 2,

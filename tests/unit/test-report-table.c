@@ -1,5 +1,5 @@
 /*
- * The compare table (bisectd/report-table.c) on series made here: LKP's
+ * The compare table (bisectd/report-compare.c) on series made here: LKP's
  * sub-header, the ± column at five characters whatever the spread, points
  * for percentage metrics, and the "other metrics" held to a false
  * discovery rate: among 300 metrics of pure noise, a row that clears 5%

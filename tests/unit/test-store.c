@@ -176,7 +176,7 @@ main(void)
 	store_bisection_steps(st, id, &got, &nr, &cause);
 	is_int(nr, 2, "steps");
 	is_str(got[1].verdict, "bad", "step verdict");
-	store_steps_free(got, nr);
+	store_bisection_steps_free(got, nr);
 	store_request_get(st, id, &rq, &cause);
 	is_str(store_request_status_name(rq.status), "done",
 	    "request done with its bisection");

@@ -106,7 +106,7 @@ test_bisection(void)
 	plot.nr = 11;
 	plot.x_max = 300;
 	plot.culprit = names[9];
-	web_svg_plot(&sb, &plot);
+	svg_plot(&sb, &plot);
 	n = circles(sb.buf, c, 32);
 	is_int((int)n, 11, "a marker per tested commit");
 	ok(apart(c, n, &worst), "no two markers touch (closest gap %.1f px)",
@@ -146,7 +146,7 @@ test_series(void)
 	plot.nr = N;
 	plot.x_max = N - 1;
 	plot.x_label = "commit";
-	web_svg_plot(&sb, &plot);
+	svg_plot(&sb, &plot);
 	n = circles(sb.buf, c, N + 1);
 	is_int((int)n, N, "a marker per commit of the series");
 	for (i = 1; i < n; i++)
