@@ -92,3 +92,46 @@ lkp_sum_instances() {
 	lkp_instances "$1" "$2" | "$PYTHON3" -c 'import json, sys
 print(repr(sum(json.loads(sys.stdin.read()))))'
 }
+
+# lkp_run_env RUN KEY: a run's environment value.
+lkp_run_env() {
+	db_query "SELECT value FROM run_env WHERE run = $1 AND key = '$2'"
+}
+
+# lkp_disks_gone MOUNTS DIR: nothing under DIR is mounted (in the mount
+# table MOUNTS), attached to a loop device or left in DIR.
+lkp_disks_gone() {
+	if grep -F " $2/" "$1"; then
+		echo "still mounted"; return 1
+	fi
+	if losetup -a | grep -F "$2/"; then
+		echo "still attached"; return 1
+	fi
+	if [ -n "$(ls -A "$2" 2>/dev/null)" ]; then
+		ls -la "$2"; return 1
+	fi
+}
+
+# lkp_fio_disk_run RUN DIR: fio-basic's run RUN wrote on 1HDD, a loop
+# device mounted under DIR/fs-*, with the run's file system, and its
+# write_bw_MBps is the sum of fio.json's two jobs' bandwidth there.
+lkp_fio_disk_run() {
+	_dir=state/runs/$1/result &&
+	! grep "^error" $_dir/result &&
+	_fs=$(lkp_run_env $1 fs) &&
+	test "$(lkp_run_env $1 disk)" = 1HDD &&
+	case "$(lkp_run_env $1 partitions)" in /dev/loop*) ;; *) false ;; esac &&
+	_mnt=$(lkp_run_env $1 mount_points) &&
+	case "$_mnt" in "$2"/fs-*) ;; *) false ;; esac &&
+	lkp_run_env $1 mounted | grep -q "^/dev/loop[0-9]* $_mnt $_fs " &&
+	"$PYTHON3" -c "import json, sys
+d = json.load(open(sys.argv[1]))
+jobs = d['jobs']
+assert len(jobs) == 2, len(jobs)
+assert all(j['job options']['directory'] == sys.argv[2] + '/fio' for j in jobs), jobs[0]['job options']
+print(repr(sum(j['write']['bw'] for j in jobs) / 1024))
+" $_dir/fio.json "$_mnt" >want &&
+	_v=$(db_query "SELECT value FROM samples WHERE run = $1 AND
+		metric = 'fio-basic.write_bw_MBps'") &&
+	lkp_same "$_v" "$(cat want)" 1e-9
+}

@@ -43,20 +43,7 @@ command -v mkfs.btrfs >/dev/null && fss="$fss, btrfs"
 
 # Nothing of the test's is mounted, attached or left in the disk dir.
 disks_gone() {
-	if grep -F " $BISECT_AGENT_DISK_DIR/" /proc/self/mounts; then
-		echo "still mounted"; return 1
-	fi
-	if losetup -a | grep -F "$BISECT_AGENT_DISK_DIR/"; then
-		echo "still attached"; return 1
-	fi
-	if [ -n "$(ls -A "$BISECT_AGENT_DISK_DIR" 2>/dev/null)" ]; then
-		ls -la "$BISECT_AGENT_DISK_DIR"; return 1
-	fi
-}
-
-# run_env RUN KEY: a run's environment value.
-run_env() {
-	db_query "SELECT value FROM run_env WHERE run = $1 AND key = '$2'"
+	lkp_disks_gone /proc/self/mounts "$BISECT_AGENT_DISK_DIR"
 }
 
 # A test runs in a subshell: what it attaches it names in ./cleanup,
@@ -105,24 +92,7 @@ test_expect_success 'fio-basic as LKP writes it: 1HDD, every fs, in the mount' '
 	nfs=$(echo "$fss" | tr , "\n" | wc -l) &&
 	test "$(db_query "SELECT count(*) FROM runs WHERE status = '\''done'\''")" = "$nfs" &&
 	for run in $(db_query "SELECT id FROM runs ORDER BY id"); do
-		dir=state/runs/$run/result &&
-		! grep "^error" $dir/result &&
-		fs=$(run_env $run fs) &&
-		test "$(run_env $run disk)" = 1HDD &&
-		case "$(run_env $run partitions)" in /dev/loop*) ;; *) false ;; esac &&
-		mnt=$(run_env $run mount_points) &&
-		case "$mnt" in "$BISECT_AGENT_DISK_DIR"/fs-*) ;; *) false ;; esac &&
-		run_env $run mounted | grep -q "^/dev/loop[0-9]* $mnt $fs " &&
-		"$PYTHON3" -c "import json, sys
-d = json.load(open(sys.argv[1]))
-jobs = d[\"jobs\"]
-assert len(jobs) == 2, len(jobs)
-assert all(j[\"job options\"][\"directory\"] == sys.argv[2] + \"/fio\" for j in jobs), jobs[0][\"job options\"]
-print(repr(sum(j[\"write\"][\"bw\"] for j in jobs) / 1024))
-" $dir/fio.json "$mnt" >want &&
-		v=$(db_query "SELECT value FROM samples WHERE run = $run AND
-			metric = '\''fio-basic.write_bw_MBps'\''") &&
-		lkp_same "$v" "$(cat want)" 1e-9 || return 1
+		lkp_fio_disk_run $run "$BISECT_AGENT_DISK_DIR" || return 1
 	done &&
 	test "$(db_query "SELECT count(DISTINCT value) FROM run_env WHERE key = '\''fs'\''")" = "$nfs" &&
 	disks_gone
@@ -145,9 +115,9 @@ test_expect_success 'fsmark on 1SSD (LKP style program map), files_per_sec' '
 	EOF
 	lkp_run fsmark.yaml &&
 	run=$(db_query "SELECT max(id) FROM runs") &&
-	test "$(run_env $run disk)" = 1SSD &&
-	test "$(run_env $run mount_option)" = noatime &&
-	run_env $run mounted | grep -q " ext4 rw,noatime" &&
+	test "$(lkp_run_env $run disk)" = 1SSD &&
+	test "$(lkp_run_env $run mount_option)" = noatime &&
+	lkp_run_env $run mounted | grep -q " ext4 rw,noatime" &&
 	awk "\$1 ~ /^[0-9]+\$/ && NF == 5 { print \$4 }" "$lkp_run_dir/output.log" >fps &&
 	test -s fps &&
 	lkp_same "$(lkp_value fsmark files_per_sec)" "$(cat fps)" 1e-9 &&
@@ -158,8 +128,8 @@ test_expect_success 'dbench on 1HDD ext4: throughput from dbench itself' '
 	printf "testcase: dbench\nruns: 1\nmonitors: []\nruntime: 2s\nnr_threads: 2\ndisk: 1HDD\nfs: ext4\n" >dbench.yaml &&
 	lkp_run dbench.yaml &&
 	run=$(db_query "SELECT max(id) FROM runs") &&
-	test "$(run_env $run fs)" = ext4 &&
-	run_env $run mounted | grep -q " ext4 " &&
+	test "$(lkp_run_env $run fs)" = ext4 &&
+	lkp_run_env $run mounted | grep -q " ext4 " &&
 	want=$(awk "/^Throughput/ { print \$2 }" "$lkp_run_dir/output.log") &&
 	lkp_same "$(lkp_value dbench throughput-MB/sec)" "$want" 1e-9 &&
 	disks_gone
@@ -208,8 +178,8 @@ test_expect_success 'a declared device: used, left attached; refused while mount
 	bisectctl -c devs.yaml queue d1.yaml --commit HEAD --wait >out &&
 	run=$(db_query "SELECT max(id) FROM runs") &&
 	! grep "^error" state/runs/$run/result/result &&
-	test "$(run_env $run partitions)" = "$dev" &&
-	test -z "$(run_env $run partitions_loop)" &&
+	test "$(lkp_run_env $run partitions)" = "$dev" &&
+	test -z "$(lkp_run_env $run partitions_loop)" &&
 	losetup "$dev" &&
 	disks_gone &&
 	mkdir m && mount "$dev" m &&

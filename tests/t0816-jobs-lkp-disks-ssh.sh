@@ -53,20 +53,7 @@ remote_mounts() {
 
 # Nothing of the remote agent's is mounted, attached or left.
 disks_gone() {
-	remote_mounts >rmounts || return 1
-	if grep -F " $RDISKS/" rmounts; then
-		echo "still mounted"; return 1
-	fi
-	if losetup -a | grep -F "$RDISKS/"; then
-		echo "still attached"; return 1
-	fi
-	if [ -n "$(ls -A "$RDISKS" 2>/dev/null)" ]; then
-		ls -la "$RDISKS"; return 1
-	fi
-}
-
-run_env() {
-	db_query "SELECT value FROM run_env WHERE run = $1 AND key = '$2'"
+	remote_mounts >rmounts && lkp_disks_gone rmounts "$RDISKS"
 }
 
 # remote_agent_pid: the bisect-agent running a job in a1's namespace.
@@ -128,25 +115,8 @@ test_expect_success 'fio-basic as LKP writes it over ssh: 1HDD, every fs, in the
 	test "$(db_query "SELECT count(*) FROM runs WHERE status = '\''done'\''
 		AND agent = '\''a1'\''")" = "$nfs" &&
 	for run in $(db_query "SELECT id FROM runs ORDER BY id"); do
-		dir=state/runs/$run/result &&
-		! grep "^error" $dir/result &&
-		fs=$(run_env $run fs) &&
-		test "$(run_env $run disk)" = 1HDD &&
-		test "$(run_env $run partitions_loop)" != "" &&
-		case "$(run_env $run partitions)" in /dev/loop*) ;; *) false ;; esac &&
-		mnt=$(run_env $run mount_points) &&
-		case "$mnt" in "$RDISKS"/fs-*) ;; *) false ;; esac &&
-		run_env $run mounted | grep -q "^/dev/loop[0-9]* $mnt $fs " &&
-		"$PYTHON3" -c "import json, sys
-d = json.load(open(sys.argv[1]))
-jobs = d[\"jobs\"]
-assert len(jobs) == 2, len(jobs)
-assert all(j[\"job options\"][\"directory\"] == sys.argv[2] + \"/fio\" for j in jobs), jobs[0][\"job options\"]
-print(repr(sum(j[\"write\"][\"bw\"] for j in jobs) / 1024))
-" $dir/fio.json "$mnt" >want &&
-		v=$(db_query "SELECT value FROM samples WHERE run = $run AND
-			metric = '\''fio-basic.write_bw_MBps'\''") &&
-		lkp_same "$v" "$(cat want)" 1e-9 || return 1
+		test "$(lkp_run_env $run partitions_loop)" != "" &&
+		lkp_fio_disk_run $run "$RDISKS" || return 1
 	done &&
 	test "$(db_query "SELECT count(DISTINCT value) FROM run_env WHERE key = '\''fs'\''")" = "$nfs" &&
 	disks_gone
@@ -178,9 +148,9 @@ test_expect_success 'a device declared for the ssh agent: used over there as is'
 	run=$(db_query "SELECT max(id) FROM runs") &&
 	test "$(db_query "SELECT agent FROM runs WHERE id = $run")" = a1 &&
 	! grep "^error" state/runs/$run/result/result &&
-	test "$(run_env $run partitions)" = "$dev" &&
-	test -z "$(run_env $run partitions_loop)" &&
-	run_env $run mounted | grep -q "^$dev $RDISKS/fs-[0-9]*-0 ext4 " &&
+	test "$(lkp_run_env $run partitions)" = "$dev" &&
+	test -z "$(lkp_run_env $run partitions_loop)" &&
+	lkp_run_env $run mounted | grep -q "^$dev $RDISKS/fs-[0-9]*-0 ext4 " &&
 	want=$(awk "/^Throughput/ { print \$2 }" state/runs/$run/result/output.log) &&
 	lkp_same "$(lkp_value dbench throughput-MB/sec)" "$want" 1e-9 &&
 	losetup "$dev" &&
