@@ -19,6 +19,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agents/child.h"
@@ -925,6 +926,96 @@ disk_loop_of(const char *path)
 	return r;
 }
 
+/* Whether the link at path (a /proc entry) points into mnt. */
+static int
+disk_link_under(const char *path, const char *mnt)
+{
+	char	buf[4096];
+	ssize_t	n;
+	size_t	len = strlen(mnt);
+
+	if ((n = readlink(path, buf, sizeof buf - 1)) == -1)
+		return 0;
+	buf[n] = '\0';
+	return strncmp(buf, mnt, len) == 0 && (buf[len] == '\0' ||
+	    buf[len] == '/');
+}
+
+/* Whether process pid has its cwd, root, an open file or a mapping in mnt. */
+static int
+disk_pid_uses(long pid, const char *mnt)
+{
+	char		 path[320], *buf = NULL, *cause = NULL, *line, *sp;
+	size_t		 len, mlen = strlen(mnt);
+	DIR		*d;
+	struct dirent	*e;
+	int		 uses = 0;
+
+	snprintf(path, sizeof path, "/proc/%ld/cwd", pid);
+	uses = disk_link_under(path, mnt);
+	snprintf(path, sizeof path, "/proc/%ld/root", pid);
+	uses = uses || disk_link_under(path, mnt);
+	snprintf(path, sizeof path, "/proc/%ld/fd", pid);
+	if (!uses && (d = opendir(path)) != NULL) {
+		while (!uses && (e = readdir(d)) != NULL) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof path, "/proc/%ld/fd/%s", pid,
+			    e->d_name);
+			uses = disk_link_under(path, mnt);
+		}
+		closedir(d);
+	}
+	snprintf(path, sizeof path, "/proc/%ld/maps", pid);
+	if (!uses && file_read(path, &buf, &len, &cause) == 0) {
+		for (line = buf; !uses && line != NULL; line = sp) {
+			if ((sp = strchr(line, '\n')) != NULL)
+				*sp++ = '\0';
+			line = strchr(line, '/');
+			uses = line != NULL && strncmp(line, mnt, mlen) == 0 &&
+			    (line[mlen] == '\0' || line[mlen] == '/');
+		}
+	}
+	free(buf);
+	free(cause);
+	return uses;
+}
+
+/*
+ * Kill what a gone agent's run left using its mount (a benchmark's own
+ * children outlive the runner that the agent's death kills: fio's jobs),
+ * then unmount it, waiting at most 10 s for the killed to let it go.
+ * Left running, they would hold the mount and load the next run.
+ */
+static int
+disk_reap_mount(const char *mnt, char **cause)
+{
+	DIR		*d;
+	struct dirent	*e;
+	struct timespec	 ts = { 0, 50 * 1000 * 1000 };
+	int		 tries;
+	pid_t		 self = getpid();
+
+	for (tries = 0; tries < 200; tries++) {
+		if (umount2(mnt, 0) == 0 || errno == EINVAL || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			return error_errno(cause, "couldn't unmount '%s'", mnt);
+		if ((d = opendir("/proc")) == NULL)
+			break;
+		while ((e = readdir(d)) != NULL) {
+			if (!isdigit((unsigned char)e->d_name[0]) ||
+			    atol(e->d_name) == (long)self)
+				continue;
+			if (disk_pid_uses(atol(e->d_name), mnt))
+				kill((pid_t)atol(e->d_name), SIGKILL);
+		}
+		closedir(d);
+		nanosleep(&ts, NULL);
+	}
+	return disk_umount(mnt, cause);
+}
+
 int
 disk_reap(const char *dir, int logfd, char **cause)
 {
@@ -954,7 +1045,7 @@ disk_reap(const char *dir, int logfd, char **cause)
 			one = NULL;
 			if (pass == 0) {
 				if ((line = disk_mounted(path, NULL)) != NULL &&
-				    disk_umount(path, &one) != 0)
+				    disk_reap_mount(path, &one) != 0)
 					disk_note(&sb, one);
 				else
 					free(one);
