@@ -228,22 +228,37 @@ out:
 	return bt->used;
 }
 
+/* Whether the wants are one search batch: new runs of one unskipped commit. */
+static int
+bisect_time_lone(const struct bisect_time *bt, const struct bisect_commit *raw,
+    const size_t *skip, size_t nr_skip, const struct bisect_want *w,
+    size_t nr_wants)
+{
+	size_t	c, i;
+
+	if (nr_wants != 1)
+		return 0;
+	c = w[0].commit;
+	if (c == bt->ref || c >= bt->nr || w[0].samples <= raw[c].nr_samples)
+		return 0;
+	for (i = 0; i < nr_skip; i++)
+		if (skip[i] == c)
+			return 0;
+	return 1;
+}
+
 void
 bisect_time_wants(const struct bisect_time *bt,
     const struct bisect_commit *raw, const size_t *skip, size_t nr_skip,
     struct bisect_want **wants, size_t *nr_wants)
 {
 	struct bisect_want	*w = *wants;
-	size_t			 c, i;
+	size_t			 c;
 
-	if (!bt->used || *nr_wants != 1)
+	if (!bt->used || !bisect_time_lone(bt, raw, skip, nr_skip, w,
+	    *nr_wants))
 		return;
 	c = w[0].commit;
-	if (c == bt->ref || c >= bt->nr || w[0].samples <= raw[c].nr_samples)
-		return;
-	for (i = 0; i < nr_skip; i++)
-		if (skip[i] == c)
-			return;
 	w = xreallocarray(w, 2, sizeof *w);
 	w[1].commit = bt->ref;
 	w[1].samples = (unsigned)(raw[bt->ref].nr_samples + w[0].samples -
@@ -275,16 +290,12 @@ bisect_time_sentinel(const struct bisect_time *bt,
 {
 	struct bisect_want	*w = *wants;
 	struct bisect_time_run	*runs = NULL;
-	size_t			 c, i, n = 0, since = 0;
+	size_t			 c, n = 0, since = 0;
 
-	if (!timed || bt->used || *nr_wants != 1 || bt->ref >= bt->nr)
+	if (!timed || bt->used || bt->ref >= bt->nr ||
+	    !bisect_time_lone(bt, raw, skip, nr_skip, w, *nr_wants))
 		return;
 	c = w[0].commit;
-	if (c == bt->ref || c >= bt->nr || w[0].samples <= raw[c].nr_samples)
-		return;
-	for (i = 0; i < nr_skip; i++)
-		if (skip[i] == c)
-			return;
 	/* the runs since the reference's last, this want's new ones too */
 	if (bisect_time_runs(&runs, &n, raw, bt->nr) != 0)
 		return;
