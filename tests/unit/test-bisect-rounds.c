@@ -34,6 +34,32 @@ line_init(void)
 	}
 }
 
+/*
+ * A line of NR commits with the CLI's defaults, and 24 runs each of a
+ * good end near 100 and a bad end near 90 for the caller to give them.
+ */
+static void
+ends_init(struct bisect_input *in, size_t *g0, double *good, double *bad)
+{
+	size_t	i;
+
+	for (i = 0; i < 24; i++) {
+		good[i] = 100 + 0.25 * (double)((i * 7) % 5) - 0.5;
+		bad[i] = 90 + 0.25 * (double)((i * 3) % 5) - 0.5;
+	}
+	line_init();
+	memset(in, 0, sizeof *in);
+	in->commits = line;
+	in->nr_commits = NR;
+	in->bad = NR - 1;
+	in->good = g0;
+	in->nr_good = 1;
+	in->direction = 1;
+	in->min_effect_pct = 1;
+	in->initial_runs = 3;
+	in->max_runs = 40;
+}
+
 /* cdf of a flat posterior over 1..100: P(commit i is bad) = i / 100 */
 static void
 flat(double *post, double *cdf, unsigned char *elig)
@@ -196,21 +222,7 @@ test_driver(void)
 	size_t			g0 = 0, i, k;
 	int			ends = 0, inner = 0;
 
-	for (i = 0; i < 24; i++) {
-		good[i] = 100 + 0.25 * (double)((i * 7) % 5) - 0.5;
-		bad[i] = 90 + 0.25 * (double)((i * 3) % 5) - 0.5;
-	}
-	line_init();
-	memset(&in, 0, sizeof in);
-	in.commits = line;
-	in.nr_commits = NR;
-	in.bad = NR - 1;
-	in.good = &g0;
-	in.nr_good = 1;
-	in.direction = 1;
-	in.min_effect_pct = 1;
-	in.initial_runs = 3;
-	in.max_runs = 40;
+	ends_init(&in, &g0, good, bad);
 
 	in.slots = 1;
 	ok(bisect_decide(&res, &in) == 0 && res.status == BISECT_CONTINUE,
@@ -319,21 +331,7 @@ test_close(void)
 	unsigned		add[NR], most = 0;
 	size_t			g0 = 0, i, k, seen = 0, c = NR, p = NR;
 
-	for (i = 0; i < 24; i++) {
-		good[i] = 100 + 0.25 * (double)((i * 7) % 5) - 0.5;
-		bad[i] = 90 + 0.25 * (double)((i * 3) % 5) - 0.5;
-	}
-	line_init();
-	memset(&in, 0, sizeof in);
-	in.commits = line;
-	in.nr_commits = NR;
-	in.bad = NR - 1;
-	in.good = &g0;
-	in.nr_good = 1;
-	in.direction = 1;
-	in.min_effect_pct = 1;
-	in.initial_runs = 3;
-	in.max_runs = 40;
+	ends_init(&in, &g0, good, bad);
 	in.slots = 4;
 	line[0].samples = good;
 	line[0].nr_samples = 24;
