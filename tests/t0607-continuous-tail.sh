@@ -68,7 +68,14 @@ test_expect_success 'the newest commit is run more, then found and bisected' '
 	test "$(count "SELECT count(*) FROM regressions")" = 1 &&
 	test "$(count "SELECT bad FROM regressions")" = "$culprit" &&
 	test "$(count "SELECT good FROM regressions")" = "$(git -C source rev-parse master~1)" &&
-	test "$(count "SELECT good || \" \" || bad FROM bisections")" = "$(git -C source rev-parse master~1) $culprit"
+	test "$(count "SELECT good || \" \" || bad FROM bisections")" = "$(git -C source rev-parse master~1) $culprit" || {
+		# what prove shows without -v: the state the assertions read
+		echo "# runs at master $(runs_at "$culprit"), master~1 $(runs_at "$(git -C source rev-parse master~1)"), master~2 $(runs_at "$(git -C source rev-parse master~2)")" >&2
+		echo "# regressions: $(count "SELECT good || \" \" || bad FROM regressions")" >&2
+		echo "# bisections: $(count "SELECT good || \" \" || bad || \" \" || status FROM bisections")" >&2
+		tail -n 30 daemon.log | sed "s/^/# /" >&2
+		false
+	}
 '
 
 test_expect_success 'the daemon stops on SIGTERM' '

@@ -69,8 +69,9 @@ test_expect_success() {
 	else
 		test_failed=$((test_failed + 1))
 		echo "not ok $test_count - $1"
-		printf '%s\n' "$2" | sed -e 's/^/#	/'
-		sed -e 's/^/#   /' "$TRASH/.out.$test_count" | tail -40
+		# on stderr, which prove shows without -v (CI's log)
+		printf '%s\n' "$2" | sed -e 's/^/#	/' >&2
+		sed -e 's/^/#   /' "$TRASH/.out.$test_count" | tail -40 >&2
 	fi
 }
 
