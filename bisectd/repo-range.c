@@ -55,8 +55,10 @@ repo_range_map_slot(const struct repo_oidmap *m, const git_oid *oid)
 	return (size_t)h & m->mask;
 }
 
+/* The index of oid, or (size_t)-1 with *slot the free slot it would take. */
 static size_t
-repo_range_map_get(const struct repo_oidmap *m, const git_oid *oid)
+repo_range_map_find(const struct repo_oidmap *m, const git_oid *oid,
+    size_t *slot)
 {
 	size_t		s = repo_range_map_slot(m, oid);
 	uint32_t	v;
@@ -66,21 +68,26 @@ repo_range_map_get(const struct repo_oidmap *m, const git_oid *oid)
 			return v - 1;
 		s = (s + 1) & m->mask;
 	}
+	*slot = s;
 	return (size_t)-1;
+}
+
+static size_t
+repo_range_map_get(const struct repo_oidmap *m, const git_oid *oid)
+{
+	size_t	s;
+
+	return repo_range_map_find(m, oid, &s);
 }
 
 /* Returns the index of oid, adding it as the next one when it is new. */
 static size_t
 repo_range_map_add(struct repo_oidmap *m, const git_oid *oid)
 {
-	size_t		s = repo_range_map_slot(m, oid);
-	uint32_t	v;
+	size_t	s, i;
 
-	while ((v = m->slots[s]) != 0) {
-		if (memcmp(m->oids[v - 1].id, oid->id, GIT_OID_RAWSZ) == 0)
-			return v - 1;
-		s = (s + 1) & m->mask;
-	}
+	if ((i = repo_range_map_find(m, oid, &s)) != (size_t)-1)
+		return i;
 	git_oid_cpy(&m->oids[m->nr], oid);
 	m->slots[s] = (uint32_t)++m->nr;
 	return m->nr - 1;
