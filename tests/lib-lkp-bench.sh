@@ -135,3 +135,26 @@ print(repr(sum(j['write']['bw'] for j in jobs) / 1024))
 		metric = 'fio-basic.write_bw_MBps'") &&
 	lkp_same "$_v" "$(cat want)" 1e-9
 }
+
+# lkp_fio_disk_job FSS: fio-basic as LKP writes it, 1HDD with every file
+# system of FSS (a YAML list's inside), into fio.yaml.
+lkp_fio_disk_job() {
+	cat >fio.yaml <<-EOF
+	suite: fio-basic
+	testcase: fio-basic
+	category: benchmark
+	runtime: 1s
+	runs: 1
+	monitors: []
+	disk: 1HDD
+	fs: [$1]
+	nr_task: 2
+	fio-setup-basic:
+	  rw: write
+	  bs: 4k
+	  ioengine: sync
+	  test_size: 64M
+	  time_based: tb
+	fio:
+	EOF
+}

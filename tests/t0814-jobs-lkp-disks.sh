@@ -67,24 +67,7 @@ test_expect_success 'setup: an agent with a loop hdd and a loop ssd' '
 '
 
 test_expect_success 'fio-basic as LKP writes it: 1HDD, every fs, in the mount' '
-	cat >fio.yaml <<-EOF &&
-	suite: fio-basic
-	testcase: fio-basic
-	category: benchmark
-	runtime: 1s
-	runs: 1
-	monitors: []
-	disk: 1HDD
-	fs: [$fss]
-	nr_task: 2
-	fio-setup-basic:
-	  rw: write
-	  bs: 4k
-	  ioengine: sync
-	  test_size: 64M
-	  time_based: tb
-	fio:
-	EOF
+	lkp_fio_disk_job "$fss" &&
 	bisectctl check fio.yaml >check.out &&
 	grep -q "disks: 1 hdd disk of the agent (its .disks.hdd.), made with .mkfs.ext4" check.out &&
 	grep -q "the benchmark runs in the mount" check.out &&

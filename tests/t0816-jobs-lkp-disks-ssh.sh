@@ -91,24 +91,7 @@ test_expect_success 'setup: an ssh agent with a loop hdd and a loop ssd' '
 '
 
 test_expect_success 'fio-basic as LKP writes it over ssh: 1HDD, every fs, in the mount' '
-	cat >fio.yaml <<-EOF &&
-	suite: fio-basic
-	testcase: fio-basic
-	category: benchmark
-	runtime: 1s
-	runs: 1
-	monitors: []
-	disk: 1HDD
-	fs: [$fss]
-	nr_task: 2
-	fio-setup-basic:
-	  rw: write
-	  bs: 4k
-	  ioengine: sync
-	  test_size: 64M
-	  time_based: tb
-	fio:
-	EOF
+	lkp_fio_disk_job "$fss" &&
 	bisectctl queue fio.yaml --commit HEAD --wait >q.out 2>q.err ||
 		{ cat q.out q.err; false; } &&
 	nfs=$(echo "$fss" | tr , "\n" | wc -l) &&
