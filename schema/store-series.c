@@ -1,7 +1,8 @@
 /*
  * A commit's series: the values one job's done runs at that commit
  * recorded for a metric (or for every metric), in run order, each with
- * its per-instance values, the agent that ran it, its start and its boot.
+ * its per-instance values, the agent that ran it, its start (on a clock
+ * a wall clock step cannot move) and its boot.
  */
 #include <sqlite3.h>
 
@@ -12,14 +13,29 @@
 #include "schema/store-internal.h"
 #include "util/xalloc.h"
 
+/*
+ * A run's start on a clock that a step of the wall clock cannot move: the
+ * wall clock read at its boot's first run, plus the monotonic time since.
+ * NTP stepping the clock back an hour would otherwise make the runs before
+ * the step the newest forever, and the time blocks and the sentinel
+ * (stats/bisect-time.c) read every later run as older than they are. A run
+ * without a monotonic reading or a boot keeps its wall clock.
+ */
+#define RUN_START							\
+    "CASE WHEN r.started_mono IS NULL OR r.boot_id IS NULL "		\
+    "THEN r.started_wall ELSE r.started_mono + (SELECT "		\
+    "b.started_wall - b.started_mono FROM runs b WHERE "		\
+    "b.boot_id = r.boot_id AND b.started_mono IS NOT NULL AND "		\
+    "b.started_wall IS NOT NULL ORDER BY b.id LIMIT 1) END"
+
 static const char sql_series_get[] =
-    "SELECT s.value, s.instances, r.agent, r.started_wall, r.boot_id FROM "
+    "SELECT s.value, s.instances, r.agent, " RUN_START ", r.boot_id FROM "
     "samples s JOIN runs r ON "
     "s.run = r.id "
     "WHERE r.job = ? AND r.repo = ? AND r.commit_oid = ? AND "
     "r.status = 'done' AND s.metric = ? ORDER BY r.seq";
 static const char sql_series_all[] =
-    "SELECT s.metric, s.value, s.instances, r.agent, r.started_wall, "
+    "SELECT s.metric, s.value, s.instances, r.agent, " RUN_START ", "
     "r.boot_id FROM samples s JOIN "
     "runs r ON "
     "s.run = r.id WHERE r.job = ? AND r.repo = ? AND r.commit_oid = ? AND "

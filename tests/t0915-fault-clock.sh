@@ -5,8 +5,12 @@
 # whole process tree (scheduler, workers, agent, testcase) with its
 # offset read from a file at each call and the monotonic clock left
 # alone: the wall clock jumps back while the monotonic one goes on, as
-# on a machine whose NTP steps. The bisection goes on and names the
-# planted commit; every run is recorded once, none is left behind.
+# on a machine whose NTP steps. The step comes while the ends are still
+# being told apart (4 runs done): before the series read a run's start on
+# a step-free clock (schema/store-series.c), the runs before the step stayed
+# the newest and the ends test never ended (348 runs a side, killed). The
+# bisection goes on and names the planted commit; every run is recorded
+# once, none is left behind.
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/lib-bisect.sh"
 
@@ -40,7 +44,7 @@ test_expect_success 'the wall clock steps back an hour mid-bisection: it goes on
 	  bisectctl bisect job.yaml --good master~23 --bad master --wait --json \
 		>b.json 2>b.err & echo $! >wait.pid; wait $!; echo $? >b.rc ) &
 	test_wait_for 100 test -s wait.pid &&
-	test_wait_for 1200 runs_done 9 &&
+	test_wait_for 1200 runs_done 4 &&
 	before=$(db_query "SELECT count(*) FROM runs WHERE status = '\''done'\''") &&
 	last=$(db_query "SELECT max(started_wall) FROM runs") &&
 	echo "-1h" >faketime &&

@@ -2,6 +2,7 @@
  * Unit tests for schema/: migrations, requests, jobs, builds, runs with
  * their ownership tokens, crash recovery, samples and bisections.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,54 @@ tmpdir(void)
 	static char	tmpl[] = "/tmp/bisectd-test-store.XXXXXX";
 
 	return mkdtemp(tmpl);
+}
+
+/*
+ * A wall clock stepped back an hour between runs of one boot: the series'
+ * starts are the boot's first wall reading plus the monotonic time since,
+ * so the run after the step is still the newest; a run with no boot keeps
+ * its wall clock.
+ */
+static void
+test_store_clock(struct store *st, int64_t job)
+{
+	static const double	 wall[] = { 5000, 5010, 1420, 1430 };
+	static const double	 mono[] = { 100, 110, 120, 0 };
+	struct store_run_times	 t;
+	struct store_series	 s;
+	struct store_sample	 sample = { "t.x", 1, NULL, 0 };
+	int64_t			*ids = NULL, token;
+	size_t			 nr = 0, i;
+	char			*cause = NULL;
+
+	memset(&t, 0, sizeof t);
+	for (i = 0; i < 4; i++)
+		store_run_add(st, job, "linux", "c3", (int)i, "r1", &cause);
+	store_run_pending(st, &ids, &nr, &cause);
+	is_int(nr, 4, "clock: four runs pending");
+	for (i = 0; i < nr && i < 4; i++) {
+		store_run_start(st, ids[i], "local", "/runs/c3", &token,
+		    &cause);
+		t.has_times = 1;
+		t.started_wall = wall[i];
+		t.started_mono = i < 3 ? mono[i] : NAN;
+		t.ended_wall = wall[i] + 1;
+		t.ended_mono = mono[i] + 1;
+		t.boot_id = i < 3 ? "boot-1" : NULL;
+		store_run_finish_at(st, ids[i], token, 0, &sample, 1, NULL, 0,
+		    &t, &cause);
+	}
+	is_int(store_series_get(st, job, "linux", "c3", "t.x", &s, &cause), 0,
+	    "clock: series read");
+	ok(s.nr == 4 && s.starts[0] == 5000 && s.starts[1] == 5010 &&
+	    s.starts[2] == 5020, "clock: a wall clock step back does not "
+	    "reorder the runs of one boot (%g %g %g)", s.nr > 2 ? s.starts[0] :
+	    0, s.nr > 2 ? s.starts[1] : 0, s.nr > 2 ? s.starts[2] : 0);
+	ok(s.nr == 4 && s.starts[3] == 1430, "clock: a run with no boot keeps "
+	    "its wall clock");
+	store_series_release(&s);
+	free(ids);
+	free(cause);
 }
 
 int
@@ -181,6 +230,8 @@ main(void)
 	is_str(store_request_status_name(rq.status), "done",
 	    "request done with its bisection");
 	store_request_release(&rq);
+
+	test_store_clock(st, job);
 
 	store_close(st);
 	dir_remove_tree(dir, NULL);
