@@ -642,7 +642,7 @@ bisect_decide_all(struct bisect_result *res, const struct bisect_input *in)
 	st.nr_root_goods = nr_goods;
 	/*
 	 * Without a min_effect_pct, the smallest change worth finding is the
-	 * one max_runs samples find (bisect_range_floor): no sampling on.
+	 * one max_runs samples find (bisect_range_ends_floor): no sampling on.
 	 */
 	st.ends_max = in->min_effect_pct > 0 ?
 	    BISECT_ENDS_FACTOR * st.max_runs : st.max_runs;
