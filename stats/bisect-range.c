@@ -1,18 +1,18 @@
 /*
  * Deciding one range of a bisection, in the order of DESIGN §4: whether
- * its ends differ, the posterior over the culprit's position, the commits
- * to sample next, then the culprit against its parents; a second change
- * splits the range (docs/design.md, "File notes").
+ * its ends differ (bisect-range-ends.c), the posterior over the culprit's
+ * position, the commits to sample next, then the culprit against its
+ * parents; a second change splits the range (docs/design.md, "File
+ * notes").
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
-
 #include "stats/bisect-model.h"
 #include "stats/bisect-posterior.h"
 #include "stats/bisect-range.h"
+#include "stats/bisect-range-ends.h"
 #include "stats/bisect-rounds.h"
 #include "stats/bisect-stat.h"
 #include "util/xalloc.h"
@@ -27,12 +27,7 @@
 #define EXPLAIN_MIN	70.0	/* % of the change a lone culprit explains */
 #define LAMBDA_OLD	0.6	/* built commit over new one, balance ratio */
 #define MAX_DEPTH	3
-#define SUB_SHARE	0.25	/* of the whole change, for a second culprit */
 #define SUB_CAP		6	/* a part's ends: times the whole range's look */
-#define POWER_FLOOR	0.8	/* the change max_runs would find this often */
-#define ALPHA_FUTILE	0.01	/* a change below the floor, one-sided */
-#define ALPHA_FUTILE_SUB 0.05	/* the same for a part's ends */
-#define POWER_SEEN	0.5	/* "missed more often than not" below this */
 
 static size_t
 range_n(const struct bisect_state *st, size_t i)
@@ -86,8 +81,8 @@ bisect_range_want(struct bisect_state *st, size_t commit, unsigned samples)
 }
 
 /* the samples of the good ends that built, one array */
-static double *
-range_goods(const struct bisect_state *st, const struct bisect_range *r,
+double *
+bisect_range_goods(const struct bisect_state *st, const struct bisect_range *r,
     size_t *n)
 {
 	double	*g;
@@ -107,8 +102,8 @@ range_goods(const struct bisect_state *st, const struct bisect_range *r,
 	return g;
 }
 
-static void
-range_want_goods(struct bisect_state *st, const struct bisect_range *r,
+void
+bisect_range_want_goods(struct bisect_state *st, const struct bisect_range *r,
     unsigned total)
 {
 	size_t		i;
@@ -123,341 +118,14 @@ range_want_goods(struct bisect_state *st, const struct bisect_range *r,
  * good end, a culprit and its parent): when they are the first wants and the
  * samples carry times, they go out as one interleaved batch.
  */
-static void
-range_pair_begin(struct bisect_state *st, const struct bisect_range *r)
+void
+bisect_range_pair_begin(struct bisect_state *st, const struct bisect_range *r)
 {
 	if (st->nr_wants == 0 && st->timed && (r == NULL ||
 	    (r->depth == 0 && r->nr_goods == 1)))
 		st->pair = 1;
 }
 
-static unsigned
-range_grow(const struct bisect_state *st, unsigned n)
-{
-	unsigned next = (unsigned)ceil(n * 1.5);
-
-	/* several slots: the ends share them, each look takes more */
-	if (st->in->slots > 1)
-		return bisect_rounds_grow(n, st->in->slots);
-
-	return next > n ? next : n + 1;
-}
-
-static unsigned
-range_first(const struct bisect_state *st)
-{
-	if (st->in->slots > 1)
-		return bisect_rounds_first(st->first_runs, st->in->slots);
-	return st->first_runs;
-}
-
-static enum bisect_stat_alt
-range_alt(const struct bisect_state *st)
-{
-	if (st->sign > 0)
-		return BISECT_STAT_GREATER;
-	if (st->sign < 0)
-		return BISECT_STAT_LESS;
-	return BISECT_STAT_TWO_SIDED;
-}
-
-/* HL shift of b over a, in % of a's median, with its 95% interval */
-static void
-range_shift(const double *a, size_t na, const double *b, size_t nb,
-    double confidence, double *shift, double *pct, double *lo, double *hi)
-{
-	double	d, l, h, base;
-
-	bisect_stat_hl(a, na, b, nb, confidence, &d, &l, &h);
-	base = fabs(bisect_stat_median(a, na));
-	*shift = d;
-	if (base > 0) {
-		*pct = 100 * d / base;
-		*lo = 100 * l / base;
-		*hi = 100 * h / base;
-	} else
-		*pct = *lo = *hi = NAN;
-}
-
-/*
- * The look at which the ends' change was first seen: the first look
- * target t whose first t samples of each end are decisive. Samples are
- * kept in the order taken, so this does not move when later looks (a
- * part's ends, the search sampling an end) add samples to the ends; a
- * part's cap, SUB_CAP times this, would otherwise grow with the part's
- * own samples of the ends.
- */
-static unsigned
-range_first_look(const struct bisect_state *st, const struct bisect_range *r,
-    unsigned last, double alpha, double min_eff)
-{
-	double		*g, pct, lo, hi, shift;
-	size_t		 i, k, n, nb;
-	unsigned	 t = range_first(st), found = last;
-
-	g = xcalloc((size_t)last * r->nr_goods + 1, sizeof *g);
-	while (t < last) {
-		for (i = 0, k = 0; i < r->nr_goods; i++) {
-			n = range_n(st, r->goods[i]) < t ?
-			    range_n(st, r->goods[i]) : t;
-			memcpy(g + k, st->c[r->goods[i]].samples,
-			    n * sizeof *g);
-			k += n;
-		}
-		nb = range_n(st, r->top) < t ? range_n(st, r->top) : t;
-		if (bisect_stat_mw(g, k, st->c[r->top].samples, nb,
-		    range_alt(st)) < alpha) {
-			range_shift(g, k, st->c[r->top].samples, nb, 0.95,
-			    &shift, &pct, &lo, &hi);
-			if (!(fabs(pct) < min_eff)) {
-				found = t;
-				break;
-			}
-		}
-		t = range_grow(st, t);
-	}
-	free(g);
-	return found;
-}
-
-/*
- * The smallest change worth looking for at the ends, in % of the good
- * level: the job's min_effect_pct (for a part, a quarter of the whole
- * change), and never less than the change the test could find 80% of
- * the time at its last look, max_runs samples of each end (one-sided at
- * alpha, two-sided when the direction is unknown). The noise behind that
- * is read from the width of the rank interval [lo, hi] of confidence
- * 1 - 2 ALPHA_FUTILE measured now, scaled from these sample counts to
- * max_runs ones: the interval is the rank test's own measure of the
- * spread, whatever the noise's shape.
- */
-static double
-range_detectable(const struct bisect_state *st, unsigned n, size_t ng,
-    size_t nb, size_t nr_goods, double lo, double hi, double alpha,
-    double power)
-{
-	double	se, cap = (double)n, z;
-
-	se = (hi - lo) / (2 * gsl_cdf_ugaussian_Qinv(ALPHA_FUTILE));
-	se *= sqrt((1 / cap + 1 / (cap * (double)(nr_goods ? nr_goods : 1))) /
-	    (1 / (double)ng + 1 / (double)nb));
-	z = gsl_cdf_ugaussian_Qinv(st->sign != 0 ? alpha : alpha / 2);
-	return (z + gsl_cdf_ugaussian_Qinv(1 - power)) * se;
-}
-
-static double
-range_floor_at(const struct bisect_state *st, unsigned n, size_t ng,
-    size_t nb, size_t nr_goods, double lo, double hi, double alpha,
-    double min_eff)
-{
-	double	det;
-
-	if (ng == 0 || nb == 0 || !(hi >= lo))
-		return min_eff;
-	det = range_detectable(st, n, ng, nb, nr_goods, lo, hi, alpha,
-	    POWER_FLOOR);
-	return det > min_eff ? det : min_eff;
-}
-
-double
-bisect_range_floor(const struct bisect_state *st, size_t ng, size_t nb,
-    size_t nr_goods, double lo, double hi, double alpha, double min_eff)
-{
-	return range_floor_at(st, st->max_runs, ng, nb, nr_goods, lo, hi,
-	    alpha, min_eff);
-}
-
-/*
- * The smallest change, in %, that n samples of each end would show more
- * often than not, the noise read as bisect_range_floor reads it: what an
- * inconclusive answer says it could have missed.
- */
-static void
-range_set_detectable(struct bisect_state *st, const struct bisect_range *r,
-    const double *g, size_t ng, const double *b, size_t nb, unsigned n,
-    double alpha)
-{
-	double	shift, pct, lo, hi;
-
-	st->inconclusive = 1;
-	st->min_detectable_pct = NAN;
-	if (ng < 2 || nb < 2)
-		return;
-	range_shift(g, ng, b, nb, 1 - 2 * ALPHA_FUTILE, &shift, &pct, &lo,
-	    &hi);
-	if (isnan(pct) || !(hi >= lo))
-		return;
-	st->min_detectable_pct = range_detectable(st, n, ng, nb, r->nr_goods,
-	    lo, hi, alpha, POWER_SEEN);
-}
-
-/*
- * Futility: is the ends' change significantly smaller than the smallest
- * one worth looking for? One-sided at ALPHA_FUTILE (the upper end of the
- * 98% rank interval, in the direction of a regression) when the
- * direction is known, two one-sided tests when it is not. More samples
- * could then only find a change nobody asked for, or one that max_runs
- * samples would miss more often than not anyway. Not before each end
- * has max(8, max_runs / 6) samples: from fewer, the interval's width, the
- * estimate of the noise, is too rough to stop on (measured: stopping
- * from the first looks cost 2% of the bisections of a 0.75 sd change),
- * and never where the rank interval cannot have the confidence it
- * claims (it is all of the differences' range at 3 against 3).
- */
-static int
-range_below(const struct bisect_state *st, double lo, double hi, double x)
-{
-	if (st->sign > 0)
-		return hi < x;
-	if (st->sign < 0)
-		return -lo < x;
-	return lo > -x && hi < x;
-}
-
-static int
-range_futile(const struct bisect_state *st, const struct bisect_range *r,
-    const double *g, size_t ng, const double *b, size_t nb, double alpha,
-    double min_eff, unsigned n_max, int last)
-{
-	double	shift, pct, lo, hi, floor_pct, m;
-	size_t	n_min;
-
-	n_min = st->max_runs / 6 > 8 ? st->max_runs / 6 : 8;
-	/*
-	 * The whole range's ends, which may sample on: not before max_runs
-	 * / 2 each (measured: from 8, 2% of the bisections of a 0.75 sd
-	 * change ended no_change at the first looks).
-	 */
-	if (r->depth == 0 && st->ends_max > st->max_runs &&
-	    n_min < st->max_runs / 2)
-		n_min = st->max_runs / 2;
-	if (ng < n_min * r->nr_goods || nb < n_min)
-		return 0;
-	m = (double)ng * (double)nb;
-	if (floor(m / 2 - gsl_cdf_ugaussian_Qinv(ALPHA_FUTILE) *
-	    sqrt(m * (double)(ng + nb + 1) / 12)) < 1)
-		return 0;
-	range_shift(g, ng, b, nb, 1 - 2 * ALPHA_FUTILE, &shift, &pct, &lo, &hi);
-	if (isnan(pct))
-		return 0;
-	if (lo == 0 && hi == 0)
-		return 1;	/* nearly every pair of samples the same */
-	floor_pct = range_floor_at(st, n_max, ng, nb, r->nr_goods, lo, hi,
-	    alpha, min_eff);
-	if (!(floor_pct > 0))
-		return 0;
-	/* a part's look is a hint followed: 5% */
-	/* and so is the last look at the whole range's ends: 5% */
-	if (r->depth > 0 || last)
-		range_shift(g, ng, b, nb, 1 - 2 * ALPHA_FUTILE_SUB, &shift,
-		    &pct, &lo, &hi);
-	/*
-	 * 1: below the smallest change worth finding (no change); 2: below
-	 * only what max_runs could see, not below min_effect_pct: more
-	 * samples are futile, yet a change worth finding could be there.
-	 */
-	if (!range_below(st, lo, hi, floor_pct))
-		return 0;
-	return min_eff <= 0 || range_below(st, lo, hi, min_eff) ? 1 : 2;
-}
-
-/*
- * Do the range's ends differ? 1 yes, 0 no, -1 not yet (wants added). The
- * looks come at first_runs samples per end, then half as many more each
- * time, up to n_max.
- */
-static int
-range_ends(struct bisect_state *st, const struct bisect_range *r,
-    double alpha, unsigned n_max, double *shift, double *p, unsigned *n_end)
-{
-	double		*g, *b = (double *)st->c[r->top].samples;
-	double		 pct, lo, hi, min_eff = st->in->min_effect_pct, popp;
-	size_t		 ng, nb = range_n(st, r->top);
-	unsigned	 target = range_first(st), next;
-	int		 ret = -1;
-
-	if (target > n_max)
-		target = n_max;
-	/*
-	 * A second culprit worth the name moves the metric by a good part of
-	 * what the whole range moves it: a part's smaller change is none.
-	 */
-	if (r->depth > 0 && st->root_done &&
-	    min_eff < SUB_SHARE * fabs(st->root_pct))
-		min_eff = SUB_SHARE * fabs(st->root_pct);
-	g = range_goods(st, r, &ng);
-	if (nb < target || ng < target) {
-		range_pair_begin(st, r);
-		bisect_range_want(st, r->top, target);
-		range_want_goods(st, r, target);
-		goto out;
-	}
-	for (;;) {
-		next = range_grow(st, target);
-		if (next > n_max)
-			next = n_max;
-		if (next <= target || nb < next || ng < next)
-			break;
-		target = next;
-	}
-	*n_end = target;
-
-	*p = bisect_stat_mw(g, ng, b, nb, range_alt(st));
-	range_shift(g, ng, b, nb, 0.95, shift, &pct, &lo, &hi);
-	if (r->depth == 0) {
-		st->root_shift = *shift;
-		st->root_pct = pct;
-		st->root_lo = lo;
-		st->root_hi = hi;
-		st->root_p = *p;
-		st->root_done = 1;
-	}
-	if (*p < alpha && !(fabs(pct) < min_eff)) {
-		*n_end = range_first_look(st, r, target, alpha, min_eff);
-		if (st->sign == 0)
-			st->sign = *shift > 0 ? 1 : -1;
-		ret = 1;
-		goto out;
-	}
-	if (st->sign != 0) {
-		/* the "bad" end is significantly better: no regression */
-		popp = bisect_stat_mw(g, ng, b, nb, st->sign > 0 ?
-		    BISECT_STAT_LESS : BISECT_STAT_GREATER);
-		if (popp < alpha) {
-			ret = 0;
-			goto out;
-		}
-	}
-	switch (range_futile(st, r, g, ng, b, nb, alpha, min_eff, n_max,
-	    target >= n_max)) {
-	case 2:
-		if (r->depth == 0)
-			range_set_detectable(st, r, g, ng, b, nb, n_max, alpha);
-		/* FALLTHROUGH */
-	case 1:
-		ret = 0;
-		goto out;
-	}
-	if (target >= n_max) {
-		/*
-		 * Not told apart, yet not shown smaller than a change worth
-		 * finding: the whole range's answer is inconclusive.
-		 */
-		if (r->depth == 0)
-			range_set_detectable(st, r, g, ng, b, nb, n_max, alpha);
-		ret = 0;
-		goto out;
-	}
-	target = range_grow(st, target);
-	if (target > n_max)
-		target = n_max;
-	range_pair_begin(st, r);
-	bisect_range_want(st, r->top, target);
-	range_want_goods(st, r, target);
-out:
-	free(g);
-	return ret;
-}
 
 static int
 range_is_good(const struct bisect_range *r, size_t i)
@@ -593,7 +261,7 @@ range_middle(const struct bisect_state *st, const struct bisect_range *r,
 {
 	const double	*b = st->c[r->top].samples, *xs = st->c[x].samples;
 	size_t		 nb = range_n(st, r->top), nx = range_n(st, x);
-	enum bisect_stat_alt alt = range_alt(st);
+	enum bisect_stat_alt alt = bisect_range_ends_alt(st);
 
 	if (x == r->top || nx < st->first_runs || !r->in[x])
 		return 0;
@@ -615,8 +283,109 @@ range_record(struct bisect_state *st, size_t cs, const double *q, size_t nq,
 	f = &st->found[st->nr_found++];
 	f->commit = cs;
 	f->p_value = p;
-	range_shift(q, nq, st->c[cs].samples, range_n(st, cs), 0.95, &f->step,
-	    &f->change_pct, &f->ci_lo, &f->ci_hi);
+	bisect_range_ends_shift(q, nq, st->c[cs].samples, range_n(st, cs), 0.95,
+	    &f->step, &f->change_pct, &f->ci_lo, &f->ci_hi);
+}
+
+/*
+ * cs did not build (the most probable of commits no sample tells apart):
+ * the candidates are the untestable commits around it and the first
+ * testable one above them, which is returned (cs when there is none).
+ */
+static size_t
+range_confirm_built(struct bisect_state *st, const struct bisect_range *r,
+    size_t cs)
+{
+	size_t	k, q;
+
+	if (st->c[cs].build != BISECT_BUILD_FAILED)
+		return cs;
+	for (q = cs; q != (size_t)-1 && r->in[q]; ) {
+		range_candidate(st, q);
+		if (st->c[q].build != BISECT_BUILD_FAILED)
+			break;
+		for (k = 0; k < st->nr; k++)
+			if (r->in[k] && st->c[k].nr_parents > 0 &&
+			    st->c[k].parents[0] == q)
+				break;
+		q = k < st->nr ? k : (size_t)-1;
+	}
+	return q != (size_t)-1 && r->in[q] ? q : cs;
+}
+
+/*
+ * cs's first parent did not build: nothing tells cs from it (nor from
+ * the untestable commits below it), so they are the candidates. 1 then.
+ */
+static int
+range_confirm_untestable_parent(struct bisect_state *st,
+    const struct bisect_range *r, size_t cs)
+{
+	const struct bisect_commit	*c = &st->c[cs];
+	size_t				 q;
+
+	if (!(c->nr_parents > 0 && r->in[c->parents[0]] &&
+	    st->c[c->parents[0]].build == BISECT_BUILD_FAILED))
+		return 0;
+	range_candidate(st, cs);
+	for (q = c->parents[0]; r->in[q] &&
+	    st->c[q].build == BISECT_BUILD_FAILED; q = st->c[q].parents[0]) {
+		range_candidate(st, q);
+		if (st->c[q].nr_parents == 0)
+			break;
+	}
+	return 1;
+}
+
+/*
+ * cs is found (first its first parent sampled, (size_t)-1 when it was
+ * compared with the good ends; p_first that test's p): record it, and
+ * when it explains too little of the range's change, or the samples
+ * point to a second change beside it, look on either side of it.
+ */
+static enum bisect_status
+range_confirm_found(struct bisect_state *st, const struct bisect_range *r,
+    size_t cs, const double *g, size_t ng, double range_shift_v,
+    size_t first, double p_first)
+{
+	const struct bisect_commit	*c = &st->c[cs];
+	double				 explained;
+	size_t				 k;
+	int				 sides;
+	enum bisect_status		 s;
+
+	/* found: confirmed, or as sure as max_runs samples allow */
+	if (first != (size_t)-1)
+		range_record(st, cs, st->c[first].samples, range_n(st, first),
+		    p_first);
+	else
+		range_record(st, cs, g, ng, p_first);
+	for (k = 0; k < st->nr_found; k++)
+		if (st->found[k].commit == cs)
+			break;
+	explained = range_shift_v != 0 ?
+	    100 * st->found[k].step / range_shift_v : 100;
+	if (r->depth >= MAX_DEPTH)
+		return BISECT_FOUND;
+	sides = bisect_posterior_second(st, r, cs, g, ng);
+	if (explained < EXPLAIN_MIN)
+		sides = 3;
+	/* either part's ends already look apart: test it, with more samples */
+	if (bisect_stat_mw(c->samples, range_n(st, cs),
+	    st->c[r->top].samples, range_n(st, r->top),
+	    bisect_range_ends_alt(st)) < ALPHA_HINT)
+		sides |= 1;
+	if (first != (size_t)-1 && bisect_stat_mw(g, ng,
+	    st->c[first].samples, range_n(st, first),
+	    bisect_range_ends_alt(st)) < ALPHA_HINT)
+		sides |= 2;
+	/* the rest of the change is above cs or below its first parent */
+	s = BISECT_FOUND;
+	if ((sides & 2) && first != (size_t)-1 && r->in[first])
+		s = range_combine(s, range_split(st, r, first, 1, 0));
+	if (sides & 1)
+		s = range_combine(s, range_split(st, r, cs, 0, 1));
+	return s;
 }
 
 /*
@@ -630,52 +399,20 @@ range_confirm(struct bisect_state *st, const struct bisect_range *r,
     size_t cs, const double *g, size_t ng, double range_shift_v,
     unsigned k_re)
 {
-	const struct bisect_commit	*c = &st->c[cs];
+	const struct bisect_commit	*c;
 	unsigned			 n_conf = st->first_runs < 4 ? 4 :
 					    st->first_runs;
 	size_t				 k, q, nq, first = (size_t)-1, n_cs;
 	const double			*qs;
-	double				 p, p_first = 1, explained;
-	int				 all = 1, grow = 0, compared = 0, sides;
+	double				 p, p_first = 1;
+	int				 all = 1, grow = 0, compared = 0;
 	int				 cs_grows;
 	unsigned			 target;
-	enum bisect_status		 s;
 
-	/*
-	 * cs did not build (the most probable of commits no sample tells
-	 * apart): the candidates are the untestable commits around it and
-	 * the first testable one above them.
-	 */
-	if (c->build == BISECT_BUILD_FAILED) {
-		for (q = cs; q != (size_t)-1 && r->in[q]; ) {
-			range_candidate(st, q);
-			if (st->c[q].build != BISECT_BUILD_FAILED)
-				break;
-			for (k = 0; k < st->nr; k++)
-				if (r->in[k] && st->c[k].nr_parents > 0 &&
-				    st->c[k].parents[0] == q)
-					break;
-			q = k < st->nr ? k : (size_t)-1;
-		}
-		c = &st->c[q != (size_t)-1 && r->in[q] ? q : cs];
-		cs = q != (size_t)-1 && r->in[q] ? q : cs;
-	}
-	/*
-	 * Its first parent did not build: nothing tells cs from it (nor from
-	 * the untestable commits below it), so they are the candidates.
-	 */
-	if (c->nr_parents > 0 && r->in[c->parents[0]] &&
-	    st->c[c->parents[0]].build == BISECT_BUILD_FAILED) {
-		range_candidate(st, cs);
-		for (q = c->parents[0]; r->in[q] &&
-		    st->c[q].build == BISECT_BUILD_FAILED;
-		    q = st->c[q].parents[0]) {
-			range_candidate(st, q);
-			if (st->c[q].nr_parents == 0)
-				break;
-		}
+	cs = range_confirm_built(st, r, cs);
+	c = &st->c[cs];
+	if (range_confirm_untestable_parent(st, r, cs))
 		return BISECT_AMBIGUOUS;
-	}
 	for (k = 0; k <= c->nr_parents; k++) {
 		if (k < c->nr_parents) {
 			q = c->parents[k];
@@ -694,7 +431,7 @@ range_confirm(struct bisect_state *st, const struct bisect_range *r,
 		}
 		compared = 1;
 		p = bisect_stat_mw(qs, nq, c->samples, range_n(st, cs),
-		    range_alt(st));
+		    bisect_range_ends_alt(st));
 		if (first == (size_t)-1 && k < c->nr_parents) {
 			first = q;
 			p_first = p;
@@ -723,7 +460,7 @@ range_confirm(struct bisect_state *st, const struct bisect_range *r,
 			cs_grows = c->build != BISECT_BUILD_FAILED &&
 			    n_cs < st->max_runs && n_cs <= nq;
 			if (cs_grows && k == 0)
-				range_pair_begin(st, NULL);
+				bisect_range_pair_begin(st, NULL);
 			if (cs_grows)
 				bisect_range_want(st, cs, n_cs + k_re < n_conf ?
 				    n_conf : (unsigned)n_cs + k_re);
@@ -734,45 +471,14 @@ range_confirm(struct bisect_state *st, const struct bisect_range *r,
 			if (q != (size_t)-1)
 				bisect_range_want(st, q, target);
 			else
-				range_want_goods(st, r, target);
+				bisect_range_want_goods(st, r, target);
 			grow = 1;
 		}
 	}
 	if (!all && grow)
 		return BISECT_CONTINUE;
-
-	/* found: confirmed, or as sure as max_runs samples allow */
-	if (first != (size_t)-1)
-		range_record(st, cs, st->c[first].samples, range_n(st, first),
-		    p_first);
-	else
-		range_record(st, cs, g, ng, p_first);
-	for (k = 0; k < st->nr_found; k++)
-		if (st->found[k].commit == cs)
-			break;
-	explained = range_shift_v != 0 ?
-	    100 * st->found[k].step / range_shift_v : 100;
-	if (r->depth >= MAX_DEPTH)
-		return BISECT_FOUND;
-	sides = bisect_posterior_second(st, r, cs, g, ng);
-	if (explained < EXPLAIN_MIN)
-		sides = 3;
-	/* either part's ends already look apart: test it, with more samples */
-	if (bisect_stat_mw(c->samples, range_n(st, cs),
-	    st->c[r->top].samples, range_n(st, r->top), range_alt(st)) <
-	    ALPHA_HINT)
-		sides |= 1;
-	if (first != (size_t)-1 && bisect_stat_mw(g, ng,
-	    st->c[first].samples, range_n(st, first), range_alt(st)) <
-	    ALPHA_HINT)
-		sides |= 2;
-	/* the rest of the change is above cs or below its first parent */
-	s = BISECT_FOUND;
-	if ((sides & 2) && first != (size_t)-1 && r->in[first])
-		s = range_combine(s, range_split(st, r, first, 1, 0));
-	if (sides & 1)
-		s = range_combine(s, range_split(st, r, cs, 0, 1));
-	return s;
+	return range_confirm_found(st, r, cs, g, ng, range_shift_v, first,
+	    p_first);
 }
 
 static double
@@ -836,7 +542,7 @@ range_search(struct bisect_state *st, const struct bisect_range *r,
 		return best;
 	if ((best_old != (size_t)-1 || end == 2) && bo >= LAMBDA_OLD * bn) {
 		if (end == 2)
-			range_want_goods(st, r, (unsigned)(ng + k_re *
+			bisect_range_want_goods(st, r, (unsigned)(ng + k_re *
 			    r->nr_goods));
 		else {
 			bisect_range_want(st, best_old,
@@ -918,14 +624,14 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 		if (n_max > st->max_runs)
 			n_max = st->max_runs;
 	}
-	ends = range_ends(st, r, r->depth == 0 ? ALPHA_CHANGE : ALPHA_SUB,
-	    n_max, &shift, &p, &n_end);
+	ends = bisect_range_ends(st, r, r->depth == 0 ? ALPHA_CHANGE :
+	    ALPHA_SUB, n_max, &shift, &p, &n_end);
 	if (ends < 0 && st->spent) {
 		/* the look cannot finish: its ends were not shown apart */
 		st->cut = 1;
 		if (r->depth == 0) {
-			g = range_goods(st, r, &ng);
-			range_set_detectable(st, r, g, ng,
+			g = bisect_range_goods(st, r, &ng);
+			bisect_range_ends_set_detectable(st, r, g, ng,
 			    st->c[r->top].samples, range_n(st, r->top),
 			    range_n(st, r->top) > ng ?
 			    (unsigned)range_n(st, r->top) : (unsigned)ng,
@@ -947,7 +653,7 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 	if (r->depth == 0)
 		st->root_n = n_end;
 
-	g = range_goods(st, r, &ng);
+	g = bisect_range_goods(st, r, &ng);
 	bisect_posterior(st, r, g, ng, &m);
 	k_new = bisect_model_batch(&m, st->max_runs);
 	k_re = (k_new + 1) / 2;

@@ -120,15 +120,18 @@ void	bisect_range_want(struct bisect_state *, size_t commit,
 	    unsigned samples);
 
 /*
- * The smallest change worth finding between a range's ends, in %: at
- * least min_eff, and at least the change that a one-sided test at alpha
- * (two-sided when the direction is unknown) would find 80% of the time
- * with max_runs samples of each end, the noise read from the width of
- * the current 98% Hodges-Lehmann interval [lo, hi] (in %) of ng good and
- * nb bad samples.
+ * Helpers the range's files share (bisect-range.c, bisect-range-ends.c):
+ * the samples of the good ends that built, as one array (the caller
+ * frees it); wants of a total over the good ends; and the wants about to
+ * be made are a pair (the whole range's ends with one good end, a
+ * culprit and its parent, r NULL): when they are the first wants and
+ * the samples carry times, they go out as one interleaved batch.
  */
-double	bisect_range_floor(const struct bisect_state *, size_t ng, size_t nb,
-	    size_t nr_goods, double lo, double hi, double alpha,
-	    double min_eff);
+double	*bisect_range_goods(const struct bisect_state *,
+	    const struct bisect_range *, size_t *n);
+void	 bisect_range_want_goods(struct bisect_state *,
+	    const struct bisect_range *, unsigned total);
+void	 bisect_range_pair_begin(struct bisect_state *,
+	    const struct bisect_range *);
 
 #endif

@@ -484,19 +484,216 @@ bisect_decide(struct bisect_result *res, const struct bisect_input *in)
 	return res->status == BISECT_FAILED ? -1 : 0;
 }
 
+/*
+ * The samples as the driver decides on them (st->in, st->c): the
+ * caller's, with the machines' offsets out, over the bad end's runs
+ * when noise is shared in time, in boot means when boots differ more
+ * than runs do, and pooled by image; each view an array of its own.
+ */
+struct bisect_views {
+	struct bisect_input		 in;
+	struct bisect_commit		*adj;
+	struct bisect_commit		*tm;
+	struct bisect_commit		*boo;
+	struct bisect_commit		*pool;
+	struct bisect_machine_fit	 mf;
+	struct bisect_time		 bt;
+	struct bisect_boot_units	 bu;
+	struct bisect_image		 im;
+};
+
+static void
+bisect_views_use(struct bisect_views *v, struct bisect_state *st,
+    const struct bisect_input *in, struct bisect_commit *c)
+{
+	if (st->in == in)
+		v->in = *in;
+	v->in.commits = c;
+	st->in = &v->in;
+	st->c = c;
+}
+
+static void
+bisect_views_init(struct bisect_views *v, struct bisect_state *st,
+    const struct bisect_input *in)
+{
+	size_t	i;
+
+	memset(v, 0, sizeof *v);
+	st->in = in;
+	st->c = in->commits;
+	/*
+	 * Runs spread over several machines: decide on the samples with the
+	 * machines' offsets taken out, the caller's arrays untouched.
+	 */
+	if (bisect_machine_adjust(&v->mf, in->commits, in->nr_commits) > 0) {
+		v->adj = xcalloc(in->nr_commits, sizeof *v->adj);
+		memcpy(v->adj, in->commits, in->nr_commits * sizeof *v->adj);
+		for (i = 0; i < in->nr_commits; i++)
+			if (v->mf.samples[i] != NULL)
+				v->adj[i].samples = v->mf.samples[i];
+		bisect_views_use(v, st, in, v->adj);
+	}
+	/*
+	 * Neighbours in time that move together (a drift, a burst no
+	 * monitor saw): the search's samples are taken over the bad end's
+	 * runs beside them (stats/bisect-time.h), and its wants get the bad
+	 * end beside them.
+	 */
+	v->tm = xcalloc(in->nr_commits, sizeof *v->tm);
+	if (bisect_time_adjust(&v->bt, v->tm, st->c, in->nr_commits, in->bad,
+	    in->good, in->nr_good) | (in->slots > 1 ?
+	    bisect_rounds_block(&v->bt, v->tm, st->c, NULL, 0) :
+	    bisect_time_block(&v->bt, v->tm, st->c, in->good, in->nr_good))) {
+		bisect_views_use(v, st, in, v->tm);
+		st->time_pairs = 1;
+	}
+	/*
+	 * Boots that differ more than runs do: a boot's mean is one sample
+	 * (stats/bisect-boot.h), and the wants ask for new boots.
+	 */
+	v->boo = xcalloc(in->nr_commits, sizeof *v->boo);
+	if (bisect_boot_units(&v->bu, v->boo, st->c, NULL, in->nr_commits))
+		bisect_views_use(v, st, in, v->boo);
+	/*
+	 * Commits with one image are one test point: each decides on its
+	 * class's samples (after the machines' offsets came out).
+	 */
+	v->pool = xcalloc(in->nr_commits, sizeof *v->pool);
+	if (bisect_image_pool(&v->im, v->pool, st->c, in->nr_commits) > 0)
+		bisect_views_use(v, st, in, v->pool);
+	if (v->im.used)
+		st->same_parent = v->im.same_parent;
+}
+
+static void
+bisect_views_release(struct bisect_views *v)
+{
+	free(v->adj);
+	free(v->pool);
+	free(v->boo);
+	free(v->tm);
+	bisect_time_release(&v->bt);
+	bisect_boot_release(&v->bu);
+	bisect_image_release(&v->im);
+	bisect_machine_fit_release(&v->mf);
+}
+
+/* The caps, the first look and the direction; times known or not. */
+static void
+bisect_state_settings(struct bisect_state *st, const struct bisect_input *in)
+{
+	size_t	i, k;
+
+	st->nr = in->nr_commits;
+	st->max_runs = in->max_runs ? in->max_runs : 30;
+	st->first_runs = in->initial_runs ? in->initial_runs : 3;
+	if (st->first_runs < 3)
+		st->first_runs = 3;
+	if (st->first_runs > st->max_runs)
+		st->first_runs = st->max_runs;
+	st->sign = in->direction > 0 ? -1 : in->direction < 0 ? 1 : 0;
+	/* times known: some samples, and every sample's time finite */
+	for (i = 0, st->timed = -1; i < in->nr_commits; i++) {
+		const struct bisect_commit *c = &in->commits[i];
+
+		if (c->nr_samples == 0)
+			continue;
+		if (st->timed != 0)
+			st->timed = c->times != NULL;
+		for (k = 0; st->timed > 0 && k < c->nr_samples; k++)
+			if (!isfinite(c->times[k]))
+				st->timed = 0;
+	}
+	st->timed = st->timed > 0;
+}
+
+/*
+ * The graph, the scratch arrays and the whole range `bad ^good`: the
+ * ancestors-or-self of bad that are not ancestors-or-self of a good end,
+ * whatever else was passed. goods[] gets the good ends that built.
+ */
+static int
+bisect_state_root(struct bisect_state *st, struct bisect_range *root,
+    size_t *goods, size_t *nr_goods, char **cause)
+{
+	const struct bisect_input	*in = st->in;
+	unsigned char			*anc_good;
+	size_t				 i;
+	int				 r = -1;
+
+	if (bisect_graph_init(&st->g, st->c, st->nr, NULL, cause) != 0)
+		return -1;
+	st->logpost = xcalloc(st->nr, sizeof *st->logpost);
+	st->post = xcalloc(st->nr, sizeof *st->post);
+	st->pbad = xcalloc(st->nr, sizeof *st->pbad);
+	st->gain = xcalloc(st->nr, sizeof *st->gain);
+	st->lvl = xcalloc(6 * st->nr, sizeof *st->lvl);
+	st->mark = xcalloc(st->nr, 1);
+
+	anc_good = xcalloc(st->nr, 1);
+	*nr_goods = 0;
+	for (i = 0; i < in->nr_good; i++) {
+		bisect_graph_ancestors(&st->g, in->good[i], bisect_mark_fn,
+		    anc_good);
+		if (st->c[in->good[i]].build != BISECT_BUILD_FAILED)
+			goods[(*nr_goods)++] = in->good[i];
+	}
+	if (*nr_goods == 0) {
+		error_set(cause, "no good commit builds");
+		goto out;
+	}
+	if (anc_good[in->bad]) {
+		error_set(cause, "the bad commit is an ancestor of a good one");
+		goto out;
+	}
+	root->top = in->bad;
+	root->goods = goods;
+	root->nr_goods = *nr_goods;
+	root->in = xcalloc(st->nr, 1);
+	bisect_graph_ancestors(&st->g, in->bad, bisect_mark_fn, root->in);
+	for (i = 0; i < st->nr; i++)
+		if (anc_good[i])
+			root->in[i] = 0;
+	st->root_top = in->bad;
+	st->root_goods = goods;
+	st->nr_root_goods = *nr_goods;
+	r = 0;
+out:
+	free(anc_good);
+	return r;
+}
+
+/*
+ * The wants as the caller takes them: a class's want to its member,
+ * boots, the bad end beside the search (pairs or the sentinel), the
+ * rounds' reference end.
+ */
+static void
+bisect_wants_finish(struct bisect_result *res, struct bisect_views *v,
+    const struct bisect_state *st, const struct bisect_input *in,
+    const size_t *goods, size_t nr_goods)
+{
+	bisect_image_ends(&v->im, in->bad, goods, nr_goods);
+	bisect_image_wants(&v->im, v->bu.used ? v->boo : in->commits,
+	    res->wants, &res->nr_wants);
+	bisect_boot_wants(&v->bu, in->commits, res->wants, res->nr_wants);
+	bisect_time_wants(&v->bt, in->commits, in->good, in->nr_good,
+	    &res->wants, &res->nr_wants);
+	if (in->slots <= 1)
+		bisect_time_sentinel(&v->bt, in->commits, st->timed, in->good,
+		    in->nr_good, &res->wants, &res->nr_wants);
+	if (in->slots > 1)
+		bisect_rounds_ref_wants(&v->bt, in->commits, st->timed,
+		    &res->wants, &res->nr_wants);
+}
+
 static int
 bisect_decide_all(struct bisect_result *res, const struct bisect_input *in)
 {
 	struct bisect_state	 st;
 	struct bisect_range	 root;
-	struct bisect_machine_fit mf;
-	struct bisect_input	 adj_in;
-	struct bisect_commit	*adj = NULL, *pool = NULL, *boo = NULL;
-	struct bisect_commit	*tm = NULL;
-	struct bisect_time	 bt;
-	struct bisect_boot_units bu;
-	struct bisect_image	 im;
-	unsigned char		*anc_good = NULL;
+	struct bisect_views	 v;
 	size_t			*goods = NULL, nr_goods = 0, i;
 	enum bisect_status	 s;
 	int			 r = -1;
@@ -507,142 +704,18 @@ bisect_decide_all(struct bisect_result *res, const struct bisect_input *in)
 	res->fresh_p_disagree = NAN;
 	memset(&st, 0, sizeof st);
 	memset(&root, 0, sizeof root);
-	memset(&mf, 0, sizeof mf);
-	memset(&im, 0, sizeof im);
-	memset(&bu, 0, sizeof bu);
-	memset(&bt, 0, sizeof bt);
+	memset(&v, 0, sizeof v);
 	if (bisect_check(in, &res->error) != 0)
 		goto fail;
-	st.in = in;
-	st.c = in->commits;
-	/*
-	 * Runs spread over several machines: decide on the samples with the
-	 * machines' offsets taken out, the caller's arrays untouched.
-	 */
-	if (bisect_machine_adjust(&mf, in->commits, in->nr_commits) > 0) {
-		adj = xcalloc(in->nr_commits, sizeof *adj);
-		memcpy(adj, in->commits, in->nr_commits * sizeof *adj);
-		for (i = 0; i < in->nr_commits; i++)
-			if (mf.samples[i] != NULL)
-				adj[i].samples = mf.samples[i];
-		adj_in = *in;
-		adj_in.commits = adj;
-		st.in = &adj_in;
-		st.c = adj;
-	}
-	/*
-	 * Neighbours in time that move together (a drift, a burst no
-	 * monitor saw): the search's samples are taken over the bad end's
-	 * runs beside them (stats/bisect-time.h), and its wants get the bad
-	 * end beside them.
-	 */
-	tm = xcalloc(in->nr_commits, sizeof *tm);
-	if (bisect_time_adjust(&bt, tm, st.c, in->nr_commits, in->bad,
-	    in->good, in->nr_good) | (in->slots > 1 ?
-	    bisect_rounds_block(&bt, tm, st.c, NULL, 0) :
-	    bisect_time_block(&bt, tm, st.c, in->good, in->nr_good))) {
-		if (st.in == in)
-			adj_in = *in;
-		adj_in.commits = tm;
-		st.in = &adj_in;
-		st.c = tm;
-		st.time_pairs = 1;
-	}
-	/*
-	 * Boots that differ more than runs do: a boot's mean is one sample
-	 * (stats/bisect-boot.h), and the wants ask for new boots.
-	 */
-	boo = xcalloc(in->nr_commits, sizeof *boo);
-	if (bisect_boot_units(&bu, boo, st.c, NULL, in->nr_commits)) {
-		if (st.in == in)
-			adj_in = *in;
-		adj_in.commits = boo;
-		st.in = &adj_in;
-		st.c = boo;
-	}
-	/*
-	 * Commits with one image are one test point: each decides on its
-	 * class's samples (after the machines' offsets came out).
-	 */
-	pool = xcalloc(in->nr_commits, sizeof *pool);
-	if (bisect_image_pool(&im, pool, st.c, in->nr_commits) > 0) {
-		if (st.in == in) {
-			adj_in = *in;
-			st.in = &adj_in;
-		}
-		adj_in.commits = pool;
-		st.c = pool;
-	}
-	if (im.used)
-		st.same_parent = im.same_parent;
+	bisect_views_init(&v, &st, in);
 	res->min_detectable_pct = NAN;
-	st.nr = in->nr_commits;
-	st.max_runs = in->max_runs ? in->max_runs : 30;
-	st.first_runs = in->initial_runs ? in->initial_runs : 3;
-	if (st.first_runs < 3)
-		st.first_runs = 3;
-	if (st.first_runs > st.max_runs)
-		st.first_runs = st.max_runs;
-	st.sign = in->direction > 0 ? -1 : in->direction < 0 ? 1 : 0;
-	/* times known: some samples, and every sample's time finite */
-	for (i = 0, st.timed = -1; i < in->nr_commits; i++) {
-		const struct bisect_commit *c = &in->commits[i];
-		size_t k;
-
-		if (c->nr_samples == 0)
-			continue;
-		if (st.timed != 0)
-			st.timed = c->times != NULL;
-		for (k = 0; st.timed > 0 && k < c->nr_samples; k++)
-			if (!isfinite(c->times[k]))
-				st.timed = 0;
-	}
-	st.timed = st.timed > 0;
-	if (bisect_graph_init(&st.g, st.c, st.nr, NULL, &res->error) != 0)
-		goto fail;
-	st.logpost = xcalloc(st.nr, sizeof *st.logpost);
-	st.post = xcalloc(st.nr, sizeof *st.post);
-	st.pbad = xcalloc(st.nr, sizeof *st.pbad);
-	st.gain = xcalloc(st.nr, sizeof *st.gain);
-	st.lvl = xcalloc(6 * st.nr, sizeof *st.lvl);
-	st.mark = xcalloc(st.nr, 1);
-
-	anc_good = xcalloc(st.nr, 1);
+	bisect_state_settings(&st, in);
 	goods = xcalloc(in->nr_good, sizeof *goods);
-	for (i = 0; i < in->nr_good; i++) {
-		bisect_graph_ancestors(&st.g, in->good[i], bisect_mark_fn,
-		    anc_good);
-		if (st.c[in->good[i]].build != BISECT_BUILD_FAILED)
-			goods[nr_goods++] = in->good[i];
-	}
-	if (nr_goods == 0) {
-		error_set(&res->error, "no good commit builds");
+	if (bisect_state_root(&st, &root, goods, &nr_goods, &res->error) != 0)
 		goto fail;
-	}
-	if (anc_good[in->bad]) {
-		error_set(&res->error, "the bad commit is an ancestor of a "
-		    "good one");
-		goto fail;
-	}
-	/*
-	 * The whole range is `bad ^good`: the ancestors-or-self of bad that
-	 * are not ancestors-or-self of a good end, whatever else was passed.
-	 */
-	root.top = in->bad;
-	root.goods = goods;
-	root.nr_goods = nr_goods;
-	root.in = xcalloc(st.nr, 1);
-	bisect_graph_ancestors(&st.g, in->bad, bisect_mark_fn, root.in);
-	for (i = 0; i < st.nr; i++)
-		if (anc_good[i])
-			root.in[i] = 0;
-
-	st.root_top = in->bad;
-	st.root_goods = goods;
-	st.nr_root_goods = nr_goods;
 	/*
 	 * Without a min_effect_pct, the smallest change worth finding is the
-	 * one max_runs samples find (bisect_range_floor): no sampling on.
+	 * one max_runs samples find (bisect_range_ends_floor): no sampling on.
 	 */
 	st.ends_max = in->min_effect_pct > 0 ?
 	    BISECT_ENDS_FACTOR * st.max_runs : st.max_runs;
@@ -667,31 +740,17 @@ bisect_decide_all(struct bisect_result *res, const struct bisect_input *in)
 		s = BISECT_INCONCLUSIVE;
 	bisect_fill(res, &st, s);
 	res->min_detectable_pct = st.min_detectable_pct;
-	if (s == BISECT_CONTINUE) {
-		bisect_image_ends(&im, in->bad, goods, nr_goods);
-		bisect_image_wants(&im, bu.used ? boo : in->commits,
-		    res->wants, &res->nr_wants);
-		bisect_boot_wants(&bu, in->commits, res->wants,
-		    res->nr_wants);
-		bisect_time_wants(&bt, in->commits, in->good, in->nr_good,
-		    &res->wants, &res->nr_wants);
-		if (in->slots <= 1)
-			bisect_time_sentinel(&bt, in->commits, st.timed,
-			    in->good, in->nr_good, &res->wants,
-			    &res->nr_wants);
-		if (in->slots > 1)
-			bisect_rounds_ref_wants(&bt, in->commits, st.timed,
-			    &res->wants, &res->nr_wants);
-	}
+	if (s == BISECT_CONTINUE)
+		bisect_wants_finish(res, &v, &st, in, goods, nr_goods);
 	if (s == BISECT_FOUND && res->nr_culprits > 0 &&
-	    im.same_parent[res->culprits[0]]) {
+	    v.im.same_parent[res->culprits[0]]) {
 		/* the last word: never a culprit that ran its parent's image */
 		res->status = BISECT_UNCONFIRMED;
 		res->contradiction = xstrdup("the culprit's image is "
 		    "byte-identical to its first parent's");
 	} else if (s == BISECT_FOUND && res->nr_culprits > 0)
-		bisect_fresh(res, &st, adj != NULL ? adj : in->commits,
-		    in->commits, &im);
+		bisect_fresh(res, &st, v.adj != NULL ? v.adj : in->commits,
+		    in->commits, &v.im);
 	res->budget_spent = st.cut;
 	r = 0;
 	goto out;
@@ -699,16 +758,8 @@ fail:
 	res->status = BISECT_FAILED;
 out:
 	free(root.in);
-	free(anc_good);
 	free(goods);
-	free(adj);
-	free(pool);
-	free(boo);
-	free(tm);
-	bisect_time_release(&bt);
-	bisect_boot_release(&bu);
-	bisect_image_release(&im);
-	bisect_machine_fit_release(&mf);
+	bisect_views_release(&v);
 	bisect_state_release(&st);
 	return r;
 }

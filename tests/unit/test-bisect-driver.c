@@ -14,6 +14,7 @@
 
 #include "stats/bisect.h"
 #include "stats/bisect-range.h"
+#include "stats/bisect-range-ends.h"
 #include "stats/bisect-time.h"
 #include "tests/unit/tap.h"
 #include "util/xalloc.h"
@@ -389,21 +390,22 @@ test_floor(void)
 	st.max_runs = 40;
 	st.sign = -1;
 	/* 98% interval of +-1% at 10 against 10: se 1 / z(0.99) */
-	got = bisect_range_floor(&st, 10, 10, 1, -1, 1, 0.001, 0);
+	got = bisect_range_ends_floor(&st, 10, 10, 1, -1, 1, 0.001, 0);
 	se = 1 / gsl_cdf_ugaussian_Pinv(0.99) * sqrt(2.0 / 40 / (2.0 / 10));
 	want = (gsl_cdf_ugaussian_Pinv(0.999) + gsl_cdf_ugaussian_Pinv(0.8)) *
 	    se;
 	is_close(got, want, 1e-12, "floor: the change 40 + 40 samples find "
 	    "80%% of the time at 0.001 (%.4f%%)", got);
-	is_close(bisect_range_floor(&st, 10, 10, 1, -1, 1, 0.001, 2), 2,
+	is_close(bisect_range_ends_floor(&st, 10, 10, 1, -1, 1, 0.001, 2), 2,
 	    1e-12, "a larger min_effect_pct is the floor");
 	st.sign = 0;
 	want = (gsl_cdf_ugaussian_Pinv(0.9995) + gsl_cdf_ugaussian_Pinv(0.8)) *
 	    se;
-	is_close(bisect_range_floor(&st, 10, 10, 1, -1, 1, 0.001, 0), want,
+	is_close(bisect_range_ends_floor(&st, 10, 10, 1, -1, 1, 0.001, 0), want,
 	    1e-12, "direction unknown: two-sided");
 	st.max_runs = 160;
-	ok(bisect_range_floor(&st, 10, 10, 1, -1, 1, 0.001, 0) < want / 1.9,
+	ok(bisect_range_ends_floor(&st, 10, 10, 1, -1, 1, 0.001, 0) <
+	    want / 1.9,
 	    "four times the cap: about half the floor");
 }
 
