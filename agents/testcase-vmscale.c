@@ -6,12 +6,16 @@
  * (docs/design.md, "File notes").
  */
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <glob.h>
 #include <math.h>
@@ -45,6 +49,7 @@ enum vmscale_bytes {
 	VMSCALE_HALF_TASK1,	/* unit_size (mem / 2) / (nr_task + 1) */
 	VMSCALE_QUARTER,	/* unit_size (mem / 4) */
 	VMSCALE_SMALL,		/* small-allocs-common's size / nr_task */
+	VMSCALE_SHM_HALF,	/* shm_size / 2, of the file in the tmpfs */
 };
 
 #define VMSCALE_MT		0x01	/* usemem -t: threads of one process */
@@ -53,6 +58,7 @@ enum vmscale_bytes {
 #define VMSCALE_PREALLOC	0x08	/* --prealloc: made before the tasks */
 #define VMSCALE_PREFAULT	0x10	/* --prefault: populated too */
 #define VMSCALE_UNIT		0x20	/* --unit: 10 pages at a time */
+#define VMSCALE_SHM		0x40	/* -f: a sparse file in the run's tmpfs */
 
 struct vmscale_case {
 	const char		*name;
@@ -85,6 +91,21 @@ static const struct vmscale_case testcase_vmscale_cases[] = {
 	{ "anon-wx-rand-mt", VMSCALE_MT | VMSCALE_PREALLOC | VMSCALE_RAND,
 	  VMSCALE_HALF_TASK },
 	{ "anon-wx-seq-mt", VMSCALE_MT | VMSCALE_PREALLOC, VMSCALE_HALF },
+	{ "shm-pread-rand", VMSCALE_SHM | VMSCALE_READ | VMSCALE_RAND,
+	  VMSCALE_SHM_HALF },
+	{ "shm-pread-rand-mt", VMSCALE_SHM | VMSCALE_MT | VMSCALE_READ |
+	  VMSCALE_RAND, VMSCALE_SHM_HALF },
+	{ "shm-pread-seq", VMSCALE_SHM | VMSCALE_READ, VMSCALE_SHM_HALF },
+	{ "shm-pread-seq-mt", VMSCALE_SHM | VMSCALE_MT | VMSCALE_READ,
+	  VMSCALE_SHM_HALF },
+	{ "shm-xread-rand", VMSCALE_SHM | VMSCALE_PREALLOC | VMSCALE_READ |
+	  VMSCALE_RAND, VMSCALE_SHM_HALF },
+	{ "shm-xread-rand-mt", VMSCALE_SHM | VMSCALE_MT | VMSCALE_PREALLOC |
+	  VMSCALE_READ | VMSCALE_RAND, VMSCALE_SHM_HALF },
+	{ "shm-xread-seq", VMSCALE_SHM | VMSCALE_PREALLOC | VMSCALE_READ,
+	  VMSCALE_SHM_HALF },
+	{ "shm-xread-seq-mt", VMSCALE_SHM | VMSCALE_MT | VMSCALE_PREALLOC |
+	  VMSCALE_READ, VMSCALE_SHM_HALF },
 	{ "small-allocs", VMSCALE_READ | VMSCALE_UNIT, VMSCALE_SMALL },
 	{ "small-allocs-mt", VMSCALE_MT | VMSCALE_READ | VMSCALE_UNIT,
 	  VMSCALE_SMALL },
@@ -110,12 +131,11 @@ static const struct {
 	{ "truncate", "it creates and truncates sparse files in LKP's "
 	  "SPARSE_ROOT file system, which the built-in worker does not set "
 	  "up" },
-	{ "shm-", "it maps a file in the tmpfs LKP mounts for the run (its "
-	  "size is the case's shm_size), which the built-in worker does not "
-	  "mount" },
-	{ "lru-shm", "it maps files in the tmpfs LKP mounts for the run (its "
-	  "size is the case's shm_size), which the built-in worker does not "
-	  "mount" },
+	{ "shm-lock-unlock", "it locks and unlocks a SysV shared memory "
+	  "segment (usemem -L), which the built-in worker does not do" },
+	{ "lru-shm", "it runs nr_task usemems, each on a file of its own in "
+	  "the run's tmpfs, which the built-in worker does not do (it does "
+	  "the shm- cases: one file the tasks share)" },
 	{ "anon-cow-rand-hugetlb", "it maps hugetlbfs pages, which need "
 	  "vm.nr_hugepages reserved; the built-in worker reserves none" },
 	{ "anon-cow-seq-hugetlb", "it maps hugetlbfs pages, which need "
@@ -435,6 +455,7 @@ struct vmscale_run {
 	int			 pin;
 	long			 ncpu;
 	unsigned		 nr_task;
+	int			 fd;		/* the shm- cases' file, or -1 */
 };
 
 struct vmscale_thread {
@@ -462,6 +483,9 @@ testcase_vmscale_map(const struct vmscale_run *run, unsigned long bytes,
 	int	prot = PROT_READ, flags = MAP_PRIVATE | MAP_ANONYMOUS;
 	void	*p;
 
+	/* usemem -f: the file, shared (read-only: opened so) */
+	if (run->fd >= 0)
+		flags = MAP_SHARED;
 	if (!(run->flags & VMSCALE_READ)) {
 		prot |= PROT_WRITE;
 		/* LKP's run sets vm.overcommit_memory=1; this asks per map */
@@ -469,7 +493,7 @@ testcase_vmscale_map(const struct vmscale_run *run, unsigned long bytes,
 	}
 	if (populate)
 		flags |= MAP_POPULATE;
-	p = mmap(NULL, bytes, prot, flags, -1, 0);
+	p = mmap(NULL, bytes, prot, flags, run->fd, 0);
 	if (p == MAP_FAILED) {
 		dprintf(2, "vm-scalability: couldn't map %lu bytes: %s%s\n",
 		    bytes, strerror(errno), errno == ENOMEM &&
@@ -484,7 +508,8 @@ testcase_vmscale_map(const struct vmscale_run *run, unsigned long bytes,
 
 /*
  * Every word of p once, in order or at random places (as many as it
- * has): the bytes it touched. Runtime is looked at every 65536 words.
+ * has): the bytes it touched. Runtime is looked at every 65536 words
+ * (4096 in a tmpfs file).
  */
 static unsigned long
 testcase_vmscale_pass(const struct vmscale_run *run, unsigned long *p,
@@ -493,6 +518,8 @@ testcase_vmscale_pass(const struct vmscale_run *run, unsigned long *p,
 	volatile unsigned long	*vp = p;
 	unsigned long		 m = bytes / sizeof *p, i, idx, done = 0;
 	unsigned long		 sink = 0;
+	/* a word of a tmpfs file may be a page to allocate: look oftener */
+	unsigned long		 mask = run->fd >= 0 ? 0xfff : 0xffff;
 
 	for (i = 0; i < m; i++) {
 		idx = i;
@@ -508,7 +535,7 @@ testcase_vmscale_pass(const struct vmscale_run *run, unsigned long *p,
 		else
 			vp[idx] = idx;
 		done += sizeof *p;
-		if (!(i & 0xffff) && testcase_vmscale_exceeded(run))
+		if (!(i & mask) && testcase_vmscale_exceeded(run))
 			break;
 	}
 	(void)sink;
@@ -702,6 +729,7 @@ testcase_vmscale_usemem(struct vmscale_run *run)
 /* The suite's hw_vars, from this machine. */
 struct vmscale_hw {
 	unsigned long	mem, mem_avail, rotate, pte_limit, as_limit;
+	unsigned long	shm_size;	/* the shm- cases' tmpfs */
 	unsigned long	pagesize;
 	unsigned	nr_node;
 };
@@ -801,9 +829,73 @@ testcase_vmscale_size(const struct vmscale_case *vc,
 		run->unit = 10 * hw->pagesize;
 		run->bytes = testcase_vmscale_small(hw, run->unit) / nr_task;
 		break;
+	case VMSCALE_SHM_HALF:
+		run->bytes = hw->shm_size / 2;
+		break;
 	}
 	/* usemem rounds nothing; a region is whole words */
 	run->bytes -= run->bytes % sizeof(unsigned long);
+}
+
+#define VMSCALE_TMPFS	"vm-scalability-tmp"
+
+/*
+ * LKP's mount_tmpfs and create_sparse_file, for the shm- cases: a tmpfs
+ * of size=100% at ./vm-scalability-tmp, in a mount namespace of the
+ * worker's own (it goes with the worker, however that ends, and no one
+ * else sees it), shm_size its size from statfs, and the sparse file
+ * sparse-CASE of that size in it, open for the tasks to map. -1 when
+ * it cannot be had (the agent must be root).
+ */
+static int
+testcase_vmscale_shm(const struct vmscale_case *vc, struct vmscale_hw *hw,
+    struct vmscale_run *run)
+{
+	struct statfs	 st;
+	char		 path[256];
+
+	if (unshare(CLONE_NEWNS) != 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) {
+		fprintf(stderr, "vm-scalability: %s maps a file in a tmpfs of "
+		    "its own (LKP's mount_tmpfs), in a mount namespace: %s "
+		    "(the agent must run as root)\n", vc->name,
+		    strerror(errno));
+		return -1;
+	}
+	if ((mkdir(VMSCALE_TMPFS, 0700) != 0 && errno != EEXIST) ||
+	    mount(VMSCALE_TMPFS, VMSCALE_TMPFS, "tmpfs", 0, "size=100%") != 0 ||
+	    statfs(VMSCALE_TMPFS, &st) != 0) {
+		fprintf(stderr, "vm-scalability: couldn't mount a tmpfs at "
+		    "./%s: %s\n", VMSCALE_TMPFS, strerror(errno));
+		return -1;
+	}
+	hw->shm_size = (unsigned long)st.f_blocks * (unsigned long)st.f_bsize;
+	snprintf(path, sizeof path, "%s/sparse-%s", VMSCALE_TMPFS, vc->name);
+	run->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (run->fd < 0 || ftruncate(run->fd, (off_t)hw->shm_size) != 0) {
+		fprintf(stderr, "vm-scalability: %s: %s\n", path,
+		    strerror(errno));
+		return -1;
+	}
+	printf("tmpfs ./%s, shm_size %lu, file %s\n", VMSCALE_TMPFS,
+	    hw->shm_size, path);
+	return 0;
+}
+
+/* The case script's rm and LKP's remove_tmpfs. */
+static void
+testcase_vmscale_shm_done(const struct vmscale_case *vc, int fd)
+{
+	char	path[256];
+
+	if (fd < 0)
+		return;
+	close(fd);
+	snprintf(path, sizeof path, "%s/sparse-%s", VMSCALE_TMPFS, vc->name);
+	unlink(path);
+	if (umount2(VMSCALE_TMPFS, 0) != 0 || rmdir(VMSCALE_TMPFS) != 0)
+		fprintf(stderr, "vm-scalability: couldn't remove the tmpfs at "
+		    "./%s: %s\n", VMSCALE_TMPFS, strerror(errno));
 }
 
 /*
@@ -914,6 +1006,7 @@ testcase_vmscale_main(int argc, char **argv)
 
 	memset(&run, 0, sizeof run);
 	run.runtime = VMSCALE_DEFAULT_RUNTIME;
+	run.fd = -1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -963,11 +1056,17 @@ testcase_vmscale_main(int argc, char **argv)
 	run.nr_task = n > 0 ? (unsigned)n : (unsigned)(run.ncpu > 0 ?
 	    run.ncpu : 1);
 	run.flags = vc->flags;
+	if ((vc->flags & VMSCALE_SHM) && testcase_vmscale_shm(vc, &hw,
+	    &run) != 0)
+		goto out;
 	/* LKP's run: size is spread over the nodes, in unit_size pieces */
 	if (size > 0) {
 		size *= hw.nr_node;
+		/* its set_def_unit_size: shm_size * nr_cpu / 2 for shm- */
 		if (unit == 0)
-			unit = hw.mem / 2;
+			unit = vc->flags & VMSCALE_SHM ? hw.shm_size *
+			    (unsigned long)(run.ncpu > 0 ? run.ncpu : 1) / 2 :
+			    hw.mem / 2;
 		if (unit > size)
 			unit = size;
 		repeat = size / unit;
@@ -978,7 +1077,7 @@ testcase_vmscale_main(int argc, char **argv)
 	if (run.bytes == 0) {
 		fprintf(stderr, "vm-scalability: %s: the region of each task "
 		    "is empty (nr_task %u)\n", vc->name, run.nr_task);
-		return 1;
+		goto out;
 	}
 	if (eat > 0) {
 		eaters = xcalloc(hw.nr_node, sizeof *eaters);
@@ -1004,5 +1103,6 @@ out:
 	if (eaters != NULL)
 		testcase_vmscale_eatmem_stop(eaters, hw.nr_node);
 	free(eaters);
+	testcase_vmscale_shm_done(vc, run.fd);
 	return ret;
 }
