@@ -24,6 +24,7 @@
 struct fio_opts {
 	const char		*rw, *engine, *direct, *falloc, *invalidate;
 	const char		*service, *dist, *time_based, *pre_read;
+	const char		*buffered, *testfile;
 	unsigned long long	 test_size, bs;
 	unsigned		 tasks, iodepth, files;
 };
@@ -39,7 +40,8 @@ static const char *const testcase_fio_programs[] = {
 static const char *const testcase_fio_params[] = {
 	"test_size", "bs", "nr_task", "iodepth", "nr_files", "rw", "ioengine",
 	"direct", "fallocate", "invalidate", "pre_read", "time_based",
-	"file_service_type", "random_distribution", "runtime", NULL
+	"file_service_type", "random_distribution", "runtime", "buffered",
+	"testfile", NULL
 };
 
 /*
@@ -79,6 +81,7 @@ testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
 	    "native", NULL };
 	static const char *const services[] = { "roundrobin", "sequential",
 	    "random", NULL };
+	static const char *const yn[] = { "y", "n", NULL };
 	const char	*d;
 
 	if ((*key = "test_size", testcase_size(ctx, *key, 1ULL << 30,
@@ -105,7 +108,11 @@ testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
 	    (*key = "time_based", testcase_fio_bool(ctx, *key, "0",
 	    &o->time_based)) != 0 ||
 	    (*key = "file_service_type", testcase_word(ctx, *key, services,
-	    "roundrobin", &o->service, cause)) != 0)
+	    "roundrobin", &o->service, cause)) != 0 ||
+	    (*key = "buffered", testcase_fio_bool(ctx, *key, "0",
+	    &o->buffered)) != 0 ||
+	    (*key = "testfile", testcase_word(ctx, *key, yn, "n", &o->testfile,
+	    cause)) != 0)
 		return -1;
 	*key = "random_distribution";
 	if ((d = testcase_job_value(ctx->job, *key)) == NULL)
@@ -155,6 +162,9 @@ testcase_fio_command(const struct testcase_adapter *ad,
 	testcase_argv_add(argv, "fio");
 	testcase_argv_add(argv, "--name=fio-basic");
 	testcase_argv_add(argv, "--directory=%s", dir);
+	/* LKP's testfile: y: the jobs share one file of that name */
+	if (strcmp(o.testfile, "y") == 0)
+		testcase_argv_add(argv, "--filename=fio_testfile");
 	testcase_argv_add(argv, "--numjobs=%u", o.tasks);
 	testcase_argv_add(argv, "--size=%llu", o.test_size / o.tasks);
 	testcase_argv_add(argv, "--bs=%llu", o.bs);
@@ -162,6 +172,13 @@ testcase_fio_command(const struct testcase_adapter *ad,
 	testcase_argv_add(argv, "--ioengine=%s", o.engine);
 	testcase_argv_add(argv, "--iodepth=%u", o.iodepth);
 	testcase_argv_add(argv, "--direct=%s", o.direct);
+	/*
+	 * LKP's fio-setup-basic writes buffered=parse_bool($buffered) after
+	 * direct=, so without 'buffered:' it is buffered=0, which fio reads
+	 * as direct=1: its fio-basic jobs do O_DIRECT unless they say
+	 * 'buffered: 1'. The same here, in the same order.
+	 */
+	testcase_argv_add(argv, "--buffered=%s", o.buffered);
 	testcase_argv_add(argv, "--fallocate=%s", o.falloc);
 	testcase_argv_add(argv, "--invalidate=%s", o.invalidate);
 	testcase_argv_add(argv, "--pre_read=%s", o.pre_read);
