@@ -742,6 +742,7 @@ agent_run_job(const struct agent_run *ar, struct result *r,
 			goto out;
 		}
 		agent_adapter_ctx(ar, inv, &ctx);
+		ctx.partition = disk_run_partition(dr);
 		if (testcase_prepare(ad, &ctx, &argv, r) != 0) {
 			ret = 0;
 			goto out;

@@ -25,6 +25,7 @@
 #include "agents/child.h"
 #include "agents/disk.h"
 #include "agents/result.h"
+#include "agents/testcase.h"
 #include "jobs/config.h"
 #include "jobs/job.h"
 #include "util/dir.h"
@@ -104,6 +105,20 @@ disk_option_ok(const char *v)
 {
 	return *v != '\0' && *v != ',' && strspn(v, "abcdefghijklmnopqrstuvwxyz"
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_=,.:+-") == strlen(v);
+}
+
+/*
+ * LKP's raw_disk (fio-setup-basic's), as its parse_bool reads it: the
+ * benchmark takes the partition itself, nothing made or mounted on it.
+ */
+static int
+disk_raw(const struct job *job)
+{
+	/* fio-setup-basic: {raw_disk: 1} too */
+	const char	*v = testcase_job_value(job, "raw_disk");
+
+	return v != NULL && *v != '\0' && *v != '0' && *v != 'n' &&
+	    strncmp(v, "false", 5) != 0;
 }
 
 int
@@ -229,13 +244,13 @@ disk_job(const struct job *job, int adapter, struct disk_want *out,
 		    "disk to make it on (give 'disk: 1HDD' or '1SSD')",
 		    out->fs);
 	}
-	if (out->nr > 0 && out->fs == NULL && adapter) {
+	if (out->nr > 0 && out->fs == NULL && adapter && !disk_raw(job)) {
 		*key = disk_key;
 		return error_set(cause, "'disk' without 'fs': bisect-agent's "
 		    "adapters run in a file system on the disk (LKP's "
 		    "programs too, but for fio's raw_disk: 1, which writes "
-		    "to the partition itself and which the fio adapter does "
-		    "not do); give 'fs: ext4', 'xfs' or 'btrfs'");
+		    "to the partition itself); give 'fs: ext4', 'xfs' or "
+		    "'btrfs', or 'raw_disk: 1' to fio");
 	}
 	if (out->nr > 1 && adapter) {
 		*key = disk_key;
@@ -287,7 +302,9 @@ disk_describe(const struct job *job)
 		strbuf_addstr(&sb, job->run == NULL ? "; the benchmark runs "
 		    "in the mount" : "; $mount_points names the mounts");
 	} else
-		strbuf_addstr(&sb, ", no file system ($partitions names them)");
+		strbuf_addstr(&sb, job->run == NULL ? ", no file system: the "
+		    "benchmark writes the partition itself (LKP's raw_disk)" :
+		    ", no file system ($partitions names them)");
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -819,6 +836,14 @@ disk_run_mount(const struct disk_run *dr)
 	if (dr == NULL || dr->nr == 0 || !dr->m[0].mounted)
 		return NULL;
 	return dr->m[0].mnt;
+}
+
+const char *
+disk_run_partition(const struct disk_run *dr)
+{
+	if (dr == NULL || dr->nr == 0 || dr->m[0].mounted || dr->fs != NULL)
+		return NULL;
+	return dr->m[0].device;
 }
 
 void

@@ -73,6 +73,8 @@ int	 disk_setup(const struct job *, const struct disk_decl *, size_t nr,
 	     const char *dir, int logfd, struct disk_run **out, char **cause);
 /* The first mount point, where an adapter's benchmark runs; or NULL. */
 const char *disk_run_mount(const struct disk_run *);
+/* The first disk when nothing is mounted on it (LKP's raw_disk); or NULL. */
+const char *disk_run_partition(const struct disk_run *);
 /* env: disk, partitions, fs, mkfs, mount_points, mounted (read back). */
 void	 disk_run_env(const struct disk_run *, struct result *);
 /* Unmount, detach, remove; -1 with *cause naming what is left. Frees. */

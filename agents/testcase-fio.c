@@ -24,7 +24,7 @@
 struct fio_opts {
 	const char		*rw, *engine, *direct, *falloc, *invalidate;
 	const char		*service, *dist, *time_based, *pre_read;
-	const char		*buffered, *testfile;
+	const char		*buffered, *testfile, *raw;
 	unsigned long long	 test_size, bs;
 	unsigned		 tasks, iodepth, files;
 };
@@ -41,7 +41,7 @@ static const char *const testcase_fio_params[] = {
 	"test_size", "bs", "nr_task", "iodepth", "nr_files", "rw", "ioengine",
 	"direct", "fallocate", "invalidate", "pre_read", "time_based",
 	"file_service_type", "random_distribution", "runtime", "buffered",
-	"testfile", NULL
+	"testfile", "raw_disk", NULL
 };
 
 /*
@@ -112,8 +112,21 @@ testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
 	    (*key = "buffered", testcase_fio_bool(ctx, *key, "0",
 	    &o->buffered)) != 0 ||
 	    (*key = "testfile", testcase_word(ctx, *key, yn, "n", &o->testfile,
-	    cause)) != 0)
+	    cause)) != 0 ||
+	    (*key = "raw_disk", testcase_fio_bool(ctx, *key, "0",
+	    &o->raw)) != 0)
 		return -1;
+	if (strcmp(o->raw, "1") == 0 && (job_param(ctx->job, "fs") != NULL ||
+	    job_param(ctx->job, "fs.fs") != NULL))
+		return error_set(cause, "'raw_disk' with 'fs': fio would "
+		    "write over the file system made and mounted on the disk "
+		    "(LKP's raw_disk takes the partition itself: no 'fs')");
+	if (strcmp(o->raw, "1") == 0 && job_param(ctx->job, "disk") == NULL &&
+	    job_param(ctx->job, "disk.nr_hdd") == NULL &&
+	    job_param(ctx->job, "disk.nr_ssd") == NULL)
+		return error_set(cause, "'raw_disk' without 'disk': it takes "
+		    "the partition of one of the agent's disks ('disk: "
+		    "1HDD' or '1SSD')");
 	*key = "random_distribution";
 	if ((d = testcase_job_value(ctx->job, *key)) == NULL)
 		d = "random";
@@ -155,16 +168,28 @@ testcase_fio_command(const struct testcase_adapter *ad,
 	(void)ad;
 	if (testcase_fio_opts(ctx, &o, &key, cause) != 0)
 		return -1;
-	dir = path_join(ctx->workdir, "fio");
-	if (!ctx->dry_run && dir_create(dir, cause) != 0)
-		goto out;
 	json = path_join(ctx->resultdir, FIO_JSON);
 	testcase_argv_add(argv, "fio");
 	testcase_argv_add(argv, "--name=fio-basic");
-	testcase_argv_add(argv, "--directory=%s", dir);
-	/* LKP's testfile: y: the jobs share one file of that name */
-	if (strcmp(o.testfile, "y") == 0)
-		testcase_argv_add(argv, "--filename=fio_testfile");
+	if (strcmp(o.raw, "1") == 0) {
+		/* LKP's raw_disk: filename=$partitions, no directory */
+		if (ctx->partition == NULL && !ctx->dry_run) {
+			error_set(cause, "'raw_disk' is 1 but the run has no "
+			    "disk without a file system (give 'disk: 1HDD' "
+			    "and no 'fs')");
+			goto out;
+		}
+		testcase_argv_add(argv, "--filename=%s", ctx->partition != NULL ?
+		    ctx->partition : "PARTITION");
+	} else {
+		dir = path_join(ctx->workdir, "fio");
+		if (!ctx->dry_run && dir_create(dir, cause) != 0)
+			goto out;
+		testcase_argv_add(argv, "--directory=%s", dir);
+		/* LKP's testfile: y: the jobs share one file of that name */
+		if (strcmp(o.testfile, "y") == 0)
+			testcase_argv_add(argv, "--filename=fio_testfile");
+	}
 	testcase_argv_add(argv, "--numjobs=%u", o.tasks);
 	testcase_argv_add(argv, "--size=%llu", o.test_size / o.tasks);
 	testcase_argv_add(argv, "--bs=%llu", o.bs);

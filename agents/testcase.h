@@ -19,6 +19,7 @@ struct testcase_ctx {
 	const struct job	*job;
 	const char		*workdir;	/* where the testcase runs */
 	const char		*resultdir;	/* for files it leaves */
+	const char		*partition;	/* LKP's raw_disk: the disk */
 	const char		*self;		/* this agent program */
 	unsigned		 nr_cpu;
 	unsigned long long	 memory;	/* bytes */
