@@ -721,8 +721,11 @@ test_validate(void)
 	    "anon-cow-rand-mt, anon-cow-seq, anon-cow-seq-mt, anon-r-rand, "
 	    "anon-r-rand-mt, anon-r-seq, anon-r-seq-mt, anon-rx-rand-mt, "
 	    "anon-rx-seq-mt, anon-w-rand, anon-w-rand-mt, anon-w-seq, "
-	    "anon-w-seq-mt, anon-wx-rand-mt, anon-wx-seq-mt, small-allocs, "
-	    "small-allocs-mt)", "a vm-scalability case it does not do, with "
+	    "anon-w-seq-mt, anon-wx-rand-mt, anon-wx-seq-mt, shm-pread-rand, "
+	    "shm-pread-rand-mt, shm-pread-seq, shm-pread-seq-mt, "
+	    "shm-xread-rand, shm-xread-rand-mt, shm-xread-seq, "
+	    "shm-xread-seq-mt, small-allocs, small-allocs-mt)",
+	    "a vm-scalability case it does not do, with "
 	    "the reason");
 	is_str(validate("testcase: vm-scalability\ntest: anon-w-rand\n"
 	    "nr_task: 2\nsize: 16M\nthp: madvise\n"), "ok",
