@@ -60,7 +60,8 @@ static const struct {
 #define TESTCASE_CHECK_VALUES_NR_PERF \
 	(sizeof testcase_check_values_perf / sizeof testcase_check_values_perf[0])
 
-static pthread_mutex_t	testcase_check_values_perf_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t	testcase_check_values_perf_lock =
+    PTHREAD_MUTEX_INITIALIZER;
 /* per collection: " NAME NAME " of its benchmarks, "" unknown */
 static char
     *testcase_check_values_perf_list[TESTCASE_CHECK_VALUES_NR_PERF];

@@ -419,8 +419,8 @@ testcase_vmscale_usemem_size(const struct vmscale_case *vc,
  * it cannot be had (the agent must be root).
  */
 static int
-testcase_vmscale_usemem_shm(const struct vmscale_case *vc, struct vmscale_hw *hw,
-    struct vmscale_run *run)
+testcase_vmscale_usemem_shm(const struct vmscale_case *vc,
+    struct vmscale_hw *hw, struct vmscale_run *run)
 {
 	struct statfs	 st;
 	char		 path[256];
@@ -569,8 +569,8 @@ testcase_vmscale_usemem_run(const struct vmscale_case *vc,
 	if (testcase_vmscale_usemem_hw(&hw) != 0)
 		return 1;
 	run->ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	run->nr_task = o->nr_task > 0 ? (unsigned)o->nr_task : (unsigned)(run->ncpu > 0 ?
-	    run->ncpu : 1);
+	run->nr_task = o->nr_task > 0 ? (unsigned)o->nr_task :
+	    (unsigned)(run->ncpu > 0 ? run->ncpu : 1);
 	run->flags = vc->flags;
 	if ((vc->flags & VMSCALE_SHM) && testcase_vmscale_usemem_shm(vc, &hw,
 	    run) != 0)
