@@ -623,7 +623,7 @@ agent_disks(const struct agent_run *ar, struct result *r,
 
 	*dr = NULL;
 	/* every run: a killed agent's disks must not wait for a disk job */
-	if (disk_reap(disk_dir(), -1, &cause) != 0) {
+	if (disk_run_reap(disk_dir(), -1, &cause) != 0) {
 		result_env_set(r, "disks_reap_error", cause);
 		free(cause);
 		cause = NULL;
@@ -643,8 +643,8 @@ agent_disks(const struct agent_run *ar, struct result *r,
 		    strerror(errno));
 		return -1;
 	}
-	if (disk_setup(ar->job, ar->disks, ar->nr_disks, disk_dir(), fd, dr,
-	    &cause) != 0) {
+	if (disk_run_setup(ar->job, ar->disks, ar->nr_disks, disk_dir(), fd,
+	    dr, &cause) != 0) {
 		result_set_error(r, "disks: %s", cause);
 		free(cause);
 		goto out;
@@ -742,6 +742,7 @@ agent_run_job(const struct agent_run *ar, struct result *r,
 			goto out;
 		}
 		agent_adapter_ctx(ar, inv, &ctx);
+		ctx.partition = disk_run_partition(dr);
 		if (testcase_prepare(ad, &ctx, &argv, r) != 0) {
 			ret = 0;
 			goto out;
@@ -830,7 +831,7 @@ out:
 		if (late.mons[i]->free != NULL)
 			late.mons[i]->free(late.state[i]);
 	}
-	if (dr != NULL && disk_teardown(dr, &dcause) != 0) {
+	if (dr != NULL && disk_run_teardown(dr, &dcause) != 0) {
 		fprintf(stderr, "bisect-agent: %s\n", dcause);
 		result_set_error(r, "%s", dcause);
 		free(dcause);

@@ -69,20 +69,24 @@ struct disk_run;
  * logfd. *out is NULL when the job asks for nothing. On failure what was
  * done is undone.
  */
-int	 disk_setup(const struct job *, const struct disk_decl *, size_t nr,
-	     const char *dir, int logfd, struct disk_run **out, char **cause);
+int	 disk_run_setup(const struct job *, const struct disk_decl *,
+	     size_t nr, const char *dir, int logfd, struct disk_run **out, char **cause);
 /* The first mount point, where an adapter's benchmark runs; or NULL. */
 const char *disk_run_mount(const struct disk_run *);
+/* The first disk when nothing is mounted on it (LKP's raw_disk); or NULL. */
+const char *disk_run_partition(const struct disk_run *);
 /* env: disk, partitions, fs, mkfs, mount_points, mounted (read back). */
 void	 disk_run_env(const struct disk_run *, struct result *);
 /* Unmount, detach, remove; -1 with *cause naming what is left. Frees. */
-int	 disk_teardown(struct disk_run *, char **cause);
+int	 disk_run_teardown(struct disk_run *, char **cause);
 /*
  * What runs of agents that are gone left under dir (a crash, a kill -9):
  * unmounted, detached, removed; a missing dir is nothing to do. -1 with
  * *cause when something stays.
  */
-int	 disk_reap(const char *dir, int logfd, char **cause);
+int	 disk_run_reap(const char *dir, int logfd, char **cause);
+/* mkfs's argv for fs (NULL-terminated; empty for tmpfs); NULL: not one. */
+const char *const *disk_mkfs_argv(const char *fs);
 /* $BISECT_AGENT_DISK_DIR, else /var/tmp/bisect-agent-disks. */
 const char *disk_dir(void);
 

@@ -19,6 +19,7 @@
 #include "agents/monitor.h"
 #include "agents/monitor-tool.h"
 #include "agents/testcase.h"
+#include "agents/testcase-check.h"
 #include "jobs/config.h"
 #include "jobs/job.h"
 #include "jobs/program.h"
@@ -145,13 +146,8 @@ testcase_check_distance(const char *a, const char *b)
 	return r;
 }
 
-struct testcase_check_near {
-	const char	*key;
-	const char	*best;
-	size_t		 distance;
-};
 
-static void
+void
 testcase_check_try(struct testcase_check_near *n, const char *const *list)
 {
 	size_t	i, d;
@@ -200,7 +196,7 @@ testcase_check_at(struct strbuf *sb, const struct job *job,
 	strbuf_addch(sb, ' ');
 }
 
-static int
+int
 testcase_check_fail(char **cause, const struct job *job,
     const struct job_param *p, const char *msg)
 {
@@ -213,7 +209,7 @@ testcase_check_fail(char **cause, const struct job *job,
 	return -1;
 }
 
-static const struct job_param *
+const struct job_param *
 testcase_check_param(const struct job *job, const char *key)
 {
 	size_t	i;
@@ -568,272 +564,6 @@ testcase_check_programs(const struct job *job,
 	return r;
 }
 
-static const struct job_param *
-testcase_check_value_at(const struct job *job, const struct program *prog,
-    const char *name)
-{
-	const struct job_param	*p = testcase_check_param(job, name);
-	char			*key;
-	size_t			 i;
-
-	for (i = 0; p == NULL && i < prog->nr_programs; i++) {
-		key = xasprintf("%s.%s", prog->programs[i], name);
-		p = testcase_check_param(job, key);
-		free(key);
-	}
-	return p;
-}
-
-/*
- * The perf bench programs whose benchmark a parameter names: the
- * installed perf must have it (perf 6.1 has no "syscall fork"), as its
- * "perf bench COLLECTION" lists them. The perf of the machine that
- * checks, as the sc_* sysctls are resolved; none there: not checked.
- */
-static const struct {
-	const char	*testcase;
-	const char	*param;
-	const char	*collection;
-} testcase_check_perf[] = {
-	{ "perf-bench-syscall", "op", "syscall" },
-	{ "perf-bench-mem", "op", "mem" },
-	{ "perf-bench-futex", "test", "futex" },
-};
-
-#define TESTCASE_CHECK_NR_PERF \
-	(sizeof testcase_check_perf / sizeof testcase_check_perf[0])
-
-static pthread_mutex_t	testcase_check_perf_lock = PTHREAD_MUTEX_INITIALIZER;
-/* per collection: " NAME NAME " of its benchmarks, "" unknown */
-static char		*testcase_check_perf_list[TESTCASE_CHECK_NR_PERF];
-
-/* The benchmarks of "perf bench COLLECTION", " a b c ", or NULL. */
-static char *
-testcase_check_perf_names(const char *collection)
-{
-	char *const	 argv[] = { "perf", "bench", (char *)collection, NULL };
-	struct strbuf	 sb = STRBUF_INIT, names = STRBUF_INIT;
-	char		*cause = NULL, *line, *save = NULL, *colon, *w;
-
-	if (monitor_tool_probe(argv, &sb, &cause) != 0 ||
-	    strstr(sb.buf, "List of available benchmarks") == NULL) {
-		free(cause);
-		strbuf_release(&sb);
-		return NULL;
-	}
-	strbuf_addch(&names, ' ');
-	for (line = strtok_r(sb.buf, "\n", &save); line != NULL;
-	    line = strtok_r(NULL, "\n", &save)) {
-		while (*line == ' ' || *line == '\t')
-			line++;
-		if (*line == '#' || (colon = strchr(line, ':')) == NULL)
-			continue;
-		for (w = line; w < colon && (isalnum((unsigned char)*w) ||
-		    *w == '-' || *w == '_'); w++)
-			;
-		if (w == colon && w > line)
-			strbuf_addf(&names, "%.*s ", (int)(colon - line), line);
-	}
-	strbuf_release(&sb);
-	return strbuf_detach(&names, NULL);
-}
-
-static int
-testcase_check_perf_bench(const struct job *job,
-    const struct testcase_adapter *ad, char **cause)
-{
-	const struct program_param	*pp = NULL;
-	const char			*v;
-	char				*list, *want, *msg, *t;
-	size_t				 i, j;
-	int				 r = 0;
-
-	for (i = 0; i < TESTCASE_CHECK_NR_PERF; i++) {
-		if (strcmp(job->testcase, testcase_check_perf[i].testcase) == 0)
-			break;
-	}
-	if (i == TESTCASE_CHECK_NR_PERF || ad->data == NULL)
-		return 0;
-	if ((v = testcase_data_value(ad->data, job,
-	    testcase_check_perf[i].param)) == NULL) {
-		for (j = 0; j < ad->data->nr_params; j++) {
-			if (strcmp(ad->data->params[j].name,
-			    testcase_check_perf[i].param) == 0)
-				pp = &ad->data->params[j];
-		}
-		if (pp == NULL || pp->dflt == NULL || pp->dflt_expr != NULL)
-			return 0;
-		v = pp->dflt;
-	}
-	pthread_mutex_lock(&testcase_check_perf_lock);
-	if (testcase_check_perf_list[i] == NULL &&
-	    (testcase_check_perf_list[i] = testcase_check_perf_names(
-	    testcase_check_perf[i].collection)) == NULL)
-		testcase_check_perf_list[i] = xstrdup("");
-	list = xstrdup(testcase_check_perf_list[i]);
-	pthread_mutex_unlock(&testcase_check_perf_lock);
-	want = xasprintf(" %s ", v);
-	if (*list != '\0' && strstr(list, want) == NULL) {
-		t = xstrndup(list + 1, strlen(list) > 1 ? strlen(list) - 2 : 0);
-		for (j = 0; t[j] != '\0'; j++) {
-			if (t[j] == ' ')
-				t[j] = '/';
-		}
-		msg = xasprintf("testcase '%s': %s '%s' is not a benchmark of "
-		    "the installed perf ('perf bench %s' has %s)",
-		    job->testcase, testcase_check_perf[i].param, v,
-		    testcase_check_perf[i].collection, t);
-		r = testcase_check_fail(cause, job, testcase_check_value_at(job,
-		    ad->data, testcase_check_perf[i].param) != NULL ?
-		    testcase_check_value_at(job, ad->data,
-		    testcase_check_perf[i].param) : testcase_check_param(job,
-		    "testcase"), msg);
-		free(msg);
-		free(t);
-	}
-	free(want);
-	free(list);
-	return r;
-}
-
-static int
-testcase_check_values(const struct job *job,
-    const struct testcase_adapter *ad, char **cause)
-{
-	const struct program_param	*pp;
-	const struct job_param		*p = NULL;
-	const char			*key = NULL, *v;
-	char				*why = NULL, *path;
-	double				 num;
-	size_t				 i;
-	int				 r = -1;
-
-	for (i = 0; i < job->nr_params; i++) {
-		p = &job->params[i];
-		if (strncmp(p->key, "sysctl.", 7) == 0 &&
-		    strncmp(p->key, "sysctl.sc_", 10) != 0) {
-			if ((path = inventory_sysctl_path(p->key + 7)) == NULL) {
-				error_set(&why, "'%s' is not a sysctl name "
-				    "that bisect-agent can set", p->key);
-				goto fail;
-			}
-			free(path);
-		}
-	}
-	if ((v = job_param(job, "cpufreq_governor")) != NULL) {
-		p = testcase_check_param(job, "cpufreq_governor");
-		if (*v == '\0' || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789"
-		    "_") != strlen(v)) {
-			error_set(&why, "'cpufreq_governor' must be a governor "
-			    "name (performance, powersave, ...), not '%s'", v);
-			goto fail;
-		}
-	}
-	if (ad == NULL)
-		return 0;
-	if (ad->data != NULL) {
-		for (i = 0; i < ad->data->nr_params; i++) {
-			pp = &ad->data->params[i];
-			if ((v = testcase_data_value(ad->data, job,
-			    pp->name)) == NULL)
-				continue;
-			p = testcase_check_value_at(job, ad->data, pp->name);
-			if (program_value(pp, v, 0, &num, NULL, &why) != 0)
-				goto fail;
-		}
-		/* a parameter the run needs and nothing gives (kernbench's src) */
-		if (testcase_data_required(ad->data, job, &key, &why) != 0) {
-			p = testcase_check_param(job, "testcase");
-			goto fail;
-		}
-		return testcase_check_perf_bench(job, ad, cause);
-	}
-	if (ad->check != NULL && ad->check(job, &key, &why) != 0) {
-		p = key != NULL ? testcase_check_param(job, key) : NULL;
-		/* an option of a program it covers: fio-setup-basic.rw */
-		for (i = 0; p == NULL && key != NULL && ad->programs != NULL &&
-		    ad->programs[i] != NULL; i++) {
-			path = xasprintf("%s.%s", ad->programs[i], key);
-			p = testcase_check_param(job, path);
-			free(path);
-		}
-		if (p == NULL)
-			p = testcase_check_param(job, "testcase");
-		goto fail;
-	}
-	return 0;
-fail:
-	error_prefix(&why, "testcase '%s'", job->testcase);
-	testcase_check_fail(cause, job, p, why);
-	free(why);
-	return r;
-}
-
-/*
- * A headline metric named after the testcase must be one it reports: a
- * misspelt metric would give a bisection with no sample at all. Other
- * names (a monitor's, time.elapsed_time...) are the caller's to know.
- */
-static int
-testcase_check_metric(const struct job *job,
-    const struct testcase_adapter *ad, char **cause)
-{
-	struct testcase_check_near	 n;
-	struct strbuf			 sb = STRBUF_INIT;
-	const char			**globs = NULL;
-	size_t				 len = strlen(job->testcase), nr = 0, i;
-	int				 r = 0;
-
-	if (ad == NULL || job->metric == NULL ||
-	    strncmp(job->metric, job->testcase, len) != 0 ||
-	    job->metric[len] != '.')
-		return 0;
-	if (ad->data != NULL) {
-		globs = xcalloc(ad->data->nr_metrics + 1, sizeof *globs);
-		for (i = 0; i < ad->data->nr_metrics; i++)
-			globs[nr++] = ad->data->metrics[i].info.pattern;
-	} else if (ad->metrics != NULL) {
-		for (i = 0; ad->metrics[i] != NULL; i++)
-			;
-		globs = xcalloc(i + 1, sizeof *globs);
-		for (i = 0; ad->metrics[i] != NULL; i++)
-			globs[nr++] = ad->metrics[i];
-	} else
-		return 0;
-	for (i = 0; i < nr; i++) {
-		if (fnmatch(globs[i], job->metric, 0) == 0)
-			goto out;
-	}
-	memset(&n, 0, sizeof n);
-	n.key = job->metric;
-	n.distance = 64;
-	testcase_check_try(&n, globs);
-	strbuf_addf(&sb, "metric '%s' is not one testcase '%s' reports",
-	    job->metric, job->testcase);
-	for (i = 0; i < nr && n.distance > 4; i++) {
-		/* a name cut short: dbench.throughput for ...-MB/sec */
-		if (strncmp(globs[i], job->metric, strlen(job->metric)) == 0) {
-			n.best = globs[i];
-			n.distance = 0;
-		}
-	}
-	if (n.best != NULL && n.distance <= 4 && strchr(n.best, '*') == NULL &&
-	    strchr(n.best, '\\') == NULL)
-		strbuf_addf(&sb, ": did you mean '%s'?", n.best);
-	else {
-		strbuf_addstr(&sb, " (it reports ");
-		for (i = 0; i < nr; i++)
-			strbuf_addf(&sb, "%s%s", i ? ", " : "", globs[i]);
-		strbuf_addch(&sb, ')');
-	}
-	r = testcase_check_fail(cause, job, testcase_check_param(job,
-	    "metric"), sb.buf);
-out:
-	strbuf_release(&sb);
-	free(globs);
-	return r;
-}
-
 /* File order, so the first error reported is the first in the file. */
 static int
 testcase_check_cmp(const void *a, const void *b)
@@ -848,6 +578,94 @@ testcase_check_cmp(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
+/* A testcase with no run: and no adapter: refused, with the known ones. */
+static int
+testcase_check_no_adapter(const struct job *job, char **cause)
+{
+	const struct program *const	*t;
+	size_t				 nr;
+	char				*names, *msg = NULL;
+
+	/* a built-in program file that does not parse: say so */
+	if (program_table(&t, &nr, &msg) != 0) {
+		error_prefix(&msg, "the built-in program files");
+		testcase_check_fail(cause, job, testcase_check_param(job,
+		    "testcase"), msg);
+		free(msg);
+		return -1;
+	}
+	names = testcase_names();
+	msg = xasprintf("testcase '%s' has no 'run:' command and no "
+	    "adapter (known: %s)", job->testcase, names);
+	testcase_check_fail(cause, job, testcase_check_param(job,
+	    "testcase"), msg);
+	free(msg);
+	free(names);
+	return -1;
+}
+
+/*
+ * One parameter: bisectd's, a knob, the adapter's, LKP's (applied or
+ * refused), a monitor's option, or refused with the nearest name.
+ */
+static int
+testcase_check_one(const struct job *job, const struct testcase_adapter *ad,
+    const struct job_param *p, const char **declared, char **cause)
+{
+	char	*msg, *dot;
+	int	 lkp;
+
+	if (testcase_check_in(testcase_check_bisectd, p->key) ||
+	    testcase_check_in(testcase_check_knobs, p->key))
+		return 0;
+	if (testcase_check_covered(ad, p->key, declared))
+		return 0;
+	if (strcmp(p->key, "disk") == 0 || strcmp(p->key, "fs") == 0 ||
+	    strcmp(p->key, "fs2") == 0 ||
+	    strcmp(p->key, "mount_option") == 0 ||
+	    strncmp(p->key, "disk.", 5) == 0 ||
+	    strncmp(p->key, "fs.", 3) == 0)
+		return 0;
+	if ((lkp = testcase_check_lkp_key(job, ad, p, cause)) < 0)
+		return -1;
+	if (lkp > 0)
+		return 0;
+	if ((dot = strchr(p->key, '.')) != NULL) {
+		msg = xstrndup(p->key, (size_t)(dot - p->key));
+		if (testcase_check_in(testcase_check_maps, msg)) {
+			free(msg);
+			return 0;
+		}
+		free(msg);
+	}
+	switch (testcase_check_monitor_option(job, p, cause)) {
+	case 1:
+		return 0;
+	case -1:
+		return -1;
+	}
+	if (testcase_check_in(testcase_check_agent, p->key)) {
+		msg = xasprintf("'%s' is the agent's (it is set from "
+		    "the machine): it cannot be a parameter", p->key);
+		testcase_check_fail(cause, job, p, msg);
+		free(msg);
+		return -1;
+	}
+	if (ad != NULL && testcase_check_in(declared, p->key))
+		return 0;
+	if (ad == NULL && !testcase_env_name(p->key)) {
+		msg = xasprintf("parameter '%s' of inline testcase "
+		    "'%s' cannot reach its 'run:' command: names of "
+		    "environment variables are lowercase letters, "
+		    "digits and '_', starting with a letter", p->key,
+		    job->testcase);
+		testcase_check_fail(cause, job, p, msg);
+		free(msg);
+		return -1;
+	}
+	return testcase_check_unknown(job, p, ad, declared, cause);
+}
+
 int
 testcase_validate(const struct job *job, char **cause)
 {
@@ -859,31 +677,11 @@ testcase_validate(const struct job *job, char **cause)
 	const struct job_param		 *dp = NULL;
 	const char			 *dkey = NULL;
 	char				 *dmsg = NULL;
-	char				 *names, *msg = NULL, *dot;
 	size_t				  i;
-	int				  r = -1, lkp;
+	int				  r = -1;
 
-	if (job->run == NULL && (ad = testcase_find(job->testcase)) == NULL) {
-		const struct program *const	*t;
-		size_t				 nr;
-
-		/* a built-in program file that does not parse: say so */
-		if (program_table(&t, &nr, &msg) != 0) {
-			error_prefix(&msg, "the built-in program files");
-			testcase_check_fail(cause, job, testcase_check_param(job,
-			    "testcase"), msg);
-			free(msg);
-			return -1;
-		}
-		names = testcase_names();
-		msg = xasprintf("testcase '%s' has no 'run:' command and no "
-		    "adapter (known: %s)", job->testcase, names);
-		testcase_check_fail(cause, job, testcase_check_param(job,
-		    "testcase"), msg);
-		free(msg);
-		free(names);
-		return -1;
-	}
+	if (job->run == NULL && (ad = testcase_find(job->testcase)) == NULL)
+		return testcase_check_no_adapter(job, cause);
 	/*
 	 * LKP's disk, fs, fs2, mount_option: applied by agents/disk.c; a
 	 * refusal is reported at its key, in file order with the others.
@@ -905,55 +703,7 @@ testcase_validate(const struct job *job, char **cause)
 			testcase_check_fail(cause, job, p, dmsg);
 			goto out;
 		}
-		if (testcase_check_in(testcase_check_bisectd, p->key) ||
-		    testcase_check_in(testcase_check_knobs, p->key))
-			continue;
-		if (testcase_check_covered(ad, p->key, declared))
-			continue;
-		if (strcmp(p->key, "disk") == 0 || strcmp(p->key, "fs") == 0 ||
-		    strcmp(p->key, "fs2") == 0 ||
-		    strcmp(p->key, "mount_option") == 0 ||
-		    strncmp(p->key, "disk.", 5) == 0 ||
-		    strncmp(p->key, "fs.", 3) == 0)
-			continue;
-		if ((lkp = testcase_check_lkp_key(job, ad, p, cause)) < 0)
-			goto out;
-		if (lkp > 0)
-			continue;
-		if ((dot = strchr(p->key, '.')) != NULL) {
-			msg = xstrndup(p->key, (size_t)(dot - p->key));
-			if (testcase_check_in(testcase_check_maps, msg)) {
-				free(msg);
-				continue;
-			}
-			free(msg);
-		}
-		switch (testcase_check_monitor_option(job, p, cause)) {
-		case 1:
-			continue;
-		case -1:
-			goto out;
-		}
-		if (testcase_check_in(testcase_check_agent, p->key)) {
-			msg = xasprintf("'%s' is the agent's (it is set from "
-			    "the machine): it cannot be a parameter", p->key);
-			testcase_check_fail(cause, job, p, msg);
-			free(msg);
-			goto out;
-		}
-		if (ad != NULL && testcase_check_in(declared, p->key))
-			continue;
-		if (ad == NULL && !testcase_env_name(p->key)) {
-			msg = xasprintf("parameter '%s' of inline testcase "
-			    "'%s' cannot reach its 'run:' command: names of "
-			    "environment variables are lowercase letters, "
-			    "digits and '_', starting with a letter", p->key,
-			    job->testcase);
-			testcase_check_fail(cause, job, p, msg);
-			free(msg);
-			goto out;
-		}
-		if (testcase_check_unknown(job, p, ad, declared, cause) != 0)
+		if (testcase_check_one(job, ad, p, declared, cause) != 0)
 			goto out;
 	}
 	if (dmsg != NULL) {
@@ -966,7 +716,7 @@ testcase_validate(const struct job *job, char **cause)
 		goto out;
 	if (testcase_check_values(job, ad, cause) != 0)
 		goto out;
-	if (testcase_check_metric(job, ad, cause) != 0)
+	if (testcase_check_values_metric(job, ad, cause) != 0)
 		goto out;
 	r = 0;
 out:

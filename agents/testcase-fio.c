@@ -24,6 +24,7 @@
 struct fio_opts {
 	const char		*rw, *engine, *direct, *falloc, *invalidate;
 	const char		*service, *dist, *time_based, *pre_read;
+	const char		*buffered, *testfile, *raw;
 	unsigned long long	 test_size, bs;
 	unsigned		 tasks, iodepth, files;
 };
@@ -39,7 +40,8 @@ static const char *const testcase_fio_programs[] = {
 static const char *const testcase_fio_params[] = {
 	"test_size", "bs", "nr_task", "iodepth", "nr_files", "rw", "ioengine",
 	"direct", "fallocate", "invalidate", "pre_read", "time_based",
-	"file_service_type", "random_distribution", "runtime", NULL
+	"file_service_type", "random_distribution", "runtime", "buffered",
+	"testfile", "raw_disk", NULL
 };
 
 /*
@@ -79,6 +81,7 @@ testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
 	    "native", NULL };
 	static const char *const services[] = { "roundrobin", "sequential",
 	    "random", NULL };
+	static const char *const yn[] = { "y", "n", NULL };
 	const char	*d;
 
 	if ((*key = "test_size", testcase_size(ctx, *key, 1ULL << 30,
@@ -105,8 +108,25 @@ testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
 	    (*key = "time_based", testcase_fio_bool(ctx, *key, "0",
 	    &o->time_based)) != 0 ||
 	    (*key = "file_service_type", testcase_word(ctx, *key, services,
-	    "roundrobin", &o->service, cause)) != 0)
+	    "roundrobin", &o->service, cause)) != 0 ||
+	    (*key = "buffered", testcase_fio_bool(ctx, *key, "0",
+	    &o->buffered)) != 0 ||
+	    (*key = "testfile", testcase_word(ctx, *key, yn, "n", &o->testfile,
+	    cause)) != 0 ||
+	    (*key = "raw_disk", testcase_fio_bool(ctx, *key, "0",
+	    &o->raw)) != 0)
 		return -1;
+	if (strcmp(o->raw, "1") == 0 && (job_param(ctx->job, "fs") != NULL ||
+	    job_param(ctx->job, "fs.fs") != NULL))
+		return error_set(cause, "'raw_disk' with 'fs': fio would "
+		    "write over the file system made and mounted on the disk "
+		    "(LKP's raw_disk takes the partition itself: no 'fs')");
+	if (strcmp(o->raw, "1") == 0 && job_param(ctx->job, "disk") == NULL &&
+	    job_param(ctx->job, "disk.nr_hdd") == NULL &&
+	    job_param(ctx->job, "disk.nr_ssd") == NULL)
+		return error_set(cause, "'raw_disk' without 'disk': it takes "
+		    "the partition of one of the agent's disks ('disk: "
+		    "1HDD' or '1SSD')");
 	*key = "random_distribution";
 	if ((d = testcase_job_value(ctx->job, *key)) == NULL)
 		d = "random";
@@ -148,13 +168,28 @@ testcase_fio_command(const struct testcase_adapter *ad,
 	(void)ad;
 	if (testcase_fio_opts(ctx, &o, &key, cause) != 0)
 		return -1;
-	dir = path_join(ctx->workdir, "fio");
-	if (!ctx->dry_run && dir_create(dir, cause) != 0)
-		goto out;
 	json = path_join(ctx->resultdir, FIO_JSON);
 	testcase_argv_add(argv, "fio");
 	testcase_argv_add(argv, "--name=fio-basic");
-	testcase_argv_add(argv, "--directory=%s", dir);
+	if (strcmp(o.raw, "1") == 0) {
+		/* LKP's raw_disk: filename=$partitions, no directory */
+		if (ctx->partition == NULL && !ctx->dry_run) {
+			error_set(cause, "'raw_disk' is 1 but the run has no "
+			    "disk without a file system (give 'disk: 1HDD' "
+			    "and no 'fs')");
+			goto out;
+		}
+		testcase_argv_add(argv, "--filename=%s", ctx->partition != NULL ?
+		    ctx->partition : "PARTITION");
+	} else {
+		dir = path_join(ctx->workdir, "fio");
+		if (!ctx->dry_run && dir_create(dir, cause) != 0)
+			goto out;
+		testcase_argv_add(argv, "--directory=%s", dir);
+		/* LKP's testfile: y: the jobs share one file of that name */
+		if (strcmp(o.testfile, "y") == 0)
+			testcase_argv_add(argv, "--filename=fio_testfile");
+	}
 	testcase_argv_add(argv, "--numjobs=%u", o.tasks);
 	testcase_argv_add(argv, "--size=%llu", o.test_size / o.tasks);
 	testcase_argv_add(argv, "--bs=%llu", o.bs);
@@ -162,6 +197,13 @@ testcase_fio_command(const struct testcase_adapter *ad,
 	testcase_argv_add(argv, "--ioengine=%s", o.engine);
 	testcase_argv_add(argv, "--iodepth=%u", o.iodepth);
 	testcase_argv_add(argv, "--direct=%s", o.direct);
+	/*
+	 * LKP's fio-setup-basic writes buffered=parse_bool($buffered) after
+	 * direct=, so without 'buffered:' it is buffered=0, which fio reads
+	 * as direct=1: its fio-basic jobs do O_DIRECT unless they say
+	 * 'buffered: 1'. The same here, in the same order.
+	 */
+	testcase_argv_add(argv, "--buffered=%s", o.buffered);
 	testcase_argv_add(argv, "--fallocate=%s", o.falloc);
 	testcase_argv_add(argv, "--invalidate=%s", o.invalidate);
 	testcase_argv_add(argv, "--pre_read=%s", o.pre_read);

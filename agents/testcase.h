@@ -19,6 +19,7 @@ struct testcase_ctx {
 	const struct job	*job;
 	const char		*workdir;	/* where the testcase runs */
 	const char		*resultdir;	/* for files it leaves */
+	const char		*partition;	/* LKP's raw_disk: the disk */
 	const char		*self;		/* this agent program */
 	unsigned		 nr_cpu;
 	unsigned long long	 memory;	/* bytes */
@@ -156,7 +157,7 @@ int	 testcase_data_parse(const struct testcase_adapter *,
  * unit tests and the fuzz target, without a run (resultdir may be NULL
  * when the output is the run's).
  */
-int	 testcase_data_metrics(const struct program *, const char *resultdir,
+int	 testcase_data_parse_output(const struct program *, const char *resultdir,
 	     const char *out, size_t len, struct strbuf *metrics,
 	     char **cause);
 

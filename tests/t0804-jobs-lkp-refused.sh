@@ -17,7 +17,7 @@ refused() {
 
 test_expect_success 'disk without fs, as a key and a map; disk: as a marker' '
 	printf "suite: sysbench-cpu\ntestcase: sysbench-cpu\ndisk: 1HDD\n" >d1.yaml &&
-	refused d1.yaml "d1.yaml:3:1: testcase '"'"'sysbench-cpu'"'"': '"'"'disk'"'"' without '"'"'fs'"'"': bisect-agent'"'"'s adapters run in a file system on the disk (LKP'"'"'s programs too, but for fio'"'"'s raw_disk: 1, which writes to the partition itself and which the fio adapter does not do); give '"'"'fs: ext4'"'"', '"'"'xfs'"'"' or '"'"'btrfs'"'"'" &&
+	refused d1.yaml "d1.yaml:3:1: testcase '"'"'sysbench-cpu'"'"': '"'"'disk'"'"' without '"'"'fs'"'"': bisect-agent'"'"'s adapters run in a file system on the disk (LKP'"'"'s programs too, but for fio'"'"'s raw_disk: 1, which writes to the partition itself); give '"'"'fs: ext4'"'"', '"'"'xfs'"'"' or '"'"'btrfs'"'"', or '"'"'raw_disk: 1'"'"' to fio" &&
 	printf "testcase: sysbench-cpu\ndisk:\n  nr_ssd: 1\n" >d2.yaml &&
 	test_expect_code 2 bisectctl check d2.yaml 2>err &&
 	grep "^error: d2.yaml:3:3: testcase .sysbench-cpu.: .disk. without .fs." err &&

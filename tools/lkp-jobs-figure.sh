@@ -31,7 +31,7 @@ while read -r f; do
 			    -e "s/.*: \\([a-z]*\\) '\\([^']*\\)' is not one the installed stress-ng's.*/a stress-ng \\1 the installed one lacks (\\\`\\2\\\`)/" \
 			    -e "s/.*: 'fs2' is '[^']*': LKP then exports.*/LKP's \\\`fs2\\\` (an NFS or CIFS export, not set up)/" \
 			    -e "s/.*: 'fs' is '[^']*', a network file system.*/LKP's \\\`fs\\\`: a network file system/" \
-			    -e "s/.*: 'disk' without 'fs'.*/LKP's \\\`disk\\\` without \\\`fs\\\` (the adapters run in a file system; fio's \\\`raw_disk\\\` is not done)/" \
+			    -e "s/.*: 'disk' without 'fs'.*/LKP's \\\`disk\\\` without \\\`fs\\\` (the adapters run in a file system; only fio's \\\`raw_disk: 1\\\` takes the partition)/" \
 			    -e "s/.*: test '\\([^']*\\)' is not one that bisect-agent's built-in vm-scalability worker does: \\(.*\\) (it does anon-.*/a vm-scalability case the built-in worker does not do (\\\`\\1\\\`: \\2)/" \
 			    -e "s/.*: 'fs.format' is '[^']*': LKP then mounts.*/LKP's \\\`fs: {format: n}\\\` (a file system already on the disk)/" \
 			    -e "s/.*: 'disk' is '[^']*': LKP's BRD disks.*/LKP's BRD ram disks/" \

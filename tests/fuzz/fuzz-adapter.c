@@ -38,7 +38,7 @@ fuzz_metrics(const struct program *p, const char *buf, size_t len)
 	struct result	*r;
 	char		*cause = NULL;
 
-	if (testcase_data_metrics(p, NULL, buf, len, &sb, &cause) != 0 &&
+	if (testcase_data_parse_output(p, NULL, buf, len, &sb, &cause) != 0 &&
 	    cause == NULL)
 		abort();
 	r = result_new();

@@ -3,7 +3,7 @@
  * first byte chooses perf stat's output (agents/monitor-perfstat.c),
  * turbostat's (monitor-turbostat.c), fio's JSON report (testcase-fio.c)
  * or the output of one of the program files read by lines
- * (jobs/library/programs/, through testcase_data_metrics); the rest is
+ * (jobs/library/programs/, through testcase_data_parse_output); the rest is
  * the text. Each must succeed or fail with a message, and what it makes
  * must go through the result file format. The seeds in
  * tests/fuzz/corpus/fuzz-bench are short captures of the real tools'
@@ -91,7 +91,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (i == nr)
 			break;
-		ret = testcase_data_metrics(t[i], NULL, text, len, &sb,
+		ret = testcase_data_parse_output(t[i], NULL, text, len, &sb,
 		    &cause);
 		fuzz_lines(ret == 0 ? 0 : -1, &sb, cause);
 		break;

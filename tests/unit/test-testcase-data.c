@@ -287,7 +287,7 @@ metrics_of(const char *program, const char *out, const char *resultdir)
 		free(cause);
 		return xstrdup("(no program)");
 	}
-	if (testcase_data_metrics(p, resultdir, out, strlen(out), &sb,
+	if (testcase_data_parse_output(p, resultdir, out, strlen(out), &sb,
 	    &cause) != 0)
 		strbuf_addf(&sb, "error: %s\n", cause);
 	free(cause);
@@ -319,17 +319,17 @@ test_metrics(void)
 		"Each sender will pass 200 messages of 100 bytes\n"
 		"Time: 0.75\n";
 
-	ok(testcase_data_metrics(db, NULL, dbench_out, strlen(dbench_out),
+	ok(testcase_data_parse_output(db, NULL, dbench_out, strlen(dbench_out),
 	    &sb, &cause) == 0, "dbench's output: %s", cause ? cause : "");
 	is_str(sb.buf, "throughput-MB/sec: 397.50999999999999\n"
 	    "max_latency: 21.443000000000001\n", "dbench's two metrics");
 	strbuf_reset(&sb);
-	ok(testcase_data_metrics(db, NULL, "no summary\n", 11, &sb,
+	ok(testcase_data_parse_output(db, NULL, "no summary\n", 11, &sb,
 	    &cause) == -1 && strcmp(cause, "dbench printed no value for "
 	    "'throughput-MB/sec': 'mbs' has no value") == 0,
 	    "no summary: %s", cause);
 	strbuf_reset(&sb);
-	ok(testcase_data_metrics(hb, NULL, hackbench_out,
+	ok(testcase_data_parse_output(hb, NULL, hackbench_out,
 	    strlen(hackbench_out), &sb, &cause) == 0, "hackbench's output");
 	/* 40 * 200 * 100 / 1024 KiB, at the best iteration (0.25 s) */
 	ok(strstr(sb.buf, "\nthroughput: 3125\n") != NULL &&
@@ -721,8 +721,11 @@ test_validate(void)
 	    "anon-cow-rand-mt, anon-cow-seq, anon-cow-seq-mt, anon-r-rand, "
 	    "anon-r-rand-mt, anon-r-seq, anon-r-seq-mt, anon-rx-rand-mt, "
 	    "anon-rx-seq-mt, anon-w-rand, anon-w-rand-mt, anon-w-seq, "
-	    "anon-w-seq-mt, anon-wx-rand-mt, anon-wx-seq-mt, small-allocs, "
-	    "small-allocs-mt)", "a vm-scalability case it does not do, with "
+	    "anon-w-seq-mt, anon-wx-rand-mt, anon-wx-seq-mt, shm-pread-rand, "
+	    "shm-pread-rand-mt, shm-pread-seq, shm-pread-seq-mt, "
+	    "shm-xread-rand, shm-xread-rand-mt, shm-xread-seq, "
+	    "shm-xread-seq-mt, small-allocs, small-allocs-mt)",
+	    "a vm-scalability case it does not do, with "
 	    "the reason");
 	is_str(validate("testcase: vm-scalability\ntest: anon-w-rand\n"
 	    "nr_task: 2\nsize: 16M\nthp: madvise\n"), "ok",

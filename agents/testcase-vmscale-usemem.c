@@ -1,0 +1,624 @@
+/*
+ * The worker behind "bisect-agent vm-scalability": usemem as the suite's
+ * case scripts run it, for the cases testcase-vmscale.c lists, with the
+ * suite's hw_vars read from this machine, LKP's tmpfs for the shm- cases
+ * and its eatmem (docs/jobs.md, "vm-scalability").
+ */
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agents/testcase-vmscale.h"
+#include "util/xalloc.h"
+
+struct vmscale_thread {
+	struct vmscale_run	*run;
+	unsigned		 idx;
+	int			 status;
+};
+
+/* usemem's check: whole seconds since the start, more than runtime. */
+static int
+testcase_vmscale_usemem_exceeded(const struct vmscale_run *run)
+{
+	struct timeval	now;
+
+	if (run->runtime == 0)
+		return 0;
+	gettimeofday(&now, NULL);
+	return (unsigned long)(now.tv_sec - run->start.tv_sec) > run->runtime;
+}
+
+static unsigned long *
+testcase_vmscale_usemem_map(const struct vmscale_run *run, unsigned long bytes,
+    int populate)
+{
+	int	prot = PROT_READ, flags = MAP_PRIVATE | MAP_ANONYMOUS;
+	void	*p;
+
+	/* usemem -f: the file, shared (read-only: opened so) */
+	if (run->fd >= 0)
+		flags = MAP_SHARED;
+	if (!(run->flags & VMSCALE_READ)) {
+		prot |= PROT_WRITE;
+		/* LKP's run sets vm.overcommit_memory=1; this asks per map */
+		flags |= MAP_NORESERVE;
+	}
+	if (populate)
+		flags |= MAP_POPULATE;
+	p = mmap(NULL, bytes, prot, flags, run->fd, 0);
+	if (p == MAP_FAILED) {
+		dprintf(2, "vm-scalability: couldn't map %lu bytes: %s%s\n",
+		    bytes, strerror(errno), errno == ENOMEM &&
+		    (run->flags & VMSCALE_UNIT) ? " (LKP's run raises "
+		    "vm.max_map_count to 2^30: the job's sysctl: may)" : "");
+		return NULL;
+	}
+	if (run->madv)
+		madvise(p, bytes, MADV_HUGEPAGE);
+	return p;
+}
+
+/*
+ * Every word of p once, in order or at random places (as many as it
+ * has): the bytes it touched. Runtime is looked at every 65536 words
+ * (4096 in a tmpfs file).
+ */
+static unsigned long
+testcase_vmscale_usemem_pass(const struct vmscale_run *run, unsigned long *p,
+    unsigned long bytes, unsigned long long *rnd)
+{
+	volatile unsigned long	*vp = p;
+	unsigned long		 m = bytes / sizeof *p, i, idx, done = 0;
+	unsigned long		 sink = 0;
+	/* a word of a tmpfs file may be a page to allocate: look oftener */
+	unsigned long		 mask = run->fd >= 0 ? 0xfff : 0xffff;
+
+	for (i = 0; i < m; i++) {
+		idx = i;
+		if (run->flags & VMSCALE_RAND) {
+			*rnd ^= *rnd << 13;
+			*rnd ^= *rnd >> 7;
+			*rnd ^= *rnd << 17;
+			idx = m > 1 ? (unsigned long)((double)(m - 1) *
+			    (double)(*rnd >> 33) / 2147483648.0) : 0;
+		}
+		if (run->flags & VMSCALE_READ)
+			sink += vp[idx];
+		else
+			vp[idx] = idx;
+		done += sizeof *p;
+		if (!(i & mask) && testcase_vmscale_usemem_exceeded(run))
+			break;
+	}
+	(void)sink;
+	return done;
+}
+
+/* One task: ready, wait for the others, its units, its line. */
+static int
+testcase_vmscale_usemem_task(struct vmscale_run *run, unsigned idx)
+{
+	unsigned long long	 rnd;
+	struct timeval		 stop;
+	struct pollfd		 pfd;
+	unsigned long		 left = run->bytes, size, total, usecs, *p;
+	unsigned long		**maps = NULL, *lens = NULL;
+	size_t			 nr_maps = 0, alloc_maps = 0, alloc_lens = 0;
+	size_t			 i;
+	char			 c = '*', line[128];
+	int			 len, ret = 1;
+
+	rnd = ((unsigned long long)time(NULL) << 20) ^
+	    ((unsigned long long)getpid() << 8) ^ idx ^ 0x9e3779b97f4a7c15ULL;
+	if (rnd == 0)
+		rnd = 1;
+	total = run->prealloc != NULL ? run->bytes / 8 : 0;
+	if (write(run->ready, &c, 1) != 1)
+		return 1;
+	pfd.fd = run->wake;
+	pfd.events = POLLIN;
+	while (poll(&pfd, 1, -1) == -1 && errno == EINTR)
+		;
+	do {
+		size = run->unit > 0 && run->unit < left ? run->unit : left;
+		if (run->prealloc != NULL) {
+			p = run->prealloc;
+		} else {
+			if ((p = testcase_vmscale_usemem_map(run, size, 0)) == NULL)
+				goto out;
+			ALLOC_GROW(maps, nr_maps, alloc_maps);
+			ALLOC_GROW(lens, nr_maps, alloc_lens);
+			maps[nr_maps] = p;
+			lens[nr_maps++] = size;
+			total += size / 8;
+		}
+		total += testcase_vmscale_usemem_pass(run, p, size, &rnd);
+		left -= size;
+	} while (left > 0 && !testcase_vmscale_usemem_exceeded(run));
+	gettimeofday(&stop, NULL);
+	usecs = (unsigned long)((stop.tv_sec - run->start.tv_sec) * 1000000 +
+	    (stop.tv_usec - run->start.tv_usec));
+	if (usecs == 0)
+		usecs = 1;
+	len = snprintf(line, sizeof line, "%lu bytes / %lu usecs = %lu KB/s\n",
+	    total, usecs, (unsigned long)(((unsigned long long)total *
+	    1000000ULL >> 10) / usecs));
+	ret = write(1, line, (size_t)len) == len ? 0 : 1;
+out:
+	for (i = 0; i < nr_maps; i++)
+		munmap(maps[i], lens[i]);
+	free(maps);
+	free(lens);
+	return ret;
+}
+
+static void
+testcase_vmscale_usemem_bind(const struct vmscale_run *run, unsigned idx,
+    pthread_t *t)
+{
+	cpu_set_t	set;
+
+	if (!run->pin || run->ncpu <= 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(idx % (unsigned long)run->ncpu, &set);
+	if (t != NULL)
+		pthread_setaffinity_np(*t, sizeof set, &set);
+	else
+		sched_setaffinity(0, sizeof set, &set);
+}
+
+static void *
+testcase_vmscale_usemem_thread(void *arg)
+{
+	struct vmscale_thread	*th = arg;
+
+	th->status = testcase_vmscale_usemem_task(th->run, th->idx);
+	return NULL;
+}
+
+/* usemem -t: nr_task threads of this process. */
+static int
+testcase_vmscale_usemem_threads(struct vmscale_run *run)
+{
+	struct vmscale_thread	*th = xcalloc(run->nr_task, sizeof *th);
+	pthread_t		*t = xcalloc(run->nr_task, sizeof *t);
+	unsigned		 i, started = 0;
+	int			 bad = 0;
+
+	for (i = 0; i < run->nr_task; i++) {
+		th[i].run = run;
+		th[i].idx = i;
+		if (pthread_create(&t[i], NULL, testcase_vmscale_usemem_thread,
+		    &th[i]) != 0) {
+			dprintf(2, "vm-scalability: couldn't start thread %u\n",
+			    i);
+			bad = 1;
+			/* the parent counts one "ready" per task */
+			for (; i < run->nr_task; i++)
+				if (write(run->ready, "*", 1) != 1)
+					break;
+			break;
+		}
+		testcase_vmscale_usemem_bind(run, i, &t[i]);
+		started++;
+	}
+	for (i = 0; i < started; i++) {
+		pthread_join(t[i], NULL);
+		bad |= th[i].status != 0;
+	}
+	free(th);
+	free(t);
+	return bad;
+}
+
+/* One usemem: prealloc, the tasks on the barrier, their exit statuses. */
+static int
+testcase_vmscale_usemem_one(struct vmscale_run *run)
+{
+	pid_t		*pids = NULL, pid;
+	unsigned	 i, nr, started = 0;
+	ssize_t		 n;
+	int		 ready[2], wake[2], st, bad = 0;
+	char		 c;
+
+	gettimeofday(&run->start, NULL);
+	if (run->flags & VMSCALE_PREALLOC) {
+		run->prealloc = testcase_vmscale_usemem_map(run, run->bytes,
+		    (run->flags & VMSCALE_PREFAULT) != 0);
+		if (run->prealloc == NULL)
+			return 1;
+	}
+	if (pipe(ready) == -1 || pipe(wake) == -1) {
+		perror("vm-scalability: pipe");
+		return 1;
+	}
+	run->ready = ready[1];
+	run->wake = wake[0];
+	nr = run->flags & VMSCALE_MT ? 1 : run->nr_task;
+	pids = xcalloc(nr, sizeof *pids);
+	for (i = 0; i < nr; i++) {
+		fflush(NULL);
+		if ((pid = fork()) == -1) {
+			perror("vm-scalability: fork");
+			bad = 1;
+			break;
+		}
+		if (pid == 0) {
+			close(ready[0]);
+			close(wake[1]);
+			if (run->flags & VMSCALE_MT)
+				_exit(testcase_vmscale_usemem_threads(run));
+			testcase_vmscale_usemem_bind(run, i, NULL);
+			_exit(testcase_vmscale_usemem_task(run, i));
+		}
+		pids[started++] = pid;
+	}
+	close(ready[1]);
+	close(wake[0]);
+	/* every task ready (or every process gone), then all go at once */
+	for (i = 0; i < (run->flags & VMSCALE_MT ? run->nr_task : started);) {
+		if ((n = read(ready[0], &c, 1)) == 1)
+			i++;
+		else if (n == 0 || errno != EINTR)
+			break;
+	}
+	close(wake[1]);
+	close(ready[0]);
+	for (i = 0; i < started; i++) {
+		while (waitpid(pids[i], &st, 0) == -1 && errno == EINTR)
+			;
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			bad = 1;
+	}
+	free(pids);
+	if (run->prealloc != NULL)
+		munmap(run->prealloc, run->bytes);
+	run->prealloc = NULL;
+	return bad;
+}
+
+/* The suite's hw_vars, from this machine. */
+struct vmscale_hw {
+	unsigned long	mem, mem_avail, rotate, pte_limit, as_limit;
+	unsigned long	shm_size;	/* the shm- cases' tmpfs */
+	unsigned long	pagesize;
+	unsigned	nr_node;
+};
+
+static int
+testcase_vmscale_usemem_hw(struct vmscale_hw *hw)
+{
+	unsigned long	 kb;
+	glob_t		 g;
+	FILE		*f;
+	char		 line[256];
+
+	memset(hw, 0, sizeof *hw);
+	hw->pagesize = (unsigned long)sysconf(_SC_PAGESIZE);
+	if ((f = fopen("/proc/meminfo", "re")) == NULL) {
+		perror("vm-scalability: /proc/meminfo");
+		return -1;
+	}
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (sscanf(line, "MemTotal: %lu", &kb) == 1)
+			hw->mem = kb << 10;
+		else if (sscanf(line, "MemAvailable: %lu", &kb) == 1)
+			hw->mem_avail = kb << 10;
+	}
+	fclose(f);
+	if (hw->mem == 0 || hw->mem_avail == 0) {
+		fprintf(stderr, "vm-scalability: no MemTotal or MemAvailable "
+		    "in /proc/meminfo\n");
+		return -1;
+	}
+	hw->nr_node = 1;
+	if (glob("/sys/devices/system/node/node[0-9]*", GLOB_NOSORT, NULL,
+	    &g) == 0) {
+		hw->nr_node = (unsigned)g.gl_pathc;
+		globfree(&g);
+	}
+	hw->as_limit = 1UL << 46;
+	hw->pte_limit = hw->mem_avail << 8;
+	hw->rotate = 1UL << 42;
+	if (hw->rotate > hw->pte_limit)
+		hw->rotate = hw->pte_limit;
+	return 0;
+}
+
+/* small-allocs-common: ROTATE_BYTES halved until the VMAs fit mem / 3. */
+static unsigned long
+testcase_vmscale_usemem_small(const struct vmscale_hw *hw, unsigned long unit)
+{
+	unsigned long	size = hw->rotate;
+	unsigned long	vma_max = 21 * (hw->mem / 3) / 4096;
+
+	while (size / unit > vma_max)
+		size >>= 1;
+	return size;
+}
+
+/* The case script's usemem arguments: bytes per task and the unit. */
+static void
+testcase_vmscale_usemem_size(const struct vmscale_case *vc,
+    const struct vmscale_hw *hw, unsigned nr_task, unsigned long unit_size,
+    struct vmscale_run *run)
+{
+	unsigned long	half = unit_size > 0 ? unit_size : hw->mem / 2;
+	unsigned long	quarter = unit_size > 0 ? unit_size : hw->mem / 4;
+	unsigned long	pte = hw->pte_limit;
+
+	run->unit = 0;
+	switch (vc->bytes) {
+	case VMSCALE_ROTATE_TASK:
+		run->bytes = hw->rotate / nr_task;
+		break;
+	case VMSCALE_ROTATE:
+		run->bytes = hw->rotate;
+		break;
+	case VMSCALE_PTE_TASK_AS:
+		run->bytes = pte / nr_task;
+		if (run->bytes > hw->as_limit)
+			run->bytes = hw->as_limit;
+		break;
+	case VMSCALE_PTE_AS_TASK:
+		run->bytes = (pte > hw->as_limit ? hw->as_limit : pte) /
+		    nr_task;
+		break;
+	case VMSCALE_HALF_TASK:
+		run->bytes = half / nr_task;
+		break;
+	case VMSCALE_HALF:
+		run->bytes = half;
+		break;
+	case VMSCALE_HALF_TASK1:
+		run->bytes = half / (nr_task + 1);
+		break;
+	case VMSCALE_QUARTER:
+		run->bytes = quarter;
+		break;
+	case VMSCALE_SMALL:
+		run->unit = 10 * hw->pagesize;
+		run->bytes = testcase_vmscale_usemem_small(hw, run->unit) / nr_task;
+		break;
+	case VMSCALE_SHM_HALF:
+		run->bytes = hw->shm_size / 2;
+		break;
+	}
+	/* usemem rounds nothing; a region is whole words */
+	run->bytes -= run->bytes % sizeof(unsigned long);
+}
+
+#define VMSCALE_TMPFS	"vm-scalability-tmp"
+
+/*
+ * LKP's mount_tmpfs and create_sparse_file, for the shm- cases: a tmpfs
+ * of size=100% at ./vm-scalability-tmp, in a mount namespace of the
+ * worker's own (it goes with the worker, however that ends, and no one
+ * else sees it), shm_size its size from statfs, and the sparse file
+ * sparse-CASE of that size in it, open for the tasks to map. -1 when
+ * it cannot be had (the agent must be root).
+ */
+static int
+testcase_vmscale_usemem_shm(const struct vmscale_case *vc,
+    struct vmscale_hw *hw, struct vmscale_run *run)
+{
+	struct statfs	 st;
+	char		 path[256];
+
+	if (unshare(CLONE_NEWNS) != 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) {
+		fprintf(stderr, "vm-scalability: %s maps a file in a tmpfs of "
+		    "its own (LKP's mount_tmpfs), in a mount namespace: %s "
+		    "(the agent must run as root)\n", vc->name,
+		    strerror(errno));
+		return -1;
+	}
+	if ((mkdir(VMSCALE_TMPFS, 0700) != 0 && errno != EEXIST) ||
+	    mount(VMSCALE_TMPFS, VMSCALE_TMPFS, "tmpfs", 0, "size=100%") != 0 ||
+	    statfs(VMSCALE_TMPFS, &st) != 0) {
+		fprintf(stderr, "vm-scalability: couldn't mount a tmpfs at "
+		    "./%s: %s\n", VMSCALE_TMPFS, strerror(errno));
+		return -1;
+	}
+	hw->shm_size = (unsigned long)st.f_blocks * (unsigned long)st.f_bsize;
+	snprintf(path, sizeof path, "%s/sparse-%s", VMSCALE_TMPFS, vc->name);
+	run->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (run->fd < 0 || ftruncate(run->fd, (off_t)hw->shm_size) != 0) {
+		fprintf(stderr, "vm-scalability: %s: %s\n", path,
+		    strerror(errno));
+		return -1;
+	}
+	printf("tmpfs ./%s, shm_size %lu, file %s\n", VMSCALE_TMPFS,
+	    hw->shm_size, path);
+	return 0;
+}
+
+/* The case script's rm and LKP's remove_tmpfs. */
+static void
+testcase_vmscale_usemem_shm_done(const struct vmscale_case *vc, int fd)
+{
+	char	path[256];
+
+	if (fd < 0)
+		return;
+	close(fd);
+	snprintf(path, sizeof path, "%s/sparse-%s", VMSCALE_TMPFS, vc->name);
+	unlink(path);
+	if (umount2(VMSCALE_TMPFS, 0) != 0 || rmdir(VMSCALE_TMPFS) != 0)
+		fprintf(stderr, "vm-scalability: couldn't remove the tmpfs at "
+		    "./%s: %s\n", VMSCALE_TMPFS, strerror(errno));
+}
+
+/*
+ * LKP's eatmem: per node, eatmem_size / nr_node bytes mapped, populated
+ * and locked (bound to the node where there are several), held by a
+ * child until the case is done. The pids in pids[] (nr_node of them,
+ * 0 where none started); -1 when one could not hold its share.
+ */
+static int
+testcase_vmscale_usemem_eatmem(unsigned long long bytes, unsigned nr_node,
+    pid_t *pids)
+{
+	unsigned long	 mask[16];
+	unsigned	 i;
+	size_t		 share = (size_t)(bytes / nr_node);
+	int		 fds[2], bad = 0;
+	char		 c;
+	void		*p;
+
+	if (pipe(fds) == -1) {
+		perror("vm-scalability: eatmem: pipe");
+		return -1;
+	}
+	for (i = 0; i < nr_node; i++) {
+		fflush(NULL);
+		if ((pids[i] = fork()) == -1) {
+			pids[i] = 0;
+			bad = 1;
+			break;
+		}
+		if (pids[i] != 0)
+			continue;
+		close(fds[0]);
+		memset(mask, 0, sizeof mask);
+		if (nr_node > 1 && i < 16 * 8 * sizeof mask[0]) {
+			mask[i / (8 * sizeof mask[0])] = 1UL << (i % (8 *
+			    sizeof mask[0]));
+			/* MPOL_BIND is 2 */
+			if (syscall(SYS_set_mempolicy, 2, mask,
+			    (unsigned long)(16 * 8 * sizeof mask[0])) != 0) {
+				dprintf(2, "vm-scalability: eatmem: couldn't "
+				    "bind to node %u: %s\n", i, strerror(errno));
+				_exit(1);
+			}
+		}
+		p = mmap(NULL, share, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+		    MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (p == MAP_FAILED || mlock(p, share) != 0) {
+			dprintf(2, "vm-scalability: eatmem: couldn't hold %zu "
+			    "bytes locked: %s\n", share, strerror(errno));
+			_exit(1);
+		}
+		memset(p, 1, share);
+		printf("eatmem: %zu bytes locked (node %u)\n", share, i);
+		fflush(stdout);
+		if (write(fds[1], "*", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(fds[1]);
+	/* each holder says it holds its share, or exits (EOF) */
+	for (i = 0; !bad && i < nr_node; i++)
+		if (read(fds[0], &c, 1) != 1)
+			bad = 1;
+	close(fds[0]);
+	return bad ? -1 : 0;
+}
+
+static void
+testcase_vmscale_usemem_eatmem_stop(pid_t *pids, unsigned nr_node)
+{
+	unsigned	i;
+	int		st;
+
+	for (i = 0; i < nr_node; i++) {
+		if (pids[i] <= 0)
+			continue;
+		kill(pids[i], SIGKILL);
+		while (waitpid(pids[i], &st, 0) == -1 && errno == EINTR)
+			;
+	}
+}
+
+/*
+ * LKP's run and the case script: nr_task tasks, size (if given) spread
+ * over the nodes in unit_size pieces, each piece a sample, until runtime
+ * has passed; eatmem's memory held meanwhile.
+ */
+int
+testcase_vmscale_usemem_run(const struct vmscale_case *vc,
+    struct vmscale_run *run, const struct vmscale_opts *o)
+{
+	struct vmscale_hw	 hw;
+	unsigned long long	 size = o->size, unit = o->unit, repeat = 1, i;
+	pid_t			*eaters = NULL;
+	time_t			 cur;
+	int			 ret = 1;
+
+	if (testcase_vmscale_usemem_hw(&hw) != 0)
+		return 1;
+	run->ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	run->nr_task = o->nr_task > 0 ? (unsigned)o->nr_task :
+	    (unsigned)(run->ncpu > 0 ? run->ncpu : 1);
+	run->flags = vc->flags;
+	if ((vc->flags & VMSCALE_SHM) && testcase_vmscale_usemem_shm(vc, &hw,
+	    run) != 0)
+		goto out;
+	/* LKP's run: size is spread over the nodes, in unit_size pieces */
+	if (size > 0) {
+		size *= hw.nr_node;
+		/* its set_def_unit_size: shm_size * nr_cpu / 2 for shm- */
+		if (unit == 0)
+			unit = vc->flags & VMSCALE_SHM ? hw.shm_size *
+			    (unsigned long)(run->ncpu > 0 ? run->ncpu : 1) / 2 :
+			    hw.mem / 2;
+		if (unit > size)
+			unit = size;
+		repeat = size / unit;
+		printf("repeat count: %llu\n", repeat);
+	}
+	testcase_vmscale_usemem_size(vc, &hw, run->nr_task, (unsigned long)unit,
+	    run);
+	if (run->bytes == 0) {
+		fprintf(stderr, "vm-scalability: %s: the region of each task "
+		    "is empty (nr_task %u)\n", vc->name, run->nr_task);
+		goto out;
+	}
+	if (o->eat > 0) {
+		eaters = xcalloc(hw.nr_node, sizeof *eaters);
+		if (testcase_vmscale_usemem_eatmem(o->eat, hw.nr_node, eaters) != 0)
+			goto out;
+	}
+	cur = time(NULL);
+	for (i = 0; i < repeat; i++) {
+		printf("./case-%s\n", vc->name);
+		fflush(stdout);
+		if (testcase_vmscale_usemem_one(run) != 0)
+			goto out;
+		if ((unsigned long)(time(NULL) - cur) > run->runtime) {
+			if (i + 1 < repeat)
+				printf("runtime exceeded, consider adjust size "
+				    "configuration\n");
+			break;
+		}
+	}
+	ret = 0;
+out:
+	fflush(stdout);
+	if (eaters != NULL)
+		testcase_vmscale_usemem_eatmem_stop(eaters, hw.nr_node);
+	free(eaters);
+	testcase_vmscale_usemem_shm_done(vc, run->fd);
+	return ret;
+}
