@@ -35,7 +35,7 @@ struct scenario {
 	/*
 	 * Images: only the culprit changes the build's digest, and one other
 	 * commit (the liar), whose image is its parent's, is disturbed
-	 * whenever it runs: its runs read as the bad level.
+	 * whenever it runs: its runs read as the bad level (2: no liar).
 	 */
 	int		 images;
 };
@@ -79,6 +79,12 @@ static const struct scenario scenarios[] = {
 	    "linear, 1.5 sd, build failures around the culprit" },
 	{ "slots4-1.5", 0, GAUSS, 1.5, 1, 0, 4,
 	    "linear, 1.5 sd, 4 commits sampled per round" },
+	{ "slots3-5", 0, GAUSS, 5.0, 1, 0, 3,
+	    "linear, 5 sd, 3 commits sampled per round (builders-e2e's 5% "
+	    "change at 1% noise)" },
+	{ "images-slots3-5", 0, GAUSS, 5.0, 1, 0, 3,
+	    "slots3-5, only the culprit changes the image (builders-e2e's "
+	    "fixture)", 0, 0, 0, { 0, 0, 0 }, 2 },
 	{ "machines-1.5", 0, GAUSS, 1.5, 1, 0, 1,
 	    "gauss-1.5 on 3 machines off by -1, 0 and +1.5 sd", 0, 0, 3,
 	    { -1, 0, 1.5 } },
@@ -327,7 +333,8 @@ history_make(struct history *h, const struct scenario *sc, gsl_rng *rng)
 			liar = 1 + gsl_rng_uniform_int(rng, h->nr - 1);
 		while (liar == h->culprit[0] || liar == h->bad ||
 		    strcmp(h->image[liar], h->image[liar - 1]) != 0);
-		h->mean[liar] = h->mean[h->bad];
+		if (sc->images == 1)
+			h->mean[liar] = h->mean[h->bad];
 	}
 	h->failed = xcalloc(h->nr, 1);
 	if (sc->build_fail && h->nr_culprits > 0) {

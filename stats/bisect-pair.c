@@ -133,6 +133,7 @@ struct pair_run {
 	double	t;
 	double	v;
 	int	side;	/* 0 the parent, 1 the culprit */
+	size_t	m;	/* the machine's index, 0 when none is known */
 };
 
 static int
@@ -140,21 +141,52 @@ pair_cmp_time(const void *a, const void *b)
 {
 	const struct pair_run *x = a, *y = b;
 
+	if (x->m != y->m)
+		return x->m < y->m ? -1 : 1;
 	return x->t < y->t ? -1 : x->t > y->t;
 }
 
-size_t
-bisect_pair_find(double *d, int *ratio, const double *a, const double *ta,
-    size_t na, const double *b, const double *tb, size_t nb, double after)
+/*
+ * The machine index of name among names[*nr] (added when new); 0 for a
+ * run whose machine is unknown.
+ */
+static size_t
+pair_machine(const char **names, size_t *nr, const char *name)
+{
+	size_t	i;
+
+	if (name == NULL)
+		return 0;
+	for (i = 0; i < *nr; i++)
+		if (strcmp(names[i], name) == 0)
+			return i + 1;
+	names[(*nr)++] = name;
+	return *nr;
+}
+
+/*
+ * bisect_pair_find, each machine's runs apart when ma and mb name them:
+ * several machines run a batch at once, so that in time order over all of
+ * them a's runs and b's come in threes, not by turns; on one machine they
+ * come as dispatch ordered them, each pair next to each other in time and
+ * on one machine, its offset cancelled.
+ */
+static size_t
+pair_find_on(double *d, int *ratio, const double *a, const double *ta,
+    const char *const *ma, size_t na, const double *b, const double *tb,
+    const char *const *mb, size_t nb, double after)
 {
 	struct pair_run	*runs;
+	const char	**names;
 	double		 x, y;
-	size_t		 i, k, n = 0, pairs = 0;
+	size_t		 i, k, n = 0, pairs = 0, nm = 0, lo, hi;
 	int		 positive = 1;
 
 	runs = xcalloc(na + nb + 1, sizeof *runs);
+	names = xcalloc(na + nb + 1, sizeof *names);
 	for (i = 0; i < 2; i++) {
 		const double	*v = i ? b : a, *t = i ? tb : ta;
+		const char *const *mm = i ? mb : ma;
 		size_t		 m = i ? nb : na;
 
 		for (k = 0; k < m; k++) {
@@ -162,6 +194,8 @@ bisect_pair_find(double *d, int *ratio, const double *a, const double *ta,
 				continue;
 			runs[n].t = t[k];
 			runs[n].v = v[k];
+			runs[n].m = ma != NULL && mb != NULL ?
+			    pair_machine(names, &nm, mm[k]) : 0;
 			runs[n++].side = (int)i;
 			if (!(v[k] > 0))
 				positive = 0;
@@ -169,13 +203,28 @@ bisect_pair_find(double *d, int *ratio, const double *a, const double *ta,
 	}
 	qsort(runs, n, sizeof *runs, pair_cmp_time);
 	*ratio = positive;
-	for (k = n; k >= 2 && runs[k - 1].side != runs[k - 2].side; k -= 2) {
-		x = runs[k - 1].side ? runs[k - 2].v : runs[k - 1].v;
-		y = runs[k - 1].side ? runs[k - 1].v : runs[k - 2].v;
-		d[pairs++] = positive ? log(y / x) : y - x;
+	/* each machine's runs, taken two by two from its last */
+	for (hi = n; hi > 0; hi = lo) {
+		for (lo = hi - 1; lo > 0 && runs[lo - 1].m == runs[hi - 1].m;
+		    lo--)
+			;
+		for (k = hi; k >= lo + 2 && runs[k - 1].side !=
+		    runs[k - 2].side; k -= 2) {
+			x = runs[k - 1].side ? runs[k - 2].v : runs[k - 1].v;
+			y = runs[k - 1].side ? runs[k - 1].v : runs[k - 2].v;
+			d[pairs++] = positive ? log(y / x) : y - x;
+		}
 	}
 	free(runs);
+	free(names);
 	return pairs;
+}
+
+size_t
+bisect_pair_find(double *d, int *ratio, const double *a, const double *ta,
+    size_t na, const double *b, const double *tb, size_t nb, double after)
+{
+	return pair_find_on(d, ratio, a, ta, NULL, na, b, tb, NULL, nb, after);
 }
 
 size_t
@@ -210,9 +259,10 @@ bisect_pair_fresh(double *d, int *ratio, const struct bisect_commit *commits,
 			if (c->times[k] > last && c->times[k] < end)
 				last = c->times[k];
 	}
-	return bisect_pair_find(d, ratio, commits[a].samples, commits[a].times,
-	    commits[a].nr_samples, commits[b].samples, commits[b].times,
-	    commits[b].nr_samples, last);
+	return pair_find_on(d, ratio, commits[a].samples, commits[a].times,
+	    commits[a].machines, commits[a].nr_samples, commits[b].samples,
+	    commits[b].times, commits[b].machines, commits[b].nr_samples,
+	    last);
 }
 
 static int

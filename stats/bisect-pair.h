@@ -58,7 +58,10 @@ double	bisect_pair_signed_rank(const double *d, size_t n,
  * last of theirs (runs of another commit after the check's batch, the
  * bad end's in the revert check, do not end it), merged in time order
  * and taken two by two from the last, each pair one run of each (the
- * pairs of one batch), up to the first two-run step that is not. d[k]
+ * pairs of one batch), up to the first two-run step that is not; when
+ * the samples name their machines, each machine's runs apart (several
+ * machines run a batch at once: over all of them in time order the two
+ * sides come in runs of a side, on one machine by turns). d[k]
  * gets log(b / a) of pair k (b - a when a sample is not positive; *ratio
  * says which, 1 for logs), d holding room for the samples of a and b.
  * Returns the number of pairs;

@@ -31,6 +31,7 @@
 #define ROUNDS_GROUPS	4	/* of the sentinel's runs, for the drift test */
 #define ROUNDS_MASS	0.99	/* the last round's candidates hold this */
 #define ROUNDS_HINT	0.1	/* ends this far apart: a full round beside */
+#define ROUNDS_Z	2.326	/* the effect's lower bound: one-sided 1% */
 
 size_t
 bisect_rounds_points(size_t *out, unsigned k, const double *cdf,
@@ -77,6 +78,32 @@ bisect_rounds_batch(double effect, unsigned k, unsigned max)
 	if (want < 2)
 		want = 2;
 	return (unsigned)ceil(want);
+}
+
+double
+bisect_rounds_low(double effect, size_t ng, size_t nb)
+{
+	double	se, low;
+
+	if (!(effect > 0) || ng < 2 || nb < 2)
+		return 0;
+	/* the standardized difference's standard error (Hedges and Olkin) */
+	se = sqrt(1.0 / (double)ng + 1.0 / (double)nb + effect * effect /
+	    (2.0 * (double)(ng + nb - 2)));
+	low = effect - ROUNDS_Z * se;
+	return low > 0 ? low : 0;
+}
+
+unsigned
+bisect_rounds_floor(double low, unsigned k, unsigned first_runs,
+    unsigned max)
+{
+	unsigned	floor = (unsigned)ceil(ROUNDS_FLOOR * first_runs);
+	unsigned	at = bisect_rounds_batch(low, k, max);
+
+	if (at < first_runs)
+		at = first_runs;
+	return at < floor ? at : floor;
 }
 
 unsigned
@@ -332,6 +359,27 @@ out:
 }
 
 /*
+ * How many commits of the range hold ROUNDS_MASS of the posterior.
+ */
+static size_t
+rounds_mass_count(const struct bisect_state *st, const struct bisect_range *r)
+{
+	size_t	*ord = xcalloc(st->nr + 1, sizeof *ord);
+	size_t	 i, no = 0;
+	double	 mass = 0;
+
+	for (i = 0; i < st->nr; i++)
+		if (r->in[i] && st->post[i] > 0)
+			ord[no++] = i;
+	rounds_sort_post = st->post;
+	qsort(ord, no, sizeof *ord, rounds_cmp_post);
+	for (i = 0; i < no && mass < ROUNDS_MASS; i++)
+		mass += st->post[ord[i]];
+	free(ord);
+	return i;
+}
+
+/*
  * The last round's tail: the likeliest culprit and its first parent get
  * the fresh check's first look in pairs beyond every other point's runs,
  * so that the batch ends with them alone (bisectd/dispatch.c runs a
@@ -381,18 +429,19 @@ double
 bisect_rounds_search(struct bisect_state *st, const struct bisect_range *r,
     double effect, unsigned k_re, double bal_min)
 {
-	unsigned	 k = st->in->slots, left = k, batch;
+	unsigned	 k = st->in->slots, left = k, batch, floor_;
 	unsigned char	*elig = xcalloc(st->nr + 1, 1);
 	unsigned char	*next = xcalloc(st->nr + 1, 1);
 	unsigned char	*built = xcalloc(st->nr + 1, 1);
 	size_t		*pts = xcalloc(k + 1, sizeof *pts);
 	size_t		*spec = xcalloc((size_t)k * (k + 1) + 1, sizeof *spec);
 	size_t		 i, n, ng = 0, nspec;
-	double		 best = 0, inner = 0;
+	double		 best = 0, inner = 0, low;
 	int		 closing;
 
 	for (i = 0; i < r->nr_goods; i++)
 		ng += st->c[r->goods[i]].nr_samples;
+	low = bisect_rounds_low(effect, ng, st->c[r->top].nr_samples);
 	for (i = 0; i < st->nr; i++) {
 		built[i] = (unsigned char)rounds_built(st, i);
 		if (!r->in[i] || i == r->top ||
@@ -427,10 +476,20 @@ bisect_rounds_search(struct bisect_state *st, const struct bisect_range *r,
 	}
 	if (best < bal_min)
 		goto out;
-	/* never fewer than the job's runs: a small batch misleads a round */
+	/*
+	 * Never fewer than twice the job's runs (a small batch misleads a
+	 * round) unless the ends' runs bound the change, from below, at an
+	 * effect that fewer decide (bisect_rounds_floor), and the round is
+	 * not among the last k + 1 candidates, whose runs the confirmation
+	 * of the culprit against its parent takes up.
+	 */
 	batch = bisect_rounds_batch(effect, k, st->max_runs);
-	if (batch < ROUNDS_FLOOR * st->first_runs)
-		batch = (unsigned)ceil(ROUNDS_FLOOR * st->first_runs);
+	floor_ = bisect_rounds_floor(low, k, st->first_runs, st->max_runs);
+	/* a round among the last candidates: their runs confirm the culprit */
+	if (rounds_mass_count(st, r) <= k + 1)
+		floor_ = (unsigned)ceil(ROUNDS_FLOOR * st->first_runs);
+	if (batch < floor_)
+		batch = floor_;
 	n = rounds_close(st, r, pts, left);
 	closing = n > 0;
 	if (n == 0)

@@ -32,9 +32,25 @@ size_t	 bisect_rounds_points(size_t *out, unsigned k, const double *cdf,
  * one point, and e^(6 + ln k) for k, so that all k are right about as
  * often as one is (the one-slot search asks e^3 and comes back later; a
  * round that must come back costs a round). At least 2, at most max; the
- * search asks at least 1.5 times the job's runs of a new point.
+ * search asks at least bisect_rounds_floor of a new point.
  */
 unsigned bisect_rounds_batch(double effect, unsigned k, unsigned max);
+
+/*
+ * A lower confidence bound (one-sided, 1%) on the effect in units of the
+ * noise, from its estimate and the good and bad ends' sample counts (the
+ * normal approximation of a standardized difference's error); 0 when none
+ * can be given.
+ */
+double	 bisect_rounds_low(double effect, size_t ng, size_t nb);
+
+/*
+ * The least batch a round's point gets: twice the job's runs, or fewer
+ * when the batch at the effect's lower bound (bisect_rounds_batch(low, k,
+ * max)) is fewer: a change the ends show large is decided in a few runs.
+ */
+unsigned bisect_rounds_floor(double low, unsigned k, unsigned first_runs,
+	    unsigned max);
 
 /*
  * The ends' looks with k slots. The first is the job's runs times k (the

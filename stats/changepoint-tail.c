@@ -160,49 +160,102 @@ changepoint_tail_se(const struct tail_unit *u, size_t ufrom, size_t nu,
 	return sqrt(vt + sb2 / (double)R);
 }
 
+/*
+ * The options, each 0 for its default, checked: 0, or -1 with *cause.
+ */
+struct changepoint_tail_params {
+	size_t	max_tail, reference, min_ref, runs;
+	double	screen, alpha, min_effect;
+	int	dir;
+};
+
+static int
+changepoint_tail_params(struct changepoint_tail_params *pr,
+    const struct changepoint_tail_opts *opts, char **cause)
+{
+	pr->max_tail = TAIL_MAX;
+	pr->reference = TAIL_REFERENCE;
+	pr->min_ref = TAIL_MIN_REF;
+	pr->runs = TAIL_RUNS;
+	pr->screen = TAIL_SCREEN_P;
+	pr->alpha = TAIL_ALPHA;
+	pr->min_effect = 0;
+	pr->dir = 0;
+	if (opts != NULL) {
+		if (opts->max_tail != 0)
+			pr->max_tail = opts->max_tail;
+		if (opts->reference != 0)
+			pr->reference = opts->reference;
+		if (opts->min_reference != 0)
+			pr->min_ref = opts->min_reference;
+		if (opts->runs != 0)
+			pr->runs = opts->runs;
+		if (opts->screen_p != 0)
+			pr->screen = opts->screen_p;
+		if (opts->alpha != 0)
+			pr->alpha = opts->alpha;
+		pr->dir = opts->direction;
+		pr->min_effect = fabs(opts->min_effect_pct);
+	}
+	if (pr->max_tail > TAIL_MAX * 4 || pr->min_ref < 2 || !(pr->alpha > 0 &&
+	    pr->alpha < 1) || !(pr->screen >= pr->alpha && pr->screen < 1)) {
+		error_set(cause, "tail test: bad options (max_tail %zu, "
+		    "min_reference %zu, alpha %g, screen_p %g)", pr->max_tail,
+		    pr->min_ref, pr->alpha, pr->screen);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The tail of the last best units, out's p_value and means set: its
+ * group and index, the change, and the verdict: found when it is
+ * significant and each unit has the runs, more runs when it passes the
+ * screen without them.
+ */
+static void
+changepoint_tail_verdict(struct changepoint_tail *out,
+    const struct tail_unit *u, size_t nu, const size_t *groups, size_t best,
+    const struct changepoint_tail_params *pr)
+{
+	size_t	j;
+	int	enough;
+
+	for (enough = 1, j = nu - best; j < nu; j++)
+		enough &= u[j].nr >= pr->runs;
+	out->group = groups != NULL ? groups[u[nu - best].start] :
+	    u[nu - best].start;
+	out->index = u[nu - best].start;
+	out->change_pct = 100 * (out->mean_after - out->mean_before) /
+	    fabs(out->mean_before);
+	if (out->p_value < pr->alpha && enough)
+		out->verdict = CHANGEPOINT_TAIL_FOUND;
+	else if (out->p_value < pr->screen && !enough) {
+		out->verdict = CHANGEPOINT_TAIL_MORE;
+		out->more_runs = pr->runs;
+	}
+}
+
 int
 changepoint_tail_test(struct changepoint_tail *out, const double *values,
     const size_t *groups, size_t n, size_t from,
     const struct changepoint_tail_opts *opts, char **cause)
 {
 	struct tail_unit	*u = NULL;
-	size_t			 max_tail = TAIL_MAX, reference = TAIL_REFERENCE;
-	size_t			 min_ref = TAIL_MIN_REF, runs = TAIL_RUNS;
-	double			 screen = TAIL_SCREEN_P, alpha = TAIL_ALPHA;
-	double			 min_effect = 0, sigma, sw2, dfw, *scratch = NULL;
+	struct changepoint_tail_params pr;
+	double			 sigma, sw2, dfw, *scratch = NULL;
 	double			 p[TAIL_MAX * 4 + 1], t[TAIL_MAX * 4 + 1];
 	double			 mt[TAIL_MAX * 4 + 1], mr[TAIL_MAX * 4 + 1];
 	double			 T, M, se, e, best_p = 2;
 	size_t			 nu = 0, ufrom, lo, i, j, k, R, tested = 0;
 	size_t			 best = 0;
-	int			 dir = 0, r = -1, enough;
+	int			 r = -1;
 	gsl_error_handler_t	*old;
 
 	memset(out, 0, sizeof *out);
 	out->p_value = 1;
-	if (opts != NULL) {
-		if (opts->max_tail != 0)
-			max_tail = opts->max_tail;
-		if (opts->reference != 0)
-			reference = opts->reference;
-		if (opts->min_reference != 0)
-			min_ref = opts->min_reference;
-		if (opts->runs != 0)
-			runs = opts->runs;
-		if (opts->screen_p != 0)
-			screen = opts->screen_p;
-		if (opts->alpha != 0)
-			alpha = opts->alpha;
-		dir = opts->direction;
-		min_effect = fabs(opts->min_effect_pct);
-	}
-	if (max_tail > TAIL_MAX * 4 || min_ref < 2 || !(alpha > 0 &&
-	    alpha < 1) || !(screen >= alpha && screen < 1)) {
-		error_set(cause, "tail test: bad options (max_tail %zu, "
-		    "min_reference %zu, alpha %g, screen_p %g)", max_tail,
-		    min_ref, alpha, screen);
+	if (changepoint_tail_params(&pr, opts, cause) != 0)
 		goto out;
-	}
 	if (changepoint_check_values(values, groups, n, cause) != 0)
 		goto out;
 	u = xcalloc(n + 1, sizeof *u);
@@ -213,16 +266,17 @@ changepoint_tail_test(struct changepoint_tail *out, const double *values,
 	}
 	for (ufrom = 0; ufrom < nu && u[ufrom].start < from; ufrom++)
 		;
-	if (nu < ufrom + max_tail + min_ref)
-		max_tail = nu > ufrom + min_ref ? nu - ufrom - min_ref : 0;
-	if (max_tail == 0) {
+	if (nu < ufrom + pr.max_tail + pr.min_ref)
+		pr.max_tail = nu > ufrom + pr.min_ref ? nu - ufrom -
+		    pr.min_ref : 0;
+	if (pr.max_tail == 0) {
 		r = 0;
 		goto out;
 	}
-	out->zone = groups != NULL ? groups[u[nu - max_tail].start] :
-	    u[nu - max_tail].start;
-	lo = nu - max_tail - reference;
-	if (nu < max_tail + reference || lo < ufrom)
+	out->zone = groups != NULL ? groups[u[nu - pr.max_tail].start] :
+	    u[nu - pr.max_tail].start;
+	lo = nu - pr.max_tail - pr.reference;
+	if (nu < pr.max_tail + pr.reference || lo < ufrom)
 		lo = ufrom;
 	sigma = changepoint_tail_sigma(values, u, lo, nu);
 	scratch = xcalloc(n, sizeof *scratch);
@@ -239,9 +293,9 @@ changepoint_tail_test(struct changepoint_tail *out, const double *values,
 	sw2 /= dfw;
 
 	old = gsl_set_error_handler_off();
-	for (k = 1; k <= max_tail; k++) {
+	for (k = 1; k <= pr.max_tail; k++) {
 		p[k] = 2;
-		se = changepoint_tail_se(u, ufrom, nu, k, reference, sw2, &T,
+		se = changepoint_tail_se(u, ufrom, nu, k, pr.reference, sw2, &T,
 		    &M, &R);
 		tested++;
 		mt[k] = T;
@@ -250,15 +304,15 @@ changepoint_tail_test(struct changepoint_tail *out, const double *values,
 			continue;
 		t[k] = (T - M) / se;
 		e = M != 0 ? 100 * fabs(T - M) / fabs(M) : INFINITY;
-		if (e < min_effect || (dir < 0 && t[k] > 0) ||
-		    (dir > 0 && t[k] < 0))
+		if (e < pr.min_effect || (pr.dir < 0 && t[k] > 0) ||
+		    (pr.dir > 0 && t[k] < 0))
 			continue;
 		p[k] = gsl_cdf_tdist_Q(fabs(t[k]), (double)(R - 1));
-		if (dir == 0)
+		if (pr.dir == 0)
 			p[k] *= 2;
 	}
 	gsl_set_error_handler(old);
-	for (k = 1; k <= max_tail; k++) {
+	for (k = 1; k <= pr.max_tail; k++) {
 		if (p[k] > 1)
 			continue;
 		p[k] = p[k] * (double)tested < 1 ? p[k] * (double)tested : 1;
@@ -271,22 +325,11 @@ changepoint_tail_test(struct changepoint_tail *out, const double *values,
 		r = 0;
 		goto out;
 	}
-	for (enough = 1, j = nu - best; j < nu; j++)
-		enough &= u[j].nr >= runs;
-	out->group = groups != NULL ? groups[u[nu - best].start] :
-	    u[nu - best].start;
-	out->index = u[nu - best].start;
 	out->p_value = best_p;
 	out->t = t[best];
 	out->mean_before = mr[best];
 	out->mean_after = mt[best];
-	out->change_pct = 100 * (mt[best] - mr[best]) / fabs(mr[best]);
-	if (best_p < alpha && enough)
-		out->verdict = CHANGEPOINT_TAIL_FOUND;
-	else if (best_p < screen && !enough) {
-		out->verdict = CHANGEPOINT_TAIL_MORE;
-		out->more_runs = runs;
-	}
+	changepoint_tail_verdict(out, u, nu, groups, best, &pr);
 	r = 0;
 out:
 	free(u);

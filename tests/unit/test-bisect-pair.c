@@ -219,6 +219,45 @@ test_fresh(void)
 		c[0].times = ot;
 		c[0].nr_samples = 6;
 	}
+	{
+		/*
+		 * Three machines run the check's batch at once: in time order
+		 * over all of them the parent's runs and the culprit's come
+		 * in threes (no pair), on each machine by turns (two each).
+		 */
+		static const double mt_a[] = { 10, 10.1, 10.2, 13, 13.1, 13.2 };
+		static const double mt_b[] = { 11, 11.1, 11.2, 12, 12.1, 12.2 };
+		static const double mv_a[] = { 100, 100, 100, 100, 100, 100 };
+		static const double mv_b[] = { 95, 96, 97, 95, 96, 97 };
+		static const char *const ma[] = { "m1", "m2", "m3", "m1", "m2",
+		    "m3" };
+		static const char *const mb[] = { "m1", "m2", "m3", "m1", "m2",
+		    "m3" };
+
+		c[1].samples = mv_a;
+		c[1].times = mt_a;
+		c[1].nr_samples = 6;
+		c[2].samples = mv_b;
+		c[2].times = mt_b;
+		c[2].nr_samples = 6;
+		n = bisect_pair_fresh(d, &ratio, c, 3, 1, 2);
+		is_int(n, 0, "fresh, machines unknown: three machines' runs "
+		    "in time order come in threes: no pair");
+		c[1].machines = ma;
+		c[2].machines = mb;
+		n = bisect_pair_fresh(d, &ratio, c, 3, 1, 2);
+		is_int(n, 6, "fresh, machines known: each machine's runs by "
+		    "turns, two pairs on each of three");
+		ok(n == 6 && fabs(d[0] - log(97.0 / 100)) < 1e-12,
+		    "each pair on one machine (m3's last: 97 over 100)");
+		c[1].machines = c[2].machines = NULL;
+		c[1].samples = av;
+		c[1].times = at;
+		c[1].nr_samples = 4;
+		c[2].samples = bv;
+		c[2].times = bt;
+		c[2].nr_samples = 4;
+	}
 	n = bisect_pair_find(d, &ratio, av, at, 4, bv, bt, 4, 6.5);
 	ok(n == 2 && fabs(d[0] - log(98.0 / 100)) < 1e-12 &&
 	    fabs(d[1] - log(99.0 / 100)) < 1e-12, "find: the pairs after "

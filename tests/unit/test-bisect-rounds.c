@@ -142,6 +142,28 @@ test_batch(void)
 	is_int(bisect_rounds_batch(0, 4, 30), 30, "no effect known: the cap");
 	is_int(bisect_rounds_batch(10, 4, 40), 2, "a huge effect: 2 at least");
 
+	ok(bisect_rounds_low(5, 14, 14) > 3 && bisect_rounds_low(5, 14, 14) <
+	    4, "the effect's lower bound, 5 sd on 14 runs a side: 5 less "
+	    "2.33 standard errors (%.2f)", bisect_rounds_low(5, 14, 14));
+	ok(fabs(bisect_rounds_low(1.5, 18, 18) - (1.5 - 2.326 * sqrt(2.0 /
+	    18 + 2.25 / 68))) < 1e-9, "and 1.5 sd on 18 a side (%.3f)",
+	    bisect_rounds_low(1.5, 18, 18));
+	ok(bisect_rounds_low(1.5, 18, 18) < bisect_rounds_low(1.5, 40, 40),
+	    "more runs, a higher bound");
+	is_int(bisect_rounds_low(0.5, 3, 3) == 0, 1, "a small effect on few "
+	    "runs: no bound above 0");
+	is_int(bisect_rounds_low(5, 1, 14) == 0, 1, "one run of a side: none");
+	is_int(bisect_rounds_floor(0, 4, 3, 40), 6, "no bound: the floor, "
+	    "twice the job's runs");
+	is_int(bisect_rounds_floor(bisect_rounds_low(1.5, 18, 18), 4, 3, 40),
+	    6, "1.5 sd on 18 a side: still twice the job's runs");
+	is_int(bisect_rounds_floor(bisect_rounds_low(5, 14, 14), 3, 3, 40), 3,
+	    "5 sd on 14 a side: the job's runs");
+	is_int(bisect_rounds_floor(2.2, 4, 3, 40), 4, "2.2 sd bound: the "
+	    "batch at the bound, 4, between the two");
+	is_int(bisect_rounds_floor(20, 4, 1, 40), 2, "a job of one run: 2 "
+	    "at least");
+
 	is_int(bisect_rounds_first(3, 4), 18, "the ends' first look, 4 slots: "
 	    "1.5 times the job's runs a slot");
 	is_int(bisect_rounds_first(3, 1), 3, "and 1 slot: the job's runs");
@@ -302,12 +324,29 @@ test_driver(void)
 	    res.nr_wants > 2 ? res.wants[2].commit : 0,
 	    res.nr_wants > 3 ? res.wants[3].commit : 0);
 	for (k = 0; k < res.nr_wants; k++)
-		if (res.wants[k].samples < 6)
+		if (res.wants[k].samples < 3 || res.wants[k].samples >= 6)
 			break;
-	ok(k == res.nr_wants, "each at least twice the job's runs");
+	ok(k == res.nr_wants && res.nr_wants > 0, "a change the ends show "
+	    "beyond doubt: the job's runs a point, not twice them (%u)",
+	    res.nr_wants > 0 ? res.wants[0].samples : 0);
 	is_int(res.nr_builds, 20, "the next round's points under each of "
 	    "the five outcomes: k (k + 1)");
 	bisect_result_release(&res);
+	/* the bad end about 1.4 sd (0.5%) below: twice the job's runs */
+	for (i = 0; i < 24; i++)
+		near_bad[i] = 99.5 + 0.25 * (double)((i * 3) % 5) - 0.5;
+	line[NR - 1].samples = near_bad;
+	in.min_effect_pct = 0.1;
+	ok(bisect_decide(&res, &in) == 0 && res.status == BISECT_CONTINUE &&
+	    res.nr_wants >= 4, "a smaller change: continue, four points");
+	for (k = 0; k < res.nr_wants; k++)
+		if (res.wants[k].samples < 6)
+			break;
+	ok(k == res.nr_wants, "each at least twice the job's runs (%u)",
+	    res.nr_wants > 0 ? res.wants[0].samples : 0);
+	bisect_result_release(&res);
+	line[NR - 1].samples = bad;
+	in.min_effect_pct = 1;
 	in.slots = 1;
 	ok(bisect_decide(&res, &in) == 0 && res.nr_wants == 1 &&
 	    near(res.wants[0].commit, 50) && res.nr_builds == 0,
