@@ -165,14 +165,13 @@ pair_machine(const char **names, size_t *nr, const char *name)
 }
 
 /*
- * bisect_pair_find, each machine's runs apart when ma and mb name them:
- * several machines run a batch at once, so that in time order over all of
+ * Several machines run a batch at once, so that in time order over all of
  * them a's runs and b's come in threes, not by turns; on one machine they
  * come as dispatch ordered them, each pair next to each other in time and
  * on one machine, its offset cancelled.
  */
-static size_t
-pair_find_on(double *d, int *ratio, const double *a, const double *ta,
+size_t
+bisect_pair_find_on(double *d, int *ratio, const double *a, const double *ta,
     const char *const *ma, size_t na, const double *b, const double *tb,
     const char *const *mb, size_t nb, double after)
 {
@@ -224,7 +223,8 @@ size_t
 bisect_pair_find(double *d, int *ratio, const double *a, const double *ta,
     size_t na, const double *b, const double *tb, size_t nb, double after)
 {
-	return pair_find_on(d, ratio, a, ta, NULL, na, b, tb, NULL, nb, after);
+	return bisect_pair_find_on(d, ratio, a, ta, NULL, na, b, tb, NULL, nb,
+	    after);
 }
 
 size_t
@@ -259,7 +259,7 @@ bisect_pair_fresh(double *d, int *ratio, const struct bisect_commit *commits,
 			if (c->times[k] > last && c->times[k] < end)
 				last = c->times[k];
 	}
-	return pair_find_on(d, ratio, commits[a].samples, commits[a].times,
+	return bisect_pair_find_on(d, ratio, commits[a].samples, commits[a].times,
 	    commits[a].machines, commits[a].nr_samples, commits[b].samples,
 	    commits[b].times, commits[b].machines, commits[b].nr_samples,
 	    last);

@@ -84,6 +84,17 @@ size_t	bisect_pair_find(double *d, int *ratio, const double *a,
 	    size_t nb, double after);
 
 /*
+ * bisect_pair_find, each machine's runs apart when ma and mb (per sample,
+ * the machine that ran it) both name them: several machines run a batch
+ * at once, and over all of them in time order the two sides do not come
+ * by turns.
+ */
+size_t	bisect_pair_find_on(double *d, int *ratio, const double *a,
+	    const double *ta, const char *const *ma, size_t na,
+	    const double *b, const double *tb, const char *const *mb,
+	    size_t nb, double after);
+
+/*
  * The Hodges-Lehmann estimate of the pairs' median d[n] (the median of
  * the Walsh averages) and its confidence interval, the Walsh averages'
  * order statistics that the signed-rank test's normal approximation

@@ -70,8 +70,9 @@ revert_paired(struct bisect_revert *out, const struct bisect_revert_input *in)
 
 	out->paired = 1;
 	dk = xcalloc(in->nr_bad + in->nr_revert + 1, sizeof *dk);
-	np = bisect_pair_find(dk, &ratio, in->revert, in->revert_times,
-	    in->nr_revert, in->bad, in->bad_times, in->nr_bad, in->after);
+	np = bisect_pair_find_on(dk, &ratio, in->revert, in->revert_times,
+	    in->revert_machines, in->nr_revert, in->bad, in->bad_times,
+	    in->bad_machines, in->nr_bad, in->after);
 	out->pairs = out->units = np;
 	if (np < BISECT_REVERT_FIRST) {
 		out->verdict = BISECT_REVERT_MORE;

@@ -49,6 +49,13 @@ struct bisect_revert_input {
 	const double	*bad_times;
 	const double	*revert_times;
 	double		 after;
+	/*
+	 * Per sample, the machine that ran it (NULL when unknown): with
+	 * both, each machine's pairs are found apart, as the fresh check's
+	 * (several agents run the check's batch at once).
+	 */
+	const char *const *bad_machines;
+	const char *const *revert_machines;
 };
 
 struct bisect_revert {

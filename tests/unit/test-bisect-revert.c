@@ -134,6 +134,57 @@ test_paired(void)
 	ok(!out.paired, "a bad run without a time: unpaired");
 }
 
+/*
+ * The check's pairs run on two machines at once (a, a, b, b in time):
+ * across machines no two runs pair; named, each machine's do, as the
+ * fresh check's (stats/bisect-pair.c).
+ */
+static void
+test_paired_machines(void)
+{
+	double				 good[40], bad[60], rev[20];
+	double				 bt[60], rt[20];
+	const char			*bm[60], *rm[20];
+	struct bisect_revert_input	 in;
+	struct bisect_revert		 out;
+	size_t				 i;
+
+	for (i = 0; i < 40; i++) {
+		good[i] = 1000 * (1 + 0.02 * rng_gauss());
+		bad[i] = 940 * (1 + 0.02 * rng_gauss());
+		bt[i] = (double)i;
+	}
+	memset(&in, 0, sizeof in);
+	in.good = good;
+	in.nr_good = 40;
+	in.bad = bad;
+	in.bad_times = bt;
+	in.revert = rev;
+	in.revert_times = rt;
+	in.after = 39;
+	/* two machines at once: a, a, b, b in time, machine by machine */
+	for (i = 0; i < 20; i++) {
+		bt[40 + i] = rt[i] = 200 + (double)(i / 2) * 4 + (i % 2);
+		rt[i] += 2;
+		bm[40 + i] = rm[i] = i % 2 ? "m2" : "m1";
+		bad[40 + i] = 940;
+		rev[i] = 1000;
+	}
+	for (i = 0; i < 40; i++)
+		bm[i] = "m1";
+	in.nr_bad = 60;
+	in.nr_revert = 20;
+	in.runs = 40;
+	bisect_revert_decide(&out, &in);
+	ok(out.pairs == 0, "two machines, not named: no pair (%zu)",
+	    out.pairs);
+	in.bad_machines = bm;
+	in.revert_machines = rm;
+	bisect_revert_decide(&out, &in);
+	ok(out.pairs == 20, "two machines, named: each machine's runs pair "
+	    "(%zu of 20)", out.pairs);
+}
+
 int
 main(void)
 {
@@ -237,5 +288,6 @@ main(void)
 	is_int(out.want, 5 + BISECT_BOOT_RUNS, "a new boot of %d runs",
 	    BISECT_BOOT_RUNS);
 	test_paired();
+	test_paired_machines();
 	return tap_done();
 }
