@@ -26,6 +26,7 @@
 #include "agents/monitor-perfprofile.h"
 #include "agents/transport.h"
 #include "util/error.h"
+#include "util/fd.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -385,10 +386,7 @@ boot_qemu_read(int fd, struct boot_qemu_stream *st, double boot_deadline,
 		}
 		if (pfd.revents == 0)
 			continue;
-		n = read(fd, buf, sizeof buf);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
+		if ((n = fd_read(fd, buf, sizeof buf)) <= 0)
 			return;
 		boot_qemu_stream_feed(st, buf, (size_t)n);
 		if (st->total > QEMU_MAX_STREAM)

@@ -17,6 +17,7 @@
 
 #include "agents/ssh-exec.h"
 #include "util/error.h"
+#include "util/fd.h"
 #include "util/xalloc.h"
 
 #define EXEC_CLOSE_GRACE	5.0	/* seconds to close a channel */
@@ -38,21 +39,15 @@ exec_sink_add(struct ssh_exec_sink *k, int stream, const char *p, size_t n,
 {
 	struct strbuf	*sb = stream == 0 ? k->out : k->err;
 	size_t		 i, start;
-	ssize_t		 w;
 
 	if (stream == 0 && k->fd != -1) {
 		for (start = i = 0; i <= n; i++) {
 			if (i < n && !(k->crlf && p[i] == '\r'))
 				continue;
-			while (start < i) {
-				w = write(k->fd, p + start, i - start);
-				if (w == -1 && errno == EINTR)
-					continue;
-				if (w == -1)
-					return error_errno(cause, "couldn't "
-					    "write the log");
-				start += (size_t)w;
-			}
+			if (start < i && fd_write_all(k->fd, p + start,
+			    i - start) != 0)
+				return error_errno(cause, "couldn't write the "
+				    "log");
 			start = i + 1;
 		}
 		return 0;
