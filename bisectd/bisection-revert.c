@@ -139,6 +139,60 @@ out:
 	return r;
 }
 
+/* What stats/bisect-revert.c decides on: the ends' runs and the revert's. */
+static void
+bisection_revert_input(struct bisect_revert_input *vin,
+    const struct repo_range *range, const struct store_series *series,
+    unsigned target)
+{
+	const struct bisect_commit *bad = &range->commits[range->bad];
+	const struct bisect_commit *good = &range->commits[range->good[0]];
+	size_t			    k;
+
+	memset(vin, 0, sizeof *vin);
+	vin->bad = bad->samples;
+	vin->nr_bad = bad->nr_samples;
+	vin->good = good->samples;
+	vin->nr_good = good->nr_samples;
+	vin->revert = series->values;
+	vin->nr_revert = series->nr;
+	vin->runs = target;
+	/* with times, as interleaved pairs with the bad end (issue 11) */
+	vin->bad_times = bad->times;
+	vin->revert_times = series->starts;
+	vin->after = bisection_revert_after(range);
+	/* boots as units where boots differ more than runs do, as the driver */
+	if (bad->boots != NULL && good->boots != NULL && series->nr > 0) {
+		for (k = 0; k < series->nr && series->boots[k] != NULL; k++)
+			;
+		if (k == series->nr) {
+			vin->bad_boots = bad->boots;
+			vin->good_boots = good->boots;
+			vin->revert_boots = (const char *const *)series->boots;
+		}
+	}
+}
+
+/* The check's JSON once its runs say what they can. */
+static json_t *
+bisection_revert_json(const char *oid, const struct store_series *series,
+    const struct bisect_revert *v)
+{
+	struct summary	sr;
+
+	summary_compute(&sr, series->values, series->nr);
+	return json_pack("{s:b, s:s, s:b, s:f, s:I, s:f, s:f, s:[f, f], "
+	    "s:f, s:s}",
+	    "clean", 1, "commit", oid, "built", 1,
+	    "mean", series->nr ? sr.mean : 0.0, "n", (json_int_t)series->nr,
+	    "change_pct", bisection_json_round(v->change_pct, 0.1),
+	    "restored_pct", bisection_json_round(v->restored_pct, 1),
+	    "restored_ci_pct", bisection_json_round(v->restored_lo, 1),
+	    bisection_json_round(v->restored_hi, 1),
+	    "p_value", isfinite(v->p_value) ? v->p_value : 1.0,
+	    "verdict", bisect_revert_verdict_name(v->verdict));
+}
+
 /*
  * The revert check: the culprit reverted on top of bad, built and run in
  * looks that grow by half up to as many times as bad was (at least the
@@ -159,11 +213,9 @@ bisection_revert(struct services *s, struct bisection *bs,
 	struct store		*st = s->ctx->store;
 	const struct repo_range	*range = &bs->range;
 	const struct bisect_commit *bad = &range->commits[range->bad];
-	const struct bisect_commit *good = &range->commits[range->good[0]];
 	struct bisect_revert_input vin;
 	struct store_series	 series;
 	struct store_build	 build;
-	struct summary		 sr;
 	char			 oid[REPO_OID_HEX + 1];
 	unsigned		 target;
 	int			 done, failed, r, found;
@@ -207,30 +259,7 @@ bisection_revert(struct services *s, struct bisection *bs,
 	if (store_series_get(st, b->job, b->repo, oid, b->metric, &series,
 	    cause) != 0)
 		return -1;
-	memset(&vin, 0, sizeof vin);
-	vin.bad = bad->samples;
-	vin.nr_bad = bad->nr_samples;
-	vin.good = good->samples;
-	vin.nr_good = good->nr_samples;
-	vin.revert = series.values;
-	vin.nr_revert = series.nr;
-	vin.runs = target;
-	/* with times, as interleaved pairs with the bad end (issue 11) */
-	vin.bad_times = bad->times;
-	vin.revert_times = series.starts;
-	vin.after = bisection_revert_after(range);
-	/* boots as units where boots differ more than runs do, as the driver */
-	if (bad->boots != NULL && good->boots != NULL && series.nr > 0) {
-		size_t k;
-
-		for (k = 0; k < series.nr && series.boots[k] != NULL; k++)
-			;
-		if (k == series.nr) {
-			vin.bad_boots = bad->boots;
-			vin.good_boots = good->boots;
-			vin.revert_boots = (const char *const *)series.boots;
-		}
-	}
+	bisection_revert_input(&vin, range, &series, target);
 	/* in looks that grow by half, up to target (bisect_revert_decide) */
 	if (bisect_revert_decide(v, &vin) == BISECT_REVERT_MORE) {
 		store_series_release(&series);
@@ -245,17 +274,7 @@ bisection_revert(struct services *s, struct bisection *bs,
 			return -1;
 	}
 	t->nr_runs += (size_t)done;
-	summary_compute(&sr, series.values, series.nr);
-	*out = json_pack("{s:b, s:s, s:b, s:f, s:I, s:f, s:f, s:[f, f], "
-	    "s:f, s:s}",
-	    "clean", 1, "commit", oid, "built", 1,
-	    "mean", series.nr ? sr.mean : 0.0, "n", (json_int_t)series.nr,
-	    "change_pct", bisection_json_round(v->change_pct, 0.1),
-	    "restored_pct", bisection_json_round(v->restored_pct, 1),
-	    "restored_ci_pct", bisection_json_round(v->restored_lo, 1),
-	    bisection_json_round(v->restored_hi, 1),
-	    "p_value", isfinite(v->p_value) ? v->p_value : 1.0,
-	    "verdict", bisect_revert_verdict_name(v->verdict));
+	*out = bisection_revert_json(oid, &series, v);
 	store_series_release(&series);
 	return 0;
 }

@@ -429,6 +429,120 @@ out:
 	return r;
 }
 
+/* The pure driver's input: the range as gathered, and the job's budget. */
+static void
+bisection_plan_input(struct bisect_input *in, struct services *s,
+    const struct bisection *bs, const struct store_bisection *b,
+    unsigned runs)
+{
+	const struct metric_info	*mi = metric_lookup(b->metric);
+
+	memset(in, 0, sizeof *in);
+	in->commits = bs->range.commits;
+	in->nr_commits = bs->range.nr_commits;
+	in->bad = bs->range.bad;
+	in->good = bs->range.good;
+	in->nr_good = bs->range.nr_good;
+	in->direction = bisection_direction(b->direction);
+	in->min_effect_pct = mi->min_effect_pct;
+	in->slots = services_slots(s);
+	in->initial_runs = runs;
+	in->max_runs = runs > BISECTION_MAX_RUNS ? runs : BISECTION_MAX_RUNS;
+}
+
+/*
+ * A found culprit's revert check, in a transaction of its own: 1 while
+ * its runs or its build are to come (the turn ends there), 0 when the
+ * check has said what it can (*res made unconfirmed when the revert
+ * contradicts the culprit, *revert its JSON), -1 on error.
+ */
+static int
+bisection_plan_revert(struct services *s, struct bisection *bs,
+    const struct store_bisection *b, struct bisect_result *res,
+    unsigned runs, struct bisection_turn *t, json_t **revert, char **cause)
+{
+	struct store		*st = s->ctx->store;
+	struct bisect_revert	 verdict;
+	char			*why = NULL;
+	int			 rv;
+
+	if (store_begin(st, cause) != 0)
+		return -1;
+	switch ((rv = bisection_revert(s, bs, b, res, runs, t, revert,
+	    &verdict, &why))) {
+	case 1:
+	case 2:
+		if (store_commit(st, cause) != 0) {
+			store_rollback(st);
+			return -1;
+		}
+		/* runs queued are progress; a build to wait for is not */
+		if (rv == 1)
+			s->progress = 1;
+		return 1;
+	case -1:
+		log_warn("bisection %lld: no revert check: %s",
+		    (long long)b->id, why);
+		break;
+	}
+	free(why);
+	if (store_commit(st, cause) != 0) {
+		store_rollback(st);
+		return -1;
+	}
+	if (verdict.verdict == BISECT_REVERT_CONTRADICTS) {
+		/* tested twice: the contradiction stands */
+		res->status = BISECT_UNCONFIRMED;
+		free(res->contradiction);
+		res->contradiction = xasprintf("the revert check restores "
+		    "%.0f%% of the change (95%% CI [%.0f%%, %.0f%%]), "
+		    "significantly less than half (p = %.2g)",
+		    verdict.restored_pct, verdict.restored_lo,
+		    verdict.restored_hi, verdict.p_value);
+	}
+	return 0;
+}
+
+/* The driver's wants queued with the progress line, or the failure. */
+static int
+bisection_plan_queue(struct services *s, struct bisection *bs,
+    const struct store_bisection *b, const struct bisect_result *res,
+    char **cause)
+{
+	struct store	*st = s->ctx->store;
+	const char	*exhausted = NULL;
+	char		*progress = NULL, *why = NULL;
+	int		 added = 0, builds = 0, r = -1;
+
+	if (store_begin(st, cause) != 0)
+		return -1;
+	if (bisection_want(s, bs, b, res, &added, &builds, &exhausted,
+	    cause) != 0) {
+		store_rollback(st);
+		return -1;
+	}
+	progress = bisection_progress(bs, res, b->progress);
+	if (store_bisection_progress(st, b->id, progress, cause) != 0 ||
+	    store_commit(st, cause) != 0) {
+		store_rollback(st);
+		goto out;
+	}
+	if (added == 0 && builds == 0) {
+		why = exhausted != NULL ? xasprintf("the runs at %.12s failed "
+		    "as many times as samples of it were wanted: it cannot be "
+		    "measured", exhausted) : xstrdup("the bisection driver "
+		    "asked for no new samples");
+		r = bisection_fail(s, b->id, why, cause);
+		goto out;
+	}
+	s->progress = 1;
+	r = 0;
+out:
+	free(progress);
+	free(why);
+	return r;
+}
+
 int
 bisection_plan(struct services *s, int64_t id, char **cause)
 {
@@ -439,12 +553,9 @@ bisection_plan(struct services *s, int64_t id, char **cause)
 	struct bisection_turn		 t;
 	struct bisect_input		 in;
 	struct bisect_result		 res;
-	const struct metric_info	*mi;
-	char				*progress = NULL, *why = NULL;
-	const char			*exhausted = NULL;
+	char				*why = NULL;
 	json_t				*revert = NULL;
-	struct bisect_revert		 verdict;
-	int				 busy, added = 0, builds = 0, rv, r = -1;
+	int				 busy, r = -1;
 	unsigned			 runs;
 
 	memset(&t, 0, sizeof t);
@@ -496,95 +607,33 @@ bisection_plan(struct services *s, int64_t id, char **cause)
 		r = bisection_fail(s, id, why, cause);
 		goto out;
 	}
-	mi = metric_lookup(b.metric);
 	runs = request_runs(&rq);
-	memset(&in, 0, sizeof in);
-	in.commits = bs->range.commits;
-	in.nr_commits = bs->range.nr_commits;
-	in.bad = bs->range.bad;
-	in.good = bs->range.good;
-	in.nr_good = bs->range.nr_good;
-	in.direction = bisection_direction(b.direction);
-	in.min_effect_pct = mi->min_effect_pct;
-	in.slots = services_slots(s);
-	in.initial_runs = runs;
-	in.max_runs = runs > BISECTION_MAX_RUNS ? runs : BISECTION_MAX_RUNS;
+	bisection_plan_input(&in, s, bs, &b, runs);
 	if (bisect_decide(&res, &in) != 0 && res.status != BISECT_FAILED) {
 		r = bisection_fail(s, id, res.error ? res.error :
 		    "the bisection driver failed", cause);
 		goto out;
 	}
 	if (res.status == BISECT_FOUND && res.nr_culprits > 0) {
-		if (store_begin(st, cause) != 0)
+		switch (bisection_plan_revert(s, bs, &b, &res, runs, &t,
+		    &revert, cause)) {
+		case -1:
 			goto out;
-		switch ((rv = bisection_revert(s, bs, &b, &res, runs, &t,
-		    &revert, &verdict, &why))) {
 		case 1:
-		case 2:
-			if (store_commit(st, cause) != 0) {
-				store_rollback(st);
-				goto out;
-			}
-			/* runs queued are progress; a build to wait for is not */
-			if (rv == 1)
-				s->progress = 1;
 			r = 0;
 			goto out;
-		case -1:
-			log_warn("bisection %lld: no revert check: %s",
-			    (long long)id, why);
-			break;
-		}
-		if (store_commit(st, cause) != 0) {
-			store_rollback(st);
-			goto out;
-		}
-		if (verdict.verdict == BISECT_REVERT_CONTRADICTS) {
-			/* tested twice: the contradiction stands */
-			res.status = BISECT_UNCONFIRMED;
-			free(res.contradiction);
-			res.contradiction = xasprintf("the revert check restores "
-			    "%.0f%% of the change (95%% CI [%.0f%%, %.0f%%]), "
-			    "significantly less than half (p = %.2g)",
-			    verdict.restored_pct, verdict.restored_lo,
-			    verdict.restored_hi, verdict.p_value);
 		}
 	}
-	if (res.status != BISECT_CONTINUE) {
+	if (res.status != BISECT_CONTINUE)
 		r = bisection_conclude(s, bs, &b, &t, &res, revert, cause);
-		goto out;
-	}
-	if (store_begin(st, cause) != 0)
-		goto out;
-	if (bisection_want(s, bs, &b, &res, &added, &builds, &exhausted,
-	    cause) != 0) {
-		store_rollback(st);
-		goto out;
-	}
-	progress = bisection_progress(bs, &res, b.progress);
-	if (store_bisection_progress(st, id, progress, cause) != 0 ||
-	    store_commit(st, cause) != 0) {
-		store_rollback(st);
-		goto out;
-	}
-	if (added == 0 && builds == 0) {
-		free(why);
-		why = exhausted != NULL ? xasprintf("the runs at %.12s failed "
-		    "as many times as samples of it were wanted: it cannot be "
-		    "measured", exhausted) : xstrdup("the bisection driver "
-		    "asked for no new samples");
-		r = bisection_fail(s, id, why, cause);
-		goto out;
-	}
-	s->progress = 1;
-	r = 0;
+	else
+		r = bisection_plan_queue(s, bs, &b, &res, cause);
 out:
 	json_decref(revert);
 	bisect_result_release(&res);
 	bisection_turn_release(&t);
 	store_bisection_release(&b);
 	store_request_release(&rq);
-	free(progress);
 	free(why);
 	return r;
 }
