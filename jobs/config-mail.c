@@ -47,7 +47,8 @@ config_mail(const struct config_ctx *ctx, const struct yamlnode *n,
 		key = n->items[i];
 		value = n->items[i + 1];
 		if (strcmp(key->value, "smtp") == 0)
-			r = config_mail_smtp_url(ctx, value, &mail->smtp, cause);
+			r = config_mail_smtp_url(ctx, value, &mail->smtp,
+			    cause);
 		else if (strcmp(key->value, "from") == 0)
 			r = config_string(ctx, "from", value, &mail->from,
 			    cause);

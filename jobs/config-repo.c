@@ -49,7 +49,8 @@ config_repo_build(const struct config_ctx *ctx, const char *where,
 		else if (strcmp(key->value, "kconfig") == 0) {
 			r = config_path(ctx, "kconfig", value, &repo->kconfig,
 			    cause);
-			if (r == 0 && !config_repo_is_kconfig_target(value->value))
+			if (r == 0 &&
+			    !config_repo_is_kconfig_target(value->value))
 				r = config_check_path(ctx, "kconfig", value,
 				    repo->kconfig, CONFIG_NEED_FILE, cause);
 		} else if (strcmp(key->value, "artifacts") == 0) {

@@ -47,28 +47,17 @@ program_metric_expr(struct program_parser *pp, const struct yamlnode *n,
 	return 0;
 }
 
-int
-program_metric_parse(struct program_parser *pp, const struct yamlnode *key,
-    const struct yamlnode *n)
+/*
+ * The metric's name: PROGRAM.NAME, with at most one {VAR} group, as the
+ * glob its samples are matched with (m->info.pattern).
+ */
+static int
+program_metric_name(struct program_parser *pp, const struct yamlnode *key,
+    struct program_metric *m)
 {
-	static const char *const known[] = {
-		"value", "instances", "direction", "aggregate", "min_effect",
-		"optional", NULL
-	};
-	struct program_metric	*m;
-	struct strbuf		 glob = STRBUF_INIT;
-	const struct yamlnode	*v;
-	const char		*s, *close;
-	char			*end;
-	int			 word;
+	struct strbuf	 glob = STRBUF_INIT;
+	const char	*s, *close;
 
-	pp->p->metrics = xreallocarray(pp->p->metrics, pp->p->nr_metrics + 1,
-	    sizeof *pp->p->metrics);
-	m = &pp->p->metrics[pp->p->nr_metrics++];
-	memset(m, 0, sizeof *m);
-	m->name = xstrdup(key->value);
-	m->info.aggregate = METRIC_AGGREGATE_MEAN;
-	m->info.min_effect_pct = 1.0;
 	strbuf_addf(&glob, "%s.", pp->p->name);
 	for (s = key->value; *s != '\0'; s++) {
 		if (*s == '{') {
@@ -95,24 +84,17 @@ program_metric_parse(struct program_parser *pp, const struct yamlnode *key,
 		strbuf_addch(&glob, *s);
 	}
 	m->info.pattern = strbuf_detach(&glob, NULL);
-	if (m->group != NULL && (!program_output_variable(pp->p, m->group, &word) ||
-	    !word))
-		return yamlnode_error(pp->cause, pp->file, key,
-		    "metric '%s': '%s' is not a {NAME:word} capture",
-		    key->value, m->group);
-	if (n->type == YAMLNODE_SCALAR)
-		return program_metric_expr(pp, n, 1, &m->value);
-	if (program_keys(pp, n, "a metric", known) != 0)
-		return -1;
-	if ((v = program_get(n, "value")) != NULL &&
-	    program_metric_expr(pp, v, 1, &m->value) != 0)
-		return -1;
-	if ((v = program_get(n, "instances")) != NULL &&
-	    program_metric_expr(pp, v, 0, &m->instances) != 0)
-		return -1;
-	if (m->value == NULL && m->instances == NULL)
-		return yamlnode_error(pp->cause, pp->file, n,
-		    "metric '%s' needs 'value' or 'instances'", key->value);
+	return 0;
+}
+
+/* direction:, aggregate:, min_effect: and optional:. */
+static int
+program_metric_options(struct program_parser *pp, const struct yamlnode *n,
+    struct program_metric *m)
+{
+	const struct yamlnode	*v;
+	char			*end;
+
 	if ((v = program_get(n, "direction")) != NULL) {
 		if (v->type == YAMLNODE_SCALAR && strcmp(v->value,
 		    "higher") == 0)
@@ -149,5 +131,47 @@ program_metric_parse(struct program_parser *pp, const struct yamlnode *key,
 		m->optional = strcmp(v->value, "true") == 0;
 	}
 	return 0;
+}
+
+int
+program_metric_parse(struct program_parser *pp, const struct yamlnode *key,
+    const struct yamlnode *n)
+{
+	static const char *const known[] = {
+		"value", "instances", "direction", "aggregate", "min_effect",
+		"optional", NULL
+	};
+	struct program_metric	*m;
+	const struct yamlnode	*v;
+	int			 word;
+
+	pp->p->metrics = xreallocarray(pp->p->metrics, pp->p->nr_metrics + 1,
+	    sizeof *pp->p->metrics);
+	m = &pp->p->metrics[pp->p->nr_metrics++];
+	memset(m, 0, sizeof *m);
+	m->name = xstrdup(key->value);
+	m->info.aggregate = METRIC_AGGREGATE_MEAN;
+	m->info.min_effect_pct = 1.0;
+	if (program_metric_name(pp, key, m) != 0)
+		return -1;
+	if (m->group != NULL && (!program_output_variable(pp->p, m->group,
+	    &word) || !word))
+		return yamlnode_error(pp->cause, pp->file, key,
+		    "metric '%s': '%s' is not a {NAME:word} capture",
+		    key->value, m->group);
+	if (n->type == YAMLNODE_SCALAR)
+		return program_metric_expr(pp, n, 1, &m->value);
+	if (program_keys(pp, n, "a metric", known) != 0)
+		return -1;
+	if ((v = program_get(n, "value")) != NULL &&
+	    program_metric_expr(pp, v, 1, &m->value) != 0)
+		return -1;
+	if ((v = program_get(n, "instances")) != NULL &&
+	    program_metric_expr(pp, v, 0, &m->instances) != 0)
+		return -1;
+	if (m->value == NULL && m->instances == NULL)
+		return yamlnode_error(pp->cause, pp->file, n,
+		    "metric '%s' needs 'value' or 'instances'", key->value);
+	return program_metric_options(pp, n, m);
 }
 

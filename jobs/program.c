@@ -316,6 +316,65 @@ program_template(struct program_parser *pp, const struct yamlnode *n,
 	return 0;
 }
 
+/* A word's choices:: there for a word, and only for a word. */
+static int
+program_param_choices(struct program_parser *pp, const struct yamlnode *key,
+    const struct yamlnode *decl, struct program_param *pa)
+{
+	const struct yamlnode	*v;
+	size_t			 i;
+
+	if ((v = program_get(decl, "choices")) == NULL) {
+		if (pa->type == PROGRAM_WORD)
+			return yamlnode_error(pp->cause, pp->file, decl,
+			    "parameter '%s' is a word without 'choices'",
+			    key->value);
+		return 0;
+	}
+	if (pa->type != PROGRAM_WORD || v->type != YAMLNODE_SEQUENCE ||
+	    v->nr == 0)
+		return yamlnode_error(pp->cause, pp->file, v,
+		    "parameter '%s': 'choices' is a non-empty list, "
+		    "for a word", key->value);
+	pa->choices = xcalloc(v->nr, sizeof *pa->choices);
+	for (i = 0; i < v->nr; i++) {
+		if (v->items[i]->type != YAMLNODE_SCALAR || v->items[i]->null)
+			return yamlnode_error(pp->cause, pp->file,
+			    v->items[i], "parameter '%s': a choice is "
+			    "a scalar", key->value);
+		pa->choices[pa->nr_choices++] = xstrdup(v->items[i]->value);
+	}
+	return 0;
+}
+
+/* An integer's min: and max:. */
+static int
+program_param_bounds(struct program_parser *pp, const struct yamlnode *key,
+    const struct yamlnode *decl, struct program_param *pa)
+{
+	const struct yamlnode	*v;
+	unsigned long long	 u;
+	size_t			 i;
+	int			 neg;
+
+	for (i = 0; i < 2; i++) {
+		if ((v = program_get(decl, i ? "max" : "min")) == NULL)
+			continue;
+		neg = v->type == YAMLNODE_SCALAR && v->value[0] == '-';
+		if (pa->type != PROGRAM_INTEGER || v->type != YAMLNODE_SCALAR ||
+		    job_param_uint(v->value + neg, strlen(v->value + neg),
+		    LLONG_MAX, &u) != 0)
+			return yamlnode_error(pp->cause, pp->file, v,
+			    "parameter '%s': '%s' is an integer, for an "
+			    "integer", key->value, i ? "max" : "min");
+		if (i)
+			pa->max = neg ? -(long long)u : (long long)u;
+		else
+			pa->min = neg ? -(long long)u : (long long)u;
+	}
+	return 0;
+}
+
 static int
 program_parse_param(struct program_parser *pp, const struct yamlnode *key,
     const struct yamlnode *decl)
@@ -329,8 +388,6 @@ program_parse_param(struct program_parser *pp, const struct yamlnode *key,
 	char			*text = NULL, *what;
 	double			 num;
 	size_t			 i;
-	unsigned long long	 u;
-	int			 neg;
 
 	if (!program_name_ok(key->value))
 		return yamlnode_error(pp->cause, pp->file, key,
@@ -365,40 +422,9 @@ program_parse_param(struct program_parser *pp, const struct yamlnode *key,
 		    "parameter '%s': 'type' must be count, size, duration, "
 		    "integer, word, string or file", key->value);
 	pa->type = (enum program_type)i;
-	if ((v = program_get(decl, "choices")) != NULL) {
-		if (pa->type != PROGRAM_WORD || v->type != YAMLNODE_SEQUENCE ||
-		    v->nr == 0)
-			return yamlnode_error(pp->cause, pp->file, v,
-			    "parameter '%s': 'choices' is a non-empty list, "
-			    "for a word", key->value);
-		pa->choices = xcalloc(v->nr, sizeof *pa->choices);
-		for (i = 0; i < v->nr; i++) {
-			if (v->items[i]->type != YAMLNODE_SCALAR ||
-			    v->items[i]->null)
-				return yamlnode_error(pp->cause, pp->file,
-				    v->items[i], "parameter '%s': a choice is "
-				    "a scalar", key->value);
-			pa->choices[pa->nr_choices++] =
-			    xstrdup(v->items[i]->value);
-		}
-	} else if (pa->type == PROGRAM_WORD)
-		return yamlnode_error(pp->cause, pp->file, decl,
-		    "parameter '%s' is a word without 'choices'", key->value);
-	for (i = 0; i < 2; i++) {
-		if ((v = program_get(decl, i ? "max" : "min")) == NULL)
-			continue;
-		neg = v->type == YAMLNODE_SCALAR && v->value[0] == '-';
-		if (pa->type != PROGRAM_INTEGER || v->type != YAMLNODE_SCALAR ||
-		    job_param_uint(v->value + neg, strlen(v->value + neg),
-		    LLONG_MAX, &u) != 0)
-			return yamlnode_error(pp->cause, pp->file, v,
-			    "parameter '%s': '%s' is an integer, for an "
-			    "integer", key->value, i ? "max" : "min");
-		if (i)
-			pa->max = neg ? -(long long)u : (long long)u;
-		else
-			pa->min = neg ? -(long long)u : (long long)u;
-	}
+	if (program_param_choices(pp, key, decl, pa) != 0 ||
+	    program_param_bounds(pp, key, decl, pa) != 0)
+		return -1;
 	if ((v = program_get(decl, "required")) != NULL) {
 		if (program_get(decl, "default") != NULL)
 			return yamlnode_error(pp->cause, pp->file, v,
@@ -550,6 +576,69 @@ program_parse_step(struct program_parser *pp, const struct yamlnode *n,
 	return 0;
 }
 
+/* programs:, the other LKP names the file covers. */
+static int
+program_parse_programs(struct program_parser *pp, const struct yamlnode *v)
+{
+	struct program	*p = pp->p;
+	size_t		 i;
+
+	if (v->type != YAMLNODE_SEQUENCE)
+		return yamlnode_error(pp->cause, pp->file, v,
+		    "'programs' must be a list of LKP program names");
+	p->programs = xcalloc(v->nr + 1, sizeof *p->programs);
+	for (i = 0; i < v->nr; i++) {
+		if (program_scalar(pp, v->items[i], "programs",
+		    &p->programs[i]) != 0)
+			return -1;
+		p->nr_programs++;
+		if (strspn(p->programs[i], "abcdefghijklmnopqrstuvwxyz"
+		    "0123456789_-") != strlen(p->programs[i]) ||
+		    strcmp(p->programs[i], p->name) == 0)
+			return yamlnode_error(pp->cause, pp->file,
+			    v->items[i], "'programs' lists '%s': an "
+			    "LKP program name other than the file's",
+			    p->programs[i]);
+	}
+	return 0;
+}
+
+/* mkdir: and setup:, what is done before the program runs. */
+static int
+program_parse_setup(struct program_parser *pp, const struct yamlnode *root)
+{
+	struct program		*p = pp->p;
+	const struct yamlnode	*v;
+	size_t			 i;
+
+	if ((v = program_get(root, "mkdir")) != NULL) {
+		if (v->type != YAMLNODE_SEQUENCE)
+			return yamlnode_error(pp->cause, pp->file, v,
+			    "'mkdir' must be a list of templates");
+		p->mkdir = xcalloc(v->nr + 1, sizeof *p->mkdir);
+		for (i = 0; i < v->nr; i++) {
+			if (program_scalar(pp, v->items[i], "mkdir",
+			    &p->mkdir[i]) != 0)
+				return -1;
+			p->nr_mkdir++;
+			if (program_template(pp, v->items[i], p->mkdir[i]) != 0)
+				return -1;
+		}
+	}
+	if ((v = program_get(root, "setup")) == NULL)
+		return 0;
+	if (v->type != YAMLNODE_SEQUENCE)
+		return yamlnode_error(pp->cause, pp->file, v,
+		    "'setup' must be a list of steps");
+	p->steps = xcalloc(v->nr + 1, sizeof *p->steps);
+	for (i = 0; i < v->nr; i++) {
+		p->nr_steps++;
+		if (program_parse_step(pp, v->items[i], &p->steps[i]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int
 program_parse_root(struct program_parser *pp, const struct yamlnode *root)
 {
@@ -587,25 +676,9 @@ program_parse_root(struct program_parser *pp, const struct yamlnode *root)
 	if ((v = program_get(root, "description")) != NULL &&
 	    program_scalar(pp, v, "description", &p->description) != 0)
 		return -1;
-	if ((v = program_get(root, "programs")) != NULL) {
-		if (v->type != YAMLNODE_SEQUENCE)
-			return yamlnode_error(pp->cause, pp->file, v,
-			    "'programs' must be a list of LKP program names");
-		p->programs = xcalloc(v->nr + 1, sizeof *p->programs);
-		for (i = 0; i < v->nr; i++) {
-			if (program_scalar(pp, v->items[i], "programs",
-			    &p->programs[i]) != 0)
-				return -1;
-			p->nr_programs++;
-			if (strspn(p->programs[i], "abcdefghijklmnopqrstuvwxyz"
-			    "0123456789_-") != strlen(p->programs[i]) ||
-			    strcmp(p->programs[i], p->name) == 0)
-				return yamlnode_error(pp->cause, pp->file,
-				    v->items[i], "'programs' lists '%s': an "
-				    "LKP program name other than the file's",
-				    p->programs[i]);
-		}
-	}
+	if ((v = program_get(root, "programs")) != NULL &&
+	    program_parse_programs(pp, v) != 0)
+		return -1;
 	if ((v = program_get(root, "params")) != NULL) {
 		if (v->type != YAMLNODE_MAPPING)
 			return yamlnode_error(pp->cause, pp->file, v,
@@ -616,32 +689,8 @@ program_parse_root(struct program_parser *pp, const struct yamlnode *root)
 				return -1;
 		}
 	}
-	if ((v = program_get(root, "mkdir")) != NULL) {
-		if (v->type != YAMLNODE_SEQUENCE)
-			return yamlnode_error(pp->cause, pp->file, v,
-			    "'mkdir' must be a list of templates");
-		p->mkdir = xcalloc(v->nr + 1, sizeof *p->mkdir);
-		for (i = 0; i < v->nr; i++) {
-			if (program_scalar(pp, v->items[i], "mkdir",
-			    &p->mkdir[i]) != 0)
-				return -1;
-			p->nr_mkdir++;
-			if (program_template(pp, v->items[i], p->mkdir[i]) != 0)
-				return -1;
-		}
-	}
-	if ((v = program_get(root, "setup")) != NULL) {
-		if (v->type != YAMLNODE_SEQUENCE)
-			return yamlnode_error(pp->cause, pp->file, v,
-			    "'setup' must be a list of steps");
-		p->steps = xcalloc(v->nr + 1, sizeof *p->steps);
-		for (i = 0; i < v->nr; i++) {
-			p->nr_steps++;
-			if (program_parse_step(pp, v->items[i],
-			    &p->steps[i]) != 0)
-				return -1;
-		}
-	}
+	if (program_parse_setup(pp, root) != 0)
+		return -1;
 	if ((v = program_get(root, "repeat")) != NULL &&
 	    (program_scalar(pp, v, "repeat", &p->repeat) != 0 ||
 	    program_template(pp, v, p->repeat) != 0))
