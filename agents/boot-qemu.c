@@ -623,6 +623,113 @@ out:
 	return rv;
 }
 
+/*
+ * qemu run to its end: its output read (*st) until the guest is done or
+ * its time is up (*timed_out: the boot's limit, then run_timeout once the
+ * guest is up), then reaped; its stderr in RESULTDIR/qemu.log. *started is
+ * when it was started, *status its wait status.
+ */
+static int
+boot_qemu_boot(char **argv, const char *resultdir, struct boot_qemu_stream *st,
+    unsigned limit, unsigned run_timeout, double *started, int *timed_out,
+    int *status, char **cause)
+{
+	char	*qlog = path_join(resultdir, "qemu.log");
+	pid_t	 pid = -1;
+	int	 pipefd[2] = { -1, -1 }, logfd, killed, r = -1;
+
+	logfd = open(qlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (logfd == -1) {
+		error_errno(cause, "couldn't create '%s'", qlog);
+		goto out;
+	}
+	if (pipe2(pipefd, O_CLOEXEC) == -1) {
+		error_errno(cause, "couldn't make a pipe");
+		goto out;
+	}
+	*started = boot_qemu_now();
+	if (child_spawn(argv, pipefd[1], logfd, SIGKILL, &pid, cause) != 0)
+		goto out;
+	close(pipefd[1]);
+	pipefd[1] = -1;
+	boot_qemu_read(pipefd[0], st, *started + limit, run_timeout,
+	    timed_out);
+	close(pipefd[0]);
+	pipefd[0] = -1;
+	if (!st->done) {
+		st->done_at = boot_qemu_now();
+		st->done_wall = boot_qemu_wall();
+	}
+	*status = boot_qemu_reap(pid, *timed_out ? 0 : boot_qemu_now() +
+	    QEMU_EXIT_GRACE, &killed);
+	pid = -1;
+	r = 0;
+out:
+	if (pid != -1) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, status, 0) == -1 && errno == EINTR)
+			;
+	}
+	if (pipefd[0] != -1)
+		close(pipefd[0]);
+	if (pipefd[1] != -1)
+		close(pipefd[1]);
+	if (logfd != -1)
+		close(logfd);
+	free(qlog);
+	return r;
+}
+
+/* qemu's command line: one CPU, TCG, the guest's serial consoles. */
+static void
+boot_qemu_argv(char **argv, const char *qemu, char *kernel, char *cpio,
+    char *cmdline, char *serial)
+{
+	int	n = 0;
+
+	argv[n++] = (char *)qemu;
+	argv[n++] = "-accel";
+	argv[n++] = "tcg";
+	argv[n++] = "-nographic";
+	argv[n++] = "-nodefaults";
+	argv[n++] = "-no-reboot";
+	argv[n++] = "-m";
+	argv[n++] = QEMU_MEMORY;
+	argv[n++] = "-smp";
+	argv[n++] = "1";
+	argv[n++] = "-kernel";
+	argv[n++] = kernel;
+	argv[n++] = "-initrd";
+	argv[n++] = cpio;
+	argv[n++] = "-append";
+	argv[n++] = cmdline;
+	argv[n++] = "-serial";
+	argv[n++] = serial;
+	argv[n++] = "-serial";
+	argv[n++] = "stdio";
+	argv[n++] = "-monitor";
+	argv[n++] = "none";
+	argv[n] = NULL;
+}
+
+/* A directory of the run's own under $TMPDIR, or NULL with *cause. */
+static char *
+boot_qemu_tmpdir(char **cause)
+{
+	const char	*tmpdir = getenv("TMPDIR");
+	char		*tmp;
+
+	tmp = xasprintf("%s/bisect-agent-qemu.XXXXXX", tmpdir != NULL &&
+	    *tmpdir != '\0' ? tmpdir : "/tmp");
+	if (mkdtemp(tmp) == NULL) {
+		error_errno(cause, "couldn't create a directory like '%s'",
+		    tmp);
+		free(tmp);
+		return NULL;
+	}
+	return tmp;
+}
+
 int
 boot_qemu_run(const struct job *job, const char *jobfile,
     const char *workdir, const char *resultdir, struct result *r,
@@ -631,7 +738,7 @@ boot_qemu_run(const struct job *job, const char *jobfile,
 	struct boot_qemu_stream	 st;
 	struct strbuf		 cmdline = STRBUF_INIT;
 	const char		*qemu = getenv("BISECT_AGENT_QEMU");
-	const char		*tmpdir = getenv("TMPDIR"), *v;
+	const char		*v;
 	char			*image = NULL, *tmp = NULL, *cpio = NULL;
 	char			*kernel = NULL, *console = NULL, *serial = NULL;
 	char			*qlog = NULL, *hash = NULL, *argv[32];
@@ -639,9 +746,7 @@ boot_qemu_run(const struct job *job, const char *jobfile,
 	int			 perf = monitor_perfprofile_wanted(job);
 	unsigned		 limit = boot_timeout(job), run_timeout;
 	double			 started;
-	pid_t			 pid = -1;
-	int			 pipefd[2] = { -1, -1 }, logfd = -1;
-	int			 timed_out = 0, killed, status = 0, n = 0;
+	int			 timed_out = 0, status = 0;
 	int			 rv = -1;
 
 	boot_qemu_stream_init(&st);
@@ -659,15 +764,8 @@ boot_qemu_run(const struct job *job, const char *jobfile,
 		rv = 0;
 		goto out;
 	}
-	tmp = xasprintf("%s/bisect-agent-qemu.XXXXXX", tmpdir != NULL &&
-	    *tmpdir != '\0' ? tmpdir : "/tmp");
-	if (mkdtemp(tmp) == NULL) {
-		error_errno(cause, "couldn't create a directory like '%s'",
-		    tmp);
-		free(tmp);
-		tmp = NULL;
+	if ((tmp = boot_qemu_tmpdir(cause)) == NULL)
 		goto out;
-	}
 	cpio = path_join(tmp, "initramfs.cpio");
 	if (boot_qemu_initramfs(cpio, workdir, image, jobfile, perf,
 	    cause) != 0) {
@@ -681,57 +779,11 @@ boot_qemu_run(const struct job *job, const char *jobfile,
 	if ((v = job_param(job, "kernel_cmdline")) != NULL)
 		strbuf_addf(&cmdline, " %s", v);
 
-	argv[n++] = (char *)qemu;
-	argv[n++] = "-accel";
-	argv[n++] = "tcg";
-	argv[n++] = "-nographic";
-	argv[n++] = "-nodefaults";
-	argv[n++] = "-no-reboot";
-	argv[n++] = "-m";
-	argv[n++] = QEMU_MEMORY;
-	argv[n++] = "-smp";
-	argv[n++] = "1";
-	argv[n++] = "-kernel";
-	argv[n++] = kernel;
-	argv[n++] = "-initrd";
-	argv[n++] = cpio;
-	argv[n++] = "-append";
-	argv[n++] = cmdline.buf;
-	argv[n++] = "-serial";
-	argv[n++] = serial;
-	argv[n++] = "-serial";
-	argv[n++] = "stdio";
-	argv[n++] = "-monitor";
-	argv[n++] = "none";
-	argv[n] = NULL;
-
-	qlog = path_join(resultdir, "qemu.log");
-	logfd = open(qlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (logfd == -1) {
-		error_errno(cause, "couldn't create '%s'", qlog);
-		goto out;
-	}
-	if (pipe2(pipefd, O_CLOEXEC) == -1) {
-		error_errno(cause, "couldn't make a pipe");
-		goto out;
-	}
-	started = boot_qemu_now();
-	if (child_spawn(argv, pipefd[1], logfd, SIGKILL, &pid, cause) != 0)
-		goto out;
-	close(pipefd[1]);
-	pipefd[1] = -1;
+	boot_qemu_argv(argv, qemu, kernel, cpio, cmdline.buf, serial);
 	run_timeout = transport_testcase_timeout(job) + QEMU_RUN_MARGIN;
-	boot_qemu_read(pipefd[0], &st, started + limit, run_timeout,
-	    &timed_out);
-	close(pipefd[0]);
-	pipefd[0] = -1;
-	if (!st.done) {
-		st.done_at = boot_qemu_now();
-		st.done_wall = boot_qemu_wall();
-	}
-	status = boot_qemu_reap(pid, timed_out ? 0 : boot_qemu_now() +
-	    QEMU_EXIT_GRACE, &killed);
-	pid = -1;
+	if (boot_qemu_boot(argv, resultdir, &st, limit, run_timeout, &started,
+	    &timed_out, &status, cause) != 0)
+		goto out;
 	if (st.bad)
 		result_set_error(r, "the guest's results did not decode");
 	if (boot_qemu_outcome(&st, timed_out, status, console, workdir,
@@ -743,23 +795,11 @@ boot_qemu_run(const struct job *job, const char *jobfile,
 		r->boot_id = boot_qemu_boot_id();
 	rv = 0;
 out:
-	if (pid != -1) {
-		kill(pid, SIGKILL);
-		while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-			;
-	}
 	if (console != NULL) {
-		free(qlog);
 		qlog = path_join(resultdir, "console.log");
 		if (file_exists(console))
 			file_copy(console, qlog, NULL);
 	}
-	if (pipefd[0] != -1)
-		close(pipefd[0]);
-	if (pipefd[1] != -1)
-		close(pipefd[1]);
-	if (logfd != -1)
-		close(logfd);
 	if (tmp != NULL)
 		dir_remove_tree(tmp, NULL);
 	boot_qemu_stream_release(&st);
