@@ -1,12 +1,13 @@
 /*
  * What the files of the program-file parser share (program.c,
- * program-output.c, program-metric.c): the parser's state, the readers of
- * its nodes with their messages, and the sections' parsers program.c's
- * walk of a file calls. jobs/program.h is the API.
+ * program-param.c, program-output.c, program-metric.c): the parser's
+ * state, the readers of its nodes with their messages, and the sections'
+ * parsers program.c's walk of a file calls. jobs/program.h is the API.
  */
 #ifndef JOBS_PROGRAM_INTERNAL_H
 #define JOBS_PROGRAM_INTERNAL_H
 
+#include "jobs/expr.h"
 #include "jobs/program.h"
 #include "jobs/yamlnode.h"
 
@@ -41,6 +42,14 @@ int	program_name_ok(const char *s);
 /* {name} and {=expr} of a template name what exists. */
 int	program_template(struct program_parser *, const struct yamlnode *,
 	    const char *text);
+
+/* An expression over the parameters declared before the before-th. */
+int	program_expr(struct program_parser *, const struct yamlnode *,
+	    const char *text, size_t before, struct expr **out);
+
+/* program-param.c: one entry of params:. */
+int	program_param_parse(struct program_parser *,
+	    const struct yamlnode *key, const struct yamlnode *decl);
 
 /* program-output.c: output:, and whether name is one of its variables. */
 int	program_output_parse(struct program_parser *,
