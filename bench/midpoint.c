@@ -268,15 +268,74 @@ midpoint_decide_time(const struct range *r)
 	free(c);
 }
 
+/*
+ * bisect_midpoint against git's pick on the range revs: the split each
+ * makes and their times (git's in tg, reps_git of them). 0 when ours is
+ * within 1.5 times git's and splits at least as evenly.
+ */
+static int
+midpoint_compare(const char *repo, const char *revs, const char *pick,
+    double *tg, int reps_git)
+{
+	struct range	 r;
+	size_t		 i, ours = 0, theirs, *w = NULL;
+	double		 tm[7], tload = 0, t0, g, m;
+	int		 status = 1, reps_ours = 7;
+
+	memset(&r, 0, sizeof r);
+	if (midpoint_range_load(&r, repo, revs, &tload) != 0) {
+		fprintf(stderr, "midpoint: can't load the range\n");
+		goto out;
+	}
+	for (i = 0; i < (size_t)reps_ours; i++) {
+		t0 = midpoint_now();
+		ours = bisect_midpoint(r.commits, r.nr, NULL);
+		tm[i] = midpoint_now() - t0;
+	}
+	w = xcalloc(r.nr, sizeof *w);
+	bisect_weights(w, r.commits, r.nr, NULL);
+	for (theirs = 0; theirs < r.nr; theirs++)
+		if (strcmp(r.oid[theirs], pick) == 0)
+			break;
+	if (ours >= r.nr || theirs >= r.nr) {
+		fprintf(stderr, "midpoint: no pick\n");
+		goto out;
+	}
+#define DIST(x) (w[x] < r.nr - w[x] ? w[x] : r.nr - w[x])
+	printf("range: %zu commits; split: ours %zu/%zu, git's %zu/%zu\n",
+	    r.nr, DIST(ours), r.nr, DIST(theirs), r.nr);
+	g = midpoint_median(tg, reps_git);
+	m = midpoint_median(tm, reps_ours);
+	printf("git rev-list --bisect        %8.3f s  (median of %d)\n",
+	    g, reps_git);
+	printf("bisect_midpoint              %8.3f s  (median of %d; "
+	    "on the DAG parsed from git rev-list --parents)\n", m,
+	    reps_ours);
+	printf("  (loading that DAG: git rev-list --parents + parse "
+	    "%.3f s)\n", tload);
+	printf("ratio ours/git: %.3f (target <= 1.5): %s\n", m / g,
+	    m <= 1.5 * g && DIST(ours) >= DIST(theirs) ? "ok" : "FAIL");
+	if (m <= 1.5 * g && DIST(ours) >= DIST(theirs))
+		status = 0;
+#undef DIST
+	midpoint_decide_time(&r);
+out:
+	free(w);
+	free(r.oid);
+	free(r.commits);
+	free(r.parents);
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
 	char		 tmpl[] = "/tmp/bisectd-bench-midpoint.XXXXXX";
 	char		*dir, *cmd, *pick = NULL, *bad = NULL, *good = NULL;
 	char		*revs = NULL, *args, *repo = NULL;
-	size_t		 n = 100000, merges, i, ours = 0, theirs, *w = NULL;
-	double		 tg[3], tm[7], tload = 0, t0, g, m;
-	int		 status = 1, reps_git = 3, reps_ours = 7;
+	size_t		 n = 100000, merges, i;
+	double		 tg[3], t0;
+	int		 status = 1, reps_git = 3;
 	FILE		*f;
 
 	for (i = 1; i < (size_t)argc; i++) {
@@ -323,56 +382,13 @@ main(int argc, char **argv)
 	free(args);
 	if (pick == NULL)
 		goto out;
-	{
-		struct range	r;
-
-		if (midpoint_range_load(&r, repo, revs, &tload) != 0) {
-			fprintf(stderr, "midpoint: can't load the range\n");
-			goto out;
-		}
-		for (i = 0; i < (size_t)reps_ours; i++) {
-			t0 = midpoint_now();
-			ours = bisect_midpoint(r.commits, r.nr, NULL);
-			tm[i] = midpoint_now() - t0;
-		}
-		w = xcalloc(r.nr, sizeof *w);
-		bisect_weights(w, r.commits, r.nr, NULL);
-		for (theirs = 0; theirs < r.nr; theirs++)
-			if (strcmp(r.oid[theirs], pick) == 0)
-				break;
-		if (ours >= r.nr || theirs >= r.nr) {
-			fprintf(stderr, "midpoint: no pick\n");
-			goto out;
-		}
-#define DIST(x) (w[x] < r.nr - w[x] ? w[x] : r.nr - w[x])
-		printf("range: %zu commits; split: ours %zu/%zu, git's %zu/%zu\n",
-		    r.nr, DIST(ours), r.nr, DIST(theirs), r.nr);
-		g = midpoint_median(tg, reps_git);
-		m = midpoint_median(tm, reps_ours);
-		printf("git rev-list --bisect        %8.3f s  (median of %d)\n",
-		    g, reps_git);
-		printf("bisect_midpoint              %8.3f s  (median of %d; "
-		    "on the DAG parsed from git rev-list --parents)\n", m,
-		    reps_ours);
-		printf("  (loading that DAG: git rev-list --parents + parse "
-		    "%.3f s)\n", tload);
-		printf("ratio ours/git: %.3f (target <= 1.5): %s\n", m / g,
-		    m <= 1.5 * g && DIST(ours) >= DIST(theirs) ? "ok" : "FAIL");
-		if (m <= 1.5 * g && DIST(ours) >= DIST(theirs))
-			status = 0;
-#undef DIST
-		midpoint_decide_time(&r);
-		free(r.oid);
-		free(r.commits);
-		free(r.parents);
-	}
+	status = midpoint_compare(repo, revs, pick, tg, reps_git);
 out:
 	free(repo);
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "midpoint: can't remove %s\n", dir);
 	free(cmd);
-	free(w);
 	free(pick);
 	free(bad);
 	free(good);
