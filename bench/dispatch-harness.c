@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/bench.h"
 #include "agents/transport.h"
 #include "jobs/config.h"
 #include "util/file.h"
@@ -31,30 +32,6 @@ static const char	*job_text =
     "run: sh bench.sh\n"
     "runs: 1\n"
     "metric: microbench.score\n";
-
-static double
-dispatch_harness_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int
-dispatch_harness_cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double
-dispatch_harness_median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, dispatch_harness_cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 struct bench {
 	const struct config_agent	*a;
@@ -83,7 +60,7 @@ dispatch_harness_transport(struct bench *b)
 	struct transport	*t = NULL;
 	struct transport_job	 job;
 	char			*dir = path_join(b->work, "run"), *cause = NULL;
-	double			 t0 = dispatch_harness_now();
+	double			 t0 = bench_now();
 	int			 r;
 
 	memset(&job, 0, sizeof job);
@@ -98,7 +75,7 @@ dispatch_harness_transport(struct bench *b)
 		fprintf(stderr, "dispatch-harness: %s\n", cause);
 	free(cause);
 	free(dir);
-	return r == 0 ? dispatch_harness_now() - t0 : -1;
+	return r == 0 ? bench_now() - t0 : -1;
 }
 
 static char *
@@ -153,9 +130,9 @@ dispatch_harness_openssh(struct bench *b, const char *opts)
 	    b->a->host, b->rdir, ssh, b->rdir, b->rdir, b->rdir, b->rdir,
 	    b->rdir, b->rdir, b->rdir, scp, b->a->user, b->a->host, b->rdir,
 	    local);
-	t0 = dispatch_harness_now();
+	t0 = bench_now();
 	r = dispatch_harness_sh(cmd);
-	t0 = dispatch_harness_now() - t0;
+	t0 = bench_now() - t0;
 	free(cmd);
 	free(ssh);
 	free(scp);
@@ -175,9 +152,9 @@ dispatch_harness_local(struct bench *b)
 	    "cp -pR %s/. %s/local/work/ && %s run --workdir %s/local/work %s "
 	    "%s/local/result >/dev/null 2>&1", b->work, b->work, b->art,
 	    b->work, b->agent_path, b->work, b->jobfile, b->work);
-	t0 = dispatch_harness_now();
+	t0 = bench_now();
 	r = dispatch_harness_sh(cmd);
-	t0 = dispatch_harness_now() - t0;
+	t0 = bench_now() - t0;
 	free(cmd);
 	return r == 0 ? t0 : -1;
 }
@@ -196,7 +173,7 @@ dispatch_harness_block(struct bench *b, const char *opts, int openssh, int n)
 		if (i >= 0)
 			v[i] = x;
 	}
-	m = dispatch_harness_median(v, n);
+	m = bench_median(v, (size_t)n);
 out:
 	free(v);
 	return m;
@@ -214,6 +191,7 @@ dispatch_harness_compare(struct bench *b, int n, double direct,
 {
 	double	*loc, *lnk, *ssh, *d_lnk, *d_ssh;
 	double	 x[3], o_lnk, o_ssh, ratio;
+	size_t	 nn = (size_t)n;
 	int	 i, k, m, r = 1;
 
 	loc = xcalloc((size_t)n, sizeof *loc);
@@ -235,23 +213,23 @@ dispatch_harness_compare(struct bench *b, int n, double direct,
 		d_lnk[i] = x[1] - x[0];
 		d_ssh[i] = x[2] - x[0];
 	}
-	o_lnk = dispatch_harness_median(d_lnk, n);
-	o_ssh = dispatch_harness_median(d_ssh, n);
+	o_lnk = bench_median(d_lnk, nn);
+	o_ssh = bench_median(d_ssh, nn);
 	ratio = o_lnk / o_ssh;
 	printf("dispatch-ssh: median of %d runs of a trivial job; the agent's "
-	    "own work, run locally: %.1f ms\n", n, dispatch_harness_median(loc, n) * 1e3);
+	    "own work, run locally: %.1f ms\n", n, bench_median(loc, nn) * 1e3);
 	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms\n",
-	    "libssh2, connection reused (link):", dispatch_harness_median(lnk, n) * 1e3,
+	    "libssh2, connection reused (link):", bench_median(lnk, nn) * 1e3,
 	    o_lnk * 1e3);
 	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms\n",
-	    "OpenSSH ssh+scp, new connections:", dispatch_harness_median(ssh, n) * 1e3,
+	    "OpenSSH ssh+scp, new connections:", bench_median(ssh, nn) * 1e3,
 	    o_ssh * 1e3);
 	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms "
 	    "(measured apart)\n", "libssh2, a new connection per run:",
-	    direct * 1e3, (direct - dispatch_harness_median(loc, n)) * 1e3);
+	    direct * 1e3, (direct - bench_median(loc, nn)) * 1e3);
 	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms "
 	    "(measured apart)\n", "OpenSSH ssh+scp over a ControlMaster:",
-	    master * 1e3, (master - dispatch_harness_median(loc, n)) * 1e3);
+	    master * 1e3, (master - bench_median(loc, nn)) * 1e3);
 	printf("dispatch-ssh: overhead ratio, reused libssh2 / OpenSSH "
 	    "ssh+scp: %.3f (target <= %.2f): %s\n", ratio, max_ratio,
 	    ratio <= max_ratio ? "ok" : "MISSED");

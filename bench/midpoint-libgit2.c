@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/bench.h"
 #include "bisectd/repo.h"
 #include "stats/bisect.h"
 #include "util/error.h"
@@ -24,30 +25,6 @@
 #define BENCH_SIDE_LEN		3	/* commits on each side branch */
 #define BENCH_SIDE_BACK		10	/* the side forks this far back */
 #define BENCH_DATE		1700000000L
-
-static double
-midpoint_libgit2_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int
-midpoint_libgit2_cmp(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double
-midpoint_libgit2_median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, midpoint_libgit2_cmp);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static void
 midpoint_libgit2_commit(FILE *f, const char *ref, long mark, long date,
@@ -96,7 +73,8 @@ midpoint_libgit2_generate(const char *dir, long nr, char **cause)
 			for (i = 0; i < BENCH_SIDE_LEN; i++) {
 				mark++;
 				midpoint_libgit2_commit(f, "refs/heads/side",
-				    mark, BENCH_DATE + mark, i == 0 ? fork_at : 0, 0);
+				    mark, BENCH_DATE + mark, i == 0 ?
+				    fork_at : 0, 0);
 			}
 			mark++;
 			midpoint_libgit2_commit(f, "refs/heads/main", mark,
@@ -225,22 +203,22 @@ midpoint_libgit2_round(const char *dir, int reps, const char *label)
 	cr.path = (char *)dir;
 	printf("-- %s\n", label);
 	for (i = 0; i < reps; i++) {
-		t0 = midpoint_libgit2_now();
+		t0 = bench_now();
 		free(git_pick);
 		git_pick = midpoint_libgit2_capture(cmd);
-		t_git[i] = midpoint_libgit2_now() - t0;
+		t_git[i] = bench_now() - t0;
 
-		t0 = midpoint_libgit2_now();
+		t0 = bench_now();
 		if (repo_open(&cr, &r, &cause) != 0 ||
 		    repo_range_load(r, good, 1, "main", &rr, &cause) != 0) {
 			fprintf(stderr, "midpoint-libgit2: %s\n", cause);
 			goto out;
 		}
-		t1 = midpoint_libgit2_now();
+		t1 = bench_now();
 		pick = midpoint_libgit2_midpoint(&rr);
-		t_ours[i] = midpoint_libgit2_now() - t0;
+		t_ours[i] = bench_now() - t0;
 		t_load += t1 - t0;
-		t_mid += midpoint_libgit2_now() - t1;
+		t_mid += bench_now() - t1;
 		nr_range = rr.nr_commits - rr.nr_good;
 		if (i == reps - 1 && pick < rr.nr_commits)
 			midpoint_libgit2_compare(dir, git_pick, rr.oids[pick]);
@@ -248,8 +226,8 @@ midpoint_libgit2_round(const char *dir, int reps, const char *label)
 		repo_free(r);
 		r = NULL;
 	}
-	g = midpoint_libgit2_median(t_git, reps);
-	o = midpoint_libgit2_median(t_ours, reps);
+	g = bench_median(t_git, (size_t)reps);
+	o = bench_median(t_ours, (size_t)reps);
 	printf("range: %zu candidates; %d repetitions, median\n", nr_range,
 	    reps);
 	printf("git rev-list --bisect:             %8.1f ms\n", g * 1e3);
@@ -304,14 +282,14 @@ main(int argc, char **argv)
 		perror("mkdtemp");
 		return 1;
 	}
-	t0 = midpoint_libgit2_now();
+	t0 = bench_now();
 	if (midpoint_libgit2_generate(dir, nr, &cause) != 0) {
 		fprintf(stderr, "midpoint-libgit2: %s\n", cause);
 		goto out;
 	}
 	printf("history: %ld commits, a merge every %d (side branches of %d), "
 	    "generated in %.1f s\n", nr, BENCH_SIDE_EVERY, BENCH_SIDE_LEN,
-	    midpoint_libgit2_now() - t0);
+	    bench_now() - t0);
 	if (midpoint_libgit2_round(dir, reps,
 	    "one pack, as git fast-import leaves it") != 0)
 		goto out;

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/bench.h"
 #include "stats/bisect.h"
 #include "util/xalloc.h"
 
@@ -26,30 +27,6 @@ midpoint_rng_below(size_t n)
 	x ^= x << 17;
 	rng_state = x;
 	return (size_t)(x % n);
-}
-
-static double
-midpoint_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int
-midpoint_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double
-midpoint_median(double *v, size_t n)
-{
-	qsort(v, n, sizeof *v, midpoint_cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* mainline plus topic branches; returns the number of merges */
@@ -133,7 +110,7 @@ midpoint_range_load(struct range *r, const char *dir, const char *revs, double *
 	size_t		*nr_par = NULL, *raw = NULL, i, k, h, off;
 	char		(*rawoid)[41] = NULL;
 	FILE		*f;
-	double		 t0 = midpoint_now();
+	double		 t0 = bench_now();
 
 	memset(r, 0, sizeof *r);
 	cmd = xasprintf("git -C '%s' rev-list --parents %s", dir, revs);
@@ -196,7 +173,7 @@ midpoint_range_load(struct range *r, const char *dir, const char *revs, double *
 	free(map.val);
 	free(rawoid);
 	free(nr_par);
-	*secs = midpoint_now() - t0;
+	*secs = bench_now() - t0;
 	return 0;
 }
 
@@ -205,7 +182,7 @@ midpoint_git_line(const char *dir, const char *args, double *secs)
 {
 	char	*cmd, buf[256], *out = NULL;
 	FILE	*f;
-	double	 t0 = midpoint_now();
+	double	 t0 = bench_now();
 
 	cmd = xasprintf("git -C '%s' %s", dir, args);
 	f = popen(cmd, "r");
@@ -220,7 +197,7 @@ midpoint_git_line(const char *dir, const char *args, double *secs)
 		free(out);
 		out = NULL;
 	}
-	*secs = midpoint_now() - t0;
+	*secs = bench_now() - t0;
 	return out;
 }
 
@@ -259,10 +236,10 @@ midpoint_decide_time(const struct range *r)
 	in.slots = 1;
 	in.initial_runs = 3;
 	in.max_runs = 100;
-	t0 = midpoint_now();
+	t0 = bench_now();
 	bisect_decide(&res, &in);
 	printf("bisect_decide on that range, 22 commits sampled: %.3f s "
-	    "(%s)\n", midpoint_now() - t0, bisect_status_name(res.status));
+	    "(%s)\n", bench_now() - t0, bisect_status_name(res.status));
 	bisect_result_release(&res);
 	free(s);
 	free(c);
@@ -288,9 +265,9 @@ midpoint_compare(const char *repo, const char *revs, const char *pick,
 		goto out;
 	}
 	for (i = 0; i < (size_t)reps_ours; i++) {
-		t0 = midpoint_now();
+		t0 = bench_now();
 		ours = bisect_midpoint(r.commits, r.nr, NULL);
-		tm[i] = midpoint_now() - t0;
+		tm[i] = bench_now() - t0;
 	}
 	w = xcalloc(r.nr, sizeof *w);
 	bisect_weights(w, r.commits, r.nr, NULL);
@@ -304,8 +281,8 @@ midpoint_compare(const char *repo, const char *revs, const char *pick,
 #define DIST(x) (w[x] < r.nr - w[x] ? w[x] : r.nr - w[x])
 	printf("range: %zu commits; split: ours %zu/%zu, git's %zu/%zu\n",
 	    r.nr, DIST(ours), r.nr, DIST(theirs), r.nr);
-	g = midpoint_median(tg, reps_git);
-	m = midpoint_median(tm, reps_ours);
+	g = bench_median(tg, reps_git);
+	m = bench_median(tm, reps_ours);
 	printf("git rev-list --bisect        %8.3f s  (median of %d)\n",
 	    g, reps_git);
 	printf("bisect_midpoint              %8.3f s  (median of %d; "
@@ -359,14 +336,14 @@ main(int argc, char **argv)
 	free(cmd);
 	if (f == NULL)
 		goto out;
-	t0 = midpoint_now();
+	t0 = bench_now();
 	merges = midpoint_history_write(f, n, &n);
 	if (pclose(f) != 0) {
 		fprintf(stderr, "midpoint: fast-import failed\n");
 		goto out;
 	}
 	printf("history: %zu commits, %zu merges (fast-import %.1f s)\n", n,
-	    merges, midpoint_now() - t0);
+	    merges, bench_now() - t0);
 
 	repo = xasprintf("%s/repo", dir);
 	bad = midpoint_git_line(repo, "rev-parse master", &t0);
