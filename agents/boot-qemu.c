@@ -9,7 +9,6 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -22,10 +21,10 @@
 
 #include "agents/boot.h"
 #include "agents/child.h"
-#include "agents/initramfs.h"
 #include "agents/monitor-perfprofile.h"
 #include "agents/transport.h"
 #include "util/error.h"
+#include "util/fd.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -37,36 +36,6 @@
 #define QEMU_MAX_STREAM		(160u << 20)
 #define QEMU_CONSOLE_TAIL	12	/* lines of console in an error */
 #define QEMU_FILES		4
-
-/* The runner: only fixed text; the job reaches it as a file. */
-static const char boot_qemu_init_head[] =
-	"#!/bin/busybox sh\n"
-	"# bisect-agent's runner in the VM (agents/boot-qemu.c)\n"
-	"/bin/busybox mount -t proc proc /proc\n"
-	"/bin/busybox mount -t sysfs sysfs /sys\n"
-	"/bin/busybox mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
-	"/bin/busybox --install -s /bin\n"
-	"export PATH=/bin:/sbin:/usr/bin HOME=/ TERM=dumb\n"
-	"export " MONITOR_PERFPROFILE_GUEST_ENV "=qemu\n"
-	"stty -F /dev/ttyS1 raw -echo 2>/dev/null\n"
-	"exec 3>/dev/ttyS1\n"
-	"say() { echo \"" BOOT_MARKER " $*\" >&3; }\n"
-	"say up \"$(uname -r)\"\n"
-	"say uname-v \"$(uname -v)\"\n"
-	"cd /work\n";
-static const char boot_qemu_init_tail[] =
-	"/bisectd/job.yaml /bisectd/result 2>/bisectd/agent.log\n"
-	"rc=$?\n"
-	"for f in result output.log perf-profile.data; do\n"
-	"\tif [ -f \"/bisectd/result/$f\" ]; then\n"
-	"\t\tsay file \"$f\"; base64 \"/bisectd/result/$f\" >&3; "
-	"say end \"$f\"\n"
-	"\tfi\n"
-	"done\n"
-	"say file agent.log; base64 /bisectd/agent.log >&3; say end agent.log\n"
-	"say done \"$rc\"\n"
-	"sync\n"
-	"reboot -f\n";
 
 struct boot_qemu_file {
 	const char	*name;
@@ -110,104 +79,6 @@ boot_qemu_wall(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* A static program has no PT_INTERP: it runs with nothing else present. */
-static int
-boot_qemu_is_static(const char *path, char **cause)
-{
-	Elf64_Ehdr	 eh;
-	Elf64_Phdr	 ph;
-	int		 fd, i, r = -1;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return error_errno(cause, "couldn't open '%s'", path);
-	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64) {
-		error_set(cause, "'%s' is not a 64-bit ELF program", path);
-		goto out;
-	}
-	for (i = 0; i < eh.e_phnum; i++) {
-		if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff +
-		    (Elf64_Off)i * eh.e_phentsize)) != (ssize_t)sizeof ph) {
-			error_set(cause, "'%s': truncated program headers",
-			    path);
-			goto out;
-		}
-		if (ph.p_type == PT_INTERP) {
-			error_set(cause, "'%s' is dynamically linked: the "
-			    "initramfs needs a static busybox (Debian's "
-			    "busybox-static)", path);
-			goto out;
-		}
-	}
-	r = 0;
-out:
-	close(fd);
-	return r;
-}
-
-static int
-boot_qemu_initramfs(const char *path, const char *workdir,
-    const char *image, const char *jobfile, int perf, char **cause)
-{
-	struct initramfs	*ir = NULL;
-	struct strbuf		 init = STRBUF_INIT;
-	const char		*busybox = getenv("BISECT_AGENT_BUSYBOX");
-	const char		*skip[] = { image, ".config", ".bisectd-build",
-				    ".complete", "install", NULL };
-	char			*loader = NULL, *mods = NULL;
-	int			 r = -1;
-
-	if (busybox == NULL)
-		busybox = "/bin/busybox";
-	if (boot_qemu_is_static(busybox, cause) != 0)
-		goto out;
-	if (initramfs_create(path, &ir, cause) != 0)
-		goto out;
-	if (initramfs_dir(ir, "dev", 0755, cause) != 0 ||
-	    initramfs_node(ir, "dev/console", S_IFCHR | 0600, 5, 1,
-	    cause) != 0 ||
-	    initramfs_node(ir, "dev/null", S_IFCHR | 0666, 1, 3, cause) != 0 ||
-	    initramfs_node(ir, "dev/ttyS0", S_IFCHR | 0600, 4, 64,
-	    cause) != 0 ||
-	    initramfs_node(ir, "dev/ttyS1", S_IFCHR | 0600, 4, 65,
-	    cause) != 0 ||
-	    initramfs_dir(ir, "proc", 0555, cause) != 0 ||
-	    initramfs_dir(ir, "sys", 0555, cause) != 0 ||
-	    initramfs_dir(ir, "tmp", 01777, cause) != 0 ||
-	    initramfs_dir(ir, "sbin", 0755, cause) != 0 ||
-	    initramfs_file(ir, "bin/busybox", 0755, busybox, cause) != 0 ||
-	    initramfs_file(ir, "bisectd/job.yaml", 0644, jobfile,
-	    cause) != 0 ||
-	    initramfs_dir(ir, "bisectd/result", 0755, cause) != 0 ||
-	    initramfs_program(ir, "bisectd", "bisect-agent", &loader,
-	    cause) != 0 ||
-	    initramfs_tree(ir, "work", workdir, skip, cause) != 0)
-		goto out;
-	if (perf && monitor_perfprofile_guest_add(ir, cause) != 0)
-		goto out;
-	mods = path_join(workdir, "install/lib/modules");
-	if (file_exists(mods) &&
-	    initramfs_tree(ir, "lib/modules", mods, NULL, cause) != 0)
-		goto out;
-	strbuf_addstr(&init, boot_qemu_init_head);
-	if (loader != NULL)
-		strbuf_addf(&init, "/bisectd/lib/%s --library-path "
-		    "/bisectd/lib ", loader);
-	strbuf_addstr(&init, "/bisectd/bisect-agent run --workdir /work ");
-	strbuf_addstr(&init, boot_qemu_init_tail);
-	if (initramfs_data(ir, "init", 0755, init.buf, init.len, cause) != 0 ||
-	    initramfs_finish(ir, cause) != 0)
-		goto out;
-	r = 0;
-out:
-	initramfs_free(ir);
-	strbuf_release(&init);
-	free(loader);
-	free(mods);
-	return r;
 }
 
 static int
@@ -385,10 +256,7 @@ boot_qemu_read(int fd, struct boot_qemu_stream *st, double boot_deadline,
 		}
 		if (pfd.revents == 0)
 			continue;
-		n = read(fd, buf, sizeof buf);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
+		if ((n = fd_read(fd, buf, sizeof buf)) <= 0)
 			return;
 		boot_qemu_stream_feed(st, buf, (size_t)n);
 		if (st->total > QEMU_MAX_STREAM)
@@ -625,6 +493,113 @@ out:
 	return rv;
 }
 
+/*
+ * qemu run to its end: its output read (*st) until the guest is done or
+ * its time is up (*timed_out: the boot's limit, then run_timeout once the
+ * guest is up), then reaped; its stderr in RESULTDIR/qemu.log. *started is
+ * when it was started, *status its wait status.
+ */
+static int
+boot_qemu_boot(char **argv, const char *resultdir, struct boot_qemu_stream *st,
+    unsigned limit, unsigned run_timeout, double *started, int *timed_out,
+    int *status, char **cause)
+{
+	char	*qlog = path_join(resultdir, "qemu.log");
+	pid_t	 pid = -1;
+	int	 pipefd[2] = { -1, -1 }, logfd, killed, r = -1;
+
+	logfd = open(qlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (logfd == -1) {
+		error_errno(cause, "couldn't create '%s'", qlog);
+		goto out;
+	}
+	if (pipe2(pipefd, O_CLOEXEC) == -1) {
+		error_errno(cause, "couldn't make a pipe");
+		goto out;
+	}
+	*started = boot_qemu_now();
+	if (child_spawn(argv, pipefd[1], logfd, SIGKILL, &pid, cause) != 0)
+		goto out;
+	close(pipefd[1]);
+	pipefd[1] = -1;
+	boot_qemu_read(pipefd[0], st, *started + limit, run_timeout,
+	    timed_out);
+	close(pipefd[0]);
+	pipefd[0] = -1;
+	if (!st->done) {
+		st->done_at = boot_qemu_now();
+		st->done_wall = boot_qemu_wall();
+	}
+	*status = boot_qemu_reap(pid, *timed_out ? 0 : boot_qemu_now() +
+	    QEMU_EXIT_GRACE, &killed);
+	pid = -1;
+	r = 0;
+out:
+	if (pid != -1) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, status, 0) == -1 && errno == EINTR)
+			;
+	}
+	if (pipefd[0] != -1)
+		close(pipefd[0]);
+	if (pipefd[1] != -1)
+		close(pipefd[1]);
+	if (logfd != -1)
+		close(logfd);
+	free(qlog);
+	return r;
+}
+
+/* qemu's command line: one CPU, TCG, the guest's serial consoles. */
+static void
+boot_qemu_argv(char **argv, const char *qemu, char *kernel, char *cpio,
+    char *cmdline, char *serial)
+{
+	int	n = 0;
+
+	argv[n++] = (char *)qemu;
+	argv[n++] = "-accel";
+	argv[n++] = "tcg";
+	argv[n++] = "-nographic";
+	argv[n++] = "-nodefaults";
+	argv[n++] = "-no-reboot";
+	argv[n++] = "-m";
+	argv[n++] = QEMU_MEMORY;
+	argv[n++] = "-smp";
+	argv[n++] = "1";
+	argv[n++] = "-kernel";
+	argv[n++] = kernel;
+	argv[n++] = "-initrd";
+	argv[n++] = cpio;
+	argv[n++] = "-append";
+	argv[n++] = cmdline;
+	argv[n++] = "-serial";
+	argv[n++] = serial;
+	argv[n++] = "-serial";
+	argv[n++] = "stdio";
+	argv[n++] = "-monitor";
+	argv[n++] = "none";
+	argv[n] = NULL;
+}
+
+/* A directory of the run's own under $TMPDIR, or NULL with *cause. */
+static char *
+boot_qemu_tmpdir(char **cause)
+{
+	const char	*tmpdir = getenv("TMPDIR");
+	char		*tmp;
+
+	tmp = xasprintf("%s/bisect-agent-qemu.XXXXXX", tmpdir != NULL &&
+	    *tmpdir != '\0' ? tmpdir : "/tmp");
+	if (mkdtemp(tmp) == NULL) {
+		error_errno(cause, "couldn't create a directory like '%s'",
+		    tmp);
+		free(tmp);
+		return NULL;
+	}
+	return tmp;
+}
+
 int
 boot_qemu_run(const struct job *job, const char *jobfile,
     const char *workdir, const char *resultdir, struct result *r,
@@ -633,7 +608,7 @@ boot_qemu_run(const struct job *job, const char *jobfile,
 	struct boot_qemu_stream	 st;
 	struct strbuf		 cmdline = STRBUF_INIT;
 	const char		*qemu = getenv("BISECT_AGENT_QEMU");
-	const char		*tmpdir = getenv("TMPDIR"), *v;
+	const char		*v;
 	char			*image = NULL, *tmp = NULL, *cpio = NULL;
 	char			*kernel = NULL, *console = NULL, *serial = NULL;
 	char			*qlog = NULL, *hash = NULL, *argv[32];
@@ -641,9 +616,7 @@ boot_qemu_run(const struct job *job, const char *jobfile,
 	int			 perf = monitor_perfprofile_wanted(job);
 	unsigned		 limit = boot_timeout(job), run_timeout;
 	double			 started;
-	pid_t			 pid = -1;
-	int			 pipefd[2] = { -1, -1 }, logfd = -1;
-	int			 timed_out = 0, killed, status = 0, n = 0;
+	int			 timed_out = 0, status = 0;
 	int			 rv = -1;
 
 	boot_qemu_stream_init(&st);
@@ -661,15 +634,8 @@ boot_qemu_run(const struct job *job, const char *jobfile,
 		rv = 0;
 		goto out;
 	}
-	tmp = xasprintf("%s/bisect-agent-qemu.XXXXXX", tmpdir != NULL &&
-	    *tmpdir != '\0' ? tmpdir : "/tmp");
-	if (mkdtemp(tmp) == NULL) {
-		error_errno(cause, "couldn't create a directory like '%s'",
-		    tmp);
-		free(tmp);
-		tmp = NULL;
+	if ((tmp = boot_qemu_tmpdir(cause)) == NULL)
 		goto out;
-	}
 	cpio = path_join(tmp, "initramfs.cpio");
 	if (boot_qemu_initramfs(cpio, workdir, image, jobfile, perf,
 	    cause) != 0) {
@@ -683,57 +649,11 @@ boot_qemu_run(const struct job *job, const char *jobfile,
 	if ((v = job_param(job, "kernel_cmdline")) != NULL)
 		strbuf_addf(&cmdline, " %s", v);
 
-	argv[n++] = (char *)qemu;
-	argv[n++] = "-accel";
-	argv[n++] = "tcg";
-	argv[n++] = "-nographic";
-	argv[n++] = "-nodefaults";
-	argv[n++] = "-no-reboot";
-	argv[n++] = "-m";
-	argv[n++] = QEMU_MEMORY;
-	argv[n++] = "-smp";
-	argv[n++] = "1";
-	argv[n++] = "-kernel";
-	argv[n++] = kernel;
-	argv[n++] = "-initrd";
-	argv[n++] = cpio;
-	argv[n++] = "-append";
-	argv[n++] = cmdline.buf;
-	argv[n++] = "-serial";
-	argv[n++] = serial;
-	argv[n++] = "-serial";
-	argv[n++] = "stdio";
-	argv[n++] = "-monitor";
-	argv[n++] = "none";
-	argv[n] = NULL;
-
-	qlog = path_join(resultdir, "qemu.log");
-	logfd = open(qlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (logfd == -1) {
-		error_errno(cause, "couldn't create '%s'", qlog);
-		goto out;
-	}
-	if (pipe2(pipefd, O_CLOEXEC) == -1) {
-		error_errno(cause, "couldn't make a pipe");
-		goto out;
-	}
-	started = boot_qemu_now();
-	if (child_spawn(argv, pipefd[1], logfd, SIGKILL, &pid, cause) != 0)
-		goto out;
-	close(pipefd[1]);
-	pipefd[1] = -1;
+	boot_qemu_argv(argv, qemu, kernel, cpio, cmdline.buf, serial);
 	run_timeout = transport_testcase_timeout(job) + QEMU_RUN_MARGIN;
-	boot_qemu_read(pipefd[0], &st, started + limit, run_timeout,
-	    &timed_out);
-	close(pipefd[0]);
-	pipefd[0] = -1;
-	if (!st.done) {
-		st.done_at = boot_qemu_now();
-		st.done_wall = boot_qemu_wall();
-	}
-	status = boot_qemu_reap(pid, timed_out ? 0 : boot_qemu_now() +
-	    QEMU_EXIT_GRACE, &killed);
-	pid = -1;
+	if (boot_qemu_boot(argv, resultdir, &st, limit, run_timeout, &started,
+	    &timed_out, &status, cause) != 0)
+		goto out;
 	if (st.bad)
 		result_set_error(r, "the guest's results did not decode");
 	if (boot_qemu_outcome(&st, timed_out, status, console, workdir,
@@ -745,23 +665,11 @@ boot_qemu_run(const struct job *job, const char *jobfile,
 		r->boot_id = boot_qemu_boot_id();
 	rv = 0;
 out:
-	if (pid != -1) {
-		kill(pid, SIGKILL);
-		while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-			;
-	}
 	if (console != NULL) {
-		free(qlog);
 		qlog = path_join(resultdir, "console.log");
 		if (file_exists(console))
 			file_copy(console, qlog, NULL);
 	}
-	if (pipefd[0] != -1)
-		close(pipefd[0]);
-	if (pipefd[1] != -1)
-		close(pipefd[1]);
-	if (logfd != -1)
-		close(logfd);
 	if (tmp != NULL)
 		dir_remove_tree(tmp, NULL);
 	boot_qemu_stream_release(&st);

@@ -54,6 +54,13 @@ int		 boot_run(enum boot_method, const struct job *,
 		     const char *resultdir, struct result *r, char **cause);
 
 /*
+ * The guest's initramfs at path (agents/boot-qemu-initramfs.c): the
+ * artifacts of workdir but the image, the job file, and perf when perf.
+ */
+int		 boot_qemu_initramfs(const char *path, const char *workdir,
+		     const char *image, const char *jobfile, int perf,
+		     char **cause);
+/*
  * Boot the artifacts' kernel under qemu and run the job in it; the guest
  * agent's result goes into r, plus env boot, boot_seconds and
  * kernel_sha256 (when the build recorded it). A kernel that

@@ -193,6 +193,160 @@ ssh_boot_line(struct ssh_boot *b, const char *const argv[], char **cause)
 	return out;
 }
 
+/* The build's artifacts uploaded (*art: their remote directory). */
+static int
+ssh_boot_kexec_upload(const struct ssh_boot_conn *conn, const char *agent,
+    const struct transport_job *job, char **art, char **cause)
+{
+	struct ssh_remote	*r;
+	char			*why = NULL;
+	double			 deadline;
+	int			 rc;
+
+	if (conn->remote(conn->arg) == NULL &&
+	    (rc = conn->reconnect(conn->arg, 0, &why)) != 0) {
+		error_set(cause, "agent '%s': %s", agent, why);
+		free(why);
+		return rc;
+	}
+	r = conn->remote(conn->arg);
+	deadline = job->timeout > 0 ? ssh_session_now() + job->timeout : 0;
+	if (ssh_remote_artifacts(r, job->artifact_dir, art, deadline,
+	    &why) != 0) {
+		error_set(cause, "agent '%s': %s", agent, why);
+		free(why);
+		return -1;
+	}
+	return 0;
+}
+
+/* What boot_kexec is given; the release is checked after the boot. */
+static void
+ssh_boot_kexec_params(struct boot_kexec_params *p, const struct job *job,
+    const char *user, const char *image, const char *remote_image,
+    const char *token)
+{
+	memset(p, 0, sizeof *p);
+	p->image = image;
+	p->remote_image = remote_image;
+	p->release = NULL;	/* a wrong one is a failed run */
+	p->token = token;
+	p->append = job_param(job, "kernel_cmdline");
+	p->sudo = user == NULL || strcmp(user, "root") != 0;
+	p->boot_timeout = boot_timeout(job);
+	p->fallback_timeout = TRANSPORT_KEXEC_FALLBACK;
+}
+
+/*
+ * A kexec that failed: SSH_SESSION_REFUSED or -1 with *cause when the
+ * machine cannot be reached, 1 when it is there and refused (a failed
+ * run: res and *note say why).
+ */
+static int
+ssh_boot_kexec_failed(const struct ssh_boot_conn *conn,
+    const struct ssh_boot *b, const char *agent, const char *why,
+    struct result *res, char **note, char **cause)
+{
+	struct ssh_remote	*r;
+
+	if (b->refused) {
+		error_set(cause, "agent '%s': after the kexec reboot: %s",
+		    agent, why);
+		return SSH_SESSION_REFUSED;
+	}
+	r = conn->remote(conn->arg);
+	if (r == NULL || ssh_session_dead(ssh_remote_session(r), NULL))
+		return error_set(cause, "agent '%s': boot kexec: %s", agent,
+		    why);
+	/* The machine is there and refused: a failed run. */
+	result_set_error(res, "boot kexec: %s", why);
+	*note = xasprintf("bisectd: %s\n", res->error);
+	return 1;
+}
+
+/*
+ * The kernel the machine booted into: its release and version in the
+ * result's environment, with the boot's seconds. 0 when it is the build's
+ * (*note says so), 1 when it is another (a failed run, *note and res say
+ * why), -1 when the machine could not be asked.
+ */
+static int
+ssh_boot_kexec_check(struct ssh_boot *b, const char *agent,
+    const char *image, const char *release, double elapsed,
+    struct result *res, char **note, char **cause)
+{
+	const char	*uname_r[] = { "uname", "-r", NULL };
+	const char	*uname_v[] = { "uname", "-v", NULL };
+	char		*running = NULL, *version = NULL, *why = NULL;
+	char		 secs[32];
+	int		 r = -1;
+
+	if ((running = ssh_boot_line(b, uname_r, &why)) == NULL ||
+	    (version = ssh_boot_line(b, uname_v, &why)) == NULL) {
+		error_set(cause, "agent '%s': after the kexec reboot: %s",
+		    agent, why);
+		goto out;
+	}
+	snprintf(secs, sizeof secs, "%.3f", elapsed);
+	result_env_set(res, "boot_seconds", secs);
+	result_env_set(res, "kernel_version", version);
+	if (release != NULL && strcmp(running, release) != 0) {
+		result_set_error(res, "the machine ran kernel '%s', the build "
+		    "made '%s'", running, release);
+		*note = xasprintf("bisectd: %s\n", res->error);
+		r = 1;
+		goto out;
+	}
+	log_info("agent '%s': booted '%s' (%s) with kexec in %.1fs", agent,
+	    running, image, elapsed);
+	*note = xasprintf("bisectd: booted kernel '%s' with kexec in %.1fs\n",
+	    running, elapsed);
+	r = 0;
+out:
+	free(running);
+	free(version);
+	free(why);
+	return r;
+}
+
+/*
+ * The job run on the booted kernel, in what is left of its time; the
+ * boot's environment and note added to what it fetched.
+ */
+static int
+ssh_boot_kexec_test(const struct ssh_boot_conn *conn, const char *agent,
+    const struct transport_job *job, double elapsed, int cancel_fd,
+    struct result *res, const char *note, struct result **out, char **cause)
+{
+	struct transport_job	 tj;
+	struct ssh_remote	*r;
+	struct result		*fetched = NULL;
+	char			*why = NULL;
+	int			 rc;
+
+	tj = *job;
+	if (tj.timeout > 0)
+		tj.timeout = tj.timeout > (unsigned)elapsed + 1 ?
+		    tj.timeout - (unsigned)elapsed : 1;
+	if ((r = conn->remote(conn->arg)) == NULL)
+		return error_set(cause, "agent '%s': the connection is lost",
+		    agent);
+	if ((rc = ssh_remote_run(r, &tj, cancel_fd, &fetched, cause)) != 0)
+		return rc;
+	if (ssh_boot_annotate(job, res, fetched, note, &why) != 0) {
+		error_set(cause, "agent '%s': %s", agent, why);
+		free(why);
+		result_free(fetched);
+		return -1;
+	}
+	if (out != NULL) {
+		*out = fetched;
+		fetched = NULL;
+	}
+	result_free(fetched);
+	return 0;
+}
+
 int
 ssh_boot_kexec_run(const struct ssh_boot_conn *conn, const char *agent,
     const char *user, const struct transport_job *job, int cancel_fd,
@@ -201,23 +355,17 @@ ssh_boot_kexec_run(const struct ssh_boot_conn *conn, const char *agent,
 	const struct boot_kexec_ops	 ops = {
 		ssh_boot_exec, ssh_boot_upload, ssh_boot_reconnect, NULL,
 	};
-	const char			*uname_r[] = { "uname", "-r", NULL };
-	const char			*uname_v[] = { "uname", "-v", NULL };
 	struct boot_kexec_params	 p;
 	struct ssh_boot			 b;
-	struct ssh_remote		*r;
-	struct transport_job		 tj;
-	struct result			*res = NULL, *fetched = NULL;
+	struct result			*res = NULL;
 	struct job			**jobs = NULL;
 	size_t				 nr = 0;
-	char				 token[17], secs[32];
+	char				 token[17], *note = NULL;
 	char				*image = NULL, *local_image = NULL;
 	char				*art = NULL, *remote_image = NULL;
 	char				*release = NULL, *hash = NULL;
 	char				*why = NULL, *bcause = NULL;
-	char				*running = NULL, *version = NULL;
-	char				*note = NULL;
-	double				 started, elapsed, deadline;
+	double				 started, elapsed;
 	int				 rc, ret = -1;
 
 	memset(&b, 0, sizeof b);
@@ -241,33 +389,15 @@ ssh_boot_kexec_run(const struct ssh_boot_conn *conn, const char *agent,
 	if ((hash = boot_image_hash(job->artifact_dir)) != NULL)
 		result_env_set(res, "kernel_sha256", hash);
 	release = boot_expected_release(job->artifact_dir);
-
-	if (conn->remote(conn->arg) == NULL &&
-	    (rc = conn->reconnect(conn->arg, 0, &bcause)) != 0) {
-		error_set(cause, "agent '%s': %s", agent, bcause);
-		ret = rc;
+	if ((ret = ssh_boot_kexec_upload(conn, agent, job, &art,
+	    cause)) != 0)
 		goto out;
-	}
-	r = conn->remote(conn->arg);
-	deadline = job->timeout > 0 ? ssh_session_now() + job->timeout : 0;
-	if (ssh_remote_artifacts(r, job->artifact_dir, &art, deadline,
-	    &bcause) != 0) {
-		error_set(cause, "agent '%s': %s", agent, bcause);
-		goto out;
-	}
+	ret = -1;
 	local_image = path_join(job->artifact_dir, image);
 	remote_image = path_join(art, image);
 	ssh_boot_token(token);
-	memset(&p, 0, sizeof p);
-	p.image = local_image;
-	p.remote_image = remote_image;
-	p.release = NULL;	/* checked below: a wrong one is a failed run */
-	p.token = token;
-	p.append = job_param(jobs[0], "kernel_cmdline");
-	p.sudo = user == NULL || strcmp(user, "root") != 0;
-	p.boot_timeout = boot_timeout(jobs[0]);
-	p.fallback_timeout = TRANSPORT_KEXEC_FALLBACK;
-
+	ssh_boot_kexec_params(&p, jobs[0], user, local_image, remote_image,
+	    token);
 	started = ssh_session_now();
 	rc = boot_kexec(&ops, &b, &p, &why, &bcause);
 	if (rc == 1) {
@@ -276,69 +406,21 @@ ssh_boot_kexec_run(const struct ssh_boot_conn *conn, const char *agent,
 		goto save;
 	}
 	if (rc != 0) {
-		if (b.refused) {
-			error_set(cause, "agent '%s': after the kexec reboot: "
-			    "%s", agent, bcause);
-			ret = SSH_SESSION_REFUSED;
-			goto out;
-		}
-		r = conn->remote(conn->arg);
-		if (r == NULL || ssh_session_dead(ssh_remote_session(r),
-		    NULL)) {
-			error_set(cause, "agent '%s': boot kexec: %s", agent,
-			    bcause);
-			goto out;
-		}
-		/* The machine is there and refused: a failed run. */
-		result_set_error(res, "boot kexec: %s", bcause);
-		note = xasprintf("bisectd: %s\n", res->error);
-		goto save;
+		if ((ret = ssh_boot_kexec_failed(conn, &b, agent, bcause, res,
+		    &note, cause)) == 1)
+			goto save;
+		goto out;
 	}
 	elapsed = ssh_session_now() - started;
-	free(bcause);
-	bcause = NULL;
-	if ((running = ssh_boot_line(&b, uname_r, &bcause)) == NULL ||
-	    (version = ssh_boot_line(&b, uname_v, &bcause)) == NULL) {
-		error_set(cause, "agent '%s': after the kexec reboot: %s",
-		    agent, bcause);
+	switch (ssh_boot_kexec_check(&b, agent, image, release, elapsed, res,
+	    &note, cause)) {
+	case -1:
 		goto out;
-	}
-	snprintf(secs, sizeof secs, "%.3f", elapsed);
-	result_env_set(res, "boot_seconds", secs);
-	result_env_set(res, "kernel_version", version);
-	if (release != NULL && strcmp(running, release) != 0) {
-		result_set_error(res, "the machine ran kernel '%s', the build "
-		    "made '%s'", running, release);
-		note = xasprintf("bisectd: %s\n", res->error);
+	case 1:
 		goto save;
 	}
-	log_info("agent '%s': booted '%s' (%s) with kexec in %.1fs", agent,
-	    running, image, elapsed);
-	note = xasprintf("bisectd: booted kernel '%s' with kexec in %.1fs\n",
-	    running, elapsed);
-
-	tj = *job;
-	if (tj.timeout > 0)
-		tj.timeout = tj.timeout > (unsigned)elapsed + 1 ?
-		    tj.timeout - (unsigned)elapsed : 1;
-	r = conn->remote(conn->arg);
-	if (r == NULL) {
-		error_set(cause, "agent '%s': the connection is lost", agent);
-		goto out;
-	}
-	if ((rc = ssh_remote_run(r, &tj, cancel_fd, &fetched, cause)) != 0) {
-		ret = rc;
-		goto out;
-	}
-	if (ssh_boot_annotate(job, res, fetched, note, &bcause) != 0) {
-		error_set(cause, "agent '%s': %s", agent, bcause);
-		goto out;
-	}
-	if (out != NULL) {
-		*out = fetched;
-		fetched = NULL;
-	}
-	ret = 0;
+	ret = ssh_boot_kexec_test(conn, agent, job, elapsed, cancel_fd, res,
+	    note, out, cause);
 	goto out;
 save:
 	if (ssh_boot_save(job, res, note, &bcause) != 0) {
@@ -354,7 +436,6 @@ save:
 out:
 	job_list_free(jobs, nr);
 	result_free(res);
-	result_free(fetched);
 	free(image);
 	free(local_image);
 	free(art);
@@ -363,8 +444,6 @@ out:
 	free(hash);
 	free(why);
 	free(bcause);
-	free(running);
-	free(version);
 	free(note);
 	return ret;
 }

@@ -17,12 +17,13 @@
 
 #include "agents/ssh-exec.h"
 #include "util/error.h"
+#include "util/fd.h"
 #include "util/xalloc.h"
 
 #define EXEC_CLOSE_GRACE	5.0	/* seconds to close a channel */
 
 static int
-exec_cancelled(int fd)
+ssh_exec_cancelled(int fd)
 {
 	char	c;
 
@@ -33,26 +34,20 @@ exec_cancelled(int fd)
 
 
 static int
-exec_sink_add(struct ssh_exec_sink *k, int stream, const char *p, size_t n,
+ssh_exec_sink_add(struct ssh_exec_sink *k, int stream, const char *p, size_t n,
     char **cause)
 {
 	struct strbuf	*sb = stream == 0 ? k->out : k->err;
 	size_t		 i, start;
-	ssize_t		 w;
 
 	if (stream == 0 && k->fd != -1) {
 		for (start = i = 0; i <= n; i++) {
 			if (i < n && !(k->crlf && p[i] == '\r'))
 				continue;
-			while (start < i) {
-				w = write(k->fd, p + start, i - start);
-				if (w == -1 && errno == EINTR)
-					continue;
-				if (w == -1)
-					return error_errno(cause, "couldn't "
-					    "write the log");
-				start += (size_t)w;
-			}
+			if (start < i && fd_write_all(k->fd, p + start,
+			    i - start) != 0)
+				return error_errno(cause, "couldn't write the "
+				    "log");
 			start = i + 1;
 		}
 		return 0;
@@ -64,7 +59,7 @@ exec_sink_add(struct ssh_exec_sink *k, int stream, const char *p, size_t n,
 
 /* Read a channel's output to its end, by the deadline. */
 static int
-exec_drain(struct ssh_session *s, LIBSSH2_CHANNEL *ch,
+ssh_exec_drain(struct ssh_session *s, LIBSSH2_CHANNEL *ch,
     struct ssh_exec_sink *k, double deadline, int cancel_fd, char **cause)
 {
 	char	buf[16384];
@@ -87,7 +82,7 @@ exec_drain(struct ssh_session *s, LIBSSH2_CHANNEL *ch,
 			}
 			got = 1;
 			ssh_session_unlock(s);
-			if (exec_sink_add(k, stream, buf, (size_t)n,
+			if (ssh_exec_sink_add(k, stream, buf, (size_t)n,
 			    cause) != 0) {
 				ssh_session_lock(s);
 				goto out;
@@ -100,7 +95,7 @@ exec_drain(struct ssh_session *s, LIBSSH2_CHANNEL *ch,
 			ssh_session_progress(s);
 			break;
 		}
-		if (exec_cancelled(cancel_fd)) {
+		if (ssh_exec_cancelled(cancel_fd)) {
 			error_set(cause, "cancelled: the run's owner went away");
 			goto out;
 		}
@@ -115,7 +110,7 @@ out:
 
 
 static void
-exec_channel_free(struct ssh_session *s, LIBSSH2_CHANNEL *ch, int close_it)
+ssh_exec_channel_free(struct ssh_session *s, LIBSSH2_CHANNEL *ch, int close_it)
 {
 	double	 deadline = ssh_session_now() + EXEC_CLOSE_GRACE;
 	char	*ignore = NULL;
@@ -168,7 +163,7 @@ ssh_exec_run(struct ssh_session *s, const char *cmd, int pty,
 	    (unsigned)strlen(cmd)));
 	if (rc != 0)
 		goto fail;
-	if (exec_drain(s, ch, k, deadline, cancel_fd, &why) != 0)
+	if (ssh_exec_drain(s, ch, k, deadline, cancel_fd, &why) != 0)
 		goto fail;
 	SSH_CALL(s, deadline, &why, "closing the channel", rc,
 	    libssh2_channel_close(ch));
@@ -193,7 +188,7 @@ ssh_exec_run(struct ssh_session *s, const char *cmd, int pty,
 fail:
 	error_set(cause, "%s", why != NULL ? why : "failed");
 out:
-	exec_channel_free(s, ch, !closed);
+	ssh_exec_channel_free(s, ch, !closed);
 	free(why);
 	return ret;
 }

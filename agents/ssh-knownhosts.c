@@ -83,7 +83,7 @@ ssh_knownhosts_base64(const char *s, size_t len, unsigned char **out,
 }
 
 static char *
-knownhosts_base64_encode(const unsigned char *p, size_t len, int pad)
+ssh_knownhosts_base64_encode(const unsigned char *p, size_t len, int pad)
 {
 	char	*out = xmalloc((len + 2) / 3 * 4 + 1);
 	int	 n = EVP_EncodeBlock((unsigned char *)out, p, (int)len);
@@ -97,7 +97,7 @@ knownhosts_base64_encode(const unsigned char *p, size_t len, int pad)
 
 /* |1|salt|hash: HMAC-SHA1 of the name under the salt. */
 static int
-knownhosts_hashed_match(const char *pattern, size_t len, const char *name)
+ssh_knownhosts_hashed_match(const char *pattern, size_t len, const char *name)
 {
 	unsigned char	*salt = NULL, *hash = NULL, mac[EVP_MAX_MD_SIZE];
 	const char	*bar;
@@ -127,12 +127,12 @@ out:
 
 /* OpenSSH's patterns: '*' and '?' only (brackets are literal), no case. */
 static int
-knownhosts_glob(const char *p, size_t plen, const char *s)
+ssh_knownhosts_glob(const char *p, size_t plen, const char *s)
 {
 	for (; plen > 0; p++, plen--) {
 		if (*p == '*') {
 			for (;; s++) {
-				if (knownhosts_glob(p + 1, plen - 1, s))
+				if (ssh_knownhosts_glob(p + 1, plen - 1, s))
 					return 1;
 				if (*s == '\0')
 					return 0;
@@ -150,19 +150,19 @@ knownhosts_glob(const char *p, size_t plen, const char *s)
 
 /* Does a comma-separated pattern list name this host (and not negate it)? */
 static int
-knownhosts_names_match(const char *patterns, size_t len, const char *name)
+ssh_knownhosts_names_match(const char *patterns, size_t len, const char *name)
 {
 	const char	*p = patterns, *end = patterns + len, *comma;
 	int		 positive = 0, negated = 0, neg, m;
 	size_t		 n;
 
 	if (len >= 3 && strncmp(patterns, "|1|", 3) == 0)
-		return knownhosts_hashed_match(patterns, len, name);
+		return ssh_knownhosts_hashed_match(patterns, len, name);
 	while (p < end) {
 		comma = memchr(p, ',', (size_t)(end - p));
 		n = comma != NULL ? (size_t)(comma - p) : (size_t)(end - p);
 		neg = n > 0 && *p == '!';
-		m = knownhosts_glob(p + neg, n - neg, name);
+		m = ssh_knownhosts_glob(p + neg, n - neg, name);
 		if (m && neg)
 			negated = 1;
 		else if (m)
@@ -173,7 +173,7 @@ knownhosts_names_match(const char *patterns, size_t len, const char *name)
 }
 
 static const struct knownhosts_type *
-knownhosts_type_find(const char *type, size_t len)
+ssh_knownhosts_type_find(const char *type, size_t len)
 {
 	size_t	i;
 
@@ -198,7 +198,7 @@ struct knownhosts_line {
 };
 
 static const char *
-knownhosts_field(const char *p, const char *end, const char **start,
+ssh_knownhosts_field(const char *p, const char *end, const char **start,
     size_t *len)
 {
 	while (p < end && (*p == ' ' || *p == '\t'))
@@ -212,31 +212,32 @@ knownhosts_field(const char *p, const char *end, const char **start,
 
 /* Split one line; 0 for a comment, a blank or a malformed line. */
 static int
-knownhosts_line_parse(const char *line, size_t len, struct knownhosts_line *l)
+ssh_knownhosts_line_parse(const char *line, size_t len,
+    struct knownhosts_line *l)
 {
 	const char	*p = line, *end = line + len, *f;
 	size_t		 n;
 
 	memset(l, 0, sizeof *l);
 	l->marker = "";
-	p = knownhosts_field(p, end, &f, &n);
+	p = ssh_knownhosts_field(p, end, &f, &n);
 	if (n == 0 || *f == '#')
 		return 0;
 	if (*f == '@') {
 		l->marker = f;
 		l->marker_len = n;
-		p = knownhosts_field(p, end, &f, &n);
+		p = ssh_knownhosts_field(p, end, &f, &n);
 	}
 	l->names = f;
 	l->names_len = n;
-	p = knownhosts_field(p, end, &l->type, &l->type_len);
-	knownhosts_field(p, end, &l->key, &l->key_len);
+	p = ssh_knownhosts_field(p, end, &l->type, &l->type_len);
+	ssh_knownhosts_field(p, end, &l->key, &l->key_len);
 	return l->names_len > 0 && l->type_len > 0 && l->key_len > 0;
 }
 
 /* Call fn for every line of the file that names the host. */
 static int
-knownhosts_scan(const char *path, const char *name,
+ssh_knownhosts_scan(const char *path, const char *name,
     int (*fn)(const struct knownhosts_line *, void *), void *payload,
     int *missing, char **cause)
 {
@@ -261,9 +262,9 @@ knownhosts_scan(const char *path, const char *name,
 	for (p = buf; p < buf + len; p = nl + 1) {
 		if ((nl = memchr(p, '\n', (size_t)(buf + len - p))) == NULL)
 			nl = buf + len;
-		if (!knownhosts_line_parse(p, (size_t)(nl - p), &l))
+		if (!ssh_knownhosts_line_parse(p, (size_t)(nl - p), &l))
 			continue;
-		if (!knownhosts_names_match(l.names, l.names_len, name))
+		if (!ssh_knownhosts_names_match(l.names, l.names_len, name))
 			continue;
 		if (fn(&l, payload) != 0)
 			break;
@@ -279,14 +280,14 @@ struct knownhosts_methods {
 };
 
 static int
-knownhosts_methods_line(const struct knownhosts_line *l, void *payload)
+ssh_knownhosts_methods_line(const struct knownhosts_line *l, void *payload)
 {
 	struct knownhosts_methods	*m = payload;
 	const struct knownhosts_type	*t;
 
 	if (l->marker_len > 0)
 		return 0;
-	if ((t = knownhosts_type_find(l->type, l->type_len)) != NULL)
+	if ((t = ssh_knownhosts_type_find(l->type, l->type_len)) != NULL)
 		m->have[t - knownhosts_types] = 1;
 	return 0;
 }
@@ -302,8 +303,8 @@ ssh_knownhosts_methods(const char *path, const char *host, int port)
 	int				 missing;
 
 	memset(&m, 0, sizeof m);
-	if (knownhosts_scan(path, name, knownhosts_methods_line, &m, &missing,
-	    &cause) != 0)
+	if (ssh_knownhosts_scan(path, name, ssh_knownhosts_methods_line, &m,
+	    &missing, &cause) != 0)
 		free(cause);
 	for (i = 0; i < sizeof knownhosts_types / sizeof knownhosts_types[0];
 	    i++) {
@@ -321,8 +322,8 @@ ssh_knownhosts_methods(const char *path, const char *host, int port)
 
 /* The type name a key blob starts with: uint32 length, then the name. */
 static int
-knownhosts_blob_type(const unsigned char *blob, size_t len, const char **type,
-    size_t *type_len)
+ssh_knownhosts_blob_type(const unsigned char *blob, size_t len,
+    const char **type, size_t *type_len)
 {
 	size_t	n;
 
@@ -347,10 +348,10 @@ ssh_knownhosts_fingerprint_blob(const unsigned char *blob, size_t len)
 	size_t				 type_len;
 	char				*b64, *s;
 
-	if (knownhosts_blob_type(blob, len, &type, &type_len) == 0)
-		t = knownhosts_type_find(type, type_len);
+	if (ssh_knownhosts_blob_type(blob, len, &type, &type_len) == 0)
+		t = ssh_knownhosts_type_find(type, type_len);
 	EVP_Digest(blob, len, md, &mdlen, EVP_sha256(), NULL);
-	b64 = knownhosts_base64_encode(md, mdlen, 0);
+	b64 = ssh_knownhosts_base64_encode(md, mdlen, 0);
 	s = xasprintf("%s key SHA256:%s", t != NULL ? t->label : "unknown",
 	    b64);
 	free(b64);
@@ -381,7 +382,7 @@ struct knownhosts_check {
 };
 
 static int
-knownhosts_check_line(const struct knownhosts_line *l, void *payload)
+ssh_knownhosts_check_line(const struct knownhosts_line *l, void *payload)
 {
 	struct knownhosts_check	*c = payload;
 	unsigned char		*key = NULL;
@@ -408,10 +409,10 @@ knownhosts_check_line(const struct knownhosts_line *l, void *payload)
 
 /* Append "NAME TYPE BASE64" to the file, creating it (0600) if needed. */
 static int
-knownhosts_append(const char *path, const char *name,
+ssh_knownhosts_append(const char *path, const char *name,
     const struct knownhosts_check *c, char **cause)
 {
-	char	*b64 = knownhosts_base64_encode(c->blob, c->len, 1);
+	char	*b64 = ssh_knownhosts_base64_encode(c->blob, c->len, 1);
 	char	*line = xasprintf("%s %.*s %s\n", name, (int)c->type_len,
 		    c->type, b64);
 	size_t	 len = strlen(line);
@@ -453,12 +454,12 @@ ssh_knownhosts_lookup(const char *path, const char *host, int port,
 	memset(&c, 0, sizeof c);
 	c.blob = blob;
 	c.len = len;
-	if (knownhosts_blob_type(blob, len, &c.type, &c.type_len) != 0) {
+	if (ssh_knownhosts_blob_type(blob, len, &c.type, &c.type_len) != 0) {
 		error_set(cause, "'%s' presented a malformed host key", name);
 		goto out;
 	}
-	if (knownhosts_scan(path, name, knownhosts_check_line, &c, missing,
-	    cause) != 0)
+	if (ssh_knownhosts_scan(path, name, ssh_knownhosts_check_line, &c,
+	    missing, cause) != 0)
 		goto out;
 	if (c.revoked)
 		*out = SSH_KNOWNHOSTS_REVOKED;
@@ -552,7 +553,7 @@ ssh_knownhosts_verify(LIBSSH2_SESSION *ssh, const char *agent,
 		error_prefix(cause, "agent '%s': known_hosts", agent);
 		goto out;
 	}
-	knownhosts_blob_type(c.blob, c.len, &c.type, &c.type_len);
+	ssh_knownhosts_blob_type(c.blob, c.len, &c.type, &c.type_len);
 	fp = ssh_knownhosts_fingerprint_blob(c.blob, c.len);
 	switch (st) {
 	case SSH_KNOWNHOSTS_MATCH:
@@ -583,7 +584,7 @@ ssh_knownhosts_verify(LIBSSH2_SESSION *ssh, const char *agent,
 			r = SSH_SESSION_REFUSED;
 			break;
 		}
-		if (knownhosts_append(path, name, &c, cause) != 0) {
+		if (ssh_knownhosts_append(path, name, &c, cause) != 0) {
 			error_prefix(cause, "agent '%s': trusting '%s' on first "
 			    "use", agent, name);
 			break;

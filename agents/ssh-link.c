@@ -69,7 +69,7 @@ ssh_link_address(const char *prefix, const char *agent)
 }
 
 static int
-link_sockaddr(const char *address, struct sockaddr_un *sa, socklen_t *len,
+ssh_link_sockaddr(const char *address, struct sockaddr_un *sa, socklen_t *len,
     char **cause)
 {
 	size_t	n = strlen(address);
@@ -85,7 +85,7 @@ link_sockaddr(const char *address, struct sockaddr_un *sa, socklen_t *len,
 }
 
 static int
-link_same_user(int fd)
+ssh_link_same_user(int fd)
 {
 	struct ucred	cred;
 	socklen_t	len = sizeof cred;
@@ -102,7 +102,7 @@ ssh_link_listen(const char *address, int *fd, char **cause)
 	socklen_t		len;
 	int			s;
 
-	if (link_sockaddr(address, &sa, &len, cause) != 0)
+	if (ssh_link_sockaddr(address, &sa, &len, cause) != 0)
 		return -1;
 	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (s == -1)
@@ -119,7 +119,7 @@ ssh_link_listen(const char *address, int *fd, char **cause)
 /* Frames. */
 
 static int
-link_io(int fd, void *buf, size_t len, int writing, double deadline)
+ssh_link_io(int fd, void *buf, size_t len, int writing, double deadline)
 {
 	struct pollfd	 pfd;
 	char		*p = buf;
@@ -161,7 +161,7 @@ link_io(int fd, void *buf, size_t len, int writing, double deadline)
 }
 
 static void
-link_put_u32(struct strbuf *sb, uint32_t v)
+ssh_link_put_u32(struct strbuf *sb, uint32_t v)
 {
 	uint32_t	n = htonl(v);
 
@@ -169,26 +169,26 @@ link_put_u32(struct strbuf *sb, uint32_t v)
 }
 
 static int
-link_send(int fd, const char *const *fields, size_t nr, double deadline)
+ssh_link_send(int fd, const char *const *fields, size_t nr, double deadline)
 {
 	struct strbuf	body = STRBUF_INIT, frame = STRBUF_INIT;
 	size_t		i;
 	int		r;
 
 	for (i = 0; i < nr; i++) {
-		link_put_u32(&body, (uint32_t)strlen(fields[i]));
+		ssh_link_put_u32(&body, (uint32_t)strlen(fields[i]));
 		strbuf_addstr(&body, fields[i]);
 	}
-	link_put_u32(&frame, (uint32_t)body.len);
+	ssh_link_put_u32(&frame, (uint32_t)body.len);
 	strbuf_add(&frame, body.buf, body.len);
-	r = link_io(fd, frame.buf, frame.len, 1, deadline);
+	r = ssh_link_io(fd, frame.buf, frame.len, 1, deadline);
 	strbuf_release(&body);
 	strbuf_release(&frame);
 	return r;
 }
 
 static void
-link_fields_free(char **v, size_t n)
+ssh_link_fields_free(char **v, size_t n)
 {
 	while (n-- > 0)
 		free(v[n]);
@@ -196,13 +196,13 @@ link_fields_free(char **v, size_t n)
 }
 
 static int
-link_recv(int fd, double deadline, char ***out, size_t *nr)
+ssh_link_recv(int fd, double deadline, char ***out, size_t *nr)
 {
 	uint32_t	 len, flen;
 	char		*body = NULL, **v = NULL;
 	size_t		 off = 0, n = 0;
 
-	if (link_io(fd, &len, sizeof len, 0, deadline) != 0)
+	if (ssh_link_io(fd, &len, sizeof len, 0, deadline) != 0)
 		return -1;
 	len = ntohl(len);
 	if (len > LINK_MAX_FRAME) {
@@ -210,7 +210,7 @@ link_recv(int fd, double deadline, char ***out, size_t *nr)
 		return -1;
 	}
 	body = xmalloc(len + 1);
-	if (link_io(fd, body, len, 0, deadline) != 0)
+	if (ssh_link_io(fd, body, len, 0, deadline) != 0)
 		goto fail;
 	v = xcalloc(LINK_MAX_FIELDS, sizeof *v);
 	while (off < len) {
@@ -232,14 +232,14 @@ bad:
 	errno = EPROTO;
 fail:
 	free(body);
-	link_fields_free(v, n);
+	ssh_link_fields_free(v, n);
 	return -1;
 }
 
 /* The server. */
 
 static void
-link_conn_unref(struct link_conn *c)
+ssh_link_conn_unref(struct link_conn *c)
 {
 	if (c == NULL || --c->refs > 0)
 		return;
@@ -253,7 +253,7 @@ link_conn_unref(struct link_conn *c)
  * seconds when this thread connects and limit is not 0).
  */
 static int
-link_get(struct link *l, struct link_conn **out, unsigned limit,
+ssh_link_get(struct link *l, struct link_conn **out, unsigned limit,
     char **cause)
 {
 	struct ssh_session_opts	 o = l->opts;
@@ -272,7 +272,7 @@ link_get(struct link *l, struct link_conn **out, unsigned limit,
 			return 0;
 		}
 		if (l->conn != NULL) {
-			link_conn_unref(l->conn);
+			ssh_link_conn_unref(l->conn);
 			l->conn = NULL;
 		}
 		if (l->connecting) {
@@ -326,7 +326,7 @@ struct link_boot {
 };
 
 static struct ssh_remote *
-link_boot_remote(void *arg)
+ssh_link_boot_remote(void *arg)
 {
 	struct link_boot	*lb = arg;
 
@@ -336,22 +336,22 @@ link_boot_remote(void *arg)
 }
 
 static int
-link_boot_reconnect(void *arg, unsigned limit, char **cause)
+ssh_link_boot_reconnect(void *arg, unsigned limit, char **cause)
 {
 	struct link_boot	*lb = arg;
 
 	pthread_mutex_lock(&lb->l->mu);
 	if (lb->c != NULL) {
 		ssh_session_kill(lb->c->s, "the machine reboots (kexec)");
-		link_conn_unref(lb->c);
+		ssh_link_conn_unref(lb->c);
 		lb->c = NULL;
 	}
 	pthread_mutex_unlock(&lb->l->mu);
-	return link_get(lb->l, &lb->c, limit, cause);
+	return ssh_link_get(lb->l, &lb->c, limit, cause);
 }
 
 static void
-link_reply(int fd, int status, const char *message, const char *output)
+ssh_link_reply(int fd, int status, const char *message, const char *output)
 {
 	char		 st[16];
 	const char	*fields[3];
@@ -360,11 +360,11 @@ link_reply(int fd, int status, const char *message, const char *output)
 	fields[0] = st;
 	fields[1] = message != NULL ? message : "";
 	fields[2] = output != NULL ? output : "";
-	link_send(fd, fields, 3, ssh_session_now() + LINK_REQUEST_TIMEOUT);
+	ssh_link_send(fd, fields, 3, ssh_session_now() + LINK_REQUEST_TIMEOUT);
 }
 
 static void *
-link_client_main(void *arg)
+ssh_link_client_main(void *arg)
 {
 	struct link_client	*lc = arg;
 	struct link		*l = lc->l;
@@ -377,7 +377,7 @@ link_client_main(void *arg)
 	unsigned long		 timeout;
 	int			 rc = -1;
 
-	if (link_recv(lc->fd, ssh_session_now() + LINK_REQUEST_TIMEOUT, &v,
+	if (ssh_link_recv(lc->fd, ssh_session_now() + LINK_REQUEST_TIMEOUT, &v,
 	    &n) != 0)
 		goto done;
 	if (n < 2 || strcmp(v[0], LINK_VERSION) != 0) {
@@ -385,7 +385,7 @@ link_client_main(void *arg)
 		    l->opts.name);
 		goto reply;
 	}
-	if ((rc = link_get(l, &c, 0, &cause)) != 0)
+	if ((rc = ssh_link_get(l, &c, 0, &cause)) != 0)
 		goto reply;
 	rc = -1;
 	if (strcmp(v[1], "info") == 0 && n == 2)
@@ -405,8 +405,8 @@ link_client_main(void *arg)
 		}
 		lb.l = l;
 		lb.c = c;
-		bc.remote = link_boot_remote;
-		bc.reconnect = link_boot_reconnect;
+		bc.remote = ssh_link_boot_remote;
+		bc.reconnect = ssh_link_boot_reconnect;
 		bc.arg = &lb;
 		rc = ssh_boot_kexec_run(&bc, l->opts.name, l->opts.user, &job,
 		    lc->fd, NULL, &cause);
@@ -415,12 +415,12 @@ link_client_main(void *arg)
 		error_set(&cause, "agent '%s': unknown request '%s'",
 		    l->opts.name, v[1]);
 reply:
-	link_reply(lc->fd, rc, cause, out);
+	ssh_link_reply(lc->fd, rc, cause, out);
 done:
 	pthread_mutex_lock(&l->mu);
-	link_conn_unref(c);
+	ssh_link_conn_unref(c);
 	pthread_mutex_unlock(&l->mu);
-	link_fields_free(v, n);
+	ssh_link_fields_free(v, n);
 	close(lc->fd);
 	free(lc);
 	free(cause);
@@ -430,7 +430,7 @@ done:
 
 /* Ping an idle connection; a ping that goes unanswered kills it. */
 static void *
-link_keepalive_main(void *arg)
+ssh_link_keepalive_main(void *arg)
 {
 	struct link		*l = arg;
 	struct link_conn	*c;
@@ -453,7 +453,7 @@ link_keepalive_main(void *arg)
 			free(cause);
 		}
 		pthread_mutex_lock(&l->mu);
-		link_conn_unref(c);
+		ssh_link_conn_unref(c);
 		pthread_mutex_unlock(&l->mu);
 	}
 	return NULL;
@@ -482,7 +482,7 @@ ssh_link_serve(int fd, const struct ssh_session_opts *opts,
 	signal(SIGPIPE, SIG_IGN);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	if (pthread_create(&t, &attr, link_keepalive_main, &l) != 0)
+	if (pthread_create(&t, &attr, ssh_link_keepalive_main, &l) != 0)
 		return error_set(cause, "couldn't start a thread");
 	for (;;) {
 		cfd = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
@@ -492,16 +492,16 @@ ssh_link_serve(int fd, const struct ssh_session_opts *opts,
 				continue;
 			return error_errno(cause, "accept");
 		}
-		if (!link_same_user(cfd)) {
+		if (!ssh_link_same_user(cfd)) {
 			close(cfd);
 			continue;
 		}
 		lc = xcalloc(1, sizeof *lc);
 		lc->l = &l;
 		lc->fd = cfd;
-		if (pthread_create(&t, &attr, link_client_main, lc) != 0) {
-			link_reply(cfd, -1, "the link couldn't start a thread",
-			    NULL);
+		if (pthread_create(&t, &attr, ssh_link_client_main, lc) != 0) {
+			ssh_link_reply(cfd, -1,
+			    "the link couldn't start a thread", NULL);
 			close(cfd);
 			free(lc);
 		}
@@ -511,7 +511,7 @@ ssh_link_serve(int fd, const struct ssh_session_opts *opts,
 /* The client. */
 
 static int
-link_call(const char *address, const char *const *req, size_t nr_req,
+ssh_link_call(const char *address, const char *const *req, size_t nr_req,
     double deadline, char **out, char **cause)
 {
 	struct sockaddr_un	  sa;
@@ -520,7 +520,7 @@ link_call(const char *address, const char *const *req, size_t nr_req,
 	size_t			  n = 0;
 	int			  fd = -1, r = -1;
 
-	if (link_sockaddr(address, &sa, &len, cause) != 0)
+	if (ssh_link_sockaddr(address, &sa, &len, cause) != 0)
 		return -1;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd == -1)
@@ -530,13 +530,13 @@ link_call(const char *address, const char *const *req, size_t nr_req,
 		    address);
 		goto out;
 	}
-	if (!link_same_user(fd)) {
+	if (!ssh_link_same_user(fd)) {
 		error_set(cause, "its link '@%s' belongs to another user",
 		    address);
 		goto out;
 	}
-	if (link_send(fd, req, nr_req, deadline) != 0 ||
-	    link_recv(fd, deadline, &v, &n) != 0) {
+	if (ssh_link_send(fd, req, nr_req, deadline) != 0 ||
+	    ssh_link_recv(fd, deadline, &v, &n) != 0) {
 		error_errno(cause, "its link '@%s' went away", address);
 		goto out;
 	}
@@ -554,7 +554,7 @@ link_call(const char *address, const char *const *req, size_t nr_req,
 		v[2] = NULL;
 	}
 out:
-	link_fields_free(v, n);
+	ssh_link_fields_free(v, n);
 	if (fd != -1)
 		close(fd);
 	return r;
@@ -577,7 +577,7 @@ ssh_link_run(const char *address, const struct transport_job *job,
 	req[5] = timeout;
 	if (job->timeout > 0)
 		deadline = ssh_session_now() + job->timeout + LINK_REPLY_MARGIN;
-	return link_call(address, req, 6, deadline, NULL, cause);
+	return ssh_link_call(address, req, 6, deadline, NULL, cause);
 }
 
 int
@@ -586,6 +586,6 @@ ssh_link_info(const char *address, unsigned timeout, char **out,
 {
 	const char	*req[2] = { LINK_VERSION, "info" };
 
-	return link_call(address, req, 2, ssh_session_now() + timeout +
+	return ssh_link_call(address, req, 2, ssh_session_now() + timeout +
 	    LINK_REPLY_MARGIN, out, cause);
 }

@@ -510,6 +510,40 @@ ssh_remote_describe_exit(const struct ssh_exec_exit *ex)
 	return xasprintf("exited with status %d", ex->status);
 }
 
+/* A run's remote directory, removed once the connection is idle. */
+static void
+ssh_remote_cleanup_add(struct ssh_remote *r, char *rdir)
+{
+	pthread_mutex_lock(&r->mu);
+	ALLOC_GROW(r->cleanup, r->nr_cleanup, r->alloc_cleanup);
+	r->cleanup[r->nr_cleanup++] = rdir;
+	pthread_mutex_unlock(&r->mu);
+}
+
+/*
+ * The run's directory over there (*rdir, a name of its own under runs/)
+ * with the job staged in it, and the agent's command line in *inner.
+ */
+static int
+ssh_remote_run_stage(struct ssh_remote *r, const struct transport_job *job,
+    char **rdir, struct strbuf *inner, double deadline, char **why)
+{
+	char	rnd[17], id[HASH_HEX_LEN + 1];
+	int	ret;
+
+	hash_sha256_hex(job->run_dir, strlen(job->run_dir), id);
+	ssh_remote_random_hex(rnd);
+	pthread_mutex_lock(&r->mu);
+	if (ssh_remote_prepare_locked(r, deadline, why) != 0) {
+		pthread_mutex_unlock(&r->mu);
+		return -1;
+	}
+	*rdir = xasprintf("%s/runs/%.12s-%s", r->base, id, rnd);
+	ret = ssh_remote_stage(r, job, *rdir, inner, deadline, why);
+	pthread_mutex_unlock(&r->mu);
+	return ret != 0 ? -1 : 0;
+}
+
 int
 ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
     int cancel_fd, struct result **out, char **cause)
@@ -518,7 +552,6 @@ ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
 	struct ssh_exec_sink	 k;
 	struct ssh_exec_exit	 ex;
 	struct result		*res = NULL;
-	char			 rnd[17], id[HASH_HEX_LEN + 1];
 	char			*rdir = NULL, *cmd = NULL, *remote_res = NULL;
 	char			*local_res = NULL, *log = NULL, *why = NULL;
 	char			*how = NULL, *dl_why = NULL;
@@ -531,19 +564,8 @@ ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
 		goto fail;
 	log = path_join(job->run_dir, "agent.log");
 	local_res = path_join(job->run_dir, "result");
-	hash_sha256_hex(job->run_dir, strlen(job->run_dir), id);
-	ssh_remote_random_hex(rnd);
-	pthread_mutex_lock(&r->mu);
-	if (ssh_remote_prepare_locked(r, deadline, &why) != 0) {
-		pthread_mutex_unlock(&r->mu);
+	if (ssh_remote_run_stage(r, job, &rdir, &inner, deadline, &why) != 0)
 		goto fail;
-	}
-	rdir = xasprintf("%s/runs/%.12s-%s", r->base, id, rnd);
-	ret = ssh_remote_stage(r, job, rdir, &inner, deadline, &why);
-	pthread_mutex_unlock(&r->mu);
-	if (ret != 0)
-		goto fail;
-	ret = -1;
 	cmd = ssh_remote_command(&inner);
 	memset(&k, 0, sizeof k);
 	k.fd = logfd;
@@ -567,11 +589,8 @@ ssh_remote_run(struct ssh_remote *r, const struct transport_job *job,
 		dl_why = why;
 		why = NULL;
 	}
-	pthread_mutex_lock(&r->mu);
-	ALLOC_GROW(r->cleanup, r->nr_cleanup, r->alloc_cleanup);
-	r->cleanup[r->nr_cleanup++] = rdir;
+	ssh_remote_cleanup_add(r, rdir);
 	rdir = NULL;
-	pthread_mutex_unlock(&r->mu);
 	if (skipped > 0)
 		dprintf(logfd, "bisectd: %d entries of the result directory "
 		    "were not fetched (not regular files, or bad names)\n",
@@ -603,12 +622,8 @@ fail:
 	error_set(cause, "agent '%s': %s", r->agent, why != NULL ? why :
 	    "failed");
 out:
-	if (rdir != NULL) {
-		pthread_mutex_lock(&r->mu);
-		ALLOC_GROW(r->cleanup, r->nr_cleanup, r->alloc_cleanup);
-		r->cleanup[r->nr_cleanup++] = rdir;
-		pthread_mutex_unlock(&r->mu);
-	}
+	if (rdir != NULL)
+		ssh_remote_cleanup_add(r, rdir);
 	if (logfd != -1)
 		close(logfd);
 	result_free(res);

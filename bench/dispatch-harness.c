@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/bench.h"
 #include "agents/transport.h"
 #include "jobs/config.h"
 #include "util/file.h"
@@ -31,30 +32,6 @@ static const char	*job_text =
     "run: sh bench.sh\n"
     "runs: 1\n"
     "metric: microbench.score\n";
-
-static double
-dispatch_harness_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int
-dispatch_harness_cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double
-dispatch_harness_median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, dispatch_harness_cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 struct bench {
 	const struct config_agent	*a;
@@ -83,7 +60,7 @@ dispatch_harness_transport(struct bench *b)
 	struct transport	*t = NULL;
 	struct transport_job	 job;
 	char			*dir = path_join(b->work, "run"), *cause = NULL;
-	double			 t0 = dispatch_harness_now();
+	double			 t0 = bench_now();
 	int			 r;
 
 	memset(&job, 0, sizeof job);
@@ -98,7 +75,7 @@ dispatch_harness_transport(struct bench *b)
 		fprintf(stderr, "dispatch-harness: %s\n", cause);
 	free(cause);
 	free(dir);
-	return r == 0 ? dispatch_harness_now() - t0 : -1;
+	return r == 0 ? bench_now() - t0 : -1;
 }
 
 static char *
@@ -153,9 +130,9 @@ dispatch_harness_openssh(struct bench *b, const char *opts)
 	    b->a->host, b->rdir, ssh, b->rdir, b->rdir, b->rdir, b->rdir,
 	    b->rdir, b->rdir, b->rdir, scp, b->a->user, b->a->host, b->rdir,
 	    local);
-	t0 = dispatch_harness_now();
+	t0 = bench_now();
 	r = dispatch_harness_sh(cmd);
-	t0 = dispatch_harness_now() - t0;
+	t0 = bench_now() - t0;
 	free(cmd);
 	free(ssh);
 	free(scp);
@@ -175,9 +152,9 @@ dispatch_harness_local(struct bench *b)
 	    "cp -pR %s/. %s/local/work/ && %s run --workdir %s/local/work %s "
 	    "%s/local/result >/dev/null 2>&1", b->work, b->work, b->art,
 	    b->work, b->agent_path, b->work, b->jobfile, b->work);
-	t0 = dispatch_harness_now();
+	t0 = bench_now();
 	r = dispatch_harness_sh(cmd);
-	t0 = dispatch_harness_now() - t0;
+	t0 = bench_now() - t0;
 	free(cmd);
 	return r == 0 ? t0 : -1;
 }
@@ -196,10 +173,74 @@ dispatch_harness_block(struct bench *b, const char *opts, int openssh, int n)
 		if (i >= 0)
 			v[i] = x;
 	}
-	m = dispatch_harness_median(v, n);
+	m = bench_median(v, (size_t)n);
 out:
 	free(v);
 	return m;
+}
+
+/*
+ * n rounds of a run locally, over the link and over OpenSSH, in turn;
+ * their medians and overheads printed beside the reference figures
+ * (direct: libssh2 without reuse, master: OpenSSH's ControlMaster). 0
+ * when the link's overhead is at most max_ratio of OpenSSH's, else 1.
+ */
+static int
+dispatch_harness_compare(struct bench *b, int n, double direct,
+    double master, double max_ratio)
+{
+	double	*loc, *lnk, *ssh, *d_lnk, *d_ssh;
+	double	 x[3], o_lnk, o_ssh, ratio;
+	size_t	 nn = (size_t)n;
+	int	 i, k, m, r = 1;
+
+	loc = xcalloc((size_t)n, sizeof *loc);
+	lnk = xcalloc((size_t)n, sizeof *lnk);
+	ssh = xcalloc((size_t)n, sizeof *ssh);
+	d_lnk = xcalloc((size_t)n, sizeof *d_lnk);
+	d_ssh = xcalloc((size_t)n, sizeof *d_ssh);
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < 3; k++) {
+			m = (i + k) % 3;
+			x[m] = m == 0 ? dispatch_harness_local(b) : m == 1 ?
+			    dispatch_harness_transport(b) : dispatch_harness_openssh(b, "");
+			if (x[m] < 0)
+				goto out;
+		}
+		loc[i] = x[0];
+		lnk[i] = x[1];
+		ssh[i] = x[2];
+		d_lnk[i] = x[1] - x[0];
+		d_ssh[i] = x[2] - x[0];
+	}
+	o_lnk = bench_median(d_lnk, nn);
+	o_ssh = bench_median(d_ssh, nn);
+	ratio = o_lnk / o_ssh;
+	printf("dispatch-ssh: median of %d runs of a trivial job; the agent's "
+	    "own work, run locally: %.1f ms\n", n, bench_median(loc, nn) * 1e3);
+	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms\n",
+	    "libssh2, connection reused (link):", bench_median(lnk, nn) * 1e3,
+	    o_lnk * 1e3);
+	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms\n",
+	    "OpenSSH ssh+scp, new connections:", bench_median(ssh, nn) * 1e3,
+	    o_ssh * 1e3);
+	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms "
+	    "(measured apart)\n", "libssh2, a new connection per run:",
+	    direct * 1e3, (direct - bench_median(loc, nn)) * 1e3);
+	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms "
+	    "(measured apart)\n", "OpenSSH ssh+scp over a ControlMaster:",
+	    master * 1e3, (master - bench_median(loc, nn)) * 1e3);
+	printf("dispatch-ssh: overhead ratio, reused libssh2 / OpenSSH "
+	    "ssh+scp: %.3f (target <= %.2f): %s\n", ratio, max_ratio,
+	    ratio <= max_ratio ? "ok" : "MISSED");
+	r = ratio <= max_ratio ? 0 : 1;
+out:
+	free(loc);
+	free(lnk);
+	free(ssh);
+	free(d_lnk);
+	free(d_ssh);
+	return r;
 }
 
 int
@@ -207,13 +248,10 @@ main(int argc, char **argv)
 {
 	struct config		*cfg = NULL;
 	struct bench		 b;
-	double			*loc = NULL, *lnk = NULL, *ssh = NULL;
-	double			*d_lnk = NULL, *d_ssh = NULL;
-	double			 direct, master, x[3], o_lnk, o_ssh, ratio;
-	double			 max_ratio;
+	double			 direct, master, max_ratio;
 	char			*cause = NULL, *ctl = NULL, *opts = NULL;
 	pid_t			 pid = -1;
-	int			 n, fd, status, i, k, m, r = 1;
+	int			 n, fd, status, r = 1;
 
 	if (argc < 5) {
 		printf("dispatch-harness: driven by bench/dispatch-ssh.sh\n");
@@ -270,56 +308,12 @@ main(int argc, char **argv)
 	close(fd);
 	if (dispatch_harness_transport(&b) < 0)		/* warm: connect, uploads */
 		goto out;
-	loc = xcalloc((size_t)n, sizeof *loc);
-	lnk = xcalloc((size_t)n, sizeof *lnk);
-	ssh = xcalloc((size_t)n, sizeof *ssh);
-	d_lnk = xcalloc((size_t)n, sizeof *d_lnk);
-	d_ssh = xcalloc((size_t)n, sizeof *d_ssh);
-	for (i = 0; i < n; i++) {
-		for (k = 0; k < 3; k++) {
-			m = (i + k) % 3;
-			x[m] = m == 0 ? dispatch_harness_local(&b) : m == 1 ?
-			    dispatch_harness_transport(&b) : dispatch_harness_openssh(&b, "");
-			if (x[m] < 0)
-				goto out;
-		}
-		loc[i] = x[0];
-		lnk[i] = x[1];
-		ssh[i] = x[2];
-		d_lnk[i] = x[1] - x[0];
-		d_ssh[i] = x[2] - x[0];
-	}
-	o_lnk = dispatch_harness_median(d_lnk, n);
-	o_ssh = dispatch_harness_median(d_ssh, n);
-	ratio = o_lnk / o_ssh;
-	printf("dispatch-ssh: median of %d runs of a trivial job; the agent's "
-	    "own work, run locally: %.1f ms\n", n, dispatch_harness_median(loc, n) * 1e3);
-	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms\n",
-	    "libssh2, connection reused (link):", dispatch_harness_median(lnk, n) * 1e3,
-	    o_lnk * 1e3);
-	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms\n",
-	    "OpenSSH ssh+scp, new connections:", dispatch_harness_median(ssh, n) * 1e3,
-	    o_ssh * 1e3);
-	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms "
-	    "(measured apart)\n", "libssh2, a new connection per run:",
-	    direct * 1e3, (direct - dispatch_harness_median(loc, n)) * 1e3);
-	printf("  %-42s %7.1f ms/run, dispatch overhead %6.1f ms "
-	    "(measured apart)\n", "OpenSSH ssh+scp over a ControlMaster:",
-	    master * 1e3, (master - dispatch_harness_median(loc, n)) * 1e3);
-	printf("dispatch-ssh: overhead ratio, reused libssh2 / OpenSSH "
-	    "ssh+scp: %.3f (target <= %.2f): %s\n", ratio, max_ratio,
-	    ratio <= max_ratio ? "ok" : "MISSED");
-	r = ratio <= max_ratio ? 0 : 1;
+	r = dispatch_harness_compare(&b, n, direct, master, max_ratio);
 out:
 	if (pid > 0) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
 	}
-	free(loc);
-	free(lnk);
-	free(ssh);
-	free(d_lnk);
-	free(d_ssh);
 	free(ctl);
 	free(opts);
 	free(b.agent_path);

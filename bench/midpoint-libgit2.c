@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/bench.h"
 #include "bisectd/repo.h"
 #include "stats/bisect.h"
 #include "util/error.h"
@@ -25,33 +26,9 @@
 #define BENCH_SIDE_BACK		10	/* the side forks this far back */
 #define BENCH_DATE		1700000000L
 
-static double
-bench_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int
-bench_cmp(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double
-bench_median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, bench_cmp);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static void
-bench_commit(FILE *f, const char *ref, long mark, long date, long from,
-    long merge)
+midpoint_libgit2_commit(FILE *f, const char *ref, long mark, long date,
+    long from, long merge)
 {
 	char	msg[64], data[32];
 
@@ -74,7 +51,7 @@ bench_commit(FILE *f, const char *ref, long mark, long date, long from,
  * earlier. Marks are the creation order, dates one second apart.
  */
 static int
-bench_generate(const char *dir, long nr, char **cause)
+midpoint_libgit2_generate(const char *dir, long nr, char **cause)
 {
 	char	*cmd;
 	FILE	*f;
@@ -95,15 +72,16 @@ bench_generate(const char *dir, long nr, char **cause)
 			fork_at = main_marks[nr_main - BENCH_SIDE_BACK];
 			for (i = 0; i < BENCH_SIDE_LEN; i++) {
 				mark++;
-				bench_commit(f, "refs/heads/side", mark,
-				    BENCH_DATE + mark, i == 0 ? fork_at : 0, 0);
+				midpoint_libgit2_commit(f, "refs/heads/side",
+				    mark, BENCH_DATE + mark, i == 0 ?
+				    fork_at : 0, 0);
 			}
 			mark++;
-			bench_commit(f, "refs/heads/main", mark,
+			midpoint_libgit2_commit(f, "refs/heads/main", mark,
 			    BENCH_DATE + mark, 0, mark - 1);
 		} else {
 			mark++;
-			bench_commit(f, "refs/heads/main", mark,
+			midpoint_libgit2_commit(f, "refs/heads/main", mark,
 			    BENCH_DATE + mark, 0, 0);
 		}
 		main_marks[nr_main++] = mark;
@@ -122,7 +100,7 @@ bench_generate(const char *dir, long nr, char **cause)
  * them: drop those (the copy is timed with the rest).
  */
 static size_t
-bench_midpoint(const struct repo_range *rr)
+midpoint_libgit2_midpoint(const struct repo_range *rr)
 {
 	struct bisect_commit	*view;
 	size_t			*store, n = rr->nr_commits - rr->nr_good;
@@ -150,7 +128,7 @@ bench_midpoint(const struct repo_range *rr)
 }
 
 static char *
-bench_capture(const char *cmd)
+midpoint_libgit2_capture(const char *cmd)
 {
 	struct strbuf	 sb = STRBUF_INIT;
 	char		 buf[4096];
@@ -168,7 +146,7 @@ bench_capture(const char *cmd)
 
 /* "dist=" of a commit in `git rev-list --bisect-all`, or -1. */
 static long
-bench_dist(const char *all, const char *oid)
+midpoint_libgit2_dist(const char *all, const char *oid)
 {
 	const char	*p = strstr(all, oid);
 
@@ -183,15 +161,17 @@ bench_dist(const char *all, const char *oid)
  * ~0.1% of half way, so its pick may be a little off the best.
  */
 static void
-bench_compare(const char *dir, const char *git_pick, const char *ours)
+midpoint_libgit2_compare(const char *dir, const char *git_pick,
+    const char *ours)
 {
 	char	*cmd, *all;
 
 	cmd = xasprintf("git -C '%s' rev-list --bisect-all main ^good", dir);
-	all = bench_capture(cmd);
+	all = midpoint_libgit2_capture(cmd);
 	printf("midpoint: git --bisect %.12s (dist=%ld), ours %.12s "
 	    "(dist=%ld), best in --bisect-all dist=%ld\n", git_pick,
-	    bench_dist(all, git_pick), ours, bench_dist(all, ours),
+	    midpoint_libgit2_dist(all, git_pick), ours,
+	    midpoint_libgit2_dist(all, ours),
 	    atol(strstr(all, "(dist=") != NULL ?
 	    strstr(all, "(dist=") + 6 : "-1"));
 	free(all);
@@ -203,7 +183,7 @@ bench_compare(const char *dir, const char *git_pick, const char *ours)
  * git process; a new repository handle for us). Prints the medians.
  */
 static int
-bench_round(const char *dir, int reps, const char *label)
+midpoint_libgit2_round(const char *dir, int reps, const char *label)
 {
 	struct config_repo	 cr;
 	struct repo_range	 rr;
@@ -225,7 +205,7 @@ bench_round(const char *dir, int reps, const char *label)
 	for (i = 0; i < reps; i++) {
 		t0 = bench_now();
 		free(git_pick);
-		git_pick = bench_capture(cmd);
+		git_pick = midpoint_libgit2_capture(cmd);
 		t_git[i] = bench_now() - t0;
 
 		t0 = bench_now();
@@ -235,19 +215,19 @@ bench_round(const char *dir, int reps, const char *label)
 			goto out;
 		}
 		t1 = bench_now();
-		pick = bench_midpoint(&rr);
+		pick = midpoint_libgit2_midpoint(&rr);
 		t_ours[i] = bench_now() - t0;
 		t_load += t1 - t0;
 		t_mid += bench_now() - t1;
 		nr_range = rr.nr_commits - rr.nr_good;
 		if (i == reps - 1 && pick < rr.nr_commits)
-			bench_compare(dir, git_pick, rr.oids[pick]);
+			midpoint_libgit2_compare(dir, git_pick, rr.oids[pick]);
 		repo_range_release(&rr);
 		repo_free(r);
 		r = NULL;
 	}
-	g = bench_median(t_git, reps);
-	o = bench_median(t_ours, reps);
+	g = bench_median(t_git, (size_t)reps);
+	o = bench_median(t_ours, (size_t)reps);
 	printf("range: %zu candidates; %d repetitions, median\n", nr_range,
 	    reps);
 	printf("git rev-list --bisect:             %8.1f ms\n", g * 1e3);
@@ -303,15 +283,15 @@ main(int argc, char **argv)
 		return 1;
 	}
 	t0 = bench_now();
-	if (bench_generate(dir, nr, &cause) != 0) {
+	if (midpoint_libgit2_generate(dir, nr, &cause) != 0) {
 		fprintf(stderr, "midpoint-libgit2: %s\n", cause);
 		goto out;
 	}
 	printf("history: %ld commits, a merge every %d (side branches of %d), "
 	    "generated in %.1f s\n", nr, BENCH_SIDE_EVERY, BENCH_SIDE_LEN,
 	    bench_now() - t0);
-	if (bench_round(dir, reps, "one pack, as git fast-import leaves it")
-	    != 0)
+	if (midpoint_libgit2_round(dir, reps,
+	    "one pack, as git fast-import leaves it") != 0)
 		goto out;
 
 	/* A clone after git gc has a commit-graph; git's walk uses it. */
@@ -323,7 +303,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "midpoint-libgit2: git commit-graph failed\n");
 		goto out;
 	}
-	if (bench_round(dir, reps, "with a commit-graph, as after git gc "
+	if (midpoint_libgit2_round(dir, reps,
+	    "with a commit-graph, as after git gc "
 	    "(libgit2 1.5 does not read it)") != 0)
 		goto out;
 	rv = 0;

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/bench.h"
 #include "stats/bisect.h"
 #include "util/xalloc.h"
 
@@ -26,30 +27,6 @@ midpoint_rng_below(size_t n)
 	x ^= x << 17;
 	rng_state = x;
 	return (size_t)(x % n);
-}
-
-static double
-midpoint_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int
-midpoint_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double
-midpoint_median(double *v, size_t n)
-{
-	qsort(v, n, sizeof *v, midpoint_cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* mainline plus topic branches; returns the number of merges */
@@ -133,7 +110,7 @@ midpoint_range_load(struct range *r, const char *dir, const char *revs, double *
 	size_t		*nr_par = NULL, *raw = NULL, i, k, h, off;
 	char		(*rawoid)[41] = NULL;
 	FILE		*f;
-	double		 t0 = midpoint_now();
+	double		 t0 = bench_now();
 
 	memset(r, 0, sizeof *r);
 	cmd = xasprintf("git -C '%s' rev-list --parents %s", dir, revs);
@@ -196,7 +173,7 @@ midpoint_range_load(struct range *r, const char *dir, const char *revs, double *
 	free(map.val);
 	free(rawoid);
 	free(nr_par);
-	*secs = midpoint_now() - t0;
+	*secs = bench_now() - t0;
 	return 0;
 }
 
@@ -205,7 +182,7 @@ midpoint_git_line(const char *dir, const char *args, double *secs)
 {
 	char	*cmd, buf[256], *out = NULL;
 	FILE	*f;
-	double	 t0 = midpoint_now();
+	double	 t0 = bench_now();
 
 	cmd = xasprintf("git -C '%s' %s", dir, args);
 	f = popen(cmd, "r");
@@ -220,7 +197,7 @@ midpoint_git_line(const char *dir, const char *args, double *secs)
 		free(out);
 		out = NULL;
 	}
-	*secs = midpoint_now() - t0;
+	*secs = bench_now() - t0;
 	return out;
 }
 
@@ -259,13 +236,72 @@ midpoint_decide_time(const struct range *r)
 	in.slots = 1;
 	in.initial_runs = 3;
 	in.max_runs = 100;
-	t0 = midpoint_now();
+	t0 = bench_now();
 	bisect_decide(&res, &in);
 	printf("bisect_decide on that range, 22 commits sampled: %.3f s "
-	    "(%s)\n", midpoint_now() - t0, bisect_status_name(res.status));
+	    "(%s)\n", bench_now() - t0, bisect_status_name(res.status));
 	bisect_result_release(&res);
 	free(s);
 	free(c);
+}
+
+/*
+ * bisect_midpoint against git's pick on the range revs: the split each
+ * makes and their times (git's in tg, reps_git of them). 0 when ours is
+ * within 1.5 times git's and splits at least as evenly.
+ */
+static int
+midpoint_compare(const char *repo, const char *revs, const char *pick,
+    double *tg, int reps_git)
+{
+	struct range	 r;
+	size_t		 i, ours = 0, theirs, *w = NULL;
+	double		 tm[7], tload = 0, t0, g, m;
+	int		 status = 1, reps_ours = 7;
+
+	memset(&r, 0, sizeof r);
+	if (midpoint_range_load(&r, repo, revs, &tload) != 0) {
+		fprintf(stderr, "midpoint: can't load the range\n");
+		goto out;
+	}
+	for (i = 0; i < (size_t)reps_ours; i++) {
+		t0 = bench_now();
+		ours = bisect_midpoint(r.commits, r.nr, NULL);
+		tm[i] = bench_now() - t0;
+	}
+	w = xcalloc(r.nr, sizeof *w);
+	bisect_weights(w, r.commits, r.nr, NULL);
+	for (theirs = 0; theirs < r.nr; theirs++)
+		if (strcmp(r.oid[theirs], pick) == 0)
+			break;
+	if (ours >= r.nr || theirs >= r.nr) {
+		fprintf(stderr, "midpoint: no pick\n");
+		goto out;
+	}
+#define DIST(x) (w[x] < r.nr - w[x] ? w[x] : r.nr - w[x])
+	printf("range: %zu commits; split: ours %zu/%zu, git's %zu/%zu\n",
+	    r.nr, DIST(ours), r.nr, DIST(theirs), r.nr);
+	g = bench_median(tg, reps_git);
+	m = bench_median(tm, reps_ours);
+	printf("git rev-list --bisect        %8.3f s  (median of %d)\n",
+	    g, reps_git);
+	printf("bisect_midpoint              %8.3f s  (median of %d; "
+	    "on the DAG parsed from git rev-list --parents)\n", m,
+	    reps_ours);
+	printf("  (loading that DAG: git rev-list --parents + parse "
+	    "%.3f s)\n", tload);
+	printf("ratio ours/git: %.3f (target <= 1.5): %s\n", m / g,
+	    m <= 1.5 * g && DIST(ours) >= DIST(theirs) ? "ok" : "FAIL");
+	if (m <= 1.5 * g && DIST(ours) >= DIST(theirs))
+		status = 0;
+#undef DIST
+	midpoint_decide_time(&r);
+out:
+	free(w);
+	free(r.oid);
+	free(r.commits);
+	free(r.parents);
+	return status;
 }
 
 int
@@ -274,9 +310,9 @@ main(int argc, char **argv)
 	char		 tmpl[] = "/tmp/bisectd-bench-midpoint.XXXXXX";
 	char		*dir, *cmd, *pick = NULL, *bad = NULL, *good = NULL;
 	char		*revs = NULL, *args, *repo = NULL;
-	size_t		 n = 100000, merges, i, ours = 0, theirs, *w = NULL;
-	double		 tg[3], tm[7], tload = 0, t0, g, m;
-	int		 status = 1, reps_git = 3, reps_ours = 7;
+	size_t		 n = 100000, merges, i;
+	double		 tg[3], t0;
+	int		 status = 1, reps_git = 3;
 	FILE		*f;
 
 	for (i = 1; i < (size_t)argc; i++) {
@@ -300,14 +336,14 @@ main(int argc, char **argv)
 	free(cmd);
 	if (f == NULL)
 		goto out;
-	t0 = midpoint_now();
+	t0 = bench_now();
 	merges = midpoint_history_write(f, n, &n);
 	if (pclose(f) != 0) {
 		fprintf(stderr, "midpoint: fast-import failed\n");
 		goto out;
 	}
 	printf("history: %zu commits, %zu merges (fast-import %.1f s)\n", n,
-	    merges, midpoint_now() - t0);
+	    merges, bench_now() - t0);
 
 	repo = xasprintf("%s/repo", dir);
 	bad = midpoint_git_line(repo, "rev-parse master", &t0);
@@ -323,56 +359,13 @@ main(int argc, char **argv)
 	free(args);
 	if (pick == NULL)
 		goto out;
-	{
-		struct range	r;
-
-		if (midpoint_range_load(&r, repo, revs, &tload) != 0) {
-			fprintf(stderr, "midpoint: can't load the range\n");
-			goto out;
-		}
-		for (i = 0; i < (size_t)reps_ours; i++) {
-			t0 = midpoint_now();
-			ours = bisect_midpoint(r.commits, r.nr, NULL);
-			tm[i] = midpoint_now() - t0;
-		}
-		w = xcalloc(r.nr, sizeof *w);
-		bisect_weights(w, r.commits, r.nr, NULL);
-		for (theirs = 0; theirs < r.nr; theirs++)
-			if (strcmp(r.oid[theirs], pick) == 0)
-				break;
-		if (ours >= r.nr || theirs >= r.nr) {
-			fprintf(stderr, "midpoint: no pick\n");
-			goto out;
-		}
-#define DIST(x) (w[x] < r.nr - w[x] ? w[x] : r.nr - w[x])
-		printf("range: %zu commits; split: ours %zu/%zu, git's %zu/%zu\n",
-		    r.nr, DIST(ours), r.nr, DIST(theirs), r.nr);
-		g = midpoint_median(tg, reps_git);
-		m = midpoint_median(tm, reps_ours);
-		printf("git rev-list --bisect        %8.3f s  (median of %d)\n",
-		    g, reps_git);
-		printf("bisect_midpoint              %8.3f s  (median of %d; "
-		    "on the DAG parsed from git rev-list --parents)\n", m,
-		    reps_ours);
-		printf("  (loading that DAG: git rev-list --parents + parse "
-		    "%.3f s)\n", tload);
-		printf("ratio ours/git: %.3f (target <= 1.5): %s\n", m / g,
-		    m <= 1.5 * g && DIST(ours) >= DIST(theirs) ? "ok" : "FAIL");
-		if (m <= 1.5 * g && DIST(ours) >= DIST(theirs))
-			status = 0;
-#undef DIST
-		midpoint_decide_time(&r);
-		free(r.oid);
-		free(r.commits);
-		free(r.parents);
-	}
+	status = midpoint_compare(repo, revs, pick, tg, reps_git);
 out:
 	free(repo);
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "midpoint: can't remove %s\n", dir);
 	free(cmd);
-	free(w);
 	free(pick);
 	free(bad);
 	free(good);

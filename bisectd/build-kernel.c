@@ -7,7 +7,6 @@
  */
 #include <sys/stat.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include "bisectd/build-kernel.h"
+#include "util/dir.h"
 #include "util/error.h"
 #include "util/file.h"
 #include "util/hash.h"
@@ -147,65 +147,44 @@ build_kernel_image(const struct config_repo *cr)
 
 /* Names, kinds and contents, depth first in sorted order. */
 static int
-build_kernel_hash_tree(struct hash *h, const char *dir, const char *rel,
+build_kernel_hash_visit(const struct dir_walk_entry *e, void *arg,
     char **cause)
 {
-	struct dirent	**names = NULL;
-	struct stat	  st;
-	char		 *path = NULL, *sub = NULL, *target = NULL;
-	int		  n, i, r = -1;
-	ssize_t		  len;
+	struct hash	*h = arg;
+	char		*target;
+	ssize_t		 len;
 
-	if ((n = scandir(dir, &names, NULL, alphasort)) == -1)
-		return error_errno(cause, "couldn't read '%s'", dir);
-	for (i = 0; i < n; i++) {
-		if (strcmp(names[i]->d_name, ".") == 0 ||
-		    strcmp(names[i]->d_name, "..") == 0)
-			continue;
-		if (*rel == '\0' &&
-		    (strcmp(names[i]->d_name, BUILD_KERNEL_META) == 0 ||
-		    strcmp(names[i]->d_name, BUILD_KERNEL_MARKER) == 0))
-			continue;
-		free(path);
-		free(sub);
-		path = path_join(dir, names[i]->d_name);
-		sub = *rel == '\0' ? xstrdup(names[i]->d_name) :
-		    path_join(rel, names[i]->d_name);
-		if (lstat(path, &st) == -1) {
-			error_errno(cause, "couldn't stat '%s'", path);
-			goto out;
-		}
-		hash_update(h, sub, strlen(sub) + 1);
-		if (S_ISDIR(st.st_mode)) {
-			hash_update(h, "d", 2);
-			if (build_kernel_hash_tree(h, path, sub, cause) != 0)
-				goto out;
-		} else if (S_ISLNK(st.st_mode)) {
-			target = xmalloc((size_t)st.st_size + 1);
-			len = readlink(path, target, (size_t)st.st_size + 1);
-			if (len < 0) {
-				error_errno(cause, "couldn't read '%s'", path);
-				goto out;
-			}
-			hash_update(h, "l", 2);
-			hash_update(h, target, (size_t)len);
-			free(target);
-			target = NULL;
-		} else {
-			hash_update(h, st.st_mode & 0111 ? "x" : "f", 2);
-			if (hash_file(h, path, 0, cause) != 0)
-				goto out;
-		}
+	if (e->depth == 0 && (strcmp(e->name, BUILD_KERNEL_META) == 0 ||
+	    strcmp(e->name, BUILD_KERNEL_MARKER) == 0))
+		return DIR_WALK_SKIP;
+	hash_update(h, e->rel, strlen(e->rel) + 1);
+	if (S_ISDIR(e->st->st_mode)) {
+		hash_update(h, "d", 2);
+		return 0;
 	}
-	r = 0;
-out:
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	free(path);
-	free(sub);
-	free(target);
-	return r;
+	if (S_ISLNK(e->st->st_mode)) {
+		target = xmalloc((size_t)e->st->st_size + 1);
+		len = readlink(e->path, target, (size_t)e->st->st_size + 1);
+		if (len < 0) {
+			free(target);
+			return error_errno(cause, "couldn't read '%s'",
+			    e->path);
+		}
+		hash_update(h, "l", 2);
+		hash_update(h, target, (size_t)len);
+		free(target);
+		return 0;
+	}
+	hash_update(h, e->st->st_mode & 0111 ? "x" : "f", 2);
+	return hash_file(h, e->path, 0, cause);
+}
+
+static int
+build_kernel_hash_tree(struct hash *h, const char *dir, char **cause)
+{
+	const struct dir_walk	w = { build_kernel_hash_visit, NULL, h, 0 };
+
+	return dir_walk(dir, &w, cause);
 }
 
 int
@@ -214,7 +193,7 @@ build_kernel_hash_artifacts(const char *dir, char **out, char **cause)
 	struct hash	*h = hash_new();
 	char		 hex[HASH_HEX_LEN + 1];
 
-	if (build_kernel_hash_tree(h, dir, "", cause) != 0) {
+	if (build_kernel_hash_tree(h, dir, cause) != 0) {
 		hash_free(h);
 		return -1;
 	}
@@ -236,7 +215,7 @@ build_kernel_hash(const struct config_repo *cr, const char *dir, char **out,
 		path = path_join(dir, image);
 		if (hash_file(h, path, 0, cause) != 0)
 			goto out;
-	} else if (build_kernel_hash_tree(h, dir, "", cause) != 0)
+	} else if (build_kernel_hash_tree(h, dir, cause) != 0)
 		goto out;
 	hash_finish(h, hex);
 	h = NULL;

@@ -5,7 +5,6 @@
  * attempts that ended in an error (bisectd/builder.h). Also the builders
  * section of bisectctl status (cmd_builders_list).
  */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>

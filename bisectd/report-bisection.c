@@ -611,7 +611,8 @@ report_bisection_verdict(struct strbuf *sb, const struct report_bisection *rb)
 		    "fastest %.2f -> %.2f)%s", fair->instances, rb->b.metric,
 		    fair->change > 0 ? "fairer" : "less fair", fair->jain_a,
 		    fair->jain_b, fair->p_value, fair->minmax_a, fair->minmax_b,
-		    report_fairness_likely(fair, rb->change, rb->b.direction) ?
+		    report_spread_fairness_likely(fair, rb->change,
+		    rb->b.direction) ?
 		    ": this is likely a fairness improvement rather than a "
 		    "plain regression. The instances now proceed at more "
 		    "similar speeds, and the total fell with it; judge whether "

@@ -19,7 +19,7 @@
 #include "util/xalloc.h"
 
 void
-report_value(char *buf, size_t len, double v)
+report_compare_value(char *buf, size_t len, double v)
 {
 	double	a = fabs(v);
 
@@ -110,7 +110,7 @@ struct report_row {
  * not a relative change of a percentage.
  */
 int
-report_metric_is_pct(const char *metric)
+report_compare_metric_is_pct(const char *metric)
 {
 	size_t	len = strlen(metric);
 
@@ -141,7 +141,7 @@ report_compare_row_cmp(const void *x, const void *y)
  * unknown, "±>1k%" past 999%.
  */
 void
-report_pct(char *buf, size_t len, double x)
+report_compare_pct(char *buf, size_t len, double x)
 {
 	if (!isfinite(x))
 		snprintf(buf, len, "±  ?%%");
@@ -160,7 +160,7 @@ static void
 report_compare_change(char *buf, size_t len, const struct report_row *row)
 {
 	double	v = row->cmp.change_pct;
-	int	pts = report_metric_is_pct(row->a->metric);
+	int	pts = report_compare_metric_is_pct(row->a->metric);
 	char	num[32];
 
 	if (!isfinite(v)) {
@@ -262,7 +262,7 @@ report_compare_json(const char *oid_a, const char *oid_b,
 		    (json_int_t)sb_.n);
 		json_object_set_new(row, "change_pct",
 		    report_compare_real(rows[i].cmp.change_pct));
-		if (report_metric_is_pct(rows[i].a->metric)) {
+		if (report_compare_metric_is_pct(rows[i].a->metric)) {
 			pts = rows[i].cmp.change_pct *
 			    fabs(rows[i].cmp.mean_a) / 100;
 			json_object_set_new(row, "change_points",
@@ -308,11 +308,11 @@ report_compare_table(struct strbuf *sb, const char *label_a,
 		shown++;
 		summary_compute(&sa, rows[i].a->values, rows[i].a->nr);
 		summary_compute(&sb_, rows[i].b->values, rows[i].b->nr);
-		report_value(va, sizeof va, sa.mean);
-		report_value(vb, sizeof vb, sb_.mean);
+		report_compare_value(va, sizeof va, sa.mean);
+		report_compare_value(vb, sizeof vb, sb_.mean);
 		report_compare_change(change, sizeof change, &rows[i]);
-		report_pct(pa, sizeof pa, sa.stddev_pct);
-		report_pct(pb, sizeof pb, sb_.stddev_pct);
+		report_compare_pct(pa, sizeof pa, sa.stddev_pct);
+		report_compare_pct(pb, sizeof pb, sb_.stddev_pct);
 		strbuf_addf(sb, "%10s %s %10s %10s %s  %s%s\n", va, pa, change,
 		    vb, pb, rows[i].a->metric, rows[i].valid ? "" :
 		    " (too few samples)");

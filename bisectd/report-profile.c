@@ -168,10 +168,10 @@ report_profile(struct strbuf *sb, const char *label_a, const char *label_b,
 	    i++, shown++) {
 		summary_compute(&sa, rows[i].a, runs_a);
 		summary_compute(&sb_, rows[i].b, runs_b);
-		report_value(va, sizeof va, sa.mean);
-		report_value(vb, sizeof vb, sb_.mean);
-		report_pct(pa, sizeof pa, sa.stddev_pct);
-		report_pct(pb, sizeof pb, sb_.stddev_pct);
+		report_compare_value(va, sizeof va, sa.mean);
+		report_compare_value(vb, sizeof vb, sb_.mean);
+		report_compare_pct(pa, sizeof pa, sa.stddev_pct);
+		report_compare_pct(pb, sizeof pb, sb_.stddev_pct);
 		/* never sampled on a side: no spread to show */
 		if (sa.mean == 0)
 			snprintf(pa, sizeof pa, "%5s", "");

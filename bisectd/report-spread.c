@@ -128,15 +128,15 @@ report_spread_row(struct strbuf *sb, const char *label,
 {
 	char	mn[32], mx[32];
 
-	report_value(mn, sizeof mn, sp->min);
-	report_value(mx, sizeof mx, sp->max);
+	report_compare_value(mn, sizeof mn, sp->min);
+	report_compare_value(mx, sizeof mx, sp->max);
 	strbuf_addf(sb, "    %-16.16s %12s %12s %7.1f%% %7.3f\n", label, mn, mx,
 	    sp->cv_mean, sp->jain_mean);
 }
 
 int
-report_fairness_of(const struct store_series *a, const struct store_series *b,
-    struct report_fairness *out)
+report_spread_fairness_of(const struct store_series *a,
+    const struct store_series *b, struct report_fairness *out)
 {
 	struct report_spread	sa, sb_;
 	struct comparison	cmp;
@@ -173,8 +173,8 @@ out:
 }
 
 int
-report_fairness_likely(const struct report_fairness *f, double change_pct,
-    const char *direction)
+report_spread_fairness_likely(const struct report_fairness *f,
+    double change_pct, const char *direction)
 {
 	return f->change > 0 && strcmp(report_kind(change_pct, direction),
 	    "regression") == 0 && f->jain_b - f->jain_a >=
@@ -182,7 +182,8 @@ report_fairness_likely(const struct report_fairness *f, double change_pct,
 }
 
 void
-report_fairness_suffix(struct strbuf *sb, const struct report_fairness *f)
+report_spread_fairness_suffix(struct strbuf *sb,
+    const struct report_fairness *f)
 {
 	if (!f->known || f->change == 0)
 		return;

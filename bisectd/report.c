@@ -60,7 +60,7 @@ report_fairness_load(struct context *ctx, const struct store_bisection *b,
 	    parent, b->metric, &sa, NULL) != 0 || store_series_get(ctx->store,
 	    b->job, b->repo, culprit, b->metric, &sc, NULL) != 0)
 		goto out;
-	r = report_fairness_of(&sa, &sc, f);
+	r = report_spread_fairness_of(&sa, &sc, f);
 out:
 	store_series_release(&sa);
 	store_series_release(&sc);
@@ -81,7 +81,7 @@ report_fairness_json(const struct report_fairness *f, double change_pct,
 	    f->minmax_a : 0.0, "min_max_culprit", isfinite(f->minmax_b) ?
 	    f->minmax_b : 0.0, "p_value", f->tested ? json_real(f->p_value) :
 	    json_null(), "likely_fairness_improvement",
-	    report_fairness_likely(f, change_pct, direction));
+	    report_spread_fairness_likely(f, change_pct, direction));
 }
 
 char *
@@ -96,7 +96,7 @@ report_headline_fair(const char *oid, double change_pct, const char *metric,
 	strbuf_addstr(&sb, h);
 	free(h);
 	if (f != NULL)
-		report_fairness_suffix(&sb, f);
+		report_spread_fairness_suffix(&sb, f);
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -589,6 +589,6 @@ report_subject(const char *tree, const char *branch, const char *commit_subject,
 	strbuf_addf(&sb, " %.10s: %s %+.1f%% %s", oid, metric, change_pct,
 	    report_kind(change_pct, direction));
 	if (f != NULL)
-		report_fairness_suffix(&sb, f);
+		report_spread_fairness_suffix(&sb, f);
 	return strbuf_detach(&sb, NULL);
 }

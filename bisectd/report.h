@@ -41,8 +41,8 @@ int	 report_compare(struct comparison *, const struct store_series *a,
  * "24913", "49.69" or "1.235e+09", and a spread as LKP's "±  3%" (five
  * columns, "±  ?%" unknown, "±>1k%" past 999%).
  */
-void	 report_value(char *buf, size_t len, double v);
-void	 report_pct(char *buf, size_t len, double stddev_pct);
+void	 report_compare_value(char *buf, size_t len, double v);
+void	 report_compare_pct(char *buf, size_t len, double stddev_pct);
 /* The false discovery rate the "other metrics that moved" are held to. */
 #define REPORT_FDR	0.05
 /*
@@ -53,7 +53,7 @@ void	 report_pct(char *buf, size_t len, double stddev_pct);
  * rest follow, their change in parentheses. Percentage metrics change in
  * points.
  */
-int	 report_metric_is_pct(const char *metric);
+int	 report_compare_metric_is_pct(const char *metric);
 /*
  * The same rows as JSON: {"a", "b", "tested", "fdr", "rows": [{"metric",
  * "headline", "significant", "a": {"mean", "stddev_pct", "n"}, "b": {...},
@@ -108,7 +108,7 @@ struct report_fairness {
 	double	min_a, min_b;	/* the worst-off instance */
 	double	p_value;
 };
-int	 report_fairness_of(const struct store_series *a,
+int	 report_spread_fairness_of(const struct store_series *a,
 	     const struct store_series *b, struct report_fairness *);
 /*
  * "likely a fairness improvement": the aggregate regressed while the
@@ -118,10 +118,11 @@ int	 report_fairness_of(const struct store_series *a,
  * reader judges before calling it a regression (seed 002).
  */
 #define REPORT_FAIRNESS_MUCH	0.1
-int	 report_fairness_likely(const struct report_fairness *,
+int	 report_spread_fairness_likely(const struct report_fairness *,
 	     double change_pct, const char *direction);
 /* " (instances fairer: Jain 0.29 → 0.99)", nothing when unchanged. */
-void	 report_fairness_suffix(struct strbuf *, const struct report_fairness *);
+void	 report_spread_fairness_suffix(struct strbuf *,
+	     const struct report_fairness *);
 /*
  * The fairness of the headline metric's instances, parent against
  * culprit, from the database; f->known is 0 without instances.

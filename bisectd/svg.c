@@ -230,8 +230,8 @@ svg_points(struct strbuf *sb, const struct svg_scale *s,
 		strbuf_addf(sb, "%.12s ", p[i].oid);
 		if (p[i].label != NULL)
 			web_escape(sb, p[i].label);
-		report_value(mean, sizeof mean, p[i].mean);
-		report_pct(spread, sizeof spread, p[i].mean != 0 ?
+		report_compare_value(mean, sizeof mean, p[i].mean);
+		report_compare_pct(spread, sizeof spread, p[i].mean != 0 ?
 		    100 * sd / fabs(p[i].mean) : NAN);
 		strbuf_addf(sb, ": %s, mean %s %s (n = %zu)</title></circle>\n",
 		    verdict, mean, spread, p[i].n);
@@ -353,8 +353,8 @@ svg_revert(struct strbuf *sb, const struct svg_scale *s,
 		    "y2=\"%.1f\" stroke=\"" SVG_REVERT "\" "
 		    "stroke-width=\"1.5\"/>\n", x, svg_y(s, rv->mean + sd), x,
 		    svg_y(s, rv->mean - sd));
-	report_value(mean, sizeof mean, rv->mean);
-	report_pct(spread, sizeof spread, rv->mean != 0 ?
+	report_compare_value(mean, sizeof mean, rv->mean);
+	report_compare_pct(spread, sizeof spread, rv->mean != 0 ?
 	    100 * sd / fabs(rv->mean) : NAN);
 	strbuf_addf(sb, "<path d=\"M%.1f %.1fl7 7l-7 7l-7 -7z\" fill=\""
 	    SVG_REVERT "\" stroke=\"#fff\" stroke-width=\"1.5\"><title>"

@@ -469,7 +469,7 @@ web_revert(struct strbuf *sb, const struct web_report *w)
 		    "100%% of the good&rarr;bad change by construction, and "
 		    "was not run.", oid != NULL ? oid : "");
 	else {
-		report_value(mean, sizeof mean, json_number_value(
+		report_compare_value(mean, sizeof mean, json_number_value(
 		    json_object_get(rv, "mean")));
 		strbuf_addf(sb, "Reverting the culprit on top of the bad end "
 		    "(<code>%.12s</code>, kept under "

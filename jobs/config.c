@@ -12,36 +12,17 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <ctype.h>
 #include <errno.h>
 #include <unistd.h>
 
-#include "jobs/config.h"
-#include "jobs/yamlnode.h"
+#include "jobs/config-internal.h"
 #include "util/error.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#define CONFIG_MAX_SLOTS	1024
 #define CONFIG_MAX_ATTEMPTS	100
 #define CONFIG_MAX_BUILD_SLOTS	64
-#define CONFIG_MAX_ITEMS	1024	/* repos, agents: names are unique */
-
-struct config_ctx {
-	const char	*file;
-	const char	*dir;		/* absolute */
-	int		 check;	/* config_load: the files must be there */
-	const struct yamlnode *db;	/* for the check after the walk */
-	const struct yamlnode *workdir;
-};
-
-enum config_need {
-	CONFIG_NEED_DIR,	/* an existing directory */
-	CONFIG_NEED_FILE,	/* a readable regular file */
-	CONFIG_NEED_PARENT,	/* a directory that holds it exists */
-	CONFIG_NEED_DIR_OR_NEW,	/* a directory, or nothing yet */
-};
 
 /*
  * What config_load checks that config_parse cannot: that every file and
@@ -49,7 +30,7 @@ enum config_need {
  * a config it would fail on later, and nothing is created for a config
  * that is wrong (no database in a directory made up by a typo).
  */
-static int
+int
 config_check_path(const struct config_ctx *ctx, const char *key,
     const struct yamlnode *n, const char *path, enum config_need need,
     char **cause)
@@ -95,8 +76,7 @@ config_check_path(const struct config_ctx *ctx, const char *key,
 	return r;
 }
 
-
-static int
+int
 config_is_name(const char *s)
 {
 	if (*s == '\0')
@@ -109,7 +89,7 @@ config_is_name(const char *s)
 	return 1;
 }
 
-static int
+int
 config_string(const struct config_ctx *ctx, const char *key,
     const struct yamlnode *n, char **out, char **cause)
 {
@@ -123,7 +103,7 @@ config_string(const struct config_ctx *ctx, const char *key,
 	return 0;
 }
 
-static int
+int
 config_path(const struct config_ctx *ctx, const char *key,
     const struct yamlnode *n, char **out, char **cause)
 {
@@ -143,7 +123,7 @@ config_path(const struct config_ctx *ctx, const char *key,
 	return 0;
 }
 
-static int
+int
 config_int(const struct config_ctx *ctx, const char *key,
     const struct yamlnode *n, int min, int max, int *out, char **cause)
 {
@@ -171,7 +151,7 @@ bad:
 	    n->type == YAMLNODE_SCALAR ? "'" : "");
 }
 
-static int
+int
 config_bool(const struct config_ctx *ctx, const char *key,
     const struct yamlnode *n, int *out, char **cause)
 {
@@ -203,7 +183,7 @@ config_bool(const struct config_ctx *ctx, const char *key,
 	    n->type == YAMLNODE_SCALAR && !n->null ? "'" : "");
 }
 
-static int
+int
 config_choice(const struct config_ctx *ctx, const char *key,
     const struct yamlnode *n, const char *const *choices, char **out,
     char **cause)
@@ -226,7 +206,7 @@ config_choice(const struct config_ctx *ctx, const char *key,
 }
 
 /* A list of strings; a single string is taken as a list of one. */
-static int
+int
 config_list(const struct config_ctx *ctx, const char *key,
     const struct yamlnode *n, char ***out, size_t *nr, char **cause)
 {
@@ -251,7 +231,7 @@ config_list(const struct config_ctx *ctx, const char *key,
 	return 0;
 }
 
-static int
+int
 config_map(const struct config_ctx *ctx, const char *key,
     const struct yamlnode *n, char **cause)
 {
@@ -261,7 +241,7 @@ config_map(const struct config_ctx *ctx, const char *key,
 	return 0;
 }
 
-static int
+int
 config_unknown(const struct config_ctx *ctx, const char *where,
     const struct yamlnode *key, const char *known, char **cause)
 {
@@ -272,120 +252,8 @@ config_unknown(const struct config_ctx *ctx, const char *where,
 	    "unknown key '%s' in '%s' (known: %s)", key->value, where, known);
 }
 
-/*
- * A kconfig that names a make target (tinyconfig, x86_64_defconfig): no
- * file, the kernel tree makes the base (bisectd/kconfig.c reads it the
- * same way, when no such file exists).
- */
-static int
-config_is_kconfig_target(const char *value)
-{
-	size_t	len = strlen(value), i;
-
-	if (strchr(value, '/') != NULL || len < 6 ||
-	    strcmp(value + len - 6, "config") != 0)
-		return 0;
-	for (i = 0; i < len; i++) {
-		if (!isalnum((unsigned char)value[i]) && value[i] != '_')
-			return 0;
-	}
-	return 1;
-}
-
-static int
-config_build(const struct config_ctx *ctx, const char *where,
-    const struct yamlnode *n, struct config_repo *repo, char **cause)
-{
-	const struct yamlnode	*key, *value;
-	size_t			 i;
-	int			 r = 0;
-
-	if (config_map(ctx, where, n, cause) != 0)
-		return -1;
-	for (i = 0; r == 0 && i < n->nr; i += 2) {
-		key = n->items[i];
-		value = n->items[i + 1];
-		if (strcmp(key->value, "command") == 0)
-			r = config_string(ctx, "command", value,
-			    &repo->build_command, cause);
-		else if (strcmp(key->value, "kconfig") == 0) {
-			r = config_path(ctx, "kconfig", value, &repo->kconfig,
-			    cause);
-			if (r == 0 && !config_is_kconfig_target(value->value))
-				r = config_check_path(ctx, "kconfig", value,
-				    repo->kconfig, CONFIG_NEED_FILE, cause);
-		} else if (strcmp(key->value, "artifacts") == 0) {
-			r = config_list(ctx, "artifacts", value,
-			    &repo->artifacts, &repo->nr_artifacts, cause);
-			for (size_t j = 0; r == 0 && j < repo->nr_artifacts;
-			    j++) {
-				if (repo->artifacts[j][0] == '/' ||
-				    strncmp(repo->artifacts[j], "../", 3) == 0 ||
-				    strstr(repo->artifacts[j], "/../") != NULL)
-					r = yamlnode_error(cause, ctx->file,
-					    value->type == YAMLNODE_SEQUENCE ?
-					    value->items[j] : value,
-					    "artifact '%s' must be a path inside "
-					    "the build directory, not outside it",
-					    repo->artifacts[j]);
-			}
-		}
-		else
-			r = config_unknown(ctx, where, key,
-			    "command, kconfig, artifacts", cause);
-	}
-	return r;
-}
-
-
-/* smtp://HOST[:PORT] or smtps://..., as libcurl will be given it. */
-static int
-config_smtp_url(const struct config_ctx *ctx, const struct yamlnode *n,
-    char **out, char **cause)
-{
-	const char	*host, *p;
-
-	if (config_string(ctx, "smtp", n, out, cause) != 0)
-		return -1;
-	if (strncmp(*out, "smtp://", 7) == 0)
-		host = *out + 7;
-	else if (strncmp(*out, "smtps://", 8) == 0)
-		host = *out + 8;
-	else
-		return yamlnode_error(cause, ctx->file, n, "'smtp' must be an "
-		    "smtp:// or smtps:// URL, not '%s'", *out);
-	if (*host == '\0' || *host == ':' || *host == '/')
-		return yamlnode_error(cause, ctx->file, n, "'smtp' URL '%s' "
-		    "names no host", *out);
-	for (p = host; *p != '\0'; p++) {
-		if ((unsigned char)*p <= ' ' || (unsigned char)*p >= 0x7f)
-			return yamlnode_error(cause, ctx->file, n, "'smtp' URL "
-			    "must not hold spaces or control characters");
-	}
-	return 0;
-}
-
-/* A tree's name as mail subjects show it, "[linux-next:master]". */
-static int
-config_tree(const struct config_ctx *ctx, const struct yamlnode *n,
-    char **out, char **cause)
-{
-	const char	*p;
-
-	if (config_string(ctx, "tree", n, out, cause) != 0)
-		return -1;
-	for (p = *out; *p != '\0'; p++) {
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || strchr("_.-/", *p) != NULL))
-			return yamlnode_error(cause, ctx->file, n,
-			    "'tree' must be made of letters, digits, '_', '.', "
-			    "'/' and '-', not '%s'", *out);
-	}
-	return 0;
-}
-
 /* An http(s) URL with nothing a header or a terminal would act on. */
-static int
+int
 config_url(const struct config_ctx *ctx, const char *key,
     const struct yamlnode *n, char **out, char **cause)
 {
@@ -404,394 +272,6 @@ config_url(const struct config_ctx *ctx, const char *key,
 			    "'%s' must not hold spaces or control characters",
 			    key);
 	}
-	return 0;
-}
-
-static int
-config_repo(const struct config_ctx *ctx, const struct yamlnode *n,
-    size_t idx, struct config *cfg, const struct yamlnode **names,
-    char **cause)
-{
-	struct config_repo	*repo = &cfg->repos[idx];
-	const struct yamlnode	*key, *value;
-	char			 where[64], build[80];
-	size_t			 i;
-	int			 r = 0;
-
-	snprintf(where, sizeof where, "repos[%zu]", idx);
-	snprintf(build, sizeof build, "repos[%zu].build", idx);
-	if (config_map(ctx, where, n, cause) != 0)
-		return -1;
-	for (i = 0; r == 0 && i < n->nr; i += 2) {
-		key = n->items[i];
-		value = n->items[i + 1];
-		if (strcmp(key->value, "name") == 0) {
-			r = config_string(ctx, "name", value, &repo->name,
-			    cause);
-			names[idx] = value;
-		} else if (strcmp(key->value, "path") == 0) {
-			r = config_path(ctx, "path", value, &repo->path, cause);
-			if (r == 0)
-				r = config_check_path(ctx, "path", value,
-				    repo->path, CONFIG_NEED_DIR, cause);
-		}
-		else if (strcmp(key->value, "fetch") == 0)
-			r = config_string(ctx, "fetch", value, &repo->fetch,
-			    cause);
-		else if (strcmp(key->value, "track") == 0)
-			r = config_list(ctx, "track", value, &repo->track,
-			    &repo->nr_track, cause);
-		else if (strcmp(key->value, "tree") == 0)
-			r = config_tree(ctx, value, &repo->tree, cause);
-		else if (strcmp(key->value, "url") == 0)
-			r = config_url(ctx, "url", value, &repo->url, cause);
-		else if (strcmp(key->value, "build") == 0)
-			r = config_build(ctx, build, value, repo, cause);
-		else
-			r = config_unknown(ctx, where, key,
-			    "name, path, fetch, track, tree, url, build", cause);
-	}
-	if (r != 0)
-		return -1;
-	if (repo->name == NULL)
-		return yamlnode_error(cause, ctx->file, n,
-		    "'%s' has no 'name'", where);
-	if (!config_is_name(repo->name))
-		return yamlnode_error(cause, ctx->file, names[idx],
-		    "repository name '%s' must be made of letters, digits, "
-		    "'_', '.' and '-'", repo->name);
-	for (i = 0; i < idx; i++) {
-		if (strcmp(cfg->repos[i].name, repo->name) == 0)
-			return yamlnode_error(cause, ctx->file, names[idx],
-			    "duplicate repository name '%s' (first at %u:%u)",
-			    repo->name, names[i]->line, names[i]->column);
-	}
-	if (repo->path == NULL)
-		return yamlnode_error(cause, ctx->file, n,
-		    "repository '%s' has no 'path'", repo->name);
-	return 0;
-}
-
-static const char *const config_transports[] = { "local", "ssh", NULL };
-static const char *const config_boots[] = { "none", "qemu", "kexec", NULL };
-static const char *const config_ssh_keys[] = {
-	"host", "port", "user", "identity", "known_hosts",
-	"trust_on_first_use", "connect_timeout", "keepalive",
-	"silence_timeout", "remote_dir", NULL
-};
-
-#define CONFIG_MAX_TIMEOUT	86400
-
-/* A loop disk's size: "8G" (K M G T, powers of 1024), 256M to 16T. */
-static int
-config_disk_size(const char *s, unsigned long long *out)
-{
-	unsigned long long	v = 0;
-	const char		*p = s;
-	int			shift = 0;
-
-	if (*p < '0' || *p > '9')
-		return -1;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (v > (1ULL << 44))
-			return -1;
-		v = v * 10 + (unsigned)(*p - '0');
-	}
-	switch (*p) {
-	case 'K': shift = 10; p++; break;
-	case 'M': shift = 20; p++; break;
-	case 'G': shift = 30; p++; break;
-	case 'T': shift = 40; p++; break;
-	case '\0': break;
-	default: return -1;
-	}
-	if (*p != '\0' || v > (1ULL << 44) >> shift)
-		return -1;
-	v <<= shift;
-	if (v < (256ULL << 20) || v > (16ULL << 40))
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/*
- * disks: {hdd: [/dev/sdb1, loop:8G], ssd: [...]}: the test disks of an
- * agent, LKP's hdd_partitions and ssd_partitions. A device must be a
- * block device when the agent is local (the only machine the config can
- * be checked against); "loop:SIZE" is a sparse file on a loop device.
- */
-static int
-config_disks(const struct config_ctx *ctx, const struct yamlnode *n,
-    struct config_agent *agent, char **cause)
-{
-	const struct yamlnode	*kind, *list, *item;
-	struct config_disk	*d;
-	struct stat		 st;
-	size_t			 i, j, k, nr = 0;
-
-	if (config_map(ctx, "disks", n, cause) != 0)
-		return -1;
-	for (i = 0; i < n->nr; i += 2) {
-		list = n->items[i + 1];
-		nr += list->type == YAMLNODE_SEQUENCE ? list->nr : 1;
-	}
-	if (nr > CONFIG_MAX_ITEMS)
-		return yamlnode_error(cause, ctx->file, n, "'disks' lists more "
-		    "than %d disks", CONFIG_MAX_ITEMS);
-	agent->disks = xcalloc(nr + 1, sizeof *agent->disks);
-	for (i = 0; i < n->nr; i += 2) {
-		kind = n->items[i];
-		list = n->items[i + 1];
-		if (strcmp(kind->value, "hdd") != 0 &&
-		    strcmp(kind->value, "ssd") != 0)
-			return yamlnode_error(cause, ctx->file, kind, "unknown "
-			    "disk kind '%s' in 'disks' (known: hdd, ssd, as "
-			    "LKP's 'disk: 1HDD', '1SSD')", kind->value);
-		if (list->type != YAMLNODE_SEQUENCE &&
-		    (list->type != YAMLNODE_SCALAR || list->null))
-			return yamlnode_error(cause, ctx->file, list, "'disks.%s' "
-			    "must be a list of devices (/dev/sdb1) or loop "
-			    "disks (loop:8G), not %s", kind->value,
-			    yamlnode_kind(list));
-		for (j = 0; j < (list->type == YAMLNODE_SEQUENCE ? list->nr :
-		    1); j++) {
-			item = list->type == YAMLNODE_SEQUENCE ?
-			    list->items[j] : list;
-			if (item->type != YAMLNODE_SCALAR || item->null)
-				return yamlnode_error(cause, ctx->file, item,
-				    "'disks.%s' lists %s: a disk is a device "
-				    "or loop:SIZE", kind->value,
-				    yamlnode_kind(item));
-			d = &agent->disks[agent->nr_disks];
-			if (strncmp(item->value, "loop:", 5) == 0) {
-				if (config_disk_size(item->value + 5,
-				    &d->loop_size) != 0)
-					return yamlnode_error(cause, ctx->file,
-					    item, "'disks.%s': '%s' must be "
-					    "loop:SIZE with SIZE from 256M to "
-					    "16T (K M G T)", kind->value,
-					    item->value);
-			} else {
-				if (strncmp(item->value, "/dev/", 5) != 0 ||
-				    strstr(item->value, "/../") != NULL ||
-				    strspn(item->value, "abcdefghijklmnopqrstu"
-				    "vwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-				    "/_.:-") != strlen(item->value))
-					return yamlnode_error(cause, ctx->file,
-					    item, "'disks.%s': '%s' is neither "
-					    "a device under /dev/ nor loop:SIZE",
-					    kind->value, item->value);
-				for (k = 0; k < agent->nr_disks; k++) {
-					if (agent->disks[k].device != NULL &&
-					    strcmp(agent->disks[k].device,
-					    item->value) == 0)
-						return yamlnode_error(cause,
-						    ctx->file, item, "'disks' "
-						    "lists '%s' twice",
-						    item->value);
-				}
-				if (ctx->check && (agent->transport == NULL ||
-				    strcmp(agent->transport, "local") == 0) &&
-				    (stat(item->value, &st) == -1 ||
-				    !S_ISBLK(st.st_mode)))
-					return yamlnode_error(cause, ctx->file,
-					    item, "'disks.%s': '%s' is not a "
-					    "block device on this machine",
-					    kind->value, item->value);
-				d->device = xstrdup(item->value);
-			}
-			d->kind = xstrdup(kind->value);
-			agent->nr_disks++;
-		}
-	}
-	return 0;
-}
-
-/* The defaults of an agent entry (the implicit local one included). */
-static void
-config_agent_defaults(struct config_agent *agent)
-{
-	agent->port = 22;
-	agent->slots = 1;
-	agent->connect_timeout = 10;
-	agent->keepalive = 10;
-	agent->silence_timeout = 30;
-	agent->probe_interval = 60;
-	agent->run_margin = 120;
-}
-
-/*
- * An entry of agents: or, with builder set, of builders: (machines that
- * build over the same ssh transport: always ssh, never booted, no runs).
- */
-static int
-config_agent(const struct config_ctx *ctx, const struct yamlnode *n,
-    size_t idx, struct config_agent *list, int builder,
-    const struct yamlnode **names, char **cause)
-{
-	struct config_agent	*agent = &list[idx];
-	const struct yamlnode	*key, *value, *ssh_key = NULL;
-	const struct yamlnode	*silence = NULL, *slots = NULL;
-	const struct yamlnode	*disks = NULL;
-	const char		*missing = NULL, *kind;
-	char			 where[64];
-	size_t			 i, j;
-	int			 r = 0;
-
-	kind = builder ? "builder" : "agent";
-	snprintf(where, sizeof where, "%s[%zu]", builder ? "builders" :
-	    "agents", idx);
-	if (config_map(ctx, where, n, cause) != 0)
-		return -1;
-	config_agent_defaults(agent);
-	for (i = 0; r == 0 && i < n->nr; i += 2) {
-		key = n->items[i];
-		value = n->items[i + 1];
-		if (builder && (strcmp(key->value, "transport") == 0 ||
-		    strcmp(key->value, "boot") == 0 ||
-		    strcmp(key->value, "run_margin") == 0)) {
-			r = yamlnode_error(cause, ctx->file, key, "'%s' does "
-			    "not apply to a builder (builders are reached "
-			    "over ssh, build and run nothing): known keys are "
-			    "name, host, port, user, identity, known_hosts, "
-			    "trust_on_first_use, slots, connect_timeout, "
-			    "keepalive, silence_timeout, remote_dir, "
-			    "probe_interval", key->value);
-			break;
-		}
-		for (j = 0; config_ssh_keys[j] != NULL; j++) {
-			if (ssh_key == NULL &&
-			    strcmp(key->value, config_ssh_keys[j]) == 0)
-				ssh_key = key;
-		}
-		if (strcmp(key->value, "name") == 0) {
-			r = config_string(ctx, "name", value, &agent->name,
-			    cause);
-			names[idx] = value;
-		} else if (strcmp(key->value, "transport") == 0)
-			r = config_choice(ctx, "transport", value,
-			    config_transports, &agent->transport, cause);
-		else if (strcmp(key->value, "host") == 0)
-			r = config_string(ctx, "host", value, &agent->host,
-			    cause);
-		else if (strcmp(key->value, "port") == 0)
-			r = config_int(ctx, "port", value, 1, 65535,
-			    &agent->port, cause);
-		else if (strcmp(key->value, "user") == 0)
-			r = config_string(ctx, "user", value, &agent->user,
-			    cause);
-		else if (strcmp(key->value, "identity") == 0)
-			r = config_path(ctx, "identity", value,
-			    &agent->identity, cause);
-		else if (strcmp(key->value, "known_hosts") == 0)
-			r = config_path(ctx, "known_hosts", value,
-			    &agent->known_hosts, cause);
-		else if (strcmp(key->value, "trust_on_first_use") == 0)
-			r = config_bool(ctx, "trust_on_first_use", value,
-			    &agent->tofu, cause);
-		else if (strcmp(key->value, "boot") == 0)
-			r = config_choice(ctx, "boot", value, config_boots,
-			    &agent->boot, cause);
-		else if (strcmp(key->value, "slots") == 0) {
-			slots = value;
-			r = config_int(ctx, "slots", value, 1,
-			    CONFIG_MAX_SLOTS, &agent->slots, cause);
-		}
-		else if (strcmp(key->value, "connect_timeout") == 0)
-			r = config_int(ctx, "connect_timeout", value, 1,
-			    CONFIG_MAX_TIMEOUT, &agent->connect_timeout, cause);
-		else if (strcmp(key->value, "keepalive") == 0)
-			r = config_int(ctx, "keepalive", value, 1,
-			    CONFIG_MAX_TIMEOUT, &agent->keepalive, cause);
-		else if (strcmp(key->value, "silence_timeout") == 0) {
-			r = config_int(ctx, "silence_timeout", value, 2,
-			    CONFIG_MAX_TIMEOUT, &agent->silence_timeout, cause);
-			silence = value;
-		} else if (strcmp(key->value, "remote_dir") == 0)
-			r = config_string(ctx, "remote_dir", value,
-			    &agent->remote_dir, cause);
-		else if (strcmp(key->value, "probe_interval") == 0)
-			r = config_int(ctx, "probe_interval", value, 1,
-			    CONFIG_MAX_TIMEOUT, &agent->probe_interval, cause);
-		else if (strcmp(key->value, "run_margin") == 0)
-			r = config_int(ctx, "run_margin", value, 1,
-			    CONFIG_MAX_TIMEOUT, &agent->run_margin, cause);
-		else if (!builder && strcmp(key->value, "disks") == 0)
-			disks = value;
-		else
-			r = config_unknown(ctx, where, key, builder ?
-			    "name, transport, host, port, user, identity, "
-			    "known_hosts, trust_on_first_use, boot, slots, "
-			    "connect_timeout, keepalive, silence_timeout, "
-			    "remote_dir, probe_interval, run_margin" :
-			    "name, transport, host, port, user, identity, "
-			    "known_hosts, trust_on_first_use, boot, slots, "
-			    "connect_timeout, keepalive, silence_timeout, "
-			    "remote_dir, probe_interval, run_margin, disks",
-			    cause);
-	}
-	if (r != 0)
-		return -1;
-	if (agent->name == NULL)
-		return yamlnode_error(cause, ctx->file, n,
-		    "'%s' has no 'name'", where);
-	if (!config_is_name(agent->name))
-		return yamlnode_error(cause, ctx->file, names[idx],
-		    "%s name '%s' must be made of letters, digits, '_', "
-		    "'.' and '-'", kind, agent->name);
-	for (i = 0; i < idx; i++) {
-		if (strcmp(list[i].name, agent->name) == 0)
-			return yamlnode_error(cause, ctx->file, names[idx],
-			    "duplicate %s name '%s' (first at %u:%u)", kind,
-			    agent->name, names[i]->line, names[i]->column);
-	}
-	/* "local" names the scheduler's own builds (bisectctl builders) */
-	if (builder && strcmp(agent->name, "local") == 0)
-		return yamlnode_error(cause, ctx->file, names[idx],
-		    "builder name 'local' is taken by the scheduler's own "
-		    "builds");
-	if (agent->transport == NULL)
-		agent->transport = xstrdup(builder ? "ssh" : "local");
-	if (agent->boot == NULL)
-		agent->boot = xstrdup("none");
-	/* after transport: a local agent's devices are checked here */
-	if (disks != NULL && config_disks(ctx, disks, agent, cause) != 0)
-		return -1;
-	if (disks != NULL && strcmp(agent->boot, "none") != 0)
-		return yamlnode_error(cause, ctx->file, disks, "agent '%s' "
-		    "boots its kernel (%s): its 'disks' would be set up "
-		    "outside the booted kernel; disks are for agents with "
-		    "'boot: none'", agent->name, agent->boot);
-	/* each run reboots the whole machine: two at once cannot be */
-	if (strcmp(agent->boot, "kexec") == 0 && agent->slots > 1)
-		return yamlnode_error(cause, ctx->file, slots, "agent '%s' "
-		    "boots with kexec, which reboots the machine for every "
-		    "run: it has one slot, not %d", agent->name, agent->slots);
-	if (strcmp(agent->transport, "local") == 0) {
-		if (ssh_key != NULL)
-			return yamlnode_error(cause, ctx->file, ssh_key,
-			    "'%s' only applies to transport 'ssh' (agent '%s' "
-			    "is local)", ssh_key->value, agent->name);
-		return 0;
-	}
-	if (agent->host == NULL)
-		missing = "host";
-	else if (agent->user == NULL)
-		missing = "user";
-	else if (agent->identity == NULL)
-		missing = "identity";
-	else if (agent->known_hosts == NULL)
-		missing = "known_hosts";
-	if (missing != NULL)
-		return yamlnode_error(cause, ctx->file, n,
-		    "ssh %s '%s' has no '%s'", kind, agent->name, missing);
-	if (agent->silence_timeout <= agent->keepalive)
-		return yamlnode_error(cause, ctx->file, silence != NULL ?
-		    silence : n, "'silence_timeout' (%ds) must be longer than "
-		    "'keepalive' (%ds) on %s '%s'", agent->silence_timeout,
-		    agent->keepalive, kind, agent->name);
-	if (agent->remote_dir == NULL)
-		agent->remote_dir = xstrdup(".bisectd");
 	return 0;
 }
 
@@ -843,58 +323,6 @@ config_list_of_maps(const struct config_ctx *ctx, const char *key,
 out:
 	free(names);
 	return r;
-}
-
-static int
-config_mail(const struct config_ctx *ctx, const struct yamlnode *n,
-    struct config_mail *mail, char **cause)
-{
-	const struct yamlnode	*key, *value;
-	size_t			 i;
-	int			 r = 0;
-
-	if (config_map(ctx, "mail", n, cause) != 0)
-		return -1;
-	for (i = 0; r == 0 && i < n->nr; i += 2) {
-		key = n->items[i];
-		value = n->items[i + 1];
-		if (strcmp(key->value, "smtp") == 0)
-			r = config_smtp_url(ctx, value, &mail->smtp, cause);
-		else if (strcmp(key->value, "from") == 0)
-			r = config_string(ctx, "from", value, &mail->from,
-			    cause);
-		else if (strcmp(key->value, "to") == 0)
-			r = config_list(ctx, "to", value, &mail->to,
-			    &mail->nr_to, cause);
-		else if (strcmp(key->value, "cc") == 0)
-			r = config_list(ctx, "cc", value, &mail->cc,
-			    &mail->nr_cc, cause);
-		else if (strcmp(key->value, "author") == 0)
-			r = config_bool(ctx, "author", value, &mail->author,
-			    cause);
-		else if (strcmp(key->value, "reported_by") == 0)
-			r = config_string(ctx, "reported_by", value,
-			    &mail->reported_by, cause);
-		else if (strcmp(key->value, "closes") == 0)
-			r = config_url(ctx, "closes", value, &mail->closes,
-			    cause);
-		else
-			r = config_unknown(ctx, "mail", key,
-			    "smtp, from, to, cc, author, reported_by, closes",
-			    cause);
-	}
-	if (r != 0)
-		return -1;
-	if (mail->smtp == NULL)
-		return yamlnode_error(cause, ctx->file, n,
-		    "'mail' has no 'smtp'");
-	if (mail->from == NULL)
-		return yamlnode_error(cause, ctx->file, n,
-		    "'mail' has no 'from'");
-	if (mail->nr_to == 0)
-		return yamlnode_error(cause, ctx->file, n,
-		    "'mail' has no 'to'");
-	return 0;
 }
 
 static int

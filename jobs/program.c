@@ -17,15 +17,10 @@
 
 #include "jobs/expr.h"
 #include "jobs/job-param.h"
-#include "jobs/program.h"
-#include "jobs/yamlnode.h"
+#include "jobs/program-internal.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
-
-#define PROGRAM_MAX_COUNT	1000000
-#define PROGRAM_MAX_DURATION	(30ULL * 24 * 3600)
-#define PROGRAM_MAX_STRING	4096
 
 struct program_source {
 	const char	*path;
@@ -38,23 +33,6 @@ extern const size_t nr_program_sources;
 
 static const char *const program_builtins[] = {
 	"workdir", "resultdir", "nr_cpu", "memory", "self", NULL
-};
-
-static const char *const program_type_names[] = {
-	[PROGRAM_COUNT] = "count",
-	[PROGRAM_SIZE] = "size",
-	[PROGRAM_DURATION] = "duration",
-	[PROGRAM_INTEGER] = "integer",
-	[PROGRAM_WORD] = "word",
-	[PROGRAM_STRING] = "string",
-	[PROGRAM_FILE] = "file",
-};
-
-/* What a file is parsed with: its name, for messages. */
-struct program_parser {
-	const char	*file;
-	struct program	*p;
-	char		**cause;
 };
 
 int
@@ -166,132 +144,7 @@ program_param(const struct program *p, const char *name)
 	return NULL;
 }
 
-/* Decimal digits only, at most max (the job's own rule). */
-static int
-program_uint(const char *s, size_t len, unsigned long long max,
-    unsigned long long *out)
-{
-	return job_param_uint(s, len, max, out);
-}
-
-static int
-program_text_clean(const char *s)
-{
-	for (; *s != '\0'; s++) {
-		if ((unsigned char)*s < ' ' || *s == 0x7f)
-			return 0;
-	}
-	return 1;
-}
-
 int
-program_value(const struct program_param *pp, const char *v,
-    unsigned nr_cpu, double *number, char **text, char **cause)
-{
-	struct strbuf		 sb = STRBUF_INIT;
-	unsigned long long	 n, mult = 1;
-	size_t			 len = strlen(v), i;
-	long long		 sn;
-	int			 neg, shift = 0;
-
-	*number = NAN;
-	switch (pp->type) {
-	case PROGRAM_COUNT:
-		if (len > 0 && v[len - 1] == '%')
-			len--;
-		if (program_uint(v, len, PROGRAM_MAX_COUNT, &n) != 0 || n == 0)
-			return error_set(cause, "'%s' must be a count or a "
-			    "percentage of the CPUs (like 4 or 100%%), not "
-			    "'%s'", pp->name, v);
-		if (v[len] == '%' && nr_cpu > 0) {
-			n = n * nr_cpu / 100;
-			if (n == 0)
-				n = 1;
-			if (n > PROGRAM_MAX_COUNT)
-				return error_set(cause, "'%s' asks for %llu "
-				    "tasks, more than %d", pp->name, n,
-				    PROGRAM_MAX_COUNT);
-		}
-		if (v[len] == '%' && nr_cpu == 0)
-			break;
-		*number = (double)n;
-		break;
-	case PROGRAM_SIZE:
-		if (len > 0 && strchr("KMGTkmgt", v[len - 1]) != NULL) {
-			shift = 10 * (int)(strchr("KMGT",
-			    toupper((unsigned char)v[len - 1])) - "KMGT" + 1);
-			len--;
-		}
-		if (program_uint(v, len, (~0ULL >> shift) >> 1, &n) != 0 ||
-		    n == 0)
-			return error_set(cause, "'%s' must be a size like 64M "
-			    "or 1G, not '%s'", pp->name, v);
-		*number = (double)(n << shift);
-		break;
-	case PROGRAM_DURATION:
-		if (len > 0 && strchr("smhd", v[len - 1]) != NULL) {
-			mult = v[len - 1] == 'd' ? 86400 : v[len - 1] == 'h' ?
-			    3600 : v[len - 1] == 'm' ? 60 : 1;
-			len--;
-		}
-		if (program_uint(v, len, PROGRAM_MAX_DURATION, &n) != 0 ||
-		    n == 0 || n * mult > PROGRAM_MAX_DURATION)
-			return error_set(cause, "'%s' must be a duration like "
-			    "60s, 5m or 1h, not '%s'", pp->name, v);
-		*number = (double)(n * mult);
-		break;
-	case PROGRAM_INTEGER:
-		neg = v[0] == '-';
-		if (program_uint(v + neg, len - (size_t)neg, LLONG_MAX,
-		    &n) != 0)
-			return error_set(cause, "'%s' must be an integer, not "
-			    "'%s'", pp->name, v);
-		sn = neg ? -(long long)n : (long long)n;
-		if (sn < pp->min || sn > pp->max)
-			return error_set(cause, "'%s' must be an integer from "
-			    "%lld to %lld, not '%s'", pp->name, pp->min,
-			    pp->max, v);
-		*number = (double)sn;
-		break;
-	case PROGRAM_WORD:
-		for (i = 0; i < pp->nr_choices; i++) {
-			if (strcmp(pp->choices[i], v) == 0)
-				break;
-			strbuf_addf(&sb, "%s%s", i ? ", " : "",
-			    pp->choices[i]);
-		}
-		if (i == pp->nr_choices) {
-			error_set(cause, "'%s' must be one of %s, not '%s'",
-			    pp->name, sb.buf, v);
-			strbuf_release(&sb);
-			return -1;
-		}
-		break;
-	case PROGRAM_STRING:
-		if (len > PROGRAM_MAX_STRING || !program_text_clean(v))
-			return error_set(cause, "'%s' must be text without "
-			    "control characters, at most %d bytes", pp->name,
-			    PROGRAM_MAX_STRING);
-		break;
-	case PROGRAM_FILE:
-		if (v[0] != '/' || len > PROGRAM_MAX_STRING ||
-		    !program_text_clean(v))
-			return error_set(cause, "'%s' must be an absolute "
-			    "path, not '%s'", pp->name, v);
-		break;
-	}
-	strbuf_release(&sb);
-	if (text != NULL) {
-		if (!isnan(*number))
-			*text = xasprintf("%.0f", *number);
-		else
-			*text = xstrdup(v);
-	}
-	return 0;
-}
-
-/* The message at a node: "FILE:LINE:COL: ..." around a sub-message. */
-static int
 program_error_at(struct program_parser *pp, const struct yamlnode *n)
 {
 	char	*sub = *pp->cause;
@@ -302,7 +155,7 @@ program_error_at(struct program_parser *pp, const struct yamlnode *n)
 	return -1;
 }
 
-static const struct yamlnode *
+const struct yamlnode *
 program_get(const struct yamlnode *map, const char *key)
 {
 	size_t	i;
@@ -314,7 +167,7 @@ program_get(const struct yamlnode *map, const char *key)
 	return NULL;
 }
 
-static int
+int
 program_keys(struct program_parser *pp, const struct yamlnode *map,
     const char *what, const char *const *known)
 {
@@ -342,7 +195,7 @@ program_keys(struct program_parser *pp, const struct yamlnode *map,
 	return 0;
 }
 
-static int
+int
 program_scalar(struct program_parser *pp, const struct yamlnode *n,
     const char *what, char **out)
 {
@@ -355,7 +208,7 @@ program_scalar(struct program_parser *pp, const struct yamlnode *n,
 	return 0;
 }
 
-static int
+int
 program_name_ok(const char *s)
 {
 	if (!(islower((unsigned char)*s) || *s == '_'))
@@ -367,13 +220,6 @@ program_name_ok(const char *s)
 	}
 	return 1;
 }
-
-/* For expr_each_name over a default: names declared before, built-ins. */
-struct program_names {
-	const struct program	*p;
-	size_t			 before;	/* params usable */
-	const char		*bad;
-};
 
 static int
 program_names_param(void *payload, const char *name)
@@ -392,7 +238,7 @@ program_names_param(void *payload, const char *name)
 	return 1;
 }
 
-static int
+int
 program_expr(struct program_parser *pp, const struct yamlnode *n,
     const char *text, size_t before, struct expr **out)
 {
@@ -413,8 +259,7 @@ program_expr(struct program_parser *pp, const struct yamlnode *n,
 	return 0;
 }
 
-/* {name} and {=expr} of a template name what exists. */
-static int
+int
 program_template(struct program_parser *pp, const struct yamlnode *n,
     const char *text)
 {
@@ -458,117 +303,6 @@ program_template(struct program_parser *pp, const struct yamlnode *n,
 			return -1;
 		p = close;
 	}
-	return 0;
-}
-
-static int
-program_parse_param(struct program_parser *pp, const struct yamlnode *key,
-    const struct yamlnode *decl)
-{
-	static const char *const known[] = {
-		"type", "default", "choices", "min", "max", "description",
-		"required", NULL
-	};
-	struct program_param	*pa;
-	const struct yamlnode	*t, *v;
-	char			*text = NULL, *what;
-	double			 num;
-	size_t			 i;
-	unsigned long long	 u;
-	int			 neg;
-
-	if (!program_name_ok(key->value))
-		return yamlnode_error(pp->cause, pp->file, key,
-		    "parameter '%s': names are lowercase letters, digits and "
-		    "'_', starting with a letter or '_'", key->value);
-	if (program_is_builtin(key->value))
-		return yamlnode_error(pp->cause, pp->file, key,
-		    "parameter '%s' has the name of a built-in", key->value);
-	what = xasprintf("parameter '%s'", key->value);
-	i = program_keys(pp, decl, what, known);
-	free(what);
-	if (i != 0)
-		return -1;
-	pp->p->params = xreallocarray(pp->p->params, pp->p->nr_params + 1,
-	    sizeof *pp->p->params);
-	pa = &pp->p->params[pp->p->nr_params++];
-	memset(pa, 0, sizeof *pa);
-	pa->name = xstrdup(key->value);
-	pa->min = LLONG_MIN;
-	pa->max = LLONG_MAX;
-	if ((t = program_get(decl, "type")) == NULL)
-		return yamlnode_error(pp->cause, pp->file, decl,
-		    "parameter '%s' has no 'type'", key->value);
-	for (i = 0; i < sizeof program_type_names / sizeof
-	    program_type_names[0]; i++) {
-		if (t->type == YAMLNODE_SCALAR &&
-		    strcmp(t->value, program_type_names[i]) == 0)
-			break;
-	}
-	if (i == sizeof program_type_names / sizeof program_type_names[0])
-		return yamlnode_error(pp->cause, pp->file, t,
-		    "parameter '%s': 'type' must be count, size, duration, "
-		    "integer, word, string or file", key->value);
-	pa->type = (enum program_type)i;
-	if ((v = program_get(decl, "choices")) != NULL) {
-		if (pa->type != PROGRAM_WORD || v->type != YAMLNODE_SEQUENCE ||
-		    v->nr == 0)
-			return yamlnode_error(pp->cause, pp->file, v,
-			    "parameter '%s': 'choices' is a non-empty list, "
-			    "for a word", key->value);
-		pa->choices = xcalloc(v->nr, sizeof *pa->choices);
-		for (i = 0; i < v->nr; i++) {
-			if (v->items[i]->type != YAMLNODE_SCALAR ||
-			    v->items[i]->null)
-				return yamlnode_error(pp->cause, pp->file,
-				    v->items[i], "parameter '%s': a choice is "
-				    "a scalar", key->value);
-			pa->choices[pa->nr_choices++] =
-			    xstrdup(v->items[i]->value);
-		}
-	} else if (pa->type == PROGRAM_WORD)
-		return yamlnode_error(pp->cause, pp->file, decl,
-		    "parameter '%s' is a word without 'choices'", key->value);
-	for (i = 0; i < 2; i++) {
-		if ((v = program_get(decl, i ? "max" : "min")) == NULL)
-			continue;
-		neg = v->type == YAMLNODE_SCALAR && v->value[0] == '-';
-		if (pa->type != PROGRAM_INTEGER || v->type != YAMLNODE_SCALAR ||
-		    program_uint(v->value + neg, strlen(v->value + neg),
-		    LLONG_MAX, &u) != 0)
-			return yamlnode_error(pp->cause, pp->file, v,
-			    "parameter '%s': '%s' is an integer, for an "
-			    "integer", key->value, i ? "max" : "min");
-		if (i)
-			pa->max = neg ? -(long long)u : (long long)u;
-		else
-			pa->min = neg ? -(long long)u : (long long)u;
-	}
-	if ((v = program_get(decl, "required")) != NULL) {
-		if (program_get(decl, "default") != NULL)
-			return yamlnode_error(pp->cause, pp->file, v,
-			    "parameter '%s': 'required' (why a job must give "
-			    "it) is for a parameter without a default",
-			    key->value);
-		if (program_scalar(pp, v, "required", &pa->required) != 0)
-			return -1;
-	}
-	if ((v = program_get(decl, "default")) == NULL)
-		return 0;
-	if (program_scalar(pp, v, "default", &pa->dflt) != 0)
-		return -1;
-	if (pa->dflt[0] == '=') {
-		if (pa->type == PROGRAM_WORD || pa->type == PROGRAM_STRING ||
-		    pa->type == PROGRAM_FILE)
-			return yamlnode_error(pp->cause, pp->file, v,
-			    "parameter '%s': an expression default is for "
-			    "numbers", key->value);
-		return program_expr(pp, v, pa->dflt + 1, pp->p->nr_params - 1,
-		    &pa->dflt_expr);
-	}
-	if (program_value(pa, pa->dflt, 0, &num, &text, pp->cause) != 0)
-		return program_error_at(pp, v);
-	free(text);
 	return 0;
 }
 
@@ -679,7 +413,7 @@ program_parse_step(struct program_parser *pp, const struct yamlnode *n,
 		if ((t = program_get(n, "tries")) != NULL) {
 			if (st->kind != PROGRAM_STEP_WAIT ||
 			    t->type != YAMLNODE_SCALAR ||
-			    program_uint(t->value, strlen(t->value),
+			    job_param_uint(t->value, strlen(t->value),
 			    PROGRAM_MAX_TRIES, &tries) != 0 || tries == 0)
 				return yamlnode_error(pp->cause, pp->file, t,
 				    "'tries' is for wait: an integer from 1 to "
@@ -695,255 +429,65 @@ program_parse_step(struct program_parser *pp, const struct yamlnode *n,
 	return 0;
 }
 
+/* programs:, the other LKP names the file covers. */
 static int
-program_parse_output(struct program_parser *pp, const struct yamlnode *n)
+program_parse_programs(struct program_parser *pp, const struct yamlnode *v)
 {
-	static const char *const known[] = { "from", "lines", "json", NULL };
-	static const char *const jknown[] = { "records", "vars", NULL };
+	struct program	*p = pp->p;
+	size_t		 i;
+
+	if (v->type != YAMLNODE_SEQUENCE)
+		return yamlnode_error(pp->cause, pp->file, v,
+		    "'programs' must be a list of LKP program names");
+	p->programs = xcalloc(v->nr + 1, sizeof *p->programs);
+	for (i = 0; i < v->nr; i++) {
+		if (program_scalar(pp, v->items[i], "programs",
+		    &p->programs[i]) != 0)
+			return -1;
+		p->nr_programs++;
+		if (strspn(p->programs[i], "abcdefghijklmnopqrstuvwxyz"
+		    "0123456789_-") != strlen(p->programs[i]) ||
+		    strcmp(p->programs[i], p->name) == 0)
+			return yamlnode_error(pp->cause, pp->file,
+			    v->items[i], "'programs' lists '%s': an "
+			    "LKP program name other than the file's",
+			    p->programs[i]);
+	}
+	return 0;
+}
+
+/* mkdir: and setup:, what is done before the program runs. */
+static int
+program_parse_setup(struct program_parser *pp, const struct yamlnode *root)
+{
 	struct program		*p = pp->p;
-	const struct yamlnode	*v, *lines, *json, *item, *m;
+	const struct yamlnode	*v;
 	size_t			 i;
 
-	if (program_keys(pp, n, "output", known) != 0)
-		return -1;
-	if ((v = program_get(n, "from")) != NULL) {
-		if (program_scalar(pp, v, "from", &p->from) != 0 ||
-		    program_template(pp, v, p->from) != 0)
-			return -1;
-		if (strcmp(p->from, "stdout") == 0) {
-			free(p->from);
-			p->from = NULL;
+	if ((v = program_get(root, "mkdir")) != NULL) {
+		if (v->type != YAMLNODE_SEQUENCE)
+			return yamlnode_error(pp->cause, pp->file, v,
+			    "'mkdir' must be a list of templates");
+		p->mkdir = xcalloc(v->nr + 1, sizeof *p->mkdir);
+		for (i = 0; i < v->nr; i++) {
+			if (program_scalar(pp, v->items[i], "mkdir",
+			    &p->mkdir[i]) != 0)
+				return -1;
+			p->nr_mkdir++;
+			if (program_template(pp, v->items[i], p->mkdir[i]) != 0)
+				return -1;
 		}
 	}
-	lines = program_get(n, "lines");
-	json = program_get(n, "json");
-	if ((lines == NULL) == (json == NULL))
-		return yamlnode_error(pp->cause, pp->file, n,
-		    "output needs 'lines' or 'json', not both");
-	if (lines != NULL) {
-		if (lines->type != YAMLNODE_SEQUENCE || lines->nr == 0)
-			return yamlnode_error(pp->cause, pp->file, lines,
-			    "'lines' is a non-empty list of patterns");
-		p->lines = xcalloc(lines->nr, sizeof *p->lines);
-		for (i = 0; i < lines->nr; i++) {
-			item = lines->items[i];
-			m = item;
-			if (item->type == YAMLNODE_MAPPING) {
-				static const char *const lk[] = {
-					"match", "record", NULL
-				};
-				if (program_keys(pp, item, "a line", lk) != 0)
-					return -1;
-				if ((m = program_get(item, "match")) == NULL)
-					return yamlnode_error(pp->cause,
-					    pp->file, item, "a line needs "
-					    "'match'");
-			}
-			if (m->type != YAMLNODE_SCALAR || m->null)
-				return yamlnode_error(pp->cause, pp->file, m,
-				    "a pattern is a scalar");
-			if (program_line_compile(m->value, &p->lines[i],
-			    pp->cause) != 0)
-				return program_error_at(pp, m);
-			p->nr_lines++;
-			if (m != item && (v = program_get(item, "record")) !=
-			    NULL) {
-				if (v->type != YAMLNODE_SCALAR ||
-				    (strcmp(v->value, "true") != 0 &&
-				    strcmp(v->value, "false") != 0))
-					return yamlnode_error(pp->cause,
-					    pp->file, v, "'record' is true or "
-					    "false");
-				p->lines[i].record =
-				    strcmp(v->value, "true") == 0;
-			}
-		}
+	if ((v = program_get(root, "setup")) == NULL)
 		return 0;
-	}
-	if (program_keys(pp, json, "json", jknown) != 0)
-		return -1;
-	if ((v = program_get(json, "records")) == NULL ||
-	    program_scalar(pp, v, "records", &p->json_records) != 0)
-		return yamlnode_error(pp->cause, pp->file, json,
-		    "json needs 'records', a path to an array");
-	if ((v = program_get(json, "vars")) == NULL ||
-	    v->type != YAMLNODE_MAPPING || v->nr == 0)
-		return yamlnode_error(pp->cause, pp->file, json,
-		    "json needs 'vars', a map of names to paths");
-	p->json_vars = xcalloc(v->nr / 2, sizeof *p->json_vars);
-	for (i = 0; i < v->nr; i += 2) {
-		if (!program_name_ok(v->items[i]->value))
-			return yamlnode_error(pp->cause, pp->file, v->items[i],
-			    "'%s' is not a variable name", v->items[i]->value);
-		p->json_vars[p->nr_json_vars].name =
-		    xstrdup(v->items[i]->value);
-		if (program_scalar(pp, v->items[i + 1], "a path",
-		    &p->json_vars[p->nr_json_vars].path) != 0)
+	if (v->type != YAMLNODE_SEQUENCE)
+		return yamlnode_error(pp->cause, pp->file, v,
+		    "'setup' must be a list of steps");
+	p->steps = xcalloc(v->nr + 1, sizeof *p->steps);
+	for (i = 0; i < v->nr; i++) {
+		p->nr_steps++;
+		if (program_parse_step(pp, v->items[i], &p->steps[i]) != 0)
 			return -1;
-		p->nr_json_vars++;
-	}
-	return 0;
-}
-
-/* Whether name is a variable of the output; *word if a word capture. */
-static int
-program_variable(const struct program *p, const char *name, int *word)
-{
-	size_t	i, j;
-
-	for (i = 0; i < p->nr_lines; i++) {
-		for (j = 0; j < p->lines[i].nr_names; j++) {
-			if (strcmp(p->lines[i].names[j], name) == 0) {
-				if (word != NULL)
-					*word = p->lines[i].is_word[j];
-				return 1;
-			}
-		}
-	}
-	for (i = 0; i < p->nr_json_vars; i++) {
-		if (strcmp(p->json_vars[i].name, name) == 0) {
-			if (word != NULL)
-				*word = 0;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static int
-program_names_var(void *payload, const char *name)
-{
-	struct program_names	*pn = payload;
-	int			 word = 0;
-
-	if (program_variable(pn->p, name, &word) && !word)
-		return 0;
-	pn->bad = name;
-	return 1;
-}
-
-static int
-program_metric_expr(struct program_parser *pp, const struct yamlnode *n,
-    int agg_ok, struct expr **out)
-{
-	struct program_names	pn = { pp->p, 0, NULL };
-
-	if (n->type != YAMLNODE_SCALAR || n->null)
-		return yamlnode_error(pp->cause, pp->file, n,
-		    "a metric's expression is a scalar");
-	if (expr_parse(n->value, out, pp->cause) != 0)
-		return program_error_at(pp, n);
-	if (!agg_ok && expr_has_aggregate(*out))
-		return yamlnode_error(pp->cause, pp->file, n,
-		    "'instances' is one value per record: no aggregate in "
-		    "'%s'", n->value);
-	if (expr_each_name(*out, program_names_var, &pn) != 0)
-		return yamlnode_error(pp->cause, pp->file, n,
-		    "'%s' uses '%s', which no pattern captures as a number",
-		    n->value, pn.bad);
-	return 0;
-}
-
-static int
-program_parse_metric(struct program_parser *pp, const struct yamlnode *key,
-    const struct yamlnode *n)
-{
-	static const char *const known[] = {
-		"value", "instances", "direction", "aggregate", "min_effect",
-		"optional", NULL
-	};
-	struct program_metric	*m;
-	struct strbuf		 glob = STRBUF_INIT;
-	const struct yamlnode	*v;
-	const char		*s, *close;
-	char			*end;
-	int			 word;
-
-	pp->p->metrics = xreallocarray(pp->p->metrics, pp->p->nr_metrics + 1,
-	    sizeof *pp->p->metrics);
-	m = &pp->p->metrics[pp->p->nr_metrics++];
-	memset(m, 0, sizeof *m);
-	m->name = xstrdup(key->value);
-	m->info.aggregate = METRIC_AGGREGATE_MEAN;
-	m->info.min_effect_pct = 1.0;
-	strbuf_addf(&glob, "%s.", pp->p->name);
-	for (s = key->value; *s != '\0'; s++) {
-		if (*s == '{') {
-			close = strchr(s, '}');
-			if (m->group != NULL || close == NULL) {
-				strbuf_release(&glob);
-				return yamlnode_error(pp->cause, pp->file, key,
-				    "metric '%s': at most one {VAR}",
-				    key->value);
-			}
-			m->group = xstrndup(s + 1, (size_t)(close - s - 1));
-			strbuf_addch(&glob, '*');
-			s = close;
-			continue;
-		}
-		if ((unsigned char)*s <= ' ' || *s == ':' || *s == '}') {
-			strbuf_release(&glob);
-			return yamlnode_error(pp->cause, pp->file, key,
-			    "metric '%s': no white space, ':' or '}' in a "
-			    "name", key->value);
-		}
-		if (strchr("*?[\\", *s) != NULL)
-			strbuf_addch(&glob, '\\');
-		strbuf_addch(&glob, *s);
-	}
-	m->info.pattern = strbuf_detach(&glob, NULL);
-	if (m->group != NULL && (!program_variable(pp->p, m->group, &word) ||
-	    !word))
-		return yamlnode_error(pp->cause, pp->file, key,
-		    "metric '%s': '%s' is not a {NAME:word} capture",
-		    key->value, m->group);
-	if (n->type == YAMLNODE_SCALAR)
-		return program_metric_expr(pp, n, 1, &m->value);
-	if (program_keys(pp, n, "a metric", known) != 0)
-		return -1;
-	if ((v = program_get(n, "value")) != NULL &&
-	    program_metric_expr(pp, v, 1, &m->value) != 0)
-		return -1;
-	if ((v = program_get(n, "instances")) != NULL &&
-	    program_metric_expr(pp, v, 0, &m->instances) != 0)
-		return -1;
-	if (m->value == NULL && m->instances == NULL)
-		return yamlnode_error(pp->cause, pp->file, n,
-		    "metric '%s' needs 'value' or 'instances'", key->value);
-	if ((v = program_get(n, "direction")) != NULL) {
-		if (v->type == YAMLNODE_SCALAR && strcmp(v->value,
-		    "higher") == 0)
-			m->info.direction = JOB_DIRECTION_HIGHER;
-		else if (v->type == YAMLNODE_SCALAR && strcmp(v->value,
-		    "lower") == 0)
-			m->info.direction = JOB_DIRECTION_LOWER;
-		else
-			return yamlnode_error(pp->cause, pp->file, v,
-			    "'direction' is higher or lower");
-	}
-	if ((v = program_get(n, "aggregate")) != NULL) {
-		if (v->type == YAMLNODE_SCALAR && strcmp(v->value, "sum") == 0)
-			m->info.aggregate = METRIC_AGGREGATE_SUM;
-		else if (v->type != YAMLNODE_SCALAR ||
-		    strcmp(v->value, "mean") != 0)
-			return yamlnode_error(pp->cause, pp->file, v,
-			    "'aggregate' is sum or mean");
-	}
-	if ((v = program_get(n, "min_effect")) != NULL) {
-		m->info.min_effect_pct = v->type == YAMLNODE_SCALAR ?
-		    strtod(v->value, &end) : -1;
-		if (v->type != YAMLNODE_SCALAR || end == v->value ||
-		    strcmp(end, "%") != 0 || !(m->info.min_effect_pct >= 0) ||
-		    m->info.min_effect_pct > 1000)
-			return yamlnode_error(pp->cause, pp->file, v,
-			    "'min_effect' is a percentage like 1%%");
-	}
-	if ((v = program_get(n, "optional")) != NULL) {
-		if (v->type != YAMLNODE_SCALAR || (strcmp(v->value, "true") !=
-		    0 && strcmp(v->value, "false") != 0))
-			return yamlnode_error(pp->cause, pp->file, v,
-			    "'optional' is true or false");
-		m->optional = strcmp(v->value, "true") == 0;
 	}
 	return 0;
 }
@@ -985,61 +529,21 @@ program_parse_root(struct program_parser *pp, const struct yamlnode *root)
 	if ((v = program_get(root, "description")) != NULL &&
 	    program_scalar(pp, v, "description", &p->description) != 0)
 		return -1;
-	if ((v = program_get(root, "programs")) != NULL) {
-		if (v->type != YAMLNODE_SEQUENCE)
-			return yamlnode_error(pp->cause, pp->file, v,
-			    "'programs' must be a list of LKP program names");
-		p->programs = xcalloc(v->nr + 1, sizeof *p->programs);
-		for (i = 0; i < v->nr; i++) {
-			if (program_scalar(pp, v->items[i], "programs",
-			    &p->programs[i]) != 0)
-				return -1;
-			p->nr_programs++;
-			if (strspn(p->programs[i], "abcdefghijklmnopqrstuvwxyz"
-			    "0123456789_-") != strlen(p->programs[i]) ||
-			    strcmp(p->programs[i], p->name) == 0)
-				return yamlnode_error(pp->cause, pp->file,
-				    v->items[i], "'programs' lists '%s': an "
-				    "LKP program name other than the file's",
-				    p->programs[i]);
-		}
-	}
+	if ((v = program_get(root, "programs")) != NULL &&
+	    program_parse_programs(pp, v) != 0)
+		return -1;
 	if ((v = program_get(root, "params")) != NULL) {
 		if (v->type != YAMLNODE_MAPPING)
 			return yamlnode_error(pp->cause, pp->file, v,
 			    "'params' must be a map");
 		for (i = 0; i < v->nr; i += 2) {
-			if (program_parse_param(pp, v->items[i],
+			if (program_param_parse(pp, v->items[i],
 			    v->items[i + 1]) != 0)
 				return -1;
 		}
 	}
-	if ((v = program_get(root, "mkdir")) != NULL) {
-		if (v->type != YAMLNODE_SEQUENCE)
-			return yamlnode_error(pp->cause, pp->file, v,
-			    "'mkdir' must be a list of templates");
-		p->mkdir = xcalloc(v->nr + 1, sizeof *p->mkdir);
-		for (i = 0; i < v->nr; i++) {
-			if (program_scalar(pp, v->items[i], "mkdir",
-			    &p->mkdir[i]) != 0)
-				return -1;
-			p->nr_mkdir++;
-			if (program_template(pp, v->items[i], p->mkdir[i]) != 0)
-				return -1;
-		}
-	}
-	if ((v = program_get(root, "setup")) != NULL) {
-		if (v->type != YAMLNODE_SEQUENCE)
-			return yamlnode_error(pp->cause, pp->file, v,
-			    "'setup' must be a list of steps");
-		p->steps = xcalloc(v->nr + 1, sizeof *p->steps);
-		for (i = 0; i < v->nr; i++) {
-			p->nr_steps++;
-			if (program_parse_step(pp, v->items[i],
-			    &p->steps[i]) != 0)
-				return -1;
-		}
-	}
+	if (program_parse_setup(pp, root) != 0)
+		return -1;
 	if ((v = program_get(root, "repeat")) != NULL &&
 	    (program_scalar(pp, v, "repeat", &p->repeat) != 0 ||
 	    program_template(pp, v, p->repeat) != 0))
@@ -1059,14 +563,14 @@ program_parse_root(struct program_parser *pp, const struct yamlnode *root)
 	if ((v = program_get(root, "output")) == NULL)
 		return yamlnode_error(pp->cause, pp->file, root,
 		    "missing 'output'");
-	if (program_parse_output(pp, v) != 0)
+	if (program_output_parse(pp, v) != 0)
 		return -1;
 	if ((n = program_get(root, "metrics")) == NULL ||
 	    n->type != YAMLNODE_MAPPING || n->nr == 0)
 		return yamlnode_error(pp->cause, pp->file, n != NULL ? n : root,
 		    "'metrics' must be a non-empty map");
 	for (i = 0; i < n->nr; i += 2) {
-		if (program_parse_metric(pp, n->items[i], n->items[i + 1]) != 0)
+		if (program_metric_parse(pp, n->items[i], n->items[i + 1]) != 0)
 			return -1;
 	}
 	return 0;
