@@ -139,6 +139,18 @@ out:
 	return r;
 }
 
+/* Whether every one of n runs names the agent that ran it. */
+static int
+bisection_revert_named(const char *const *agents, size_t n)
+{
+	size_t	k;
+
+	for (k = 0; k < n; k++)
+		if (agents[k] == NULL)
+			return 0;
+	return 1;
+}
+
 /* What stats/bisect-revert.c decides on: the ends' runs and the revert's. */
 static void
 bisection_revert_input(struct bisect_revert_input *vin,
@@ -161,6 +173,14 @@ bisection_revert_input(struct bisect_revert_input *vin,
 	vin->bad_times = bad->times;
 	vin->revert_times = series->starts;
 	vin->after = bisection_revert_after(range);
+	/* which agent ran each: several run the check's batch at once */
+	if (bad->machines != NULL && series->agents != NULL &&
+	    bisection_revert_named(bad->machines, bad->nr_samples) &&
+	    bisection_revert_named((const char *const *)series->agents,
+	    series->nr)) {
+		vin->bad_machines = bad->machines;
+		vin->revert_machines = (const char *const *)series->agents;
+	}
 	/* boots as units where boots differ more than runs do, as the driver */
 	if (bad->boots != NULL && good->boots != NULL && series->nr > 0) {
 		for (k = 0; k < series->nr && series->boots[k] != NULL; k++)
