@@ -4,8 +4,8 @@
  * driver tests the posterior's weighted midpoint; with k it tests the k
  * commits nearest the quantiles j / (k + 1), so that a round of decisive
  * samples leaves a (k + 1)-th of the mass (the last round: the candidates
- * and their parents), and it names the next round's likeliest points,
- * under each outcome of this one, as builds to start.
+ * and their parents); bisect-rounds-spec.c names the next round's
+ * likeliest points, under each outcome of this one, as builds to start.
  */
 #include <math.h>
 #include <gsl/gsl_cdf.h>
@@ -22,7 +22,6 @@
 #define ROUNDS_NATS	6.0	/* one point's odds, as bisect_model_batch */
 #define ROUNDS_TOL	0.25	/* of the quantiles' spacing, for a build */
 #define ROUNDS_FLOOR	2.0	/* a point's batch, in the job's runs, at least */
-#define ROUNDS_EDGE	1e-9	/* cdf this close to 0 or 1 decides nothing */
 #define ROUNDS_ENDS	1.5	/* the ends' first look, times k job runs */
 #define ROUNDS_PAIRS	2	/* the fresh check's first look, pairs per slot */
 #define ROUNDS_FIRST	2.0	/* beside the ends' first look, in job runs */
@@ -136,107 +135,6 @@ unsigned
 bisect_rounds_regrow(unsigned k_re, unsigned k)
 {
 	return (k_re > 2 ? k_re : 2) * (k ? k : 1);
-}
-
-static void
-rounds_mark_fn(size_t a, void *payload)
-{
-	((unsigned char *)payload)[a] = 1;
-}
-
-static const double *rounds_sort_cdf;
-
-static int
-rounds_cmp_cdf(const void *a, const void *b)
-{
-	size_t	x = *(const size_t *)a, y = *(const size_t *)b;
-
-	if (rounds_sort_cdf[x] != rounds_sort_cdf[y])
-		return rounds_sort_cdf[x] < rounds_sort_cdf[y] ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
-static const double *rounds_sort_score;
-
-static int
-rounds_cmp_score(const void *a, const void *b)
-{
-	size_t	x = *(const size_t *)a, y = *(const size_t *)b;
-
-	if (rounds_sort_score[x] != rounds_sort_score[y])
-		return rounds_sort_score[x] > rounds_sort_score[y] ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
-size_t
-bisect_rounds_speculate(size_t *out, size_t max, struct bisect_graph *g,
-    const double *post, const unsigned char *eligible,
-    const unsigned char *built, const size_t *points, size_t nr_points,
-    unsigned k, size_t nr)
-{
-	double		*cdf = xcalloc(nr + 1, sizeof *cdf);
-	double		*cond = xcalloc(nr + 1, sizeof *cond);
-	double		*score = xcalloc(nr + 1, sizeof *score);
-	unsigned char	*anc = xcalloc((nr_points + 1) * (nr + 1), 1);
-	unsigned char	*elig = xcalloc(nr + 1, 1);
-	unsigned char	*point = xcalloc(nr + 1, 1);
-	size_t		*pts = xcalloc(nr_points + 1, sizeof *pts);
-	size_t		*next = xcalloc(k + 1, sizeof *next);
-	size_t		*cand = xcalloc(nr + 1, sizeof *cand);
-	size_t		 s, i, j, n, nc = 0;
-	double		 w;
-	int		 in;
-
-	bisect_graph_sums(g, post, cdf);
-	memcpy(pts, points, nr_points * sizeof *pts);
-	rounds_sort_cdf = cdf;
-	qsort(pts, nr_points, sizeof *pts, rounds_cmp_cdf);
-	for (j = 0; j < nr_points; j++) {
-		point[pts[j]] = 1;
-		bisect_graph_ancestors(g, pts[j], rounds_mark_fn,
-		    anc + j * (nr + 1));
-	}
-	/* outcome s: the s points of lowest cdf good, the others bad */
-	for (s = 0; s <= nr_points; s++) {
-		w = 0;
-		for (i = 0; i < nr; i++) {
-			in = 1;
-			for (j = 0; j < nr_points && in; j++)
-				in = j < s ? !anc[j * (nr + 1) + i] :
-				    anc[j * (nr + 1) + i];
-			cond[i] = in ? post[i] : 0;
-			w += cond[i];
-		}
-		if (!(w > 0))
-			continue;
-		for (i = 0; i < nr; i++)
-			cond[i] /= w;
-		bisect_graph_sums(g, cond, cdf);
-		for (i = 0; i < nr; i++)
-			elig[i] = eligible[i] && cdf[i] > ROUNDS_EDGE &&
-			    cdf[i] < 1 - ROUNDS_EDGE;
-		n = bisect_rounds_points(next, k, cdf, elig, built, nr);
-		for (j = 0; j < n; j++)
-			score[next[j]] += w;
-	}
-	for (i = 0; i < nr; i++)
-		if (score[i] > 0 && !point[i] && !(built != NULL && built[i]))
-			cand[nc++] = i;
-	rounds_sort_score = score;
-	qsort(cand, nc, sizeof *cand, rounds_cmp_score);
-	if (nc > max)
-		nc = max;
-	memcpy(out, cand, nc * sizeof *out);
-	free(cdf);
-	free(cond);
-	free(score);
-	free(anc);
-	free(elig);
-	free(point);
-	free(pts);
-	free(next);
-	free(cand);
-	return nc;
 }
 
 static void
@@ -578,7 +476,7 @@ bisect_rounds_ends(struct bisect_state *st, const struct bisect_range *r)
 		next[i] = r->in[i] && i != r->top &&
 		    st->c[i].build != BISECT_BUILD_FAILED;
 		elig[i] = next[i] && st->c[i].nr_samples < st->max_runs &&
-		    cdf[i] > ROUNDS_EDGE && cdf[i] < 1 - ROUNDS_EDGE;
+		    cdf[i] > BISECT_ROUNDS_EDGE && cdf[i] < 1 - BISECT_ROUNDS_EDGE;
 	}
 	n = 0;
 	/* a part's ends (a second culprit?) are only a check: builds */

@@ -72,8 +72,11 @@ unsigned bisect_rounds_pairs(unsigned first, unsigned k);
  */
 unsigned bisect_rounds_regrow(unsigned k_re, unsigned k);
 
+/* A cumulative posterior this close to 0 or 1 decides nothing. */
+#define BISECT_ROUNDS_EDGE	1e-9
+
 /*
- * The builds to start now for the next round: for each outcome of a
+ * The builds to start now for the next round (bisect-rounds-spec.c): for each outcome of a
  * round testing points[] (the first s of them, in cdf order, good and
  * the rest bad, for s = 0..nr_points), the next round's points (the
  * quantiles of the posterior post[] given that outcome), weighted by the
