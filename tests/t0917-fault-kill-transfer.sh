@@ -29,12 +29,14 @@ downloading() {
 
 cat >"$TRASH/big-agent" <<EOF
 #!/bin/sh
-# the real agent; its run's result gets a 24 MB file more
+# the real agent; its run's result gets a 72 MB file more: about 14 s to
+# fetch at 40 Mbit/s, so that a loaded test still kills the scheduler
+# while the download is under way (at 24 MB, 5 s, CI failed #3 once)
 "$BISECTD_BUILD/bin/bisect-agent" "\$@"
 status=\$?
 if [ "\$1" = run ]; then
 	for res; do :; done
-	head -c 24000000 /dev/urandom >"\$res/big"
+	head -c 72000000 /dev/urandom >"\$res/big"
 fi
 exit \$status
 EOF
@@ -75,13 +77,15 @@ test_expect_success 'SIGKILL while downloading the result: resumed, the run done
 	test_wait_for 1200 downloading "$c" &&
 	size=$(stat -c %s "$(cat downloading)") &&
 	kill_scheduler &&
-	test "$(sample_count "$c" microbench.score)" = 0 &&
+	{ test "$(sample_count "$c" microbench.score)" = 0 ||
+	  { echo "the download ended before the kill ($size bytes seen)"; false; }; } &&
 	bg d2 bisectctl queue one.yaml --commit "$c" --wait &&
 	ended d2 &&
 	test "$(sample_count "$c" microbench.score)" = 1 &&
-	test "$(db_query "SELECT status || \" attempts \" || attempts || \" requeues \" || requeues FROM runs WHERE commit_oid = '\''$c'\''")" = "done attempts 1 requeues 1" &&
+	got=$(db_query "SELECT status || \" attempts \" || attempts || \" requeues \" || requeues FROM runs WHERE commit_oid = '\''$c'\''") &&
+	{ test "$got" = "done attempts 1 requeues 1" || { echo "run: $got"; false; }; } &&
 	test "$(db_query "SELECT count(*) - count(DISTINCT run || \" \" || metric) FROM samples")" = 0 &&
-	figure "download: killed with $size of 24000000 bytes of a result file fetched; after the resume the run done at attempt 1 (1 requeue), 1 sample, none twice"
+	figure "download: killed with $size of 72000000 bytes of a result file fetched; after the resume the run done at attempt 1 (1 requeue), 1 sample, none twice"
 '
 
 fault_figures
