@@ -44,7 +44,7 @@ cmd_report_email(struct context *ctx, int64_t id)
 	}
 	if (store_mail_get(ctx->store, mail, &m, &cause) != 0)
 		goto error;
-	if (strcmp(m.status, "sent") == 0) {
+	if (m.status == STORE_MAIL_SENT) {
 		printf("mail: <%s> was sent already; not sending it again\n",
 		    m.message_id);
 		r = CMD_OK;

@@ -387,7 +387,7 @@ outbox_send(struct context *ctx, int64_t id, char **cause)
 		goto out;
 	if (!claimed) {
 		error_set(cause, "mail <%s> is %s, not queued", m.message_id,
-		    m.status);
+		    store_mail_status_name(m.status));
 		r = 1;
 		goto out;
 	}

@@ -46,6 +46,7 @@ extern const char *const store_build_status_names[4];
 extern const char *const store_run_status_names[5];
 extern const char *const store_bisection_status_names[7];
 extern const char *const store_agent_state_names[4];
+extern const char *const store_mail_status_names[4];
 #define STORE_NR(a)	((int)(sizeof (a) / sizeof (a)[0]))
 /* Every row's first column as int64 (ids). Resets the statement. */
 int	 store_collect_ids(struct store *, sqlite3_stmt *, int64_t **ids,

@@ -13,6 +13,10 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
+const char *const store_mail_status_names[4] = {
+	"queued", "sending", "sent", "failed",
+};
+
 #define STORE_MAIL_COLUMNS \
     "id, bisection, message_id, thread, sender, recipients, message, " \
     "status, attempts, next_attempt, last_error, created, sent"
@@ -73,7 +77,8 @@ store_mail_row(sqlite3_stmt *stmt, struct store_mail *out)
 	out->sender = store_column_text(stmt, 4);
 	out->recipients = store_column_text(stmt, 5);
 	out->message = store_column_text(stmt, 6);
-	out->status = store_column_text(stmt, 7);
+	out->status = store_column_enum(stmt, 7, store_mail_status_names,
+	    STORE_NR(store_mail_status_names), STORE_MAIL_FAILED);
 	out->attempts = sqlite3_column_int(stmt, 8);
 	out->next_attempt = sqlite3_column_int64(stmt, 9);
 	out->last_error = store_column_text(stmt, 10);
@@ -188,7 +193,8 @@ store_mail_retry(struct store *st, int64_t id, const char *error,
 	sqlite3_stmt	*stmt;
 
 	if (store_stmt(st, &stmt, cause, sql_mail_retry, "titi",
-	    give_up ? "failed" : "queued", next_attempt, error, id) != 0)
+	    store_mail_status_names[give_up ? STORE_MAIL_FAILED :
+	    STORE_MAIL_QUEUED], next_attempt, error, id) != 0)
 		return -1;
 	return store_mail_update(st, stmt, NULL, cause);
 }
@@ -215,6 +221,12 @@ store_mail_recover(struct store *st, int *nr, char **cause)
 	return store_mail_update(st, stmt, nr, cause);
 }
 
+const char *
+store_mail_status_name(enum store_mail_status status)
+{
+	return store_mail_status_names[status];
+}
+
 void
 store_mail_release(struct store_mail *m)
 {
@@ -225,7 +237,6 @@ store_mail_release(struct store_mail *m)
 	free(m->sender);
 	free(m->recipients);
 	free(m->message);
-	free(m->status);
 	free(m->last_error);
 	memset(m, 0, sizeof *m);
 }

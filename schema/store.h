@@ -604,6 +604,13 @@ int	 store_report_add(struct store *, int64_t bisection,
  * ---- mail outbox and report listing: schema/store-mail.c, with
  * schema/migrations/0002-mail.sql (owner: mail; see docs/reports.md) ----
  */
+enum store_mail_status {
+	STORE_MAIL_QUEUED,
+	STORE_MAIL_SENDING,
+	STORE_MAIL_SENT,
+	STORE_MAIL_FAILED,
+};
+
 struct store_mail {
 	int64_t	 id;
 	int64_t	 bisection;
@@ -612,7 +619,7 @@ struct store_mail {
 	char	*sender;	/* envelope MAIL FROM */
 	char	*recipients;	/* envelope RCPT TO, one a line */
 	char	*message;	/* the whole message, CRLF line ends */
-	char	*status;	/* queued, sending, sent, failed */
+	enum store_mail_status status;
 	int	 attempts;
 	int64_t	 next_attempt;
 	char	*last_error;
@@ -657,6 +664,7 @@ int	 store_mail_requeue(struct store *, int64_t id, char **cause);
  */
 int	 store_mail_recover(struct store *, int *nr, char **cause);
 void	 store_mail_release(struct store_mail *);
+const char	*store_mail_status_name(enum store_mail_status);
 /* Every bisection with a report, newest first, with its latest headline. */
 int	 store_report_list(struct store *, struct store_report_entry **out,
 	     size_t *nr, char **cause);

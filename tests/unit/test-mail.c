@@ -625,7 +625,7 @@ test_outbox(void)
 	is_int(store_mail_add(st, req, "m1@x", "r c1", "s@x", "x@x\n", "m",
 	    &id2, NULL), -1, "the same Message-ID cannot be queued twice");
 	is_int(store_mail_find(st, "m1@x", &m, &cause), 1, "found by id");
-	is_str(m.status, "queued", "queued");
+	is_str(store_mail_status_name(m.status), "queued", "queued");
 	is_int(m.attempts, 0, "no attempt yet");
 	store_mail_release(&m);
 	store_mail_add(st, req, "m2@x", "r c1", "s@x", "x@example.org\n", "m",
@@ -647,7 +647,7 @@ test_outbox(void)
 	is_int(store_mail_recover(st, &n, NULL), 0, "recover");
 	is_int(n, 1, "a mail left in 'sending' is queued again");
 	store_mail_get(st, id, &m, NULL);
-	ok(strcmp(m.status, "queued") == 0 && m.attempts == 1 &&
+	ok(m.status == STORE_MAIL_QUEUED && m.attempts == 1 &&
 	    m.last_error != NULL, "with its attempt counted and a reason");
 	store_mail_release(&m);
 	store_mail_claim(st, id, &claimed, NULL);
@@ -665,7 +665,7 @@ test_outbox(void)
 	ok(store_mail_sent(st, id, NULL) == -1, "sent only once");
 	store_mail_requeue(st, id, NULL);
 	store_mail_get(st, id, &m, NULL);
-	ok(strcmp(m.status, "sent") == 0 && m.sent > 0 && m.attempts == 3,
+	ok(m.status == STORE_MAIL_SENT && m.sent > 0 && m.attempts == 3,
 	    "a sent mail cannot be queued again");
 	store_mail_release(&m);
 
@@ -685,7 +685,7 @@ test_outbox(void)
 	free(cause);
 	cause = NULL;
 	store_mail_get(st, id2, &m, NULL);
-	ok(strcmp(m.status, "queued") == 0 && m.attempts == 1 &&
+	ok(m.status == STORE_MAIL_QUEUED && m.attempts == 1 &&
 	    m.next_attempt >= now + 60, "queued with a backoff");
 	store_mail_release(&m);
 	free(cm->smtp);
@@ -700,13 +700,13 @@ test_outbox(void)
 	free(cause);
 	cause = NULL;
 	store_mail_get(st, id2, &m, NULL);
-	is_str(m.status, "failed", "the mail is failed, kept in the outbox");
+	is_str(store_mail_status_name(m.status), "failed", "the mail is failed, kept in the outbox");
 	store_mail_release(&m);
 	if (pid > 0)
 		waitpid(pid, &status, 0);
 	store_mail_requeue(st, id2, NULL);
 	store_mail_get(st, id2, &m, NULL);
-	ok(strcmp(m.status, "queued") == 0 && m.attempts == 0,
+	ok(m.status == STORE_MAIL_QUEUED && m.attempts == 0,
 	    "asked for again, a failed mail starts afresh");
 	store_mail_release(&m);
 
