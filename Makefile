@@ -73,7 +73,9 @@ PROGRAMS	 = $(if $(wildcard bisectd/bisectd.c),$(BIN)/bisectd) \
 
 UNIT_SRC	 = $(wildcard tests/unit/test-*.c)
 UNIT_BIN	 = $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRC))
-BENCH_SRC	 = $(wildcard bench/*.c)
+# bench/sim-*.c are the parts of bisect-sim, not programs of their own.
+BISECT_SIM_SRC	 = $(wildcard bench/sim-*.c)
+BENCH_SRC	 = $(filter-out $(BISECT_SIM_SRC),$(wildcard bench/*.c))
 BENCH_BIN	 = $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 SHELL_TESTS	 = $(sort $(wildcard tests/t[0-9][0-9][0-9][0-9]-*.sh))
 KERNEL_TESTS	 = $(sort $(wildcard tests/t07[0-9][0-9]-*.sh))
@@ -155,6 +157,11 @@ $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(ALL_LIBS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(ALL_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/bench/bisect-sim: $(BUILD)/bench/bisect-sim.o \
+		$(call obj,$(BISECT_SIM_SRC)) $(ALL_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 

@@ -1,7 +1,8 @@
 /*
  * What the bench programs share: a monotonic clock in seconds and the
- * median of a set of timings (sorted in place). Each bench is one .c
- * file linked on its own, so these are static inline here.
+ * median of a set of timings (sorted in place). Each bench is linked
+ * on its own (bisect-sim from its sim-*.c too), so these are static
+ * inline here.
  */
 #ifndef BENCH_BENCH_H
 #define BENCH_BENCH_H

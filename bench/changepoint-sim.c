@@ -69,7 +69,7 @@ struct tally {
  * The step, if any, starts at commit *at.
  */
 static void
-simulate(double *v, size_t *g, const struct scenario *sc,
+changepoint_sim_simulate(double *v, size_t *g, const struct scenario *sc,
     const struct opts *o, struct rng *r, size_t *at)
 {
 	size_t	c, k, i;
@@ -97,14 +97,14 @@ simulate(double *v, size_t *g, const struct scenario *sc,
 }
 
 static size_t
-distance(size_t a, size_t b)
+changepoint_sim_distance(size_t a, size_t b)
 {
 	return a > b ? a - b : b - a;
 }
 
 /* Parent against commit, for every commit: the smallest p and where. */
 static double
-baseline(const double *v, const struct opts *o, size_t *where)
+changepoint_sim_baseline(const double *v, const struct opts *o, size_t *where)
 {
 	struct comparison	cmp;
 	double			best = 1;
@@ -124,7 +124,8 @@ baseline(const double *v, const struct opts *o, size_t *where)
 }
 
 static void
-run(const struct scenario *sc, const struct opts *o, struct tally *t)
+changepoint_sim_run(const struct scenario *sc, const struct opts *o,
+    struct tally *t)
 {
 	struct changepoint_result	res;
 	struct changepoint_opts		co;
@@ -143,7 +144,7 @@ run(const struct scenario *sc, const struct opts *o, struct tally *t)
 	co.alpha = o->alpha;
 	co.min_effect_pct = sc->min_effect;
 	for (trial = 0; trial < o->trials; trial++) {
-		simulate(v, g, sc, o, &r, &at);
+		changepoint_sim_simulate(v, g, sc, o, &r, &at);
 		co.seed = rng_next(&r);
 		if (changepoint_detect(&res, v, sc->ungrouped ? NULL : g, n,
 		    &co, NULL) != 0)
@@ -153,7 +154,8 @@ run(const struct scenario *sc, const struct opts *o, struct tally *t)
 			t->alarms++;
 			best = (size_t)-1;
 			for (i = 0; i < res.nr_points; i++) {
-				d = distance(g[res.points[i].index], at);
+				d = changepoint_sim_distance(
+				    g[res.points[i].index], at);
 				if (d < best)
 					best = d;
 			}
@@ -163,16 +165,16 @@ run(const struct scenario *sc, const struct opts *o, struct tally *t)
 		}
 		changepoint_result_release(&res);
 
-		p = baseline(v, o, &where);
+		p = changepoint_sim_baseline(v, o, &where);
 		if (p < o->alpha) {
 			t->b_alarms++;
 			t->b_exact += where == at;
-			t->b_near2 += distance(where, at) <= 2;
+			t->b_near2 += changepoint_sim_distance(where, at) <= 2;
 		}
 		if (p < o->alpha / (double)(o->commits - 1)) {
 			t->c_alarms++;
 			t->c_exact += where == at;
-			t->c_near2 += distance(where, at) <= 2;
+			t->c_near2 += changepoint_sim_distance(where, at) <= 2;
 		}
 	}
 	free(v);
@@ -181,7 +183,7 @@ run(const struct scenario *sc, const struct opts *o, struct tally *t)
 
 /* Wilson's 95% interval for k successes in n, in %. */
 static void
-wilson(unsigned k, unsigned n, double *lo, double *hi)
+changepoint_sim_wilson(unsigned k, unsigned n, double *lo, double *hi)
 {
 	double	z = 1.959963984540054, p = (double)k / n, d, c, h;
 
@@ -193,7 +195,7 @@ wilson(unsigned k, unsigned n, double *lo, double *hi)
 }
 
 static double
-pct(unsigned k, unsigned n)
+changepoint_sim_pct(unsigned k, unsigned n)
 {
 	return n == 0 ? 0 : 100.0 * k / n;
 }
@@ -232,7 +234,7 @@ struct suite_state {
 };
 
 static void
-suite_sample(struct suite_world *w, size_t c)
+changepoint_sim_suite_sample(struct suite_world *w, size_t c)
 {
 	double	x = w->level[c] + w->offset[c] + SD * rng_normal(w->r);
 
@@ -247,7 +249,8 @@ suite_sample(struct suite_world *w, size_t c)
  * them, and looks again when they are done), and is looked at again.
  */
 static void
-suite_look(struct suite_state *ss, struct suite_world *w, size_t len)
+changepoint_sim_suite_look(struct suite_state *ss, struct suite_world *w,
+    size_t len)
 {
 	struct series_point		 pts[SUITE_COMMITS];
 	struct series			 s;
@@ -276,7 +279,7 @@ suite_look(struct suite_state *ss, struct suite_world *w, size_t len)
 		for (c = s.tail.group; c < len; c++)
 			while (w->nr[c] < s.tail.more_runs &&
 			    w->nr[c] < SUITE_MAX_RUNS) {
-				suite_sample(w, c);
+				changepoint_sim_suite_sample(w, c);
 				w->extra++;
 			}
 		changepoint_result_release(&s.cp);
@@ -310,8 +313,8 @@ suite_look(struct suite_state *ss, struct suite_world *w, size_t len)
 
 /* Commit c's level: 100, or 95 inside [from, to); its first runs. */
 static void
-suite_series(struct suite_world *w, enum noise noise, size_t from,
-    size_t to, struct rng *r)
+changepoint_sim_suite_series(struct suite_world *w, enum noise noise,
+    size_t from, size_t to, struct rng *r)
 {
 	size_t	c, k;
 
@@ -322,7 +325,7 @@ suite_series(struct suite_world *w, enum noise noise, size_t from,
 		w->level[c] = c >= from && c < to ? 95 : MEAN;
 		w->offset[c] = noise == BUILD ? SD / 2 * rng_normal(r) : 0;
 		for (k = 0; k < SUITE_RUNS; k++)
-			suite_sample(w, c);
+			changepoint_sim_suite_sample(w, c);
 	}
 }
 
@@ -332,8 +335,8 @@ suite_series(struct suite_world *w, enum noise noise, size_t from,
  * no change, and the next look places it again).
  */
 static unsigned
-suite_regressions(const struct suite_state *ss, size_t at, int *exact,
-    int *covered)
+changepoint_sim_suite_regressions(const struct suite_state *ss, size_t at,
+    int *exact, int *covered)
 {
 	unsigned	n = 0;
 	size_t		i;
@@ -351,7 +354,7 @@ suite_regressions(const struct suite_state *ss, size_t at, int *exact,
 }
 
 static const char *
-suite_noise_name(enum noise noise)
+changepoint_sim_suite_noise_name(enum noise noise)
 {
 	switch (noise) {
 	case HEAVY:
@@ -363,13 +366,52 @@ suite_noise_name(enum noise noise)
 	}
 }
 
+/* One trial of a suite row: its series, looked at as the row says. */
+static void
+changepoint_sim_suite_trial(struct suite_state *ss, struct suite_world *w,
+    enum suite_kind kind, enum noise noise, int every, size_t bad,
+    struct rng *r, size_t *at, size_t *to)
+{
+	size_t	len;
+
+	memset(ss, 0, sizeof *ss);
+	switch (kind) {
+	case SUITE_NOISE:
+		changepoint_sim_suite_series(w, noise, 0, 0, r);
+		for (len = every ? 6 : SUITE_COMMITS; len <= SUITE_COMMITS;
+		    len++)
+			changepoint_sim_suite_look(ss, w, len);
+		break;
+	case SUITE_TAIL:
+		*at = SUITE_COMMITS - bad;
+		changepoint_sim_suite_series(w, noise, *at, SUITE_COMMITS, r);
+		for (len = 36; len <= SUITE_COMMITS; len++)
+			changepoint_sim_suite_look(ss, w, len);
+		break;
+	case SUITE_DIP:
+		len = 5 + (size_t)rng_below(r, 6);
+		*at = (SUITE_COMMITS - len) / 2;
+		*to = *at + len;
+		changepoint_sim_suite_series(w, noise, *at, *to, r);
+		changepoint_sim_suite_look(ss, w, SUITE_COMMITS);
+		break;
+	case SUITE_REVERT:
+		*at = 10 + (size_t)rng_below(r, 6);
+		*to = *at + 10 + (size_t)rng_below(r, 6);
+		changepoint_sim_suite_series(w, noise, *at, *to, r);
+		for (len = 6; len <= SUITE_COMMITS; len++)
+			changepoint_sim_suite_look(ss, w, len);
+		break;
+	}
+}
+
 /* every: looked at after each commit from the 6th, not only once */
 static void
-suite_run(enum suite_kind kind, enum noise noise, int every, size_t bad,
-    unsigned trials, uint64_t seed)
+changepoint_sim_suite_run(enum suite_kind kind, enum noise noise, int every,
+    size_t bad, unsigned trials, uint64_t seed)
 {
 	double			lo, hi;
-	size_t			at = 0, to = 0, len, i;
+	size_t			at = 0, to = 0, i;
 	struct suite_world	w;
 	struct suite_state	ss;
 	struct rng		r;
@@ -382,37 +424,10 @@ suite_run(enum suite_kind kind, enum noise noise, int every, size_t bad,
 	rng_seed(&r, seed ^ ((uint64_t)kind << 40) ^ ((uint64_t)bad << 32) ^
 	    ((uint64_t)noise << 48) ^ ((uint64_t)every << 52));
 	for (trial = 0; trial < trials; trial++) {
-		memset(&ss, 0, sizeof ss);
-		switch (kind) {
-		case SUITE_NOISE:
-			suite_series(&w, noise, 0, 0, &r);
-			for (len = every ? 6 : SUITE_COMMITS;
-			    len <= SUITE_COMMITS; len++)
-				suite_look(&ss, &w, len);
-			break;
-		case SUITE_TAIL:
-			at = SUITE_COMMITS - bad;
-			suite_series(&w, noise, at, SUITE_COMMITS, &r);
-			for (len = 36; len <= SUITE_COMMITS; len++)
-				suite_look(&ss, &w, len);
-			break;
-		case SUITE_DIP:
-			len = 5 + (size_t)rng_below(&r, 6);
-			at = (SUITE_COMMITS - len) / 2;
-			to = at + len;
-			suite_series(&w, noise, at, to, &r);
-			suite_look(&ss, &w, SUITE_COMMITS);
-			break;
-		case SUITE_REVERT:
-			at = 10 + (size_t)rng_below(&r, 6);
-			to = at + 10 + (size_t)rng_below(&r, 6);
-			suite_series(&w, noise, at, to, &r);
-			for (len = 6; len <= SUITE_COMMITS; len++)
-				suite_look(&ss, &w, len);
-			break;
-		}
+		changepoint_sim_suite_trial(&ss, &w, kind, noise, every, bad,
+		    &r, &at, &to);
 		extra += w.extra;
-		n = suite_regressions(&ss, at, &ex, &cov);
+		n = changepoint_sim_suite_regressions(&ss, at, &ex, &cov);
 		any += ss.nr > 0;
 		for (i = 0; i < ss.nr && !ss.rows[i].tail; i++)
 			;
@@ -432,34 +447,38 @@ suite_run(enum suite_kind kind, enum noise noise, int every, size_t bad,
 	switch (kind) {
 	case SUITE_NOISE:
 		snprintf(name, sizeof name, "noise only (%s), %s",
-		    suite_noise_name(noise), every ? "every look" : "one look");
-		wilson(any, trials, &lo, &hi);
+		    changepoint_sim_suite_noise_name(noise),
+		    every ? "every look" : "one look");
+		changepoint_sim_wilson(any, trials, &lo, &hi);
 		printf("%-40s | any row: %5.1f%% [%4.1f, %4.1f], one by the "
-		    "tail test %4.1f%%", name, pct(any, trials), lo, hi,
-		    pct(by_tail, trials));
+		    "tail test %4.1f%%", name, changepoint_sim_pct(any, trials),
+		    lo, hi, changepoint_sim_pct(by_tail, trials));
 		break;
 	case SUITE_TAIL:
 		snprintf(name, sizeof name, "tail step, %zu bad commit%s", bad,
 		    bad == 1 ? "" : "s");
-		wilson(one, trials, &lo, &hi);
+		changepoint_sim_wilson(one, trials, &lo, &hi);
 		printf("%-40s | one regression row over it: %5.1f%% [%4.1f, "
 		    "%4.1f] (+-1), placed exactly %5.1f%%, two rows or more "
-		    "%4.1f%%", name, pct(one, trials), lo, hi,
-		    pct(exact, trials), pct(several, trials));
+		    "%4.1f%%", name, changepoint_sim_pct(one, trials), lo, hi,
+		    changepoint_sim_pct(exact, trials),
+		    changepoint_sim_pct(several, trials));
 		break;
 	case SUITE_DIP:
-		wilson(one, trials, &lo, &hi);
+		changepoint_sim_wilson(one, trials, &lo, &hi);
 		printf("%-40s | one regression row at its start: %5.1f%% "
 		    "[%4.1f, %4.1f] (+-1), placed exactly %5.1f%%",
-		    "-5% dip of 5-10 commits, middle", pct(one, trials), lo, hi,
-		    pct(exact, trials));
+		    "-5% dip of 5-10 commits, middle",
+		    changepoint_sim_pct(one, trials), lo, hi,
+		    changepoint_sim_pct(exact, trials));
 		break;
 	case SUITE_REVERT:
-		wilson(closed, trials, &lo, &hi);
+		changepoint_sim_wilson(closed, trials, &lo, &hi);
 		printf("%-40s | closed by the revert: %5.1f%% [%4.1f, %4.1f], "
 		    "one regression row %5.1f%%",
-		    "-5% regression, reverted later", pct(closed, trials), lo,
-		    hi, pct(one, trials));
+		    "-5% regression, reverted later",
+		    changepoint_sim_pct(closed, trials), lo, hi,
+		    changepoint_sim_pct(one, trials));
 		break;
 	}
 	printf("; tail runs %.1f per series\n", (double)extra / trials);
@@ -467,7 +486,7 @@ suite_run(enum suite_kind kind, enum noise noise, int every, size_t bad,
 }
 
 static int
-suite(unsigned trials, uint64_t seed)
+changepoint_sim_suite(unsigned trials, uint64_t seed)
 {
 	clock_t	start = clock();
 	size_t	bad;
@@ -484,20 +503,21 @@ suite(unsigned trials, uint64_t seed)
 	    SERIES_PERMUTATIONS, SERIES_MIN_SIZE, SERIES_TAIL,
 	    SERIES_TAIL_REFERENCE, SERIES_TAIL_RUNS, SERIES_TAIL_SCREEN,
 	    SERIES_TAIL_ALPHA);
-	suite_run(SUITE_NOISE, GAUSSIAN, 0, 0, trials, seed);
-	suite_run(SUITE_NOISE, GAUSSIAN, 1, 0, trials, seed);
-	suite_run(SUITE_NOISE, HEAVY, 1, 0, trials, seed);
-	suite_run(SUITE_NOISE, BUILD, 1, 0, trials, seed);
+	changepoint_sim_suite_run(SUITE_NOISE, GAUSSIAN, 0, 0, trials, seed);
+	changepoint_sim_suite_run(SUITE_NOISE, GAUSSIAN, 1, 0, trials, seed);
+	changepoint_sim_suite_run(SUITE_NOISE, HEAVY, 1, 0, trials, seed);
+	changepoint_sim_suite_run(SUITE_NOISE, BUILD, 1, 0, trials, seed);
 	for (bad = 1; bad <= 3; bad++)
-		suite_run(SUITE_TAIL, GAUSSIAN, 0, bad, trials, seed);
-	suite_run(SUITE_DIP, GAUSSIAN, 0, 0, trials, seed);
-	suite_run(SUITE_REVERT, GAUSSIAN, 0, 0, trials, seed);
+		changepoint_sim_suite_run(SUITE_TAIL, GAUSSIAN, 0, bad, trials,
+		    seed);
+	changepoint_sim_suite_run(SUITE_DIP, GAUSSIAN, 0, 0, trials, seed);
+	changepoint_sim_suite_run(SUITE_REVERT, GAUSSIAN, 0, 0, trials, seed);
 	printf("\n%.1f s CPU\n", (double)(clock() - start) / CLOCKS_PER_SEC);
 	return 0;
 }
 
 static int
-usage(void)
+changepoint_sim_usage(void)
 {
 	fprintf(stderr, "usage: changepoint-sim [--trials N] [--commits C] "
 	    "[--runs R] [--permutations P] [--alpha A] [--seed S]\n"
@@ -527,7 +547,7 @@ main(int argc, char **argv)
 			continue;
 		}
 		if (a + 1 >= argc)
-			return usage();
+			return changepoint_sim_usage();
 		if (strcmp(argv[a], "--trials") == 0)
 			o.trials = (unsigned)strtoul(argv[++a], &end, 10);
 		else if (strcmp(argv[a], "--commits") == 0)
@@ -542,15 +562,15 @@ main(int argc, char **argv)
 		else if (strcmp(argv[a], "--seed") == 0)
 			o.seed = strtoull(argv[++a], &end, 10);
 		else
-			return usage();
+			return changepoint_sim_usage();
 		if (*end != '\0')
-			return usage();
+			return changepoint_sim_usage();
 	}
 	if (o.trials == 0 || o.commits < 12 || o.runs < 2 ||
 	    !(o.alpha > 0 && o.alpha < 1))
-		return usage();
+		return changepoint_sim_usage();
 	if (suite_mode)
-		return suite(o.trials, o.seed);
+		return changepoint_sim_suite(o.trials, o.seed);
 
 	printf("changepoint-sim: %zu commits x %zu runs, %u trials per row, "
 	    "E-Divisive with %u permutations, alpha %g, seed %llu\n",
@@ -570,28 +590,30 @@ main(int argc, char **argv)
 	    "alarm", "+-2", "alarm", "+-2");
 	for (i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++) {
 		start = clock();
-		run(&scenarios[i], &o, &t);
+		changepoint_sim_run(&scenarios[i], &o, &t);
 		total += clock() - start;
-		wilson(t.alarms, o.trials, &lo, &hi);
+		changepoint_sim_wilson(t.alarms, o.trials, &lo, &hi);
 		if (scenarios[i].step == 0)
 			printf("%-30s | %5.1f%% [%5.1f, %5.1f]  %5s %5s %5s "
 			    "%6.3f | %5.1f%% %6s | %5.1f%% %6s\n",
-			    scenarios[i].name, pct(t.alarms, o.trials), lo, hi,
+			    scenarios[i].name,
+			    changepoint_sim_pct(t.alarms, o.trials), lo, hi,
 			    "-", "-", "-", (double)t.points / o.trials,
-			    pct(t.b_alarms, o.trials), "-",
-			    pct(t.c_alarms, o.trials), "-");
+			    changepoint_sim_pct(t.b_alarms, o.trials), "-",
+			    changepoint_sim_pct(t.c_alarms, o.trials), "-");
 		else
 			printf("%-30s | %5.1f%% [%5.1f, %5.1f]  %4.1f%% "
 			    "%4.1f%% %4.1f%% %6.3f | %5.1f%% %5.1f%% | %5.1f%% "
 			    "%5.1f%%\n", scenarios[i].name,
-			    pct(t.alarms, o.trials), lo, hi,
-			    pct(t.exact, o.trials), pct(t.near1, o.trials),
-			    pct(t.near2, o.trials),
+			    changepoint_sim_pct(t.alarms, o.trials), lo, hi,
+			    changepoint_sim_pct(t.exact, o.trials),
+			    changepoint_sim_pct(t.near1, o.trials),
+			    changepoint_sim_pct(t.near2, o.trials),
 			    (double)t.points / o.trials,
-			    pct(t.b_alarms, o.trials),
-			    pct(t.b_near2, o.trials),
-			    pct(t.c_alarms, o.trials),
-			    pct(t.c_near2, o.trials));
+			    changepoint_sim_pct(t.b_alarms, o.trials),
+			    changepoint_sim_pct(t.b_near2, o.trials),
+			    changepoint_sim_pct(t.c_alarms, o.trials),
+			    changepoint_sim_pct(t.c_near2, o.trials));
 		fflush(stdout);
 	}
 	secs = (double)total / CLOCKS_PER_SEC;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # make bench: run every benchmark. Each prints its own figures against a
 # baseline measured in the same run. Compiled benchmarks are bench/*.c
-# (built into $BISECTD_BUILD/bench/), scripted ones are bench/*.sh.
+# but bisect-sim's parts, bench/sim-*.c (built into $BISECTD_BUILD/bench/),
+# scripted ones are bench/*.sh.
 # BENCH_ONLY=name runs one of them.
 #
 #   bench/run.sh [-k K]     (make bench BENCH_DEMO_K=K)
