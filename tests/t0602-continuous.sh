@@ -5,14 +5,7 @@
 # A regression is reported once, however many commits arrive after it.
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/lib-bisect.sh"
-
-daemon_ready() {
-	grep -q "bisectd: ready" daemon.log
-}
-
-daemon_stopped() {
-	grep -q "bisectd: stopped" daemon.log
-}
+. "$(dirname "$0")/lib-continuous.sh"
 
 tracked() {
 	db_query "SELECT count(*) FROM tracked" 2>/dev/null || echo 0
@@ -24,30 +17,11 @@ settled() {
 	test "$(db_query "SELECT count(*) FROM runs WHERE status IN ('pending', 'running')")" = 0
 }
 
-found_culprit() {
-	test "$(db_query "SELECT count(*) FROM bisections WHERE status = 'found'")" -ge 1
-}
-
 test_at_exit 'test -f "$TRASH/daemon.pid" && kill "$(cat "$TRASH/daemon.pid")"'
 
 test_expect_success 'setup: a source history and an empty upstream' '
 	setup_bench --commits 40 --culprit 20 --change -5 &&
-	git init -q --bare upstream.git &&
-	mv repo source &&
-	git init -q repo &&
-	cat >bisectd.yaml <<-EOF &&
-	repos:
-	  - name: bench
-	    path: repo
-	    fetch: $TRASH/upstream.git
-	    track: [master]
-	    build:
-	      command: test ! -e broken
-	      artifacts: [bench.sh, speed, noise]
-	continuous:
-	  jobs: [job.yaml]
-	  interval: 1
-	EOF
+	continuous_setup &&
 	git -C source push -q ../upstream.git "$(git -C source rev-parse master~28):refs/heads/master"
 '
 
@@ -60,7 +34,7 @@ test_expect_success 'the daemon starts and tests the first tip' '
 
 test_expect_success 'pushed commits are tested and the regression bisected' '
 	git -C source push -q ../upstream.git "$(git -C source rev-parse master~10):refs/heads/master" &&
-	test_wait_for 3000 found_culprit &&
+	test_wait_for 3000 found 1 &&
 	test "$(db_query "SELECT count(*) FROM regressions")" = 1 &&
 	culprit=$(db_query "SELECT json_extract(result, \"$.culprit\") FROM bisections WHERE status = \"found\"") &&
 	test "$culprit" = "$(git -C source log --grep="(culprit)" --format=%H)"

@@ -9,54 +9,21 @@
 # after its backoff.
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/lib-bisect.sh"
+. "$(dirname "$0")/lib-continuous.sh"
 . "$(dirname "$0")/lib-report.sh"
 
 test_at_exit 'test -f "$TRASH/sink.pid" && kill "$(cat "$TRASH/sink.pid")"'
 test_at_exit 'test -f "$TRASH/daemon.pid" && kill "$(cat "$TRASH/daemon.pid")"'
-
-daemon_ready() {
-	grep -q "bisectd: ready" daemon.log
-}
-
-daemon_stopped() {
-	! kill -0 "$(cat daemon.pid)" 2>/dev/null
-}
-
-found_culprit() {
-	test "$(db_query "SELECT count(*) FROM bisections WHERE status = 'found'")" -ge 1
-}
-
-mail_sent() {
-	test "$(db_query "SELECT count(*) FROM outbox WHERE status = 'sent'")" = 1
-}
 
 # setup_continuous PORT: a source history, an empty upstream with its
 # first 12 commits, and a config mailing to 127.0.0.1:PORT.
 setup_continuous() {
 	setup_bench --commits 40 --culprit 20 --change -5 &&
 	rm -rf upstream.git source mails pages &&
-	git init -q --bare upstream.git &&
-	mv repo source &&
-	git init -q repo &&
+	continuous_setup &&
 	mkdir mails &&
-	cat >bisectd.yaml <<-EOF &&
-	repos:
-	  - name: bench
-	    path: repo
-	    fetch: $TRASH/upstream.git
-	    track: [master]
-	    build:
-	      command: test ! -e broken
-	      artifacts: [bench.sh, speed, noise]
-	continuous:
-	  jobs: [job.yaml]
-	  interval: 1
-	mail:
-	  smtp: smtp://127.0.0.1:$1
-	  from: "bisectd <bisectd@example.org>"
-	  to: [perf-reports@example.org]
-	web: pages
-	EOF
+	continuous_mail "$1" &&
+	echo "web: pages" >>bisectd.yaml &&
 	git -C source push -q ../upstream.git "$(git -C source rev-parse master~28):refs/heads/master"
 }
 
@@ -69,7 +36,7 @@ start_daemon() {
 
 stop_daemon() {
 	kill -TERM "$(cat daemon.pid)" &&
-	test_wait_for 100 daemon_stopped &&
+	test_wait_for 100 daemon_gone &&
 	rm -f daemon.pid
 }
 
@@ -78,8 +45,8 @@ test_expect_success 'a regression pushed upstream is mailed once, with its page'
 	setup_continuous "$(cat port)" &&
 	start_daemon &&
 	git -C source push -q ../upstream.git master:refs/heads/master &&
-	test_wait_for 3000 found_culprit &&
-	test_wait_for 300 mail_sent &&
+	test_wait_for 3000 found 1 &&
+	test_wait_for 300 sent 1 &&
 	test "$(mails)" = 1 &&
 	culprit=$(git -C source log --grep="(culprit)" --format=%H) &&
 	short=$(echo "$culprit" | cut -c1-10) &&
@@ -218,11 +185,11 @@ test_expect_success 'with the SMTP server down, the mail waits and goes once' '
 	setup_continuous "$port" &&
 	start_daemon &&
 	git -C source push -q ../upstream.git master:refs/heads/master &&
-	test_wait_for 3000 found_culprit &&
+	test_wait_for 3000 found 1 &&
 	test_wait_for 300 eval "grep -q \"stays queued, next attempt\" daemon.log" &&
 	test "$(mails)" = 0 &&
 	start_sink "$port" &&
-	test_wait_for 1200 mail_sent &&
+	test_wait_for 1200 sent 1 &&
 	test "$(mails)" = 1 &&
 	stop_daemon &&
 	test "$(mails)" = 1

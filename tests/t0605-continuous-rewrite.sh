@@ -11,18 +11,7 @@
 # permutation test cannot reach p < 0.01.)
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/lib-bisect.sh"
-
-daemon_ready() {
-	grep -q "bisectd: ready" daemon.log
-}
-
-daemon_stopped() {
-	grep -q "bisectd: stopped" daemon.log
-}
-
-count() {
-	db_query "$1" 2>/dev/null || echo -1
-}
+. "$(dirname "$0")/lib-continuous.sh"
 
 # settled N: the series of master has N commits, all tested.
 settled() {
@@ -30,10 +19,6 @@ settled() {
 	test "$(count "SELECT count(*) FROM tracked WHERE queued = 0")" = 0 &&
 	test "$(count "SELECT count(*) FROM runs WHERE status IN ('pending', 'running')")" = 0 &&
 	test "$(count "SELECT count(*) FROM builds WHERE status IN ('pending', 'running')")" = 0
-}
-
-found_culprit() {
-	test "$(count "SELECT count(*) FROM bisections WHERE status = 'found'")" -ge 1
 }
 
 # logged N PATTERN: the daemon's log has N lines matching PATTERN.
@@ -77,32 +62,13 @@ commit_on() {
 	git -C source commit-tree "$tree" -p "$1" -m "$2"
 }
 
-push() {
-	git -C source push -q -f ../upstream.git "$1:refs/heads/$2"
-}
-
 test_at_exit 'test -f "$TRASH/daemon.pid" && kill "$(cat "$TRASH/daemon.pid")"'
 
 test_expect_success 'setup: a history with one culprit, an empty upstream' '
 	setup_bench --commits 24 --culprit 12 --change -5 &&
-	git init -q --bare upstream.git &&
-	mv repo source &&
-	git init -q repo &&
+	continuous_setup "master, other" &&
 	mkdir web &&
-	cat >bisectd.yaml <<-EOF &&
-	repos:
-	  - name: bench
-	    path: repo
-	    fetch: $TRASH/upstream.git
-	    track: [master, other]
-	    build:
-	      command: test ! -e broken
-	      artifacts: [bench.sh, speed, noise]
-	continuous:
-	  jobs: [job.yaml]
-	  interval: 1
-	web: web
-	EOF
+	echo "web: web" >>bisectd.yaml &&
 	push master~20 master &&
 	push master~20 other
 '
@@ -118,7 +84,7 @@ test_expect_success 'the daemon tests the first tip once for both branches' '
 
 test_expect_success 'pushed commits are tested, the regression bisected' '
 	push master~8 master &&
-	test_wait_for 3000 found_culprit &&
+	test_wait_for 3000 found 1 &&
 	test_wait_for 600 settled 13 &&
 	logged 1 "12 new commits on .master." &&
 	test "$(count "SELECT count(*) FROM regressions")" = 1 &&

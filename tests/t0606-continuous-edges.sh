@@ -6,14 +6,7 @@
 # skipped.
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/lib-bisect.sh"
-
-daemon_ready() {
-	grep -q "bisectd: ready" daemon.log
-}
-
-daemon_stopped() {
-	grep -q "bisectd: stopped" daemon.log
-}
+. "$(dirname "$0")/lib-continuous.sh"
 
 logged() {
 	test "$(grep -c -- "$2" daemon.log)" = "$1"

@@ -7,18 +7,7 @@
 # series is run more, and no other row appears.
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/lib-bisect.sh"
-
-daemon_ready() {
-	grep -q "bisectd: ready" daemon.log
-}
-
-daemon_stopped() {
-	grep -q "bisectd: stopped" daemon.log
-}
-
-count() {
-	db_query "$1" 2>/dev/null || echo -1
-}
+. "$(dirname "$0")/lib-continuous.sh"
 
 regressed() {
 	test "$(count "SELECT count(*) FROM regressions")" -ge 1
@@ -28,30 +17,11 @@ runs_at() {
 	count "SELECT count(*) FROM runs WHERE commit_oid = '$1' AND status = 'done'"
 }
 
-push() {
-	git -C source push -q -f ../upstream.git "$1:refs/heads/$2"
-}
-
 test_at_exit 'test -f "$TRASH/daemon.pid" && kill "$(cat "$TRASH/daemon.pid")"'
 
 test_expect_success 'setup: 16 commits, the newest one the culprit' '
 	setup_bench --commits 16 --culprit 16 --change -5 &&
-	git init -q --bare upstream.git &&
-	mv repo source &&
-	git init -q repo &&
-	cat >bisectd.yaml <<-EOF &&
-	repos:
-	  - name: bench
-	    path: repo
-	    fetch: $TRASH/upstream.git
-	    track: [master]
-	    build:
-	      command: test ! -e broken
-	      artifacts: [bench.sh, speed, noise]
-	continuous:
-	  jobs: [job.yaml]
-	  interval: 1
-	EOF
+	continuous_setup &&
 	push master~15 master &&
 	bisectd --foreground 2>daemon.log &
 	echo $! >daemon.pid &&

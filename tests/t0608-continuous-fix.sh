@@ -8,34 +8,11 @@
 # its JSON and the web index say the regression is fixed by that commit.
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/lib-bisect.sh"
+. "$(dirname "$0")/lib-continuous.sh"
 . "$(dirname "$0")/lib-report.sh"
 
 test_at_exit 'test -f "$TRASH/sink.pid" && kill "$(cat "$TRASH/sink.pid")"'
 test_at_exit 'test -f "$TRASH/daemon.pid" && kill "$(cat "$TRASH/daemon.pid")"'
-
-daemon_ready() {
-	grep -q "bisectd: ready" daemon.log
-}
-
-daemon_stopped() {
-	grep -q "bisectd: stopped" daemon.log
-}
-
-count() {
-	db_query "$1" 2>/dev/null || echo -1
-}
-
-found() {
-	test "$(count "SELECT count(*) FROM bisections WHERE status = 'found'")" -ge "$1"
-}
-
-sent() {
-	test "$(count "SELECT count(*) FROM outbox WHERE status = 'sent'")" = "$1"
-}
-
-push() {
-	git -C source push -q -f ../upstream.git "$1:refs/heads/$2"
-}
 
 # header FILE NAME: the header's value, unfolded.
 header() {
@@ -54,28 +31,10 @@ flat() {
 test_expect_success 'setup: a regression at commit 10, its fix at commit 20' '
 	start_sink &&
 	setup_bench --commits 30 --culprit 10 --change -5 --culprit2 20 --change2 5.263 &&
-	git init -q --bare upstream.git &&
-	mv repo source &&
-	git init -q repo &&
+	continuous_setup &&
 	mkdir -p mails web &&
-	cat >bisectd.yaml <<-EOF &&
-	repos:
-	  - name: bench
-	    path: repo
-	    fetch: $TRASH/upstream.git
-	    track: [master]
-	    build:
-	      command: test ! -e broken
-	      artifacts: [bench.sh, speed, noise]
-	continuous:
-	  jobs: [job.yaml]
-	  interval: 1
-	mail:
-	  smtp: smtp://127.0.0.1:$(cat port)
-	  from: "bisectd <bisectd@example.org>"
-	  to: [perf-reports@example.org]
-	web: web
-	EOF
+	continuous_mail "$(cat port)" &&
+	echo "web: web" >>bisectd.yaml &&
 	push master~29 master &&
 	bisectd --foreground 2>daemon.log &
 	echo $! >daemon.pid &&
