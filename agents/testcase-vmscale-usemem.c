@@ -1,8 +1,9 @@
 /*
  * The worker behind "bisect-agent vm-scalability": usemem as the suite's
  * case scripts run it, for the cases testcase-vmscale.c lists, with the
- * suite's hw_vars read from this machine, LKP's tmpfs for the shm- cases
- * and its eatmem (docs/jobs.md, "vm-scalability").
+ * suite's hw_vars read from this machine, LKP's tmpfs for the shm- and
+ * file cases (testcase-vmscale-file.c) and its eatmem (docs/jobs.md,
+ * "vm-scalability").
  */
 #include <sys/mman.h>
 #include <sys/mount.h>

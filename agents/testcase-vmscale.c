@@ -1,8 +1,9 @@
 /*
  * vm-scalability's adapter (the suite is not packaged): the cases the
  * agent's worker does ("bisect-agent vm-scalability --test=CASE ...",
- * testcase-vmscale-usemem.c), those it refuses by name and why, and
- * LKP's parse of usemem's lines (docs/design.md, "File notes").
+ * testcase-vmscale-usemem.c, testcase-vmscale-file.c), those it refuses
+ * by name and why, and LKP's parse of their lines (docs/design.md,
+ * "File notes").
  */
 #include <getopt.h>
 #include <math.h>
