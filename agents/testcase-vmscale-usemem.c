@@ -638,13 +638,18 @@ testcase_vmscale_usemem_run(const struct vmscale_case *vc,
 	if (vc->flags & VMSCALE_NCPU)
 		run->nr_task = (unsigned)(run->ncpu > 0 ? run->ncpu : 1);
 	run->rw = (vc->flags & VMSCALE_MSYNC) != 0;
-	if (vc->flags & (VMSCALE_SHM | VMSCALE_FILE)) {
+	snprintf(dir, sizeof dir, "%s", VMSCALE_TMPFS);
+	if ((vc->flags & VMSCALE_FILE) && o->root != NULL) {
+		/* LKP's pre_setup: 1: the job's file system is SPARSE_ROOT */
+		snprintf(dir, sizeof dir, "%s", o->root);
+		printf("sparse root %s: the job's file system (pre_setup: 1)\n",
+		    dir);
+	} else if (vc->flags & (VMSCALE_SHM | VMSCALE_FILE)) {
 		if (testcase_vmscale_usemem_tmpfs(vc, &hw) != 0)
 			goto out;
 		tmpfs = 1;
 	}
-	snprintf(dir, sizeof dir, "%s", VMSCALE_TMPFS);
-	if (vc->flags & VMSCALE_FILE) {
+	if ((vc->flags & VMSCALE_FILE) && o->root == NULL) {
 		if (testcase_vmscale_file_root(VMSCALE_TMPFS, &hw) != 0)
 			goto out;
 		root = 1;

@@ -149,6 +149,39 @@ static const struct {
 static const char *const testcase_vmscale_thp[] = { "none", "madvise", NULL };
 static const char *const testcase_vmscale_pin[] = { "0", "1", NULL };
 
+/*
+ * LKP's pre_setup: 1 ("setup by disk/fs"): the cases' sparse files in
+ * the job's mount point (its SPARSE_ROOT), no tmpfs or root made; so
+ * the job has a file system and the case is one on files. 0 when not.
+ */
+static int
+testcase_vmscale_pre_setup(const struct testcase_ctx *ctx, const char **pre,
+    char **cause)
+{
+	const struct vmscale_case	*vc;
+	const char			*test;
+
+	if (testcase_word(ctx, "pre_setup", testcase_vmscale_pin, "0", pre,
+	    cause) != 0)
+		return -1;
+	if (strcmp(*pre, "1") != 0)
+		return 0;
+	if (job_param(ctx->job, "fs") == NULL &&
+	    job_param(ctx->job, "fs.fs") == NULL)
+		return error_set(cause, "'pre_setup' is 1 (the sparse files "
+		    "in the job's file system) and the job gives no 'fs' "
+		    "(and 'disk')");
+	if ((test = testcase_job_value(ctx->job, "test")) == NULL)
+		test = "anon-w-seq";
+	if ((vc = testcase_vmscale_find(test)) != NULL &&
+	    !(vc->flags & VMSCALE_FILE))
+		return error_set(cause, "'pre_setup' is 1 and test '%s' is "
+		    "not a case on sparse files (%s)", test,
+		    vc->flags & VMSCALE_SHM ? "it needs LKP's tmpfs, which "
+		    "pre_setup: 1 leaves unmounted" : "it uses no file");
+	return 0;
+}
+
 const struct vmscale_case *
 testcase_vmscale_find(const char *name)
 {
@@ -166,7 +199,7 @@ testcase_vmscale_command(const struct testcase_adapter *ad,
     char **cause)
 {
 	unsigned long long	 size, unit, eat;
-	const char		*t, *p, *test;
+	const char		*t, *p, *test, *pre;
 	unsigned		 n;
 
 	if ((test = testcase_job_value(ctx->job, "test")) == NULL)
@@ -186,6 +219,8 @@ testcase_vmscale_command(const struct testcase_adapter *ad,
 	if (n > VMSCALE_MAX_TASKS)
 		return error_set(cause, "'nr_task' is at most %u",
 		    VMSCALE_MAX_TASKS);
+	if (testcase_vmscale_pre_setup(ctx, &pre, cause) != 0)
+		return -1;
 	testcase_argv_add(argv, "%s", ctx->self);
 	testcase_argv_add(argv, "vm-scalability");
 	testcase_argv_add(argv, "--test=%s", test);
@@ -202,6 +237,9 @@ testcase_vmscale_command(const struct testcase_adapter *ad,
 		testcase_argv_add(argv, "--madvise-hugepage");
 	if (strcmp(p, "1") == 0)
 		testcase_argv_add(argv, "--pin");
+	/* the run's workdir: the job's mount point, where it has one */
+	if (strcmp(pre, "1") == 0)
+		testcase_argv_add(argv, "--sparse-root=%s", ctx->workdir);
 	return 0;
 }
 
@@ -438,13 +476,16 @@ testcase_vmscale_check(const struct job *job, const char **key,
 	*key = "eatmem_size";
 	if (testcase_size(&ctx, "eatmem_size", 0, &size, cause) != 0)
 		return -1;
+	*key = "pre_setup";
+	if (testcase_vmscale_pre_setup(&ctx, &t, cause) != 0)
+		return -1;
 	*key = "nr_task";
 	return testcase_check_count(job, "nr_task", cause);
 }
 
 static const char *const testcase_vmscale_params[] = {
 	"test", "nr_task", "size", "unit_size", "runtime", "thp", "pin",
-	"eatmem_size", NULL
+	"eatmem_size", "pre_setup", NULL
 };
 
 /* LKP's eatmem: memory held locked while the case runs (its options) */
@@ -481,6 +522,7 @@ testcase_vmscale_main(int argc, char **argv)
 		{ "pin", no_argument, NULL, 'p' },
 		{ "test", required_argument, NULL, 'c' },
 		{ "eatmem", required_argument, NULL, 'e' },
+		{ "sparse-root", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct vmscale_case *vc = testcase_vmscale_find("anon-w-seq");
@@ -522,6 +564,10 @@ testcase_vmscale_main(int argc, char **argv)
 		case 'c':
 			bad |= (vc = testcase_vmscale_find(optarg)) == NULL;
 			break;
+		case 'r':
+			o.root = optarg;
+			bad |= *optarg == '\0';
+			break;
 		case 'e':
 			o.eat = strtoull(optarg, &end, 10);
 			bad |= *end != '\0' || o.eat == 0;
@@ -534,7 +580,7 @@ testcase_vmscale_main(int argc, char **argv)
 		fprintf(stderr, "usage: bisect-agent vm-scalability "
 		    "[--test=CASE] [--nr-task=N] [--size=BYTES] "
 		    "[--unit-size=BYTES] [--runtime=S] [--madvise-hugepage] "
-		    "[--pin] [--eatmem=BYTES]\n");
+		    "[--pin] [--eatmem=BYTES] [--sparse-root=DIR]\n");
 		return 2;
 	}
 	return testcase_vmscale_usemem_run(vc, &run, &o);

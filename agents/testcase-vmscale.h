@@ -77,6 +77,7 @@ struct vmscale_run {
 struct vmscale_opts {
 	unsigned long		 nr_task;
 	unsigned long long	 size, unit, eat;
+	const char		*root;	/* pre_setup: the job's SPARSE_ROOT */
 };
 
 /* The suite's hw_vars, from this machine. */
