@@ -222,6 +222,7 @@ testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
 		return error_set(cause, "'cpus_allowed' is '%s': CPU %lu, "
 		    "and the machine has %u CPUs (fio refuses a CPU it does "
 		    "not have)", o->cpus, max_cpu, ctx->nr_cpu);
+	*key = "raw_disk";
 	if (strcmp(o->raw, "1") == 0 && (job_param(ctx->job, "fs") != NULL ||
 	    job_param(ctx->job, "fs.fs") != NULL))
 		return error_set(cause, "'raw_disk' with 'fs': fio would "

@@ -351,9 +351,13 @@ testcase_vmscale_file_one(const struct vmscale_case *vc,
 	int			 bad = 0;
 
 	fsize = testcase_vmscale_usemem_bytes(vc->file, hw, nt, 0, run->ncpu);
-	if (vc->flags & VMSCALE_TRUNC)
-		return testcase_vmscale_file_truncate(vc, hw, nt, fsize, dir);
-	nfiles = vc->flags & (VMSCALE_INST | VMSCALE_DD) ? nt : 1;
+	nfiles = vc->flags & (VMSCALE_INST | VMSCALE_DD | VMSCALE_TRUNC) ?
+	    nt : 1;
+	if (vc->flags & VMSCALE_TRUNC) {
+		/* what a failed truncate left is removed below */
+		bad = testcase_vmscale_file_truncate(vc, hw, nt, fsize, dir);
+		goto out;
+	}
 	for (i = 1; i <= nfiles; i++) {
 		testcase_vmscale_file_path(path, sizeof path, dir, vc,
 		    nfiles > 1 || (vc->flags & (VMSCALE_INST | VMSCALE_DD)) ?

@@ -396,7 +396,8 @@ testcase_vmscale_parse(const struct testcase_adapter *ad,
 		    &usecs, &kbs) == 3) {
 			testcase_vmscale_add(&s, (double)kbs);
 			bsum += (double)bytes;
-		} else if (sscanf(l, "%llu bytes (%n", &bytes, &n) == 1 &&
+		} else if ((n = 0, sscanf(l, "%llu bytes (%n", &bytes,
+		    &n)) == 1 &&
 		    n > 0 && (p = strstr(l, ") copied, ")) != NULL &&
 		    sscanf(p, ") copied, %lf s,", &t1) == 1 && t1 > 0) {
 			testcase_vmscale_add(&s, (double)(bytes >> 10) / t1);
