@@ -25,6 +25,10 @@ struct fio_opts {
 	const char		*rw, *engine, *direct, *falloc, *invalidate;
 	const char		*service, *dist, *time_based, *pre_read;
 	const char		*buffered, *testfile, *raw;
+	/* fio-setup-basic's options of fio's own, as it passes them */
+	const char		*norandommap, *allrandrepeat, *randgen;
+	const char		*cpus_policy, *cpus, *exitall, *group;
+	const char		*ramp, *stonewall;
 	unsigned long long	 test_size, bs;
 	unsigned		 tasks, iodepth, files;
 };
@@ -41,8 +45,48 @@ static const char *const testcase_fio_params[] = {
 	"test_size", "bs", "nr_task", "iodepth", "nr_files", "rw", "ioengine",
 	"direct", "fallocate", "invalidate", "pre_read", "time_based",
 	"file_service_type", "random_distribution", "runtime", "buffered",
-	"testfile", "raw_disk", NULL
+	"testfile", "raw_disk", "norandommap", "allrandrepeat",
+	"random_generator", "cpus_allowed_policy", "cpus_allowed", "exitall",
+	"group_reporting", "ramp_time", "stonewall", NULL
 };
+
+/*
+ * fio's cpus_allowed: CPU numbers and ranges, comma-separated ("0-127",
+ * "0,2,4-7"); -1 with *cause when it is not that. *max: the highest.
+ */
+static int
+testcase_fio_cpus(const char *v, unsigned long *max, char **cause)
+{
+	const char	*p = v;
+	unsigned long	 a, b;
+	char		*end;
+
+	*max = 0;
+	for (;;) {
+		if (*p < '0' || *p > '9')
+			goto bad;
+		a = b = strtoul(p, &end, 10);
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (*p < '0' || *p > '9')
+				goto bad;
+			b = strtoul(p, &end, 10);
+			p = end;
+			if (b < a)
+				goto bad;
+		}
+		if (b > *max)
+			*max = b;
+		if (*p == '\0')
+			return 0;
+		if (*p++ != ',')
+			goto bad;
+	}
+bad:
+	return error_set(cause, "'cpus_allowed' must be CPU numbers and "
+	    "ranges, comma-separated (0-127, 0,2,4-7), not '%s'", v);
+}
 
 /*
  * A boolean as LKP's parse_bool reads it: empty, or starting with 0, no,
@@ -82,7 +126,12 @@ testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
 	static const char *const services[] = { "roundrobin", "sequential",
 	    "random", NULL };
 	static const char *const yn[] = { "y", "n", NULL };
+	static const char *const gens[] = { "tausworthe", "lfsr",
+	    "tausworthe64", NULL };
+	static const char *const policies[] = { "split", "shared", NULL };
+	unsigned long	 max_cpu;
 	const char	*d;
+	char		*end;
 
 	if ((*key = "test_size", testcase_size(ctx, *key, 1ULL << 30,
 	    &o->test_size, cause)) != 0 ||
@@ -114,8 +163,66 @@ testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
 	    (*key = "testfile", testcase_word(ctx, *key, yn, "n", &o->testfile,
 	    cause)) != 0 ||
 	    (*key = "raw_disk", testcase_fio_bool(ctx, *key, "0",
-	    &o->raw)) != 0)
+	    &o->raw)) != 0 ||
+	    (*key = "norandommap", testcase_fio_bool(ctx, *key, "0",
+	    &o->norandommap)) != 0 ||
+	    (*key = "allrandrepeat", testcase_fio_bool(ctx, *key, "0",
+	    &o->allrandrepeat)) != 0 ||
+	    (*key = "exitall", testcase_fio_bool(ctx, *key, "0",
+	    &o->exitall)) != 0 ||
+	    (*key = "group_reporting", testcase_fio_bool(ctx, *key, "0",
+	    &o->group)) != 0 ||
+	    (*key = "stonewall", testcase_fio_bool(ctx, *key, "0",
+	    &o->stonewall)) != 0)
 		return -1;
+	/* written only when given, as fio-setup-basic writes them */
+	*key = "random_generator";
+	o->randgen = NULL;
+	if (testcase_job_value(ctx->job, *key) != NULL &&
+	    testcase_word(ctx, *key, gens, "tausworthe", &o->randgen,
+	    cause) != 0)
+		return -1;
+	*key = "ramp_time";
+	if ((o->ramp = testcase_job_value(ctx->job, *key)) != NULL) {
+		if (*o->ramp < '0' || *o->ramp > '9')
+			goto bad_ramp;
+		(void)strtoul(o->ramp, &end, 10);
+		if (*end != '\0' && strcmp(end, "s") != 0 &&
+		    strcmp(end, "m") != 0 && strcmp(end, "h") != 0)
+			goto bad_ramp;
+	}
+	/*
+	 * cpus_allowed_policy: split or shared (fio's two); with split
+	 * LKP's setup needs cpus_allowed, without it refuses one.
+	 */
+	*key = "cpus_allowed_policy";
+	o->cpus_policy = NULL;
+	if (testcase_job_value(ctx->job, *key) != NULL &&
+	    testcase_word(ctx, *key, policies, "shared", &o->cpus_policy,
+	    cause) != 0)
+		return -1;
+	*key = "cpus_allowed";
+	o->cpus = testcase_job_value(ctx->job, *key);
+	if (o->cpus_policy != NULL && strcmp(o->cpus_policy, "split") == 0 &&
+	    o->cpus == NULL)
+		return *key = "cpus_allowed_policy", error_set(cause, "'cpus_allowed_policy' is split and "
+		    "'cpus_allowed' is not given (LKP's fio-setup-basic "
+		    "needs it then)");
+	if (o->cpus != NULL && (o->cpus_policy == NULL ||
+	    strcmp(o->cpus_policy, "split") != 0))
+		return error_set(cause, "'cpus_allowed' without "
+		    "'cpus_allowed_policy: split' (LKP's fio-setup-basic "
+		    "refuses it then)");
+	if (o->cpus != NULL && testcase_fio_cpus(o->cpus, &max_cpu,
+	    cause) != 0)
+		return -1;
+	/* on the agent: fio refuses a CPU the machine does not have */
+	if (o->cpus != NULL && !ctx->dry_run && ctx->nr_cpu > 0 &&
+	    ctx->resultdir != NULL && max_cpu >= ctx->nr_cpu)
+		return error_set(cause, "'cpus_allowed' is '%s': CPU %lu, "
+		    "and the machine has %u CPUs (fio refuses a CPU it does "
+		    "not have)", o->cpus, max_cpu, ctx->nr_cpu);
+	*key = "raw_disk";
 	if (strcmp(o->raw, "1") == 0 && (job_param(ctx->job, "fs") != NULL ||
 	    job_param(ctx->job, "fs.fs") != NULL))
 		return error_set(cause, "'raw_disk' with 'fs': fio would "
@@ -136,6 +243,11 @@ testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
 		return error_set(cause, "'random_distribution' must be random, "
 		    "zipf:N, pareto:N, normal:N or zoned:..., not '%s'", d);
 	o->dist = d;
+	goto sizes;
+bad_ramp:
+	return error_set(cause, "'ramp_time' must be a duration in seconds "
+	    "(5, 5s, 1m, 1h), not '%s'", o->ramp);
+sizes:
 	*key = "test_size";
 	if (o->test_size / o->tasks < o->bs)
 		return error_set(cause, "'test_size' %llu is less than 'bs' "
@@ -214,6 +326,28 @@ testcase_fio_command(const struct testcase_adapter *ad,
 	    ctx->job->runtime : 300);
 	if (strcmp(o.time_based, "1") == 0)
 		testcase_argv_add(argv, "--time_based");
+	/*
+	 * then fio-setup-basic's, in its order; its bare flags as "=1",
+	 * which fio takes the same and names in its report's job options
+	 */
+	if (strcmp(o.norandommap, "1") == 0)
+		testcase_argv_add(argv, "--norandommap=1");
+	if (o.randgen != NULL)
+		testcase_argv_add(argv, "--random_generator=%s", o.randgen);
+	testcase_argv_add(argv, "--allrandrepeat=%s", o.allrandrepeat);
+	if (strcmp(o.group, "1") == 0)
+		testcase_argv_add(argv, "--group_reporting=1");
+	if (strcmp(o.exitall, "1") == 0)
+		testcase_argv_add(argv, "--exitall=1");
+	if (o.ramp != NULL)
+		testcase_argv_add(argv, "--ramp_time=%s", o.ramp);
+	if (strcmp(o.stonewall, "1") == 0)
+		testcase_argv_add(argv, "--stonewall=1");
+	if (o.cpus_policy != NULL)
+		testcase_argv_add(argv, "--cpus_allowed_policy=%s",
+		    o.cpus_policy);
+	if (o.cpus != NULL)
+		testcase_argv_add(argv, "--cpus_allowed=%s", o.cpus);
 	testcase_argv_add(argv, "--output-format=json");
 	testcase_argv_add(argv, "--output=%s", json);
 	r = 0;

@@ -1,8 +1,9 @@
 /*
  * The worker behind "bisect-agent vm-scalability": usemem as the suite's
  * case scripts run it, for the cases testcase-vmscale.c lists, with the
- * suite's hw_vars read from this machine, LKP's tmpfs for the shm- cases
- * and its eatmem (docs/jobs.md, "vm-scalability").
+ * suite's hw_vars read from this machine, LKP's tmpfs for the shm- and
+ * file cases (testcase-vmscale-file.c) and its eatmem (docs/jobs.md,
+ * "vm-scalability").
  */
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -57,6 +58,9 @@ testcase_vmscale_usemem_map(const struct vmscale_run *run, unsigned long bytes,
 	/* usemem -f: the file, shared (read-only: opened so) */
 	if (run->fd >= 0)
 		flags = MAP_SHARED;
+	/* --open-rw: writable, though the case may only read */
+	if (run->rw)
+		prot |= PROT_WRITE;
 	if (!(run->flags & VMSCALE_READ)) {
 		prot |= PROT_WRITE;
 		/* LKP's run sets vm.overcommit_memory=1; this asks per map */
@@ -89,8 +93,14 @@ testcase_vmscale_usemem_pass(const struct vmscale_run *run, unsigned long *p,
 	volatile unsigned long	*vp = p;
 	unsigned long		 m = bytes / sizeof *p, i, idx, done = 0;
 	unsigned long		 sink = 0;
-	/* a word of a tmpfs file may be a page to allocate: look oftener */
-	unsigned long		 mask = run->fd >= 0 ? 0xfff : 0xffff;
+	/*
+	 * a word of a file may be a page to allocate: look oftener; a
+	 * random one of a file on a disk file system may be a large folio
+	 * read around it (ext4's, up to 2 MiB): every 16
+	 */
+	unsigned long		 mask = run->fd < 0 ? 0xffff :
+	    (run->flags & (VMSCALE_FILE | VMSCALE_RAND)) ==
+	    (VMSCALE_FILE | VMSCALE_RAND) ? 0xf : 0xfff;
 
 	for (i = 0; i < m; i++) {
 		idx = i;
@@ -132,6 +142,9 @@ testcase_vmscale_usemem_task(struct vmscale_run *run, unsigned idx)
 	if (rnd == 0)
 		rnd = 1;
 	total = run->prealloc != NULL ? run->bytes / 8 : 0;
+	/* usemem -E counts the mremap as it counts a map */
+	if (run->flags & VMSCALE_REMAP)
+		total += run->bytes / 8;
 	if (write(run->ready, &c, 1) != 1)
 		return 1;
 	pfd.fd = run->wake;
@@ -152,6 +165,12 @@ testcase_vmscale_usemem_task(struct vmscale_run *run, unsigned idx)
 			total += size / 8;
 		}
 		total += testcase_vmscale_usemem_pass(run, p, size, &rnd);
+		/* usemem -S: msync(MS_SYNC) after each pass */
+		if ((run->flags & VMSCALE_MSYNC) && msync(p, size, MS_SYNC) != 0) {
+			dprintf(2, "vm-scalability: msync failed: %s\n",
+			    strerror(errno));
+			goto out;
+		}
 		left -= size;
 	} while (left > 0 && !testcase_vmscale_usemem_exceeded(run));
 	gettimeofday(&stop, NULL);
@@ -232,21 +251,39 @@ testcase_vmscale_usemem_threads(struct vmscale_run *run)
 }
 
 /* One usemem: prealloc, the tasks on the barrier, their exit statuses. */
-static int
+int
 testcase_vmscale_usemem_one(struct vmscale_run *run)
 {
 	pid_t		*pids = NULL, pid;
 	unsigned	 i, nr, started = 0;
+	unsigned long	 mapped = run->bytes;
 	ssize_t		 n;
 	int		 ready[2], wake[2], st, bad = 0;
 	char		 c;
+	void		*q;
 
 	gettimeofday(&run->start, NULL);
 	if (run->flags & VMSCALE_PREALLOC) {
+		/* usemem -F (the msync cases) populates every map */
 		run->prealloc = testcase_vmscale_usemem_map(run, run->bytes,
-		    (run->flags & VMSCALE_PREFAULT) != 0);
+		    (run->flags & (VMSCALE_PREFAULT | VMSCALE_MSYNC)) != 0);
 		if (run->prealloc == NULL)
 			return 1;
+	}
+	/* usemem -E: the prealloc moved to a map SCALE_FACTOR (10) times it */
+	if ((run->flags & VMSCALE_REMAP) && run->prealloc != NULL) {
+		q = mremap(run->prealloc, run->bytes, 10 * run->bytes,
+		    MREMAP_MAYMOVE);
+		if (q == MAP_FAILED) {
+			dprintf(2, "vm-scalability: couldn't mremap %lu bytes to "
+			    "%lu: %s\n", run->bytes, 10 * run->bytes,
+			    strerror(errno));
+			munmap(run->prealloc, run->bytes);
+			run->prealloc = NULL;
+			return 1;
+		}
+		run->prealloc = q;
+		mapped = 10 * run->bytes;
 	}
 	if (pipe(ready) == -1 || pipe(wake) == -1) {
 		perror("vm-scalability: pipe");
@@ -292,18 +329,10 @@ testcase_vmscale_usemem_one(struct vmscale_run *run)
 	}
 	free(pids);
 	if (run->prealloc != NULL)
-		munmap(run->prealloc, run->bytes);
+		munmap(run->prealloc, mapped);
 	run->prealloc = NULL;
 	return bad;
 }
-
-/* The suite's hw_vars, from this machine. */
-struct vmscale_hw {
-	unsigned long	mem, mem_avail, rotate, pte_limit, as_limit;
-	unsigned long	shm_size;	/* the shm- cases' tmpfs */
-	unsigned long	pagesize;
-	unsigned	nr_node;
-};
 
 static int
 testcase_vmscale_usemem_hw(struct vmscale_hw *hw)
@@ -357,73 +386,88 @@ testcase_vmscale_usemem_small(const struct vmscale_hw *hw, unsigned long unit)
 	return size;
 }
 
-/* The case script's usemem arguments: bytes per task and the unit. */
-static void
-testcase_vmscale_usemem_size(const struct vmscale_case *vc,
+/* A size of the case script's, from hw_vars. */
+unsigned long
+testcase_vmscale_usemem_bytes(enum vmscale_bytes kind,
     const struct vmscale_hw *hw, unsigned nr_task, unsigned long unit_size,
-    struct vmscale_run *run)
+    long ncpu)
 {
 	unsigned long	half = unit_size > 0 ? unit_size : hw->mem / 2;
 	unsigned long	quarter = unit_size > 0 ? unit_size : hw->mem / 4;
-	unsigned long	pte = hw->pte_limit;
+	unsigned long	pte = hw->pte_limit, b = 0;
 
-	run->unit = 0;
-	switch (vc->bytes) {
+	if (ncpu <= 0)
+		ncpu = 1;
+	switch (kind) {
 	case VMSCALE_ROTATE_TASK:
-		run->bytes = hw->rotate / nr_task;
+		b = hw->rotate / nr_task;
 		break;
 	case VMSCALE_ROTATE:
-		run->bytes = hw->rotate;
+		b = hw->rotate;
+		break;
+	case VMSCALE_ROTATE_8:
+		b = hw->rotate >> 3;
 		break;
 	case VMSCALE_PTE_TASK_AS:
-		run->bytes = pte / nr_task;
-		if (run->bytes > hw->as_limit)
-			run->bytes = hw->as_limit;
+		b = pte / nr_task;
+		if (b > hw->as_limit)
+			b = hw->as_limit;
 		break;
 	case VMSCALE_PTE_AS_TASK:
-		run->bytes = (pte > hw->as_limit ? hw->as_limit : pte) /
-		    nr_task;
+		b = (pte > hw->as_limit ? hw->as_limit : pte) / nr_task;
 		break;
 	case VMSCALE_HALF_TASK:
-		run->bytes = half / nr_task;
+		b = half / nr_task;
 		break;
 	case VMSCALE_HALF:
-		run->bytes = half;
+		b = half;
 		break;
 	case VMSCALE_HALF_TASK1:
-		run->bytes = half / (nr_task + 1);
+		b = half / (nr_task + 1);
 		break;
 	case VMSCALE_QUARTER:
-		run->bytes = quarter;
+		b = quarter;
 		break;
 	case VMSCALE_SMALL:
-		run->unit = 10 * hw->pagesize;
-		run->bytes = testcase_vmscale_usemem_small(hw, run->unit) / nr_task;
+		b = testcase_vmscale_usemem_small(hw, 10 * hw->pagesize) /
+		    nr_task;
 		break;
 	case VMSCALE_SHM_HALF:
-		run->bytes = hw->shm_size / 2;
+		b = hw->shm_size / 2;
+		break;
+	case VMSCALE_MEM:
+		b = hw->mem;
+		break;
+	case VMSCALE_MEM_TASK:
+		b = hw->mem / nr_task;
+		break;
+	case VMSCALE_MSYNC_SIZE:
+		b = hw->mem / (unsigned long)ncpu / 2;
+		break;
+	case VMSCALE_SHM_SIZE:
+		b = hw->shm_size;
+		break;
+	case VMSCALE_SHM_TASK_HALF:
+		b = hw->shm_size / nr_task / 2;
 		break;
 	}
 	/* usemem rounds nothing; a region is whole words */
-	run->bytes -= run->bytes % sizeof(unsigned long);
+	return b - b % sizeof(unsigned long);
 }
 
 #define VMSCALE_TMPFS	"vm-scalability-tmp"
 
 /*
- * LKP's mount_tmpfs and create_sparse_file, for the shm- cases: a tmpfs
- * of size=100% at ./vm-scalability-tmp, in a mount namespace of the
- * worker's own (it goes with the worker, however that ends, and no one
- * else sees it), shm_size its size from statfs, and the sparse file
- * sparse-CASE of that size in it, open for the tasks to map. -1 when
- * it cannot be had (the agent must be root).
+ * LKP's mount_tmpfs: a tmpfs of size=100% at ./vm-scalability-tmp, in a
+ * mount namespace of the worker's own (it goes with the worker, however
+ * that ends, and no one else sees it), shm_size its size from statfs.
+ * -1 when it cannot be had (the agent must be root).
  */
 static int
-testcase_vmscale_usemem_shm(const struct vmscale_case *vc,
-    struct vmscale_hw *hw, struct vmscale_run *run)
+testcase_vmscale_usemem_tmpfs(const struct vmscale_case *vc,
+    struct vmscale_hw *hw)
 {
 	struct statfs	 st;
-	char		 path[256];
 
 	if (unshare(CLONE_NEWNS) != 0 ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) {
@@ -441,6 +485,19 @@ testcase_vmscale_usemem_shm(const struct vmscale_case *vc,
 		return -1;
 	}
 	hw->shm_size = (unsigned long)st.f_blocks * (unsigned long)st.f_bsize;
+	return 0;
+}
+
+/*
+ * The shm- cases' create_sparse_file: sparse-CASE of shm_size in the
+ * tmpfs, open for the tasks to map.
+ */
+static int
+testcase_vmscale_usemem_shm(const struct vmscale_case *vc,
+    struct vmscale_hw *hw, struct vmscale_run *run)
+{
+	char	path[256];
+
 	snprintf(path, sizeof path, "%s/sparse-%s", VMSCALE_TMPFS, vc->name);
 	run->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (run->fd < 0 || ftruncate(run->fd, (off_t)hw->shm_size) != 0) {
@@ -453,17 +510,21 @@ testcase_vmscale_usemem_shm(const struct vmscale_case *vc,
 	return 0;
 }
 
-/* The case script's rm and LKP's remove_tmpfs. */
+/* The case script's rm, LKP's remove_sparse_root and remove_tmpfs. */
 static void
-testcase_vmscale_usemem_shm_done(const struct vmscale_case *vc, int fd)
+testcase_vmscale_usemem_tmpfs_done(const struct vmscale_case *vc, int fd,
+    int root)
 {
 	char	path[256];
 
-	if (fd < 0)
-		return;
-	close(fd);
-	snprintf(path, sizeof path, "%s/sparse-%s", VMSCALE_TMPFS, vc->name);
-	unlink(path);
+	if (fd >= 0) {
+		close(fd);
+		snprintf(path, sizeof path, "%s/sparse-%s", VMSCALE_TMPFS,
+		    vc->name);
+		unlink(path);
+	}
+	if (root)
+		testcase_vmscale_file_root_done(VMSCALE_TMPFS);
 	if (umount2(VMSCALE_TMPFS, 0) != 0 || rmdir(VMSCALE_TMPFS) != 0)
 		fprintf(stderr, "vm-scalability: couldn't remove the tmpfs at "
 		    "./%s: %s\n", VMSCALE_TMPFS, strerror(errno));
@@ -564,7 +625,8 @@ testcase_vmscale_usemem_run(const struct vmscale_case *vc,
 	unsigned long long	 size = o->size, unit = o->unit, repeat = 1, i;
 	pid_t			*eaters = NULL;
 	time_t			 cur;
-	int			 ret = 1;
+	int			 ret = 1, tmpfs = 0, root = 0;
+	char			 dir[256];
 
 	if (testcase_vmscale_usemem_hw(&hw) != 0)
 		return 1;
@@ -572,14 +634,41 @@ testcase_vmscale_usemem_run(const struct vmscale_case *vc,
 	run->nr_task = o->nr_task > 0 ? (unsigned)o->nr_task :
 	    (unsigned)(run->ncpu > 0 ? run->ncpu : 1);
 	run->flags = vc->flags;
-	if ((vc->flags & VMSCALE_SHM) && testcase_vmscale_usemem_shm(vc, &hw,
-	    run) != 0)
+	/* the msync cases: nr_cpu tasks */
+	if (vc->flags & VMSCALE_NCPU)
+		run->nr_task = (unsigned)(run->ncpu > 0 ? run->ncpu : 1);
+	run->rw = (vc->flags & VMSCALE_MSYNC) != 0;
+	snprintf(dir, sizeof dir, "%s", VMSCALE_TMPFS);
+	if ((vc->flags & VMSCALE_FILE) && o->root != NULL) {
+		/* LKP's pre_setup: 1: the job's file system is SPARSE_ROOT */
+		snprintf(dir, sizeof dir, "%s", o->root);
+		printf("sparse root %s: the job's file system (pre_setup: 1)\n",
+		    dir);
+	} else if (vc->flags & (VMSCALE_SHM | VMSCALE_FILE)) {
+		if (testcase_vmscale_usemem_tmpfs(vc, &hw) != 0)
+			goto out;
+		tmpfs = 1;
+	}
+	if ((vc->flags & VMSCALE_FILE) && o->root == NULL) {
+		if (testcase_vmscale_file_root(VMSCALE_TMPFS, &hw) != 0)
+			goto out;
+		root = 1;
+		snprintf(dir, sizeof dir, "%s/vm-scalability", VMSCALE_TMPFS);
+	}
+	if ((vc->flags & VMSCALE_SHM) && !(vc->flags & VMSCALE_INST) &&
+	    testcase_vmscale_usemem_shm(vc, &hw, run) != 0)
 		goto out;
 	/* LKP's run: size is spread over the nodes, in unit_size pieces */
 	if (size > 0) {
 		size *= hw.nr_node;
-		/* its set_def_unit_size: shm_size * nr_cpu / 2 for shm- */
-		if (unit == 0)
+		/*
+		 * its set_def_unit_size: shm_size / 2 for lru-shm*,
+		 * shm_size * nr_cpu / 2 for the other shm- cases
+		 */
+		if (unit == 0 && (vc->flags & VMSCALE_SHM) &&
+		    strstr(vc->name, "lru") != NULL)
+			unit = hw.shm_size / 2;
+		else if (unit == 0)
 			unit = vc->flags & VMSCALE_SHM ? hw.shm_size *
 			    (unsigned long)(run->ncpu > 0 ? run->ncpu : 1) / 2 :
 			    hw.mem / 2;
@@ -588,8 +677,9 @@ testcase_vmscale_usemem_run(const struct vmscale_case *vc,
 		repeat = size / unit;
 		printf("repeat count: %llu\n", repeat);
 	}
-	testcase_vmscale_usemem_size(vc, &hw, run->nr_task, (unsigned long)unit,
-	    run);
+	run->unit = vc->bytes == VMSCALE_SMALL ? 10 * hw.pagesize : 0;
+	run->bytes = testcase_vmscale_usemem_bytes(vc->bytes, &hw, run->nr_task,
+	    (unsigned long)unit, run->ncpu);
 	if (run->bytes == 0) {
 		fprintf(stderr, "vm-scalability: %s: the region of each task "
 		    "is empty (nr_task %u)\n", vc->name, run->nr_task);
@@ -604,7 +694,9 @@ testcase_vmscale_usemem_run(const struct vmscale_case *vc,
 	for (i = 0; i < repeat; i++) {
 		printf("./case-%s\n", vc->name);
 		fflush(stdout);
-		if (testcase_vmscale_usemem_one(run) != 0)
+		if ((vc->flags & (VMSCALE_FILE | VMSCALE_INST)) ?
+		    testcase_vmscale_file_one(vc, &hw, run, dir) != 0 :
+		    testcase_vmscale_usemem_one(run) != 0)
 			goto out;
 		if ((unsigned long)(time(NULL) - cur) > run->runtime) {
 			if (i + 1 < repeat)
@@ -619,6 +711,7 @@ out:
 	if (eaters != NULL)
 		testcase_vmscale_usemem_eatmem_stop(eaters, hw.nr_node);
 	free(eaters);
-	testcase_vmscale_usemem_shm_done(vc, run->fd);
+	if (tmpfs)
+		testcase_vmscale_usemem_tmpfs_done(vc, run->fd, root);
 	return ret;
 }

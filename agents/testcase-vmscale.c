@@ -1,8 +1,9 @@
 /*
  * vm-scalability's adapter (the suite is not packaged): the cases the
  * agent's worker does ("bisect-agent vm-scalability --test=CASE ...",
- * testcase-vmscale-usemem.c), those it refuses by name and why, and
- * LKP's parse of usemem's lines (docs/design.md, "File notes").
+ * testcase-vmscale-usemem.c, testcase-vmscale-file.c), those it refuses
+ * by name and why, and LKP's parse of their lines (docs/design.md,
+ * "File notes").
  */
 #include <getopt.h>
 #include <math.h>
@@ -42,6 +43,39 @@ static const struct vmscale_case testcase_vmscale_cases[] = {
 	{ "anon-wx-rand-mt", VMSCALE_MT | VMSCALE_PREALLOC | VMSCALE_RAND,
 	  VMSCALE_HALF_TASK },
 	{ "anon-wx-seq-mt", VMSCALE_MT | VMSCALE_PREALLOC, VMSCALE_HALF },
+	{ "lru-file-mmap-read", VMSCALE_FILE | VMSCALE_INST | VMSCALE_READ,
+	  VMSCALE_ROTATE_TASK, VMSCALE_ROTATE_TASK },
+	{ "lru-file-mmap-read-rand", VMSCALE_FILE | VMSCALE_INST |
+	  VMSCALE_READ | VMSCALE_RAND, VMSCALE_ROTATE_TASK,
+	  VMSCALE_ROTATE_TASK },
+	{ "lru-file-readonce", VMSCALE_FILE | VMSCALE_DD, VMSCALE_ROTATE_TASK,
+	  VMSCALE_ROTATE_TASK },
+	{ "lru-file-readtwice", VMSCALE_FILE | VMSCALE_DD | VMSCALE_DD2,
+	  VMSCALE_ROTATE_TASK, VMSCALE_ROTATE_TASK },
+	{ "lru-shm", VMSCALE_SHM | VMSCALE_INST | VMSCALE_READ,
+	  VMSCALE_SHM_TASK_HALF, VMSCALE_SHM_SIZE },
+	{ "lru-shm-rand", VMSCALE_SHM | VMSCALE_INST | VMSCALE_READ |
+	  VMSCALE_RAND, VMSCALE_SHM_TASK_HALF, VMSCALE_SHM_SIZE },
+	{ "mmap-pread-rand", VMSCALE_FILE | VMSCALE_READ | VMSCALE_RAND,
+	  VMSCALE_ROTATE_TASK, VMSCALE_ROTATE_TASK },
+	{ "mmap-pread-rand-mt", VMSCALE_FILE | VMSCALE_MT | VMSCALE_READ |
+	  VMSCALE_RAND, VMSCALE_ROTATE_TASK, VMSCALE_ROTATE_TASK },
+	{ "mmap-pread-seq", VMSCALE_FILE | VMSCALE_READ, VMSCALE_ROTATE,
+	  VMSCALE_ROTATE },
+	{ "mmap-pread-seq-mt", VMSCALE_FILE | VMSCALE_MT | VMSCALE_READ,
+	  VMSCALE_ROTATE_8, VMSCALE_ROTATE },
+	{ "mmap-xread-rand-mt", VMSCALE_FILE | VMSCALE_MT | VMSCALE_PREALLOC |
+	  VMSCALE_READ | VMSCALE_RAND, VMSCALE_ROTATE_TASK,
+	  VMSCALE_ROTATE_TASK },
+	{ "mmap-xread-seq-mt", VMSCALE_FILE | VMSCALE_MT | VMSCALE_PREALLOC |
+	  VMSCALE_READ, VMSCALE_ROTATE_8, VMSCALE_ROTATE },
+	{ "mremap-xread-rand-mt", VMSCALE_FILE | VMSCALE_INST | VMSCALE_MT |
+	  VMSCALE_REMAP | VMSCALE_PREALLOC | VMSCALE_READ | VMSCALE_RAND,
+	  VMSCALE_ROTATE_TASK, VMSCALE_ROTATE_TASK },
+	{ "msync", VMSCALE_FILE | VMSCALE_INST | VMSCALE_NCPU | VMSCALE_MSYNC |
+	  VMSCALE_PREALLOC, VMSCALE_MSYNC_SIZE, VMSCALE_MEM },
+	{ "msync-mt", VMSCALE_FILE | VMSCALE_MT | VMSCALE_NCPU |
+	  VMSCALE_MSYNC | VMSCALE_PREALLOC, VMSCALE_MSYNC_SIZE, VMSCALE_MEM },
 	{ "shm-pread-rand", VMSCALE_SHM | VMSCALE_READ | VMSCALE_RAND,
 	  VMSCALE_SHM_HALF },
 	{ "shm-pread-rand-mt", VMSCALE_SHM | VMSCALE_MT | VMSCALE_READ |
@@ -60,6 +94,10 @@ static const struct vmscale_case testcase_vmscale_cases[] = {
 	{ "small-allocs", VMSCALE_READ | VMSCALE_UNIT, VMSCALE_SMALL },
 	{ "small-allocs-mt", VMSCALE_MT | VMSCALE_READ | VMSCALE_UNIT,
 	  VMSCALE_SMALL },
+	{ "truncate", VMSCALE_FILE | VMSCALE_TRUNC, VMSCALE_MEM_TASK,
+	  VMSCALE_MEM_TASK },
+	{ "truncate-seq", VMSCALE_FILE | VMSCALE_TRUNC | VMSCALE_SEQ,
+	  VMSCALE_MEM_TASK, VMSCALE_MEM_TASK },
 };
 #define VMSCALE_NR_CASES \
 	(sizeof testcase_vmscale_cases / sizeof testcase_vmscale_cases[0])
@@ -69,24 +107,8 @@ static const struct {
 	const char	*prefix;
 	const char	*why;
 } testcase_vmscale_refused[] = {
-	{ "lru-file-", "it reads sparse files in the file system LKP makes "
-	  "on a loop image in a tmpfs (its SPARSE_ROOT), which the built-in "
-	  "worker does not set up" },
-	{ "mmap-", "it maps a sparse file in the file system LKP makes on a "
-	  "loop image in a tmpfs (its SPARSE_ROOT), which the built-in "
-	  "worker does not set up" },
-	{ "mremap-", "it maps and mremaps a sparse file in LKP's SPARSE_ROOT "
-	  "file system, which the built-in worker does not set up" },
-	{ "msync", "it writes and msyncs a sparse file in LKP's SPARSE_ROOT "
-	  "file system, which the built-in worker does not set up" },
-	{ "truncate", "it creates and truncates sparse files in LKP's "
-	  "SPARSE_ROOT file system, which the built-in worker does not set "
-	  "up" },
 	{ "shm-lock-unlock", "it locks and unlocks a SysV shared memory "
 	  "segment (usemem -L), which the built-in worker does not do" },
-	{ "lru-shm", "it runs nr_task usemems, each on a file of its own in "
-	  "the run's tmpfs, which the built-in worker does not do (it does "
-	  "the shm- cases: one file the tasks share)" },
 	{ "anon-cow-rand-hugetlb", "it maps hugetlbfs pages, which need "
 	  "vm.nr_hugepages reserved; the built-in worker reserves none" },
 	{ "anon-cow-seq-hugetlb", "it maps hugetlbfs pages, which need "
@@ -115,11 +137,10 @@ static const struct {
 	  "worker does not have" },
 	{ "lru-memcg", "it runs usemem in a memory cgroup LKP makes, which "
 	  "the built-in worker does not make" },
-	{ "posix-fadvise", "it fadvises sparse files in LKP's SPARSE_ROOT "
-	  "file system, which the built-in worker does not set up" },
-	{ "direct-write", "it runs the suite's usemem_direct_write on LKP's "
-	  "SPARSE_ROOT file system, which the built-in worker does not set "
-	  "up" },
+	{ "posix-fadvise", "it runs usemem -D (posix_fadvise WILLNEED, then "
+	  "DONTNEED, on a file), which the built-in worker does not do" },
+	{ "direct-write", "it runs the suite's usemem_direct_write, which the "
+	  "built-in worker does not have" },
 	{ "000-", "it is one of the suite's set-up steps, not a test" },
 };
 #define VMSCALE_NR_REFUSED \
@@ -127,6 +148,39 @@ static const struct {
 
 static const char *const testcase_vmscale_thp[] = { "none", "madvise", NULL };
 static const char *const testcase_vmscale_pin[] = { "0", "1", NULL };
+
+/*
+ * LKP's pre_setup: 1 ("setup by disk/fs"): the cases' sparse files in
+ * the job's mount point (its SPARSE_ROOT), no tmpfs or root made; so
+ * the job has a file system and the case is one on files. 0 when not.
+ */
+static int
+testcase_vmscale_pre_setup(const struct testcase_ctx *ctx, const char **pre,
+    char **cause)
+{
+	const struct vmscale_case	*vc;
+	const char			*test;
+
+	if (testcase_word(ctx, "pre_setup", testcase_vmscale_pin, "0", pre,
+	    cause) != 0)
+		return -1;
+	if (strcmp(*pre, "1") != 0)
+		return 0;
+	if (job_param(ctx->job, "fs") == NULL &&
+	    job_param(ctx->job, "fs.fs") == NULL)
+		return error_set(cause, "'pre_setup' is 1 (the sparse files "
+		    "in the job's file system) and the job gives no 'fs' "
+		    "(and 'disk')");
+	if ((test = testcase_job_value(ctx->job, "test")) == NULL)
+		test = "anon-w-seq";
+	if ((vc = testcase_vmscale_find(test)) != NULL &&
+	    !(vc->flags & VMSCALE_FILE))
+		return error_set(cause, "'pre_setup' is 1 and test '%s' is "
+		    "not a case on sparse files (%s)", test,
+		    vc->flags & VMSCALE_SHM ? "it needs LKP's tmpfs, which "
+		    "pre_setup: 1 leaves unmounted" : "it uses no file");
+	return 0;
+}
 
 const struct vmscale_case *
 testcase_vmscale_find(const char *name)
@@ -145,7 +199,7 @@ testcase_vmscale_command(const struct testcase_adapter *ad,
     char **cause)
 {
 	unsigned long long	 size, unit, eat;
-	const char		*t, *p, *test;
+	const char		*t, *p, *test, *pre;
 	unsigned		 n;
 
 	if ((test = testcase_job_value(ctx->job, "test")) == NULL)
@@ -165,6 +219,8 @@ testcase_vmscale_command(const struct testcase_adapter *ad,
 	if (n > VMSCALE_MAX_TASKS)
 		return error_set(cause, "'nr_task' is at most %u",
 		    VMSCALE_MAX_TASKS);
+	if (testcase_vmscale_pre_setup(ctx, &pre, cause) != 0)
+		return -1;
 	testcase_argv_add(argv, "%s", ctx->self);
 	testcase_argv_add(argv, "vm-scalability");
 	testcase_argv_add(argv, "--test=%s", test);
@@ -181,6 +237,9 @@ testcase_vmscale_command(const struct testcase_adapter *ad,
 		testcase_argv_add(argv, "--madvise-hugepage");
 	if (strcmp(p, "1") == 0)
 		testcase_argv_add(argv, "--pin");
+	/* the run's workdir: the job's mount point, where it has one */
+	if (strcmp(pre, "1") == 0)
+		testcase_argv_add(argv, "--sparse-root=%s", ctx->workdir);
 	return 0;
 }
 
@@ -248,72 +307,127 @@ testcase_vmscale_sample(struct vmscale_samples *s, int keep)
 }
 
 /*
- * LKP's programs/vm-scalability/parse over usemem's lines, each line
- * "./case-..." closing a sample (one run of the case): throughput is the
- * mean of the samples' sums (the tasks' KB/s as instances when there is
- * one sample), median the mean of their medians, stddev% and
- * median_stddev% their relative deviations (with one sample, LKP's
- * stddev% is the tasks' deviation times their count over their mean),
- * workload every task's bytes in KiB.
+ * throughput, stddev%, median, median_stddev% (suffix "" or "_fault")
+ * of the samples, as LKP's parse computes them: throughput the mean of
+ * the samples' sums (the tasks' KB/s as instances when there is one
+ * sample, and throughput only), median the mean of their medians,
+ * stddev% and median_stddev% their relative deviations (with one
+ * sample, LKP's stddev% is the tasks' deviation times their count over
+ * their mean).
+ */
+static void
+testcase_vmscale_stats(const struct vmscale_samples *s, const char *suffix,
+    struct strbuf *metrics)
+{
+	double	sd, m;
+	size_t	i;
+
+	strbuf_addf(metrics, "throughput%s: %.17g\n", suffix,
+	    testcase_vmscale_mean(s->sums, s->nr));
+	if (s->nr == 1) {
+		if (*suffix == '\0')
+			for (i = 0; i < s->nr_kbps; i++)
+				strbuf_addf(metrics, "throughput.%zu: %.17g\n",
+				    i, s->kbps[i]);
+		m = testcase_vmscale_mean(s->kbps, s->nr_kbps);
+		sd = m > 0 ? testcase_vmscale_sd(s->kbps, s->nr_kbps) *
+		    (double)s->nr_kbps / m : 0;
+	} else {
+		m = testcase_vmscale_mean(s->sums, s->nr);
+		sd = m > 0 ? testcase_vmscale_sd(s->sums, s->nr) / m : 0;
+	}
+	strbuf_addf(metrics, "stddev%s%%: %.17g\n", suffix, 100 * sd);
+	m = testcase_vmscale_mean(s->medians, s->nr);
+	strbuf_addf(metrics, "median%s: %.17g\n", suffix, m);
+	strbuf_addf(metrics, "median%s_stddev%%: %.17g\n", suffix,
+	    s->nr > 1 && m > 0 ?
+	    100 * testcase_vmscale_sd(s->medians, s->nr) / m : 0);
+}
+
+static void
+testcase_vmscale_add(struct vmscale_samples *s, double kbps)
+{
+	ALLOC_GROW(s->kbps, s->nr_kbps, s->alloc_kbps);
+	s->kbps[s->nr_kbps++] = kbps;
+}
+
+static void
+testcase_vmscale_samples_release(struct vmscale_samples *s)
+{
+	free(s->kbps);
+	free(s->sums);
+	free(s->medians);
+}
+
+/*
+ * LKP's programs/vm-scalability/parse over the worker's lines, each
+ * line "./case-..." closing a sample (one run of the case): usemem's
+ * "B bytes / U usecs = K KB/s" (K), dd's "B bytes (...) copied, S s,
+ * ..." ((B >> 10) / S), the truncate cases' "B bytes truncated in T1-T0
+ * seconds" ((B >> 10) / (T1 - T0)) and truncate-seq's "B bytes faulted
+ * in T1-T0 seconds" (the _fault metrics), each B added to workload (in
+ * KiB), but the faulted ones.
  */
 static int
 testcase_vmscale_parse(const struct testcase_adapter *ad,
     const struct testcase_ctx *ctx, const char *out, size_t len,
     struct strbuf *metrics, char **cause)
 {
-	struct vmscale_samples	 s;
+	struct vmscale_samples	 s, f;
 	char			*copy = xstrndup(out, len), *save = NULL, *l;
+	char			*p;
 	unsigned long long	 bytes, usecs, kbs;
-	double			 bsum = 0, sd, m;
-	size_t			 i;
+	double			 bsum = 0, t1, t0;
+	int			 n;
 
 	(void)ctx;
 	memset(&s, 0, sizeof s);
+	memset(&f, 0, sizeof f);
 	for (l = strtok_r(copy, "\n", &save); l != NULL;
 	    l = strtok_r(NULL, "\n", &save)) {
 		if (strncmp(l, "./case-", 7) == 0) {
 			testcase_vmscale_sample(&s, 0);
+			testcase_vmscale_sample(&f, 0);
 			continue;
 		}
 		while (*l == '.')
 			l++;
 		if (sscanf(l, "%llu bytes / %llu usecs = %llu KB/s", &bytes,
-		    &usecs, &kbs) != 3)
-			continue;
-		ALLOC_GROW(s.kbps, s.nr_kbps, s.alloc_kbps);
-		s.kbps[s.nr_kbps++] = (double)kbs;
-		bsum += (double)bytes;
+		    &usecs, &kbs) == 3) {
+			testcase_vmscale_add(&s, (double)kbs);
+			bsum += (double)bytes;
+		} else if ((n = 0, sscanf(l, "%llu bytes (%n", &bytes,
+		    &n)) == 1 &&
+		    n > 0 && (p = strstr(l, ") copied, ")) != NULL &&
+		    sscanf(p, ") copied, %lf s,", &t1) == 1 && t1 > 0) {
+			testcase_vmscale_add(&s, (double)(bytes >> 10) / t1);
+			bsum += (double)bytes;
+		} else if (sscanf(l, "%llu bytes truncated in %lf-%lf seconds",
+		    &bytes, &t1, &t0) == 3 && t1 > t0) {
+			testcase_vmscale_add(&s, (double)(bytes >> 10) /
+			    (t1 - t0));
+			bsum += (double)bytes;
+		} else if (sscanf(l, "%llu bytes faulted in %lf-%lf seconds",
+		    &bytes, &t1, &t0) == 3 && t1 > t0) {
+			testcase_vmscale_add(&f, (double)(bytes >> 10) /
+			    (t1 - t0));
+		}
 	}
 	free(copy);
 	testcase_vmscale_sample(&s, 1);
+	testcase_vmscale_sample(&f, 1);
 	if (s.nr == 0) {
-		free(s.kbps);
+		testcase_vmscale_samples_release(&s);
+		testcase_vmscale_samples_release(&f);
 		return error_set(cause, "vm-scalability printed no 'bytes / "
-		    "usecs' line");
+		    "usecs', dd or 'bytes truncated' line");
 	}
-	strbuf_addf(metrics, "throughput: %.17g\n",
-	    testcase_vmscale_mean(s.sums, s.nr));
-	if (s.nr == 1) {
-		for (i = 0; i < s.nr_kbps; i++)
-			strbuf_addf(metrics, "throughput.%zu: %.17g\n", i,
-			    s.kbps[i]);
-		m = testcase_vmscale_mean(s.kbps, s.nr_kbps);
-		sd = m > 0 ? testcase_vmscale_sd(s.kbps, s.nr_kbps) *
-		    (double)s.nr_kbps / m : 0;
-	} else {
-		m = testcase_vmscale_mean(s.sums, s.nr);
-		sd = m > 0 ? testcase_vmscale_sd(s.sums, s.nr) / m : 0;
-	}
-	strbuf_addf(metrics, "stddev%%: %.17g\n", 100 * sd);
-	strbuf_addf(metrics, "median: %.17g\n",
-	    testcase_vmscale_mean(s.medians, s.nr));
-	m = testcase_vmscale_mean(s.medians, s.nr);
-	strbuf_addf(metrics, "median_stddev%%: %.17g\n", s.nr > 1 && m > 0 ?
-	    100 * testcase_vmscale_sd(s.medians, s.nr) / m : 0);
+	testcase_vmscale_stats(&s, "", metrics);
 	strbuf_addf(metrics, "workload: %.17g\n", bsum / 1024);
-	free(s.kbps);
-	free(s.sums);
-	free(s.medians);
+	if (f.nr > 0)
+		testcase_vmscale_stats(&f, "_fault", metrics);
+	testcase_vmscale_samples_release(&s);
+	testcase_vmscale_samples_release(&f);
 	return 0;
 }
 
@@ -363,13 +477,16 @@ testcase_vmscale_check(const struct job *job, const char **key,
 	*key = "eatmem_size";
 	if (testcase_size(&ctx, "eatmem_size", 0, &size, cause) != 0)
 		return -1;
+	*key = "pre_setup";
+	if (testcase_vmscale_pre_setup(&ctx, &t, cause) != 0)
+		return -1;
 	*key = "nr_task";
 	return testcase_check_count(job, "nr_task", cause);
 }
 
 static const char *const testcase_vmscale_params[] = {
 	"test", "nr_task", "size", "unit_size", "runtime", "thp", "pin",
-	"eatmem_size", NULL
+	"eatmem_size", "pre_setup", NULL
 };
 
 /* LKP's eatmem: memory held locked while the case runs (its options) */
@@ -378,7 +495,9 @@ static const char *const testcase_vmscale_programs[] = { "eatmem", NULL };
 static const char *const testcase_vmscale_metrics[] = {
 	"vm-scalability.throughput", "vm-scalability.median",
 	"vm-scalability.stddev%", "vm-scalability.median_stddev%",
-	"vm-scalability.workload", NULL
+	"vm-scalability.workload", "vm-scalability.throughput_fault",
+	"vm-scalability.stddev_fault%", "vm-scalability.median_fault",
+	"vm-scalability.median_fault_stddev%", NULL
 };
 
 const struct testcase_adapter testcase_vmscale = {
@@ -404,6 +523,7 @@ testcase_vmscale_main(int argc, char **argv)
 		{ "pin", no_argument, NULL, 'p' },
 		{ "test", required_argument, NULL, 'c' },
 		{ "eatmem", required_argument, NULL, 'e' },
+		{ "sparse-root", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct vmscale_case *vc = testcase_vmscale_find("anon-w-seq");
@@ -445,6 +565,10 @@ testcase_vmscale_main(int argc, char **argv)
 		case 'c':
 			bad |= (vc = testcase_vmscale_find(optarg)) == NULL;
 			break;
+		case 'r':
+			o.root = optarg;
+			bad |= *optarg == '\0';
+			break;
 		case 'e':
 			o.eat = strtoull(optarg, &end, 10);
 			bad |= *end != '\0' || o.eat == 0;
@@ -457,7 +581,7 @@ testcase_vmscale_main(int argc, char **argv)
 		fprintf(stderr, "usage: bisect-agent vm-scalability "
 		    "[--test=CASE] [--nr-task=N] [--size=BYTES] "
 		    "[--unit-size=BYTES] [--runtime=S] [--madvise-hugepage] "
-		    "[--pin] [--eatmem=BYTES]\n");
+		    "[--pin] [--eatmem=BYTES] [--sparse-root=DIR]\n");
 		return 2;
 	}
 	return testcase_vmscale_usemem_run(vc, &run, &o);

@@ -23,6 +23,12 @@ enum vmscale_bytes {
 	VMSCALE_QUARTER,	/* unit_size (mem / 4) */
 	VMSCALE_SMALL,		/* small-allocs-common's size / nr_task */
 	VMSCALE_SHM_HALF,	/* shm_size / 2, of the file in the tmpfs */
+	VMSCALE_ROTATE_8,	/* ROTATE_BYTES >> 3 */
+	VMSCALE_MEM,		/* mem */
+	VMSCALE_MEM_TASK,	/* mem / nr_task */
+	VMSCALE_MSYNC_SIZE,	/* mem / nr_cpu / 2 */
+	VMSCALE_SHM_SIZE,	/* shm_size */
+	VMSCALE_SHM_TASK_HALF,	/* shm_size / nr_task / 2 */
 };
 
 #define VMSCALE_MT		0x01	/* usemem -t: threads of one process */
@@ -32,11 +38,21 @@ enum vmscale_bytes {
 #define VMSCALE_PREFAULT	0x10	/* --prefault: populated too */
 #define VMSCALE_UNIT		0x20	/* --unit: 10 pages at a time */
 #define VMSCALE_SHM		0x40	/* -f: a sparse file in the run's tmpfs */
+#define VMSCALE_FILE		0x80	/* -f: a sparse file in SPARSE_ROOT */
+#define VMSCALE_INST		0x100	/* a usemem per task, on file i each */
+#define VMSCALE_NCPU		0x200	/* nr_cpu tasks, not nr_task */
+#define VMSCALE_REMAP		0x400	/* -E: the prealloc mremapped x10 */
+#define VMSCALE_MSYNC		0x800	/* -S -F --open-rw: msync each pass */
+#define VMSCALE_DD		0x1000	/* dd bs=4k readers of file i each */
+#define VMSCALE_DD2		0x2000	/* two of them per file */
+#define VMSCALE_TRUNC		0x4000	/* read the files in, then rm them */
+#define VMSCALE_SEQ		0x8000	/* truncate-seq: rm one by one */
 
 struct vmscale_case {
 	const char		*name;
 	unsigned		 flags;
 	enum vmscale_bytes	 bytes;
+	enum vmscale_bytes	 file;	/* VMSCALE_FILE, INST: each file's size */
 };
 
 /* One usemem run: what every task of it shares. */
@@ -54,15 +70,42 @@ struct vmscale_run {
 	long			 ncpu;
 	unsigned		 nr_task;
 	int			 fd;		/* the shm- cases' file, or -1 */
+	int			 rw;		/* --open-rw: the file read-write */
 };
 
 /* The worker's options beyond the run's (0: not given). */
 struct vmscale_opts {
 	unsigned long		 nr_task;
 	unsigned long long	 size, unit, eat;
+	const char		*root;	/* pre_setup: the job's SPARSE_ROOT */
+};
+
+/* The suite's hw_vars, from this machine. */
+struct vmscale_hw {
+	unsigned long	mem, mem_avail, rotate, pte_limit, as_limit;
+	unsigned long	shm_size;	/* the tmpfs's size */
+	unsigned long	pagesize;
+	unsigned	nr_node;
 };
 
 const struct vmscale_case *testcase_vmscale_find(const char *name);
+/* One usemem: prealloc, the tasks on the barrier; 0 or 1. */
+int	 testcase_vmscale_usemem_one(struct vmscale_run *);
+/* The case's size for kind (enum vmscale_bytes) on this machine. */
+unsigned long testcase_vmscale_usemem_bytes(enum vmscale_bytes,
+	     const struct vmscale_hw *, unsigned nr_task, unsigned long unit,
+	     long ncpu);
+/*
+ * The cases on sparse files (testcase-vmscale-file.c): SPARSE_ROOT, an
+ * ext4 on a loop image in the worker's tmpfs (at tmpfs/), made, and
+ * one run of the case; the files made and removed. 0 or 1.
+ */
+int	 testcase_vmscale_file_root(const char *tmpfs,
+	     const struct vmscale_hw *);
+int	 testcase_vmscale_file_one(const struct vmscale_case *,
+	     const struct vmscale_hw *, struct vmscale_run *,
+	     const char *dir);
+void	 testcase_vmscale_file_root_done(const char *tmpfs);
 /* LKP's run of the case: 0, or 1 when it could not run. */
 int	 testcase_vmscale_usemem_run(const struct vmscale_case *,
 	     struct vmscale_run *, const struct vmscale_opts *);

@@ -72,8 +72,8 @@ test_expect_success 'will-it-scale has no adapter and no run: refused at queue' 
 '
 
 test_expect_success 'vm-scalability: a case it does not do is refused by name' '
-	printf "testcase: vm-scalability\nnr_task: 1\ntest: [anon-r-rand, lru-file-mmap-read]\n" >vm.yaml &&
-	refused vm.yaml "vm.yaml:3:1: testcase '"'"'vm-scalability'"'"': test '"'"'lru-file-mmap-read'"'"' is not one that bisect-agent'"'"'s built-in vm-scalability worker does: it reads sparse files in the file system LKP makes on a loop image in a tmpfs (its SPARSE_ROOT), which the built-in worker does not set up (it does anon-cow-rand, anon-cow-rand-mt, anon-cow-seq, anon-cow-seq-mt, anon-r-rand, anon-r-rand-mt, anon-r-seq, anon-r-seq-mt, anon-rx-rand-mt, anon-rx-seq-mt, anon-w-rand, anon-w-rand-mt, anon-w-seq, anon-w-seq-mt, anon-wx-rand-mt, anon-wx-seq-mt, shm-pread-rand, shm-pread-rand-mt, shm-pread-seq, shm-pread-seq-mt, shm-xread-rand, shm-xread-rand-mt, shm-xread-seq, shm-xread-seq-mt, small-allocs, small-allocs-mt)"
+	printf "testcase: vm-scalability\nnr_task: 1\ntest: [anon-r-rand, migrate]\n" >vm.yaml &&
+	refused vm.yaml "vm.yaml:3:1: testcase '"'"'vm-scalability'"'"': test '"'"'migrate'"'"' is not one that bisect-agent'"'"'s built-in vm-scalability worker does: it moves a file'"'"'s pages between NUMA nodes with numactl'"'"'s migratepages, which the built-in worker does not do (it does anon-cow-rand, anon-cow-rand-mt, anon-cow-seq, anon-cow-seq-mt, anon-r-rand, anon-r-rand-mt, anon-r-seq, anon-r-seq-mt, anon-rx-rand-mt, anon-rx-seq-mt, anon-w-rand, anon-w-rand-mt, anon-w-seq, anon-w-seq-mt, anon-wx-rand-mt, anon-wx-seq-mt, lru-file-mmap-read, lru-file-mmap-read-rand, lru-file-readonce, lru-file-readtwice, lru-shm, lru-shm-rand, mmap-pread-rand, mmap-pread-rand-mt, mmap-pread-seq, mmap-pread-seq-mt, mmap-xread-rand-mt, mmap-xread-seq-mt, mremap-xread-rand-mt, msync, msync-mt, shm-pread-rand, shm-pread-rand-mt, shm-pread-seq, shm-pread-seq-mt, shm-xread-rand, shm-xread-rand-mt, shm-xread-seq, shm-xread-seq-mt, small-allocs, small-allocs-mt, truncate, truncate-seq)"
 '
 
 test_expect_success 'a value of the wrong type, an unknown monitor' '

@@ -6,8 +6,9 @@
 # makes the sparse file of shm_size (the tmpfs's size: MemTotal) and
 # its tasks map half of it, shared; the metrics are LKP's names, their
 # values the sums of the worker's own usemem lines in output.log, and
-# after the run nothing of the tmpfs is mounted or left. lru-shm (a
-# file per task) is refused by name. Needs root (a mount namespace).
+# after the run nothing of the tmpfs is mounted or left. shm-lock-unlock
+# (a SysV segment) is refused by name; lru-shm, a file per task, is done
+# (t0820). Needs root (a mount namespace).
 . "$(dirname "$0")/test-lib.sh"
 . "$BISECTD_SRC/tests/lib-bisect.sh"
 . "$BISECTD_SRC/tests/lib-lkp-bench.sh"
@@ -82,10 +83,10 @@ test_expect_success 'nothing of the tmpfs is left: not mounted, no directory' '
 	test -z "$(find state -name vm-scalability-tmp)"
 '
 
-test_expect_success 'lru-shm (a file per task) is refused by name' '
-	printf "testcase: vm-scalability\ntest: lru-shm\n" >lru.yaml &&
-	test_expect_code 2 bisectctl check lru.yaml 2>err &&
-	grep "lru.yaml:2:1: .*test .lru-shm. is not one .*: it runs nr_task usemems, each on a file of its own" err
+test_expect_success 'shm-lock-unlock (a SysV segment) is refused by name' '
+	printf "testcase: vm-scalability\ntest: shm-lock-unlock\n" >lock.yaml &&
+	test_expect_code 2 bisectctl check lock.yaml 2>err &&
+	grep "lock.yaml:2:1: .*test .shm-lock-unlock. is not one .*: it locks and unlocks a SysV shared memory segment" err
 '
 
 test_done

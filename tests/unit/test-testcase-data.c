@@ -712,19 +712,25 @@ test_validate(void)
 	free(want);
 	free(names);
 	is_str(validate("testcase: vm-scalability\n"
-	    "test: [anon-r-rand, lru-file-mmap-read]\n"),
-	    "job.yaml:2:1: testcase 'vm-scalability': test "
-	    "'lru-file-mmap-read' is not one that bisect-agent's built-in "
-	    "vm-scalability worker does: it reads sparse files in the file "
-	    "system LKP makes on a loop image in a tmpfs (its SPARSE_ROOT), "
-	    "which the built-in worker does not set up (it does anon-cow-rand, "
-	    "anon-cow-rand-mt, anon-cow-seq, anon-cow-seq-mt, anon-r-rand, "
-	    "anon-r-rand-mt, anon-r-seq, anon-r-seq-mt, anon-rx-rand-mt, "
-	    "anon-rx-seq-mt, anon-w-rand, anon-w-rand-mt, anon-w-seq, "
-	    "anon-w-seq-mt, anon-wx-rand-mt, anon-wx-seq-mt, shm-pread-rand, "
+	    "test: [anon-r-rand, migrate]\n"),
+	    "job.yaml:2:1: testcase 'vm-scalability': test 'migrate' is "
+	    "not one that bisect-agent's built-in vm-scalability worker "
+	    "does: it moves a file's pages between NUMA nodes with "
+	    "numactl's migratepages, which the built-in worker does not "
+	    "do (it does anon-cow-rand, anon-cow-rand-mt, anon-cow-seq, "
+	    "anon-cow-seq-mt, anon-r-rand, anon-r-rand-mt, anon-r-seq, "
+	    "anon-r-seq-mt, anon-rx-rand-mt, anon-rx-seq-mt, "
+	    "anon-w-rand, anon-w-rand-mt, anon-w-seq, anon-w-seq-mt, "
+	    "anon-wx-rand-mt, anon-wx-seq-mt, lru-file-mmap-read, "
+	    "lru-file-mmap-read-rand, lru-file-readonce, "
+	    "lru-file-readtwice, lru-shm, lru-shm-rand, mmap-pread-rand, "
+	    "mmap-pread-rand-mt, mmap-pread-seq, mmap-pread-seq-mt, "
+	    "mmap-xread-rand-mt, mmap-xread-seq-mt, "
+	    "mremap-xread-rand-mt, msync, msync-mt, shm-pread-rand, "
 	    "shm-pread-rand-mt, shm-pread-seq, shm-pread-seq-mt, "
 	    "shm-xread-rand, shm-xread-rand-mt, shm-xread-seq, "
-	    "shm-xread-seq-mt, small-allocs, small-allocs-mt)",
+	    "shm-xread-seq-mt, small-allocs, small-allocs-mt, truncate, "
+	    "truncate-seq)",
 	    "a vm-scalability case it does not do, with "
 	    "the reason");
 	is_str(validate("testcase: vm-scalability\ntest: anon-w-rand\n"
