@@ -374,7 +374,7 @@ monitor_snap_path(const char *root, const char *path)
 }
 
 int
-monitor_read(const char *root, const char *path, struct strbuf *sb,
+monitor_snap_read(const char *root, const char *path, struct strbuf *sb,
     char **cause)
 {
 	char	*full = monitor_snap_path(root, path);
