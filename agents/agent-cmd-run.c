@@ -1,8 +1,8 @@
 /*
- * bisect-agent run [--workdir DIR] [--boot none|qemu|kexec] [--disk ...]
- * JOBFILE RESULTDIR: one expanded job, run here (agents/agent-job.c) or in
- * a kernel it boots (agents/boot.c), and RESULTDIR/result written last,
- * after RESULTDIR/job.yaml and output.log (docs/agents.md).
+ * bisect-agent run [--workdir DIR] [--boot none|qemu] [--disk ...] JOBFILE
+ * RESULTDIR: one expanded job, run here (agents/agent-job.c) or in a kernel
+ * it boots (agents/boot.c), its text kept as RESULTDIR/job.yaml and
+ * RESULTDIR/result written last (docs/agents.md).
  */
 #include <sys/stat.h>
 
