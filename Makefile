@@ -48,7 +48,9 @@ UTIL_SRC	 = $(wildcard util/*.c)
 STATS_SRC	 = $(wildcard stats/*.c)
 JOBS_SRC	 = $(wildcard jobs/*.c)
 SCHEMA_SRC	 = $(wildcard schema/*.c)
-AGENTS_SRC	 = $(filter-out agents/bisect-agent.c,$(wildcard agents/*.c))
+# The agent program: its main and the agent-*.c files only it links.
+AGENT_SRC	 = agents/bisect-agent.c $(wildcard agents/agent-*.c)
+AGENTS_SRC	 = $(filter-out $(AGENT_SRC),$(wildcard agents/*.c))
 BISECTD_SRC	 = $(filter-out bisectd/bisectd.c bisectd/bisectctl.c,\
 		   $(wildcard bisectd/*.c))
 MIGRATIONS	 = $(sort $(wildcard schema/migrations/*.sql))
@@ -147,7 +149,7 @@ $(BIN)/bisectctl: $(BUILD)/bisectd/bisectctl.o $(ALL_LIBS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 # agents/ and jobs/ include nothing of stats/: the agent goes without it.
-$(BIN)/bisect-agent: $(BUILD)/agents/bisect-agent.o $(LIB_AGENTS) $(LIB_JOBS) \
+$(BIN)/bisect-agent: $(call obj,$(AGENT_SRC)) $(LIB_AGENTS) $(LIB_JOBS) \
 		$(LIB_UTIL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)

@@ -650,7 +650,7 @@ boot_qemu_run(const struct job *job, const char *jobfile,
 		strbuf_addf(&cmdline, " %s", v);
 
 	boot_qemu_argv(argv, qemu, kernel, cpio, cmdline.buf, serial);
-	run_timeout = transport_testcase_timeout(job) + QEMU_RUN_MARGIN;
+	run_timeout = transport_timeout_testcase(job) + QEMU_RUN_MARGIN;
 	if (boot_qemu_boot(argv, resultdir, &st, limit, run_timeout, &started,
 	    &timed_out, &status, cause) != 0)
 		goto out;

@@ -20,7 +20,7 @@
 #define INVENTORY_MAX_IMAGE	(256u << 20)
 
 static char *
-inventory_hash(const char *buf, size_t len)
+inventory_kernel_hash(const char *buf, size_t len)
 {
 	char	hex[HASH_HEX_LEN + 1];
 
@@ -35,7 +35,7 @@ inventory_hash(const char *buf, size_t len)
  * up to the linker, is the compiler; from '#' on is the build.
  */
 static void
-inventory_version(struct inventory *inv, const char *text)
+inventory_kernel_version(struct inventory *inv, const char *text)
 {
 	const char	*p, *start, *end;
 	char		*v;
@@ -78,7 +78,7 @@ inventory_kernel(struct inventory *inv, const char *root)
 	size_t		 len;
 
 	if ((text = inventory_read(root, "/proc/version")) != NULL) {
-		inventory_version(inv, text);
+		inventory_kernel_version(inv, text);
 		free(text);
 	}
 	full = inventory_path(root, "/proc/config.gz");
@@ -92,7 +92,7 @@ inventory_kernel(struct inventory *inv, const char *root)
 			buf = NULL;
 	}
 	if (buf != NULL) {
-		h = inventory_hash(buf, len);
+		h = inventory_kernel_hash(buf, len);
 		inventory_set(inv, "kconfig", h);
 		inventory_set(inv, "kconfig_source", path);
 		free(h);
@@ -103,7 +103,7 @@ inventory_kernel(struct inventory *inv, const char *root)
 }
 
 char *
-inventory_bzimage_release(const char *path)
+inventory_kernel_bzimage_release(const char *path)
 {
 	struct stat	 st;
 	char		*buf = NULL, *rel = NULL;
@@ -130,7 +130,7 @@ out:
 }
 
 static void
-inventory_config(struct inventory *inv, const char *path,
+inventory_kernel_config(struct inventory *inv, const char *path,
     const char *config_copy)
 {
 	char	*buf = NULL, *h, *p, *end;
@@ -138,7 +138,7 @@ inventory_config(struct inventory *inv, const char *path,
 
 	if (file_read(path, &buf, &len, NULL) != 0)
 		return;
-	h = inventory_hash(buf, len);
+	h = inventory_kernel_hash(buf, len);
 	inventory_set(inv, "kconfig_built", h);
 	free(h);
 	if (config_copy != NULL)
@@ -154,7 +154,7 @@ inventory_config(struct inventory *inv, const char *path,
 }
 
 void
-inventory_build(struct inventory *inv, const char *workdir,
+inventory_kernel_build(struct inventory *inv, const char *workdir,
     const char *config_copy)
 {
 	static const char *const images[] = {
@@ -169,11 +169,11 @@ inventory_build(struct inventory *inv, const char *workdir,
 		for (i = 0; i < sizeof images / sizeof images[0] && rel == NULL;
 		    i++) {
 			path = path_join(workdir, images[i]);
-			rel = inventory_bzimage_release(path);
+			rel = inventory_kernel_bzimage_release(path);
 			free(path);
 		}
 		path = path_join(workdir, ".config");
-		inventory_config(inv, path, config_copy);
+		inventory_kernel_config(inv, path, config_copy);
 		free(path);
 	}
 	if (rel != NULL)

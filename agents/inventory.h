@@ -69,9 +69,9 @@ void		 inventory_kernel(struct inventory *, const char *root);
  * to config_copy when not NULL), and kernel_under_test 1 when the running
  * kernel is that build, or $BISECT_AGENT_KERNEL_UNDER_TEST is 1.
  */
-void		 inventory_build(struct inventory *, const char *workdir,
+void		 inventory_kernel_build(struct inventory *, const char *workdir,
 		     const char *config_copy);
 /* The release in a bzImage's setup header, allocated; NULL if none. */
-char		*inventory_bzimage_release(const char *path);
+char		*inventory_kernel_bzimage_release(const char *path);
 
 #endif

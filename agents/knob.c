@@ -17,6 +17,7 @@
 #include "agents/knob.h"
 #include "jobs/job.h"
 #include "util/error.h"
+#include "util/fd.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -350,14 +351,9 @@ knob_read_text(const struct knob_set *ks, const char *path)
 		return NULL;
 	}
 	buf = xmalloc(KNOB_MAX + 1);
-	while (len < KNOB_MAX) {
-		n = read(fd, buf + len, KNOB_MAX - len);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
+	while (len < KNOB_MAX &&
+	    (n = fd_read(fd, buf + len, KNOB_MAX - len)) > 0)
 		len += (size_t)n;
-	}
 	close(fd);
 	buf[len] = '\0';
 	if (memchr(buf, '\0', len) != NULL) {
@@ -389,24 +385,15 @@ knob_write(const struct knob_set *ks, const struct knob *k,
 {
 	char	*full = inventory_path(ks->root, k->path);
 	char	*text = xasprintf("%s\n", value);
-	size_t	 len = strlen(text), off = 0;
-	ssize_t	 n;
 	int	 fd, r = -1;
 
 	if ((fd = open(full, O_WRONLY | O_TRUNC | O_CLOEXEC)) == -1) {
 		error_errno(cause, "couldn't open '%s'", full);
 		goto out;
 	}
-	while (off < len) {
-		n = write(fd, text + off, len - off);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			error_errno(cause, "couldn't write '%s' to '%s'", value,
-			    full);
-			goto out;
-		}
-		off += (size_t)n;
+	if (fd_write_all(fd, text, strlen(text)) == -1) {
+		error_errno(cause, "couldn't write '%s' to '%s'", value, full);
+		goto out;
 	}
 	if (close(fd) == -1) {
 		fd = -1;

@@ -46,7 +46,8 @@ monitor_cpufreq_read(struct monitor_cpufreq *mc, char **cause)
 	double	 v;
 
 	for (i = 0; i < mc->nr; i++) {
-		if (monitor_read(mc->root, mc->paths[i], &mc->buf, cause) != 0)
+		if (monitor_snap_read(mc->root, mc->paths[i], &mc->buf,
+		    cause) != 0)
 			return -1;
 		v = strtod(mc->buf.buf, &end);
 		if (end == mc->buf.buf || (*end != '\n' && *end != '\0'))
@@ -109,7 +110,7 @@ monitor_cpufreq_start(void **state, const char *root, char **cause)
 	for (i = 0; i < nr; i++) {
 		path = xasprintf("/sys/devices/system/cpu/cpu%lu/cpufreq/"
 		    "scaling_cur_freq", cpus[i]);
-		if (monitor_read(root, path, &mc->buf, NULL) == 0)
+		if (monitor_snap_read(root, path, &mc->buf, NULL) == 0)
 			mc->paths[mc->nr++] = path;
 		else
 			free(path);

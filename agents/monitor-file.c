@@ -28,7 +28,8 @@ monitor_file_read(struct monitor_file *mf, struct monitor_snap *s,
 	monitor_snap_release(s);
 	memset(&one, 0, sizeof one);
 	for (i = 0; i < mf->nr; i++) {
-		if (monitor_read(mf->root, mf->paths[i], &mf->buf, cause) != 0)
+		if (monitor_snap_read(mf->root, mf->paths[i], &mf->buf,
+		    cause) != 0)
 			return -1;
 		monitor_snap_release(&one);
 		if (mf->spec->parse(&one, mf->buf.buf) < 0) {

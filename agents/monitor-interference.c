@@ -117,7 +117,7 @@ monitor_interference_stat(struct monitor_interference *mi,
 	int				 r = -1;
 
 	memset(&s, 0, sizeof s);
-	if (monitor_read(mi->root, "/proc/stat", &mi->buf, cause) != 0)
+	if (monitor_snap_read(mi->root, "/proc/stat", &mi->buf, cause) != 0)
 		goto out;
 	if (monitor_snap_parse_stat(&s, mi->buf.buf) < 0 ||
 	    monitor_snap_find(&s, "cpu.user") == NULL) {
@@ -159,7 +159,7 @@ monitor_interference_task(struct monitor_interference *mi, const char *path,
 	const char	*p;
 	long		 ppid;
 
-	if (monitor_read(mi->root, path, &mi->buf, NULL) != 0 ||
+	if (monitor_snap_read(mi->root, path, &mi->buf, NULL) != 0 ||
 	    (p = strrchr(mi->buf.buf, ')')) == NULL ||
 	    sscanf(p + 1, " %c %ld %ld", state, &ppid, pgrp) != 3)
 		return -1;

@@ -34,7 +34,7 @@ static const char perfstat_events[] =
     "branch-instructions,branch-misses,cpu-clock,task-clock,page-faults,"
     "context-switches,cpu-migrations,minor-faults,major-faults";
 
-struct perfstat_event {
+struct monitor_perfstat_event {
 	char	*name;
 	double	 total;
 	double	*cpus;		/* by CPU number, when perf gave them */
@@ -43,13 +43,13 @@ struct perfstat_event {
 };
 
 struct perfstat_set {
-	struct perfstat_event	*ev;
+	struct monitor_perfstat_event	*ev;
 	size_t			 nr;
 	size_t			 alloc;
 };
 
-static struct perfstat_event *
-perfstat_event(struct perfstat_set *s, const char *name, size_t len)
+static struct monitor_perfstat_event *
+monitor_perfstat_event(struct perfstat_set *s, const char *name, size_t len)
 {
 	size_t	i;
 
@@ -67,7 +67,7 @@ perfstat_event(struct perfstat_set *s, const char *name, size_t len)
 }
 
 static double
-perfstat_total(const struct perfstat_set *s, const char *name)
+monitor_perfstat_total(const struct perfstat_set *s, const char *name)
 {
 	size_t	i;
 
@@ -79,7 +79,7 @@ perfstat_total(const struct perfstat_set *s, const char *name)
 }
 
 static void
-perfstat_emit(struct result *r, const char *name, double v)
+monitor_perfstat_emit(struct result *r, const char *name, double v)
 {
 	if (result_name_valid(name))
 		result_metric(r, name)->value = v;
@@ -92,23 +92,25 @@ perfstat_emit(struct result *r, const char *name, double v)
  * IPC and CPI from the cycles.
  */
 static void
-perfstat_derive(struct result *r, const struct perfstat_set *s)
+monitor_perfstat_derive(struct result *r, const struct perfstat_set *s)
 {
 	static const char *const refs[] = { "s", "-references",
 	    "-instructions" };
-	const struct perfstat_event *e;
+	const struct monitor_perfstat_event *e;
 	struct strbuf	 name = STRBUF_INIT, stem = STRBUF_INIT;
-	double		 cycles = perfstat_total(s, "cpu-cycles");
-	double		 insns = perfstat_total(s, "instructions"), ref;
+	double		 cycles = monitor_perfstat_total(s, "cpu-cycles");
+	double		 insns = monitor_perfstat_total(s, "instructions"), ref;
 	size_t		 i, j, len;
 
 	if (cycles <= 0)
-		cycles = perfstat_total(s, "cycles");
+		cycles = monitor_perfstat_total(s, "cycles");
 	if (insns > 0)
-		perfstat_emit(r, "perf-stat.total.instructions", insns);
+		monitor_perfstat_emit(r, "perf-stat.total.instructions", insns);
 	if (insns > 0 && cycles > 0) {
-		perfstat_emit(r, "perf-stat.overall.ipc", insns / cycles);
-		perfstat_emit(r, "perf-stat.overall.cpi", cycles / insns);
+		monitor_perfstat_emit(r, "perf-stat.overall.ipc",
+		    insns / cycles);
+		monitor_perfstat_emit(r, "perf-stat.overall.cpi",
+		    cycles / insns);
 	}
 	for (i = 0; i < s->nr; i++) {
 		e = &s->ev[i];
@@ -121,29 +123,31 @@ perfstat_derive(struct result *r, const struct perfstat_set *s)
 		for (j = 0; j < sizeof refs / sizeof refs[0]; j++) {
 			strbuf_reset(&name);
 			strbuf_addf(&name, "%s%s", stem.buf, refs[j]);
-			if ((ref = perfstat_total(s, name.buf)) <= 0)
+			if ((ref = monitor_perfstat_total(s, name.buf)) <= 0)
 				continue;
 			if (j == 0)
 				ref += e->total;
 			strbuf_reset(&name);
 			strbuf_addf(&name, "perf-stat.overall.%s-miss-rate%%",
 			    stem.buf);
-			perfstat_emit(r, name.buf, e->total * 100 / ref);
+			monitor_perfstat_emit(r, name.buf,
+			    e->total * 100 / ref);
 			break;
 		}
 		if (e->total <= 0)
 			continue;
 		if (strcmp(e->name, "cache-misses") == 0) {
 			if (cycles > 0)
-				perfstat_emit(r, "perf-stat.overall."
+				monitor_perfstat_emit(r, "perf-stat.overall."
 				    "cycles-between-cache-misses",
 				    cycles / e->total);
 			if (insns > 0)
-				perfstat_emit(r, "perf-stat.overall.MPKI",
+				monitor_perfstat_emit(r,
+				    "perf-stat.overall.MPKI",
 				    e->total / insns * 1000);
 		} else if (strcmp(e->name, "iTLB-load-misses") == 0 &&
 		    insns > 0)
-			perfstat_emit(r, "perf-stat.overall."
+			monitor_perfstat_emit(r, "perf-stat.overall."
 			    "instructions-per-iTLB-miss", insns / e->total);
 	}
 	strbuf_release(&name);
@@ -152,7 +156,7 @@ perfstat_derive(struct result *r, const struct perfstat_set *s)
 
 /* Splits at commas in place; returns the number of fields. */
 static size_t
-perfstat_split(char *line, char **f, size_t max)
+monitor_perfstat_split(char *line, char **f, size_t max)
 {
 	size_t	n = 0;
 	char	*p = line;
@@ -167,16 +171,16 @@ perfstat_split(char *line, char **f, size_t max)
 }
 
 static int
-perfstat_line(struct perfstat_set *s, char *line)
+monitor_perfstat_line(struct perfstat_set *s, char *line)
 {
-	struct perfstat_event	*e;
+	struct monitor_perfstat_event	*e;
 	char			*f[PERFSTAT_MAX_FIELDS], *name, *end, *slash;
 	unsigned long		 cpu = 0;
 	size_t			 n, k = 0, len;
 	double			 v = 0;
 	int			 percpu = 0, counted = 1;
 
-	n = perfstat_split(line, f, PERFSTAT_MAX_FIELDS);
+	n = monitor_perfstat_split(line, f, PERFSTAT_MAX_FIELDS);
 	if (n > 0 && strncmp(f[0], "CPU", 3) == 0 &&
 	    isdigit((unsigned char)f[0][3])) {
 		cpu = strtoul(f[0] + 3, &end, 10);
@@ -205,7 +209,7 @@ perfstat_line(struct perfstat_set *s, char *line)
 		len = strlen(name);
 	if (len == 0 || !isalpha((unsigned char)name[0]))
 		return 0;
-	if ((e = perfstat_event(s, name, len)) == NULL)
+	if ((e = monitor_perfstat_event(s, name, len)) == NULL)
 		return 0;
 	if (!counted)
 		return 1;
@@ -244,7 +248,7 @@ monitor_perfstat_parse(struct result *r, const char *text, size_t len,
 		if (nl == p || *p == '#')
 			continue;
 		line = xstrndup(p, (size_t)(nl - p));
-		seen += perfstat_line(&s, line);
+		seen += monitor_perfstat_line(&s, line);
 		free(line);
 	}
 	for (i = 0; i < s.nr; i++) {
@@ -264,7 +268,7 @@ monitor_perfstat_parse(struct result *r, const char *text, size_t len,
 			result_metric_add_instance(m, s.ev[i].cpus[j] /
 			    seconds);
 	}
-	perfstat_derive(r, &s);
+	monitor_perfstat_derive(r, &s);
 	for (i = 0; i < s.nr; i++) {
 		free(s.ev[i].name);
 		free(s.ev[i].cpus);
@@ -291,7 +295,7 @@ struct monitor_perfstat {
  * (-D -1) and counts once it has answered "enable" on its control pipe.
  */
 static int
-perfstat_ready(struct monitor_perfstat *mp, char **cause)
+monitor_perfstat_ready(struct monitor_perfstat *mp, char **cause)
 {
 	struct pollfd	pfd = { mp->ack, POLLIN, 0 };
 	char		buf[16];
@@ -379,7 +383,7 @@ monitor_perfstat_start(void **state, const char *root, char **cause)
 	close(ctl[0]);
 	close(ack[1]);
 	ctl[0] = ack[1] = -1;
-	if (perfstat_ready(mp, cause) != 0)
+	if (monitor_perfstat_ready(mp, cause) != 0)
 		goto out;
 	*state = mp;
 	mp = NULL;

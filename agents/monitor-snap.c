@@ -21,6 +21,7 @@
 #include "agents/monitor.h"
 #include "agents/result.h"
 #include "util/error.h"
+#include "util/fd.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -374,11 +375,10 @@ monitor_snap_path(const char *root, const char *path)
 }
 
 int
-monitor_read(const char *root, const char *path, struct strbuf *sb,
+monitor_snap_read(const char *root, const char *path, struct strbuf *sb,
     char **cause)
 {
 	char	*full = monitor_snap_path(root, path);
-	ssize_t	 n;
 	int	 fd, r = -1;
 
 	strbuf_reset(sb);
@@ -386,24 +386,14 @@ monitor_read(const char *root, const char *path, struct strbuf *sb,
 		error_errno(cause, "couldn't open '%s'", full);
 		goto out;
 	}
-	for (;;) {
-		strbuf_grow(sb, 8192);
-		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			error_errno(cause, "couldn't read '%s'", full);
-			goto out;
-		}
-		if (n == 0)
-			break;
-		sb->len += (size_t)n;
-		sb->buf[sb->len] = '\0';
-		if (sb->len > MONITOR_MAX_FILE) {
-			error_set(cause, "'%s' is larger than %u bytes", full,
-			    MONITOR_MAX_FILE);
-			goto out;
-		}
+	if (fd_read_all(fd, sb, (size_t)MONITOR_MAX_FILE + 1) == -1) {
+		error_errno(cause, "couldn't read '%s'", full);
+		goto out;
+	}
+	if (sb->len > MONITOR_MAX_FILE) {
+		error_set(cause, "'%s' is larger than %u bytes", full,
+		    MONITOR_MAX_FILE);
+		goto out;
 	}
 	if (memchr(sb->buf, '\0', sb->len) != NULL) {
 		error_set(cause, "'%s' holds a NUL byte", full);

@@ -155,7 +155,7 @@ int	 monitor_snap_parse_table(struct monitor_snap *, const char *text);
 int	 monitor_snap_parse_stat(struct monitor_snap *, const char *text);
 
 /* ROOT/path into sb (reset first); -1 with *cause when unreadable. */
-int	 monitor_read(const char *root, const char *path, struct strbuf *sb,
+int	 monitor_snap_read(const char *root, const char *path, struct strbuf *sb,
 	     char **cause);
 /* Node numbers under ROOT/sys/devices/system/node, sorted; count or -1. */
 int	 monitor_snap_nodes(const char *root, unsigned **out, char **cause);

@@ -96,7 +96,9 @@ static void	ssh_session_kick(struct ssh_session *);
  * thread's packet (libssh2 queues it on its channel), even when the call
  * itself returns EAGAIN: so whoever waits is woken to look again.
  */
-static LIBSSH2_RECV_FUNC(session_recv)
+static ssize_t
+ssh_session_recv(libssh2_socket_t socket, void *buffer, size_t length,
+    int flags, void **abstract)
 {
 	struct ssh_session	*s = *abstract;
 	ssize_t			 n;
@@ -678,7 +680,7 @@ ssh_session_open_once(const struct ssh_session_opts *o, int hostkey_any,
 		goto out;
 	}
 	libssh2_session_callback_set(s->ssh, LIBSSH2_CALLBACK_RECV,
-	    (void *)session_recv);
+	    (void *)ssh_session_recv);
 	libssh2_session_set_blocking(s->ssh, 0);
 	if ((r = ssh_session_setup(s, deadline, cause)) != 0) {
 		*restricted = s->kex_restricted;

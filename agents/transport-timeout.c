@@ -12,7 +12,7 @@
 #define TRANSPORT_KEXEC_STEPS		120	/* uname, kexec -l, kexec -e */
 
 unsigned
-transport_testcase_timeout(const struct job *job)
+transport_timeout_testcase(const struct job *job)
 {
 	if (job == NULL)
 		return TRANSPORT_DEFAULT_TIMEOUT;
@@ -24,13 +24,13 @@ transport_testcase_timeout(const struct job *job)
 }
 
 unsigned
-transport_run_timeout(const struct job *job)
+transport_timeout_run(const struct job *job)
 {
-	return transport_testcase_timeout(job) + TRANSPORT_MARGIN;
+	return transport_timeout_testcase(job) + TRANSPORT_MARGIN;
 }
 
 unsigned
-transport_boot_timeout(const struct config_agent *agent, const struct job *job)
+transport_timeout_boot(const struct config_agent *agent, const struct job *job)
 {
 	enum boot_method	m = BOOT_NONE;
 
@@ -50,13 +50,13 @@ transport_boot_timeout(const struct config_agent *agent, const struct job *job)
 }
 
 unsigned
-transport_agent_run_timeout(const struct config_agent *agent,
+transport_timeout_agent_run(const struct config_agent *agent,
     const struct job *job)
 {
 	unsigned	margin = TRANSPORT_MARGIN;
 
 	if (agent != NULL && agent->run_margin > 0)
 		margin = (unsigned)agent->run_margin;
-	return transport_testcase_timeout(job) + margin +
-	    transport_boot_timeout(agent, job);
+	return transport_timeout_testcase(job) + margin +
+	    transport_timeout_boot(agent, job);
 }

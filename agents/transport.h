@@ -47,28 +47,28 @@ int	transport_run(struct transport *, const struct transport_job *,
 int	transport_run_dir_prepare(const struct transport_job *, char **cause);
 /*
  * Timeouts, in seconds: the one rule, in agents/transport-timeout.c. The
- * agent stops a testcase after transport_testcase_timeout: the job's
+ * agent stops a testcase after transport_timeout_testcase: the job's
  * timeout:, else 3 * runtime + 60, else (or for no job: NULL) an hour.
- * transport_run_timeout adds a margin for copying the artifacts and the
+ * transport_timeout_run adds a margin for copying the artifacts and the
  * agent's own kill grace, so that a hanging testcase is recorded by the
  * agent as timed out instead of the run failing in the transport.
  */
-unsigned transport_testcase_timeout(const struct job *);
-unsigned transport_run_timeout(const struct job *);
+unsigned transport_timeout_testcase(const struct job *);
+unsigned transport_timeout_run(const struct job *);
 /*
  * What booting adds to a run of this agent (NULL: none): for boot: qemu
  * the job's boot_timeout (the guest's boot); for boot: kexec the
  * boot_timeout, the wait for the machine's default kernel after a boot
  * that failed (TRANSPORT_KEXEC_FALLBACK) and the kexec steps; 0 for
- * agents that do not boot, or no job. transport_agent_run_timeout is the
+ * agents that do not boot, or no job. transport_timeout_agent_run is the
  * whole run's limit for this agent, the transport_job's timeout: the
  * testcase's, the agent's run_margin (when set, else the fixed margin of
- * transport_run_timeout) and the boot's.
+ * transport_timeout_run) and the boot's.
  */
 #define TRANSPORT_KEXEC_FALLBACK	300	/* seconds */
-unsigned transport_boot_timeout(const struct config_agent *,
+unsigned transport_timeout_boot(const struct config_agent *,
 	    const struct job *);
-unsigned transport_agent_run_timeout(const struct config_agent *,
+unsigned transport_timeout_agent_run(const struct config_agent *,
 	    const struct job *);
 /* The agent's inventory ("bisect-agent info"), as key value lines. */
 int	transport_info(struct transport *, char **out, char **cause);

@@ -356,7 +356,7 @@ worker_run_child(struct context *parent, int64_t id, int64_t token,
 	tj.run_dir = run.run_dir;
 	tj.job_text = job.canonical;
 	tj.artifact_dir = b.artifact_dir;
-	tj.timeout = transport_agent_run_timeout(agent, pj);
+	tj.timeout = transport_timeout_agent_run(agent, pj);
 	if ((rt = transport_run(tr, &tj, &res, &cause)) != 0) {
 		worker_agent_failed(st, agent, rt, cause);
 		goto out;

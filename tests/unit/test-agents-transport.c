@@ -84,12 +84,12 @@ test_timeouts(void)
 	struct job	job;
 
 	memset(&job, 0, sizeof job);
-	is_int(transport_testcase_timeout(&job), 3600, "default: an hour");
+	is_int(transport_timeout_testcase(&job), 3600, "default: an hour");
 	job.runtime = 60;
-	is_int(transport_testcase_timeout(&job), 240, "3 * runtime + 60");
+	is_int(transport_timeout_testcase(&job), 240, "3 * runtime + 60");
 	job.timeout = 2;
-	is_int(transport_testcase_timeout(&job), 2, "timeout: wins");
-	ok(transport_run_timeout(&job) > transport_testcase_timeout(&job) + 5,
+	is_int(transport_timeout_testcase(&job), 2, "timeout: wins");
+	ok(transport_timeout_run(&job) > transport_timeout_testcase(&job) + 5,
 	    "the transport waits past the agent's timeout and kill grace");
 }
 

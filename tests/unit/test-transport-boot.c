@@ -1,6 +1,6 @@
 /*
  * Unit tests for what booting adds to a run's limit
- * (transport_boot_timeout, transport_agent_run_timeout): nothing for an
+ * (transport_timeout_boot, transport_timeout_agent_run): nothing for an
  * agent that does not boot, the job's boot_timeout for qemu, that plus
  * the fallback and the kexec steps for kexec; and an ssh agent with boot:
  * kexec and several slots, or an unknown boot method, refused by name.
@@ -43,27 +43,27 @@ main(void)
 	ok(plain != NULL && slow != NULL, "the jobs parse");
 	if (plain == NULL || slow == NULL)
 		return tap_done();
-	base = transport_run_timeout(plain);
+	base = transport_timeout_run(plain);
 
 	memset(&a, 0, sizeof a);
 	a.name = "a1";
-	is_int(transport_boot_timeout(NULL, plain), 0, "no agent: no boot");
-	is_int(transport_boot_timeout(&a, plain), 0, "no boot: nothing");
-	is_int(transport_agent_run_timeout(&a, plain), base,
+	is_int(transport_timeout_boot(NULL, plain), 0, "no agent: no boot");
+	is_int(transport_timeout_boot(&a, plain), 0, "no boot: nothing");
+	is_int(transport_timeout_agent_run(&a, plain), base,
 	    "no boot: the run's limit as it was");
 	a.boot = "none";
-	is_int(transport_boot_timeout(&a, plain), 0, "boot: none: nothing");
+	is_int(transport_timeout_boot(&a, plain), 0, "boot: none: nothing");
 	a.boot = "qemu";
-	is_int(transport_boot_timeout(&a, plain), 60, "qemu: the default "
+	is_int(transport_timeout_boot(&a, plain), 60, "qemu: the default "
 	    "boot_timeout");
-	is_int(transport_boot_timeout(&a, slow), 200, "qemu: the job's "
+	is_int(transport_timeout_boot(&a, slow), 200, "qemu: the job's "
 	    "boot_timeout");
-	is_int(transport_agent_run_timeout(&a, slow), base + 200,
+	is_int(transport_timeout_agent_run(&a, slow), base + 200,
 	    "qemu: added to the run's limit");
 	a.boot = "kexec";
-	is_int(transport_boot_timeout(&a, slow), 200 +
+	is_int(transport_timeout_boot(&a, slow), 200 +
 	    TRANSPORT_KEXEC_FALLBACK + 120, "kexec: boot, fallback, steps");
-	ok(transport_agent_run_timeout(&a, slow) > base + 200 +
+	ok(transport_timeout_agent_run(&a, slow) > base + 200 +
 	    TRANSPORT_KEXEC_FALLBACK, "kexec: added to the run's limit");
 
 	a.transport = "ssh";
