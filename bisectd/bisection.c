@@ -50,6 +50,21 @@ bisection_free(struct bisection *bs)
 	free(bs);
 }
 
+int
+bisection_speculative(const struct services *s, const char *oid)
+{
+	size_t	i, idx;
+
+	for (i = 0; i < s->nr_bisections; i++) {
+		if (s->bisections[i]->speculated == NULL ||
+		    (idx = bisection_find(s->bisections[i], oid)) == (size_t)-1)
+			continue;
+		if (s->bisections[i]->speculated[idx])
+			return 1;
+	}
+	return 0;
+}
+
 /* The driver's conclusion as the store keeps it. */
 static enum store_bisection_status
 bisection_status(enum bisect_status status)
