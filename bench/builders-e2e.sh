@@ -4,8 +4,10 @@
 # against the same bisection with 1 agent (this machine) and local builds,
 # both in this run, on the same generated repository (tests/fixture-repo.py:
 # COMMITS commits, a -5% culprit). It prints the wall time of each, the
-# builds made per host (bisectctl builders' counts: local, b1, b2) and the
-# runs per agent.
+# builds made per host (bisectctl builders' counts: local, b1, b2), the
+# runs per agent, the runs the interference monitor set aside (and had
+# repeated: on a busy machine they, not the bisection, set the wall time)
+# and the load average before and after.
 #
 # Every "machine" is this host: a build is `sleep BUILD_S` (a stand-in for
 # a compile whose CPU a real builder would have to itself; compiling here
@@ -179,17 +181,21 @@ print(" ".join("%s=%d" % (b["name"], b["builds"]) for b in json.load(sys.stdin))
 		WHERE status = 'done' GROUP BY agent ORDER BY agent)")
 	nb=$(sqlite3 "$db" "SELECT count(*) FROM builds WHERE status = 'ok'")
 	nr=$(sqlite3 "$db" "SELECT count(*) FROM runs WHERE status = 'done'")
+	# runs the agents' interference monitor set aside and repeated
+	aside=$(sqlite3 "$db" "SELECT count(*) FROM run_set_aside")
 	case "$found" in
 	"found ${culprit%"${culprit#????????????}"}") ok=right ;;
 	*) ok=WRONG; status=1 ;;
 	esac
-	printf "builders-e2e: %-24s %6.1f s  %s (%s); %d builds: %s; %d runs: %s\n" \
-		"$2" "$(cat "$1.time")" "$found" "$ok" "$nb" "$builds" "$nr" "$runs"
+	printf "builders-e2e: %-24s %6.1f s  %s (%s); %d builds: %s; %d runs: %s; %d set aside\n" \
+		"$2" "$(cat "$1.time")" "$found" "$ok" "$nb" "$builds" "$nr" "$runs" "$aside"
 }
 
 echo "builders-e2e: $COMMITS commits, culprit at $CULPRIT (-5%), build = sleep $BUILD_S s, run = sleep $RUN_S s + bench.sh, runs 3; CLI defaults (max_runs 40, initial_runs 3, min_effect_pct 1)"
+echo "builders-e2e: load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 bisect one
 bisect many
+echo "builders-e2e: load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 counts one "1 agent, local builds:"
 counts many "3 agents, 2 builders:"
 awk -v a="$(cat one.time)" -v b="$(cat many.time)" 'BEGIN {

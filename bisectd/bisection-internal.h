@@ -23,6 +23,13 @@ struct bisection {
 	size_t			*order;		/* indices sorted by oid */
 	char			*recipe;
 	char			*kconfig;	/* the job's fragment, or NULL */
+	/*
+	 * By range index: queued as a speculative build by this scheduler
+	 * and not asked for since (NULL until the first): the next turn
+	 * does not wait for it. After a restart none is marked, and every
+	 * build is waited for.
+	 */
+	unsigned char		*speculated;
 };
 
 /* Per turn: the samples of the touched commits. */
@@ -37,6 +44,7 @@ struct bisection_turn {
 	size_t			 nr_images;
 	size_t			 nr_ran;	/* touched[] with runs come first */
 	int			 building;	/* a range commit's build is on */
+	int			 asked;		/* ... one not speculated */
 };
 
 

@@ -61,8 +61,11 @@ bisection_turn_images(struct store *st, struct bisection *bs,
 			c->image = t->images[i].image_hash;
 		} else if (t->images[i].status == STORE_BUILD_FAILED)
 			c->build = BISECT_BUILD_FAILED;
-		else
+		else {
 			t->building = 1;
+			if (bs->speculated == NULL || !bs->speculated[idx])
+				t->asked = 1;
+		}
 	}
 	return 0;
 }

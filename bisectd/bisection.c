@@ -46,7 +46,23 @@ bisection_free(struct bisection *bs)
 	free(bs->order);
 	free(bs->recipe);
 	free(bs->kconfig);
+	free(bs->speculated);
 	free(bs);
+}
+
+int
+bisection_speculative(const struct services *s, const char *oid)
+{
+	size_t	i, idx;
+
+	for (i = 0; i < s->nr_bisections; i++) {
+		if (s->bisections[i]->speculated == NULL ||
+		    (idx = bisection_find(s->bisections[i], oid)) == (size_t)-1)
+			continue;
+		if (s->bisections[i]->speculated[idx])
+			return 1;
+	}
+	return 0;
 }
 
 /* The driver's conclusion as the store keeps it. */
@@ -195,10 +211,13 @@ bisection_speculate(struct store *st, struct bisection *bs,
 	int64_t	build;
 	size_t	i;
 
+	if (bs->speculated == NULL)
+		bs->speculated = xcalloc(bs->range.nr_commits + 1, 1);
 	for (i = 0; i < res->nr_builds && i < slots; i++) {
 		if (bs->range.commits[res->builds[i]].build !=
 		    BISECT_BUILD_UNKNOWN)
 			continue;
+		bs->speculated[res->builds[i]] = 1;
 		if (store_build_ensure(st, b->repo,
 		    bs->range.oids[res->builds[i]], bs->recipe, &build,
 		    cause) != 0 ||
@@ -226,6 +245,9 @@ bisection_want(struct services *s, struct bisection *bs,
 
 	*exhausted = NULL;
 	for (i = 0; i < res->nr_wants; i++) {
+		/* asked for now: the next turn waits for its build */
+		if (bs->speculated != NULL)
+			bs->speculated[res->wants[i].commit] = 0;
 		if (bs->range.commits[res->wants[i].commit].build ==
 		    BISECT_BUILD_FAILED)
 			continue;
@@ -593,8 +615,12 @@ bisection_plan(struct services *s, int64_t id, char **cause)
 		r = bisection_fail(s, id, why, cause);
 		goto out;
 	}
-	if (t.building) {
-		/* the builds it asked for tell the driver their images first */
+	/*
+	 * The builds it asked for tell the driver their images first; a
+	 * speculative build still on is not waited for (its commit, if
+	 * wanted now, has its runs held until it is built).
+	 */
+	if (t.asked) {
 		r = 0;
 		goto out;
 	}

@@ -20,6 +20,11 @@ void	bisection_forget(struct services *, int64_t id);
  */
 int	bisection_report_missing(struct services *, char **cause);
 void	bisection_free(struct bisection *);
+/*
+ * Is oid's build only a speculative one of a bisection (queued for the
+ * next round, asked for by none since)? The scheduler starts those last.
+ */
+int	bisection_speculative(const struct services *, const char *oid);
 
 /*
  * "bisect: 42 commits left (about 6 steps)", and when that is more than

@@ -305,17 +305,21 @@ scheduler_start_builds(struct scheduler *s, char **cause)
 {
 	struct store_build	 b;
 	int64_t			*ids = NULL;
-	size_t			 nr = 0, i;
+	size_t			 nr = 0, i, pass;
 	pid_t			 pid;
 	int			 r = -1;
 
 	memset(&b, 0, sizeof b);
 	if (store_build_pending(s->ctx->store, &ids, &nr, cause) != 0)
 		return -1;
-	for (i = 0; i < nr; i++) {
+	/* the builds asked for first, then the speculative ones */
+	for (pass = 0; pass < 2 * nr; pass++) {
+		i = pass % nr;
 		store_build_release(&b);
 		if (store_build_get(s->ctx->store, ids[i], &b, cause) != 0)
 			goto out;
+		if ((pass < nr) == bisection_speculative(&s->sv, b.commit_oid))
+			continue;
 		if (scheduler_repo_building(s, b.repo) >=
 		    builder_slot_capacity(s->ctx->config))
 			continue;
