@@ -23,13 +23,13 @@
 #define POWER_SEEN	0.5	/* "missed more often than not" below this */
 
 static size_t
-range_ends_n(const struct bisect_state *st, size_t i)
+bisect_range_ends_n(const struct bisect_state *st, size_t i)
 {
 	return st->c[i].nr_samples;
 }
 
 static unsigned
-range_ends_grow(const struct bisect_state *st, unsigned n)
+bisect_range_ends_grow(const struct bisect_state *st, unsigned n)
 {
 	unsigned next = (unsigned)ceil(n * 1.5);
 
@@ -41,7 +41,7 @@ range_ends_grow(const struct bisect_state *st, unsigned n)
 }
 
 static unsigned
-range_ends_first(const struct bisect_state *st)
+bisect_range_ends_first(const struct bisect_state *st)
 {
 	if (st->in->slots > 1)
 		return bisect_rounds_first(st->first_runs, st->in->slots);
@@ -85,24 +85,24 @@ bisect_range_ends_shift(const double *a, size_t na, const double *b, size_t nb,
  * own samples of the ends.
  */
 static unsigned
-range_ends_first_look(const struct bisect_state *st,
+bisect_range_ends_first_look(const struct bisect_state *st,
     const struct bisect_range *r, unsigned last, double alpha, double min_eff)
 {
 	double		*g, pct, lo, hi, shift;
 	size_t		 i, k, n, nb;
-	unsigned	 t = range_ends_first(st), found = last;
+	unsigned	 t = bisect_range_ends_first(st), found = last;
 
 	g = xcalloc((size_t)last * r->nr_goods + 1, sizeof *g);
 	while (t < last) {
 		for (i = 0, k = 0; i < r->nr_goods; i++) {
-			n = range_ends_n(st, r->goods[i]) < t ?
-			    range_ends_n(st, r->goods[i]) : t;
+			n = bisect_range_ends_n(st, r->goods[i]) < t ?
+			    bisect_range_ends_n(st, r->goods[i]) : t;
 			memcpy(g + k, st->c[r->goods[i]].samples,
 			    n * sizeof *g);
 			k += n;
 		}
-		nb = range_ends_n(st, r->top) < t ? range_ends_n(st, r->top) :
-		    t;
+		nb = bisect_range_ends_n(st, r->top) < t ?
+		    bisect_range_ends_n(st, r->top) : t;
 		if (bisect_stat_mw(g, k, st->c[r->top].samples, nb,
 		    bisect_range_ends_alt(st)) < alpha) {
 			bisect_range_ends_shift(g, k, st->c[r->top].samples,
@@ -112,7 +112,7 @@ range_ends_first_look(const struct bisect_state *st,
 				break;
 			}
 		}
-		t = range_ends_grow(st, t);
+		t = bisect_range_ends_grow(st, t);
 	}
 	free(g);
 	return found;
@@ -130,8 +130,8 @@ range_ends_first_look(const struct bisect_state *st,
  * spread, whatever the noise's shape.
  */
 static double
-range_ends_detectable(const struct bisect_state *st, unsigned n, size_t ng,
-    size_t nb, size_t nr_goods, double lo, double hi, double alpha,
+bisect_range_ends_detectable(const struct bisect_state *st, unsigned n,
+    size_t ng, size_t nb, size_t nr_goods, double lo, double hi, double alpha,
     double power)
 {
 	double	se, cap = (double)n, z;
@@ -144,7 +144,7 @@ range_ends_detectable(const struct bisect_state *st, unsigned n, size_t ng,
 }
 
 static double
-range_ends_floor_at(const struct bisect_state *st, unsigned n, size_t ng,
+bisect_range_ends_floor_at(const struct bisect_state *st, unsigned n, size_t ng,
     size_t nb, size_t nr_goods, double lo, double hi, double alpha,
     double min_eff)
 {
@@ -152,8 +152,8 @@ range_ends_floor_at(const struct bisect_state *st, unsigned n, size_t ng,
 
 	if (ng == 0 || nb == 0 || !(hi >= lo))
 		return min_eff;
-	det = range_ends_detectable(st, n, ng, nb, nr_goods, lo, hi, alpha,
-	    POWER_FLOOR);
+	det = bisect_range_ends_detectable(st, n, ng, nb, nr_goods, lo, hi,
+	    alpha, POWER_FLOOR);
 	return det > min_eff ? det : min_eff;
 }
 
@@ -161,8 +161,8 @@ double
 bisect_range_ends_floor(const struct bisect_state *st, size_t ng, size_t nb,
     size_t nr_goods, double lo, double hi, double alpha, double min_eff)
 {
-	return range_ends_floor_at(st, st->max_runs, ng, nb, nr_goods, lo, hi,
-	    alpha, min_eff);
+	return bisect_range_ends_floor_at(st, st->max_runs, ng, nb, nr_goods,
+	    lo, hi, alpha, min_eff);
 }
 
 /*
@@ -185,7 +185,7 @@ bisect_range_ends_set_detectable(struct bisect_state *st,
 	    &pct, &lo, &hi);
 	if (isnan(pct) || !(hi >= lo))
 		return;
-	st->min_detectable_pct = range_ends_detectable(st, n, ng, nb,
+	st->min_detectable_pct = bisect_range_ends_detectable(st, n, ng, nb,
 	    r->nr_goods, lo, hi, alpha, POWER_SEEN);
 }
 
@@ -203,7 +203,8 @@ bisect_range_ends_set_detectable(struct bisect_state *st,
  * claims (it is all of the differences' range at 3 against 3).
  */
 static int
-range_ends_below(const struct bisect_state *st, double lo, double hi, double x)
+bisect_range_ends_below(const struct bisect_state *st, double lo, double hi,
+    double x)
 {
 	if (st->sign > 0)
 		return hi < x;
@@ -213,9 +214,9 @@ range_ends_below(const struct bisect_state *st, double lo, double hi, double x)
 }
 
 static int
-range_ends_futile(const struct bisect_state *st, const struct bisect_range *r,
-    const double *g, size_t ng, const double *b, size_t nb, double alpha,
-    double min_eff, unsigned n_max, int last)
+bisect_range_ends_futile(const struct bisect_state *st,
+    const struct bisect_range *r, const double *g, size_t ng, const double *b,
+    size_t nb, double alpha, double min_eff, unsigned n_max, int last)
 {
 	double	shift, pct, lo, hi, floor_pct, m;
 	size_t	n_min;
@@ -241,8 +242,8 @@ range_ends_futile(const struct bisect_state *st, const struct bisect_range *r,
 		return 0;
 	if (lo == 0 && hi == 0)
 		return 1;	/* nearly every pair of samples the same */
-	floor_pct = range_ends_floor_at(st, n_max, ng, nb, r->nr_goods, lo, hi,
-	    alpha, min_eff);
+	floor_pct = bisect_range_ends_floor_at(st, n_max, ng, nb, r->nr_goods,
+	    lo, hi, alpha, min_eff);
 	if (!(floor_pct > 0))
 		return 0;
 	/* a part's look is a hint followed: 5% */
@@ -255,9 +256,10 @@ range_ends_futile(const struct bisect_state *st, const struct bisect_range *r,
 	 * only what max_runs could see, not below min_effect_pct: more
 	 * samples are futile, yet a change worth finding could be there.
 	 */
-	if (!range_ends_below(st, lo, hi, floor_pct))
+	if (!bisect_range_ends_below(st, lo, hi, floor_pct))
 		return 0;
-	return min_eff <= 0 || range_ends_below(st, lo, hi, min_eff) ? 1 : 2;
+	return min_eff <= 0 || bisect_range_ends_below(st, lo, hi, min_eff) ?
+	    1 : 2;
 }
 
 /*
@@ -271,8 +273,8 @@ bisect_range_ends(struct bisect_state *st, const struct bisect_range *r,
 {
 	double		*g, *b = (double *)st->c[r->top].samples;
 	double		 pct, lo, hi, min_eff = st->in->min_effect_pct, popp;
-	size_t		 ng, nb = range_ends_n(st, r->top);
-	unsigned	 target = range_ends_first(st), next;
+	size_t		 ng, nb = bisect_range_ends_n(st, r->top);
+	unsigned	 target = bisect_range_ends_first(st), next;
 	int		 ret = -1;
 
 	if (target > n_max)
@@ -292,7 +294,7 @@ bisect_range_ends(struct bisect_state *st, const struct bisect_range *r,
 		goto out;
 	}
 	for (;;) {
-		next = range_ends_grow(st, target);
+		next = bisect_range_ends_grow(st, target);
 		if (next > n_max)
 			next = n_max;
 		if (next <= target || nb < next || ng < next)
@@ -312,7 +314,8 @@ bisect_range_ends(struct bisect_state *st, const struct bisect_range *r,
 		st->root_done = 1;
 	}
 	if (*p < alpha && !(fabs(pct) < min_eff)) {
-		*n_end = range_ends_first_look(st, r, target, alpha, min_eff);
+		*n_end = bisect_range_ends_first_look(st, r, target, alpha,
+		    min_eff);
 		if (st->sign == 0)
 			st->sign = *shift > 0 ? 1 : -1;
 		ret = 1;
@@ -327,8 +330,8 @@ bisect_range_ends(struct bisect_state *st, const struct bisect_range *r,
 			goto out;
 		}
 	}
-	switch (range_ends_futile(st, r, g, ng, b, nb, alpha, min_eff, n_max,
-	    target >= n_max)) {
+	switch (bisect_range_ends_futile(st, r, g, ng, b, nb, alpha, min_eff,
+	    n_max, target >= n_max)) {
 	case 2:
 		if (r->depth == 0)
 			bisect_range_ends_set_detectable(st, r, g, ng, b, nb,
@@ -349,7 +352,7 @@ bisect_range_ends(struct bisect_state *st, const struct bisect_range *r,
 		ret = 0;
 		goto out;
 	}
-	target = range_ends_grow(st, target);
+	target = bisect_range_ends_grow(st, target);
 	if (target > n_max)
 		target = n_max;
 	bisect_range_pair_begin(st, r);

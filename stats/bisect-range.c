@@ -30,20 +30,20 @@
 #define SUB_CAP		6	/* a part's ends: times the whole range's look */
 
 static size_t
-range_n(const struct bisect_state *st, size_t i)
+bisect_range_n(const struct bisect_state *st, size_t i)
 {
 	return st->c[i].nr_samples;
 }
 
 static int
-range_testable(const struct bisect_state *st, size_t i)
+bisect_range_testable(const struct bisect_state *st, size_t i)
 {
 	return st->c[i].build != BISECT_BUILD_FAILED &&
-	    range_n(st, i) < st->max_runs;
+	    bisect_range_n(st, i) < st->max_runs;
 }
 
 static int
-range_root_end(const struct bisect_state *st, size_t i)
+bisect_range_root_end(const struct bisect_state *st, size_t i)
 {
 	size_t	k;
 
@@ -62,12 +62,12 @@ bisect_range_want(struct bisect_state *st, size_t commit, unsigned samples)
 	unsigned	cap = st->max_runs;
 
 	/* the whole range's ends may sample on, within ends_max */
-	if (st->ends_max > cap && range_root_end(st, commit))
+	if (st->ends_max > cap && bisect_range_root_end(st, commit))
 		cap = st->ends_max;
 	if (samples > cap)
 		samples = cap;
 	if (st->c[commit].build == BISECT_BUILD_FAILED ||
-	    range_n(st, commit) >= samples)
+	    bisect_range_n(st, commit) >= samples)
 		return;
 	for (i = 0; i < st->nr_wants; i++)
 		if (st->wants[i].commit == commit) {
@@ -89,14 +89,14 @@ bisect_range_goods(const struct bisect_state *st, const struct bisect_range *r,
 	size_t	 i, k = 0, total = 0;
 
 	for (i = 0; i < r->nr_goods; i++)
-		total += range_n(st, r->goods[i]);
+		total += bisect_range_n(st, r->goods[i]);
 	g = xcalloc(total ? total : 1, sizeof *g);
 	for (i = 0; i < r->nr_goods; i++) {
-		if (range_n(st, r->goods[i]) == 0)
+		if (bisect_range_n(st, r->goods[i]) == 0)
 			continue;
 		memcpy(g + k, st->c[r->goods[i]].samples,
-		    range_n(st, r->goods[i]) * sizeof *g);
-		k += range_n(st, r->goods[i]);
+		    bisect_range_n(st, r->goods[i]) * sizeof *g);
+		k += bisect_range_n(st, r->goods[i]);
 	}
 	*n = total;
 	return g;
@@ -128,7 +128,7 @@ bisect_range_pair_begin(struct bisect_state *st, const struct bisect_range *r)
 
 
 static int
-range_is_good(const struct bisect_range *r, size_t i)
+bisect_range_is_good(const struct bisect_range *r, size_t i)
 {
 	size_t	k;
 
@@ -139,7 +139,7 @@ range_is_good(const struct bisect_range *r, size_t i)
 }
 
 static int
-range_cmp_post(const void *a, const void *b, void *payload)
+bisect_range_cmp_post(const void *a, const void *b, void *payload)
 {
 	const double	*post = payload;
 	size_t		 x = *(const size_t *)a, y = *(const size_t *)b;
@@ -151,8 +151,8 @@ range_cmp_post(const void *a, const void *b, void *payload)
 
 /* the fewest commits holding mass of the posterior, most probable first */
 static size_t *
-range_top_mass(const struct bisect_state *st, const struct bisect_range *r,
-    double mass, size_t *n)
+bisect_range_top_mass(const struct bisect_state *st,
+    const struct bisect_range *r, double mass, size_t *n)
 {
 	size_t	*v, k = 0, i;
 	double	 acc = 0;
@@ -161,7 +161,7 @@ range_top_mass(const struct bisect_state *st, const struct bisect_range *r,
 	for (i = 0; i < st->nr; i++)
 		if (r->in[i])
 			v[k++] = i;
-	qsort_r(v, k, sizeof *v, range_cmp_post, st->post);
+	qsort_r(v, k, sizeof *v, bisect_range_cmp_post, st->post);
 	for (i = 0; i < k && acc < mass; i++)
 		acc += st->post[v[i]];
 	*n = i ? i : k;
@@ -169,7 +169,7 @@ range_top_mass(const struct bisect_state *st, const struct bisect_range *r,
 }
 
 static void
-range_progress(struct bisect_state *st, size_t remaining)
+bisect_range_progress(struct bisect_state *st, size_t remaining)
 {
 	unsigned steps = 0;
 
@@ -184,13 +184,13 @@ range_progress(struct bisect_state *st, size_t remaining)
 
 
 static void
-range_mark_fn(size_t a, void *payload)
+bisect_range_mark_fn(size_t a, void *payload)
 {
 	((unsigned char *)payload)[a] = 1;
 }
 
 static enum bisect_status
-range_combine(enum bisect_status a, enum bisect_status b)
+bisect_range_combine(enum bisect_status a, enum bisect_status b)
 {
 	if (a == BISECT_CONTINUE || b == BISECT_CONTINUE)
 		return BISECT_CONTINUE;
@@ -202,7 +202,7 @@ range_combine(enum bisect_status a, enum bisect_status b)
 }
 
 static void
-range_candidate(struct bisect_state *st, size_t i)
+bisect_range_candidate(struct bisect_state *st, size_t i)
 {
 	size_t	k;
 
@@ -218,8 +218,8 @@ range_candidate(struct bisect_state *st, size_t i)
  * above (m as its good end). Either part may be empty.
  */
 static enum bisect_status
-range_split(struct bisect_state *st, const struct bisect_range *r, size_t m,
-    int below, int above)
+bisect_range_split(struct bisect_state *st, const struct bisect_range *r,
+    size_t m, int below, int above)
 {
 	struct bisect_range	 lo, hi;
 	unsigned char		*anc;
@@ -227,7 +227,7 @@ range_split(struct bisect_state *st, const struct bisect_range *r, size_t m,
 	enum bisect_status	 s = BISECT_NO_CHANGE, t = BISECT_NO_CHANGE;
 
 	anc = xcalloc(st->nr, 1);
-	bisect_graph_ancestors(&st->g, m, range_mark_fn, anc);
+	bisect_graph_ancestors(&st->g, m, bisect_range_mark_fn, anc);
 	lo = *r;
 	hi = *r;
 	lo.top = m;
@@ -251,16 +251,17 @@ range_split(struct bisect_state *st, const struct bisect_range *r, size_t m,
 	free(lo.in);
 	free(hi.in);
 	free(anc);
-	return range_combine(s, t);
+	return bisect_range_combine(s, t);
 }
 
 /* x's level is apart from both ends', and between them */
 static int
-range_middle(const struct bisect_state *st, const struct bisect_range *r,
+bisect_range_middle(const struct bisect_state *st, const struct bisect_range *r,
     size_t x, const double *g, size_t ng)
 {
 	const double	*b = st->c[r->top].samples, *xs = st->c[x].samples;
-	size_t		 nb = range_n(st, r->top), nx = range_n(st, x);
+	size_t		 nb = bisect_range_n(st, r->top),
+	    nx = bisect_range_n(st, x);
 	enum bisect_stat_alt alt = bisect_range_ends_alt(st);
 
 	if (x == r->top || nx < st->first_runs || !r->in[x])
@@ -270,8 +271,8 @@ range_middle(const struct bisect_state *st, const struct bisect_range *r,
 }
 
 static void
-range_record(struct bisect_state *st, size_t cs, const double *q, size_t nq,
-    double p)
+bisect_range_record(struct bisect_state *st, size_t cs, const double *q,
+    size_t nq, double p)
 {
 	struct bisect_found	*f;
 	size_t			 k;
@@ -283,8 +284,9 @@ range_record(struct bisect_state *st, size_t cs, const double *q, size_t nq,
 	f = &st->found[st->nr_found++];
 	f->commit = cs;
 	f->p_value = p;
-	bisect_range_ends_shift(q, nq, st->c[cs].samples, range_n(st, cs), 0.95,
-	    &f->step, &f->change_pct, &f->ci_lo, &f->ci_hi);
+	bisect_range_ends_shift(q, nq, st->c[cs].samples,
+	    bisect_range_n(st, cs), 0.95, &f->step, &f->change_pct, &f->ci_lo,
+	    &f->ci_hi);
 }
 
 /*
@@ -293,15 +295,15 @@ range_record(struct bisect_state *st, size_t cs, const double *q, size_t nq,
  * testable one above them, which is returned (cs when there is none).
  */
 static size_t
-range_confirm_built(struct bisect_state *st, const struct bisect_range *r,
-    size_t cs)
+bisect_range_confirm_built(struct bisect_state *st,
+    const struct bisect_range *r, size_t cs)
 {
 	size_t	k, q;
 
 	if (st->c[cs].build != BISECT_BUILD_FAILED)
 		return cs;
 	for (q = cs; q != (size_t)-1 && r->in[q]; ) {
-		range_candidate(st, q);
+		bisect_range_candidate(st, q);
 		if (st->c[q].build != BISECT_BUILD_FAILED)
 			break;
 		for (k = 0; k < st->nr; k++)
@@ -318,7 +320,7 @@ range_confirm_built(struct bisect_state *st, const struct bisect_range *r,
  * the untestable commits below it), so they are the candidates. 1 then.
  */
 static int
-range_confirm_untestable_parent(struct bisect_state *st,
+bisect_range_confirm_untestable_parent(struct bisect_state *st,
     const struct bisect_range *r, size_t cs)
 {
 	const struct bisect_commit	*c = &st->c[cs];
@@ -327,10 +329,10 @@ range_confirm_untestable_parent(struct bisect_state *st,
 	if (!(c->nr_parents > 0 && r->in[c->parents[0]] &&
 	    st->c[c->parents[0]].build == BISECT_BUILD_FAILED))
 		return 0;
-	range_candidate(st, cs);
+	bisect_range_candidate(st, cs);
 	for (q = c->parents[0]; r->in[q] &&
 	    st->c[q].build == BISECT_BUILD_FAILED; q = st->c[q].parents[0]) {
-		range_candidate(st, q);
+		bisect_range_candidate(st, q);
 		if (st->c[q].nr_parents == 0)
 			break;
 	}
@@ -344,9 +346,9 @@ range_confirm_untestable_parent(struct bisect_state *st,
  * point to a second change beside it, look on either side of it.
  */
 static enum bisect_status
-range_confirm_found(struct bisect_state *st, const struct bisect_range *r,
-    size_t cs, const double *g, size_t ng, double range_shift_v,
-    size_t first, double p_first)
+bisect_range_confirm_found(struct bisect_state *st,
+    const struct bisect_range *r, size_t cs, const double *g, size_t ng,
+    double range_shift_v, size_t first, double p_first)
 {
 	const struct bisect_commit	*c = &st->c[cs];
 	double				 explained;
@@ -356,10 +358,10 @@ range_confirm_found(struct bisect_state *st, const struct bisect_range *r,
 
 	/* found: confirmed, or as sure as max_runs samples allow */
 	if (first != (size_t)-1)
-		range_record(st, cs, st->c[first].samples, range_n(st, first),
-		    p_first);
+		bisect_range_record(st, cs, st->c[first].samples,
+		    bisect_range_n(st, first), p_first);
 	else
-		range_record(st, cs, g, ng, p_first);
+		bisect_range_record(st, cs, g, ng, p_first);
 	for (k = 0; k < st->nr_found; k++)
 		if (st->found[k].commit == cs)
 			break;
@@ -371,20 +373,22 @@ range_confirm_found(struct bisect_state *st, const struct bisect_range *r,
 	if (explained < EXPLAIN_MIN)
 		sides = 3;
 	/* either part's ends already look apart: test it, with more samples */
-	if (bisect_stat_mw(c->samples, range_n(st, cs),
-	    st->c[r->top].samples, range_n(st, r->top),
+	if (bisect_stat_mw(c->samples, bisect_range_n(st, cs),
+	    st->c[r->top].samples, bisect_range_n(st, r->top),
 	    bisect_range_ends_alt(st)) < ALPHA_HINT)
 		sides |= 1;
 	if (first != (size_t)-1 && bisect_stat_mw(g, ng,
-	    st->c[first].samples, range_n(st, first),
+	    st->c[first].samples, bisect_range_n(st, first),
 	    bisect_range_ends_alt(st)) < ALPHA_HINT)
 		sides |= 2;
 	/* the rest of the change is above cs or below its first parent */
 	s = BISECT_FOUND;
 	if ((sides & 2) && first != (size_t)-1 && r->in[first])
-		s = range_combine(s, range_split(st, r, first, 1, 0));
+		s = bisect_range_combine(s,
+		    bisect_range_split(st, r, first, 1, 0));
 	if (sides & 1)
-		s = range_combine(s, range_split(st, r, cs, 0, 1));
+		s = bisect_range_combine(s,
+		    bisect_range_split(st, r, cs, 0, 1));
 	return s;
 }
 
@@ -395,7 +399,7 @@ range_confirm_found(struct bisect_state *st, const struct bisect_range *r,
  * look on either side of it.
  */
 static enum bisect_status
-range_confirm(struct bisect_state *st, const struct bisect_range *r,
+bisect_range_confirm(struct bisect_state *st, const struct bisect_range *r,
     size_t cs, const double *g, size_t ng, double range_shift_v,
     unsigned k_re)
 {
@@ -409,19 +413,19 @@ range_confirm(struct bisect_state *st, const struct bisect_range *r,
 	int				 cs_grows;
 	unsigned			 target;
 
-	cs = range_confirm_built(st, r, cs);
+	cs = bisect_range_confirm_built(st, r, cs);
 	c = &st->c[cs];
-	if (range_confirm_untestable_parent(st, r, cs))
+	if (bisect_range_confirm_untestable_parent(st, r, cs))
 		return BISECT_AMBIGUOUS;
 	for (k = 0; k <= c->nr_parents; k++) {
 		if (k < c->nr_parents) {
 			q = c->parents[k];
 			if (st->c[q].build == BISECT_BUILD_FAILED ||
-			    !(r->in[q] || range_is_good(r, q) ||
-			    range_n(st, q) > 0))
+			    !(r->in[q] || bisect_range_is_good(r, q) ||
+			    bisect_range_n(st, q) > 0))
 				continue;
 			qs = st->c[q].samples;
-			nq = range_n(st, q);
+			nq = bisect_range_n(st, q);
 		} else {
 			if (compared)
 				break;
@@ -430,14 +434,14 @@ range_confirm(struct bisect_state *st, const struct bisect_range *r,
 			nq = ng;
 		}
 		compared = 1;
-		p = bisect_stat_mw(qs, nq, c->samples, range_n(st, cs),
+		p = bisect_stat_mw(qs, nq, c->samples, bisect_range_n(st, cs),
 		    bisect_range_ends_alt(st));
 		if (first == (size_t)-1 && k < c->nr_parents) {
 			first = q;
 			p_first = p;
 		} else if (q == (size_t)-1)
 			p_first = p;
-		if (range_n(st, cs) >= n_conf && nq >= n_conf &&
+		if (bisect_range_n(st, cs) >= n_conf && nq >= n_conf &&
 		    p < ALPHA_CONFIRM)
 			continue;
 		all = 0;
@@ -445,18 +449,19 @@ range_confirm(struct bisect_state *st, const struct bisect_range *r,
 			st->cut = 1;
 			continue;
 		}
-		if (range_n(st, cs) < st->max_runs || (q != (size_t)-1 ?
-		    range_n(st, q) < st->max_runs : 0)) {
-			if (range_middle(st, r, cs, g, ng))
-				return range_split(st, r, cs, 1, 1);
-			if (q != (size_t)-1 && range_middle(st, r, q, g, ng))
-				return range_split(st, r, q, 1, 1);
+		if (bisect_range_n(st, cs) < st->max_runs || (q != (size_t)-1 ?
+		    bisect_range_n(st, q) < st->max_runs : 0)) {
+			if (bisect_range_middle(st, r, cs, g, ng))
+				return bisect_range_split(st, r, cs, 1, 1);
+			if (q != (size_t)-1 &&
+			    bisect_range_middle(st, r, q, g, ng))
+				return bisect_range_split(st, r, q, 1, 1);
 			/*
 			 * The side behind grows by k_re (cs first on a tie: with
 			 * one slot, only the first want is served); a side far
 			 * ahead, from an earlier look, is not matched at once.
 			 */
-			n_cs = range_n(st, cs);
+			n_cs = bisect_range_n(st, cs);
 			cs_grows = c->build != BISECT_BUILD_FAILED &&
 			    n_cs < st->max_runs && n_cs <= nq;
 			if (cs_grows && k == 0)
@@ -477,12 +482,12 @@ range_confirm(struct bisect_state *st, const struct bisect_range *r,
 	}
 	if (!all && grow)
 		return BISECT_CONTINUE;
-	return range_confirm_found(st, r, cs, g, ng, range_shift_v, first,
-	    p_first);
+	return bisect_range_confirm_found(st, r, cs, g, ng, range_shift_v,
+	    first, p_first);
 }
 
 static double
-range_balance(double p, double q)
+bisect_range_balance(double p, double q)
 {
 	return p < q ? p / q : (1 - p) / (1 - q);
 }
@@ -498,7 +503,7 @@ range_balance(double p, double q)
  * gain, below BAL_MIN when nothing is worth sampling.
  */
 static double
-range_search(struct bisect_state *st, const struct bisect_range *r,
+bisect_range_search(struct bisect_state *st, const struct bisect_range *r,
     unsigned k_new, unsigned k_re)
 {
 	unsigned	 slots = st->in->slots ? st->in->slots : 1, j;
@@ -511,12 +516,12 @@ range_search(struct bisect_state *st, const struct bisect_range *r,
 
 	memset(taken, 0, st->nr);
 	for (i = 0; i < r->nr_goods; i++)
-		ng += range_n(st, r->goods[i]);
+		ng += bisect_range_n(st, r->goods[i]);
 	for (i = 0; i < st->nr; i++) {
-		if (!r->in[i] || i == r->top || !range_testable(st, i))
+		if (!r->in[i] || i == r->top || !bisect_range_testable(st, i))
 			continue;
 		b = st->gain[i];
-		if (range_n(st, i) == 0) {
+		if (bisect_range_n(st, i) == 0) {
 			if (b > bn) {
 				bn = b;
 				best_new = i;
@@ -527,7 +532,7 @@ range_search(struct bisect_state *st, const struct bisect_range *r,
 		}
 	}
 	/* the ends are built and sampled already */
-	if (range_n(st, r->top) < st->max_runs && st->gain_top > bo) {
+	if (bisect_range_n(st, r->top) < st->max_runs && st->gain_top > bo) {
 		bo = st->gain_top;
 		best_old = r->top;
 		end = 1;
@@ -546,7 +551,7 @@ range_search(struct bisect_state *st, const struct bisect_range *r,
 			    r->nr_goods));
 		else {
 			bisect_range_want(st, best_old,
-			    (unsigned)(range_n(st, best_old) + k_re));
+			    (unsigned)(bisect_range_n(st, best_old) + k_re));
 			taken[best_old] = 1;
 		}
 	} else {
@@ -567,10 +572,11 @@ range_search(struct bisect_state *st, const struct bisect_range *r,
 		bn = 0;
 		for (i = 0; i < st->nr; i++) {
 			if (!r->in[i] || i == r->top || taken[i] ||
-			    !range_testable(st, i) || st->gain[i] < BAL_MIN)
+			    !bisect_range_testable(st, i) ||
+			    st->gain[i] < BAL_MIN)
 				continue;
-			b = range_balance(st->pbad[i], q);
-			if (range_n(st, i) > 0)
+			b = bisect_range_balance(st->pbad[i], q);
+			if (bisect_range_n(st, i) > 0)
 				b /= LAMBDA_OLD;
 			if (b > bn) {
 				bn = b;
@@ -580,15 +586,16 @@ range_search(struct bisect_state *st, const struct bisect_range *r,
 		if (pick == (size_t)-1)
 			break;
 		taken[pick] = 1;
-		bisect_range_want(st, pick, (unsigned)(range_n(st, pick) == 0 ?
-		    k_new : range_n(st, pick) + k_re));
+		bisect_range_want(st, pick,
+		    (unsigned)(bisect_range_n(st, pick) == 0 ? k_new :
+		    bisect_range_n(st, pick) + k_re));
 	}
 	return best;
 }
 
 /* Would a commit that builds still split the mass, but for max_runs? */
 static int
-range_capped(const struct bisect_state *st, const struct bisect_range *r)
+bisect_range_capped(const struct bisect_state *st, const struct bisect_range *r)
 {
 	size_t	i;
 	double	p;
@@ -632,9 +639,9 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 		if (r->depth == 0) {
 			g = bisect_range_goods(st, r, &ng);
 			bisect_range_ends_set_detectable(st, r, g, ng,
-			    st->c[r->top].samples, range_n(st, r->top),
-			    range_n(st, r->top) > ng ?
-			    (unsigned)range_n(st, r->top) : (unsigned)ng,
+			    st->c[r->top].samples, bisect_range_n(st, r->top),
+			    bisect_range_n(st, r->top) > ng ?
+			    (unsigned)bisect_range_n(st, r->top) : (unsigned)ng,
 			    ALPHA_CHANGE);
 			free(g);
 		}
@@ -643,7 +650,7 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 	if (ends < 0) {
 		for (i = 0, n_set = 0; i < st->nr; i++)
 			n_set += r->in[i];
-		range_progress(st, n_set);
+		bisect_range_progress(st, n_set);
 		if (st->in->slots > 1)
 			bisect_rounds_ends(st, r);
 		return BISECT_CONTINUE;
@@ -661,15 +668,15 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 	k_conf = st->in->slots > 1 ? bisect_rounds_regrow(k_re,
 	    st->in->slots) : k_re;
 
-	set = range_top_mass(st, r, 1 - EPS_FOUND, &n_set);
+	set = bisect_range_top_mass(st, r, 1 - EPS_FOUND, &n_set);
 	cs = set[0];
-	free(range_top_mass(st, r, 0.99, &n99));
+	free(bisect_range_top_mass(st, r, 0.99, &n99));
 	if (st->post[cs] >= 1 - EPS_FOUND) {
-		s = range_confirm(st, r, cs, g, ng, shift, k_conf);
+		s = bisect_range_confirm(st, r, cs, g, ng, shift, k_conf);
 		goto out;
 	}
 	if ((st->in->slots > 1 ? bisect_rounds_search(st, r, m.effect, k_re,
-	    BAL_MIN) : range_search(st, r, k_new, k_re)) >= BAL_MIN) {
+	    BAL_MIN) : bisect_range_search(st, r, k_new, k_re)) >= BAL_MIN) {
 		s = BISECT_CONTINUE;
 		if (!st->spent)
 			goto out;
@@ -679,7 +686,7 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 		 */
 		st->cut = 1;
 		for (i = 0; i < n_set; i++)
-			range_candidate(st, set[i]);
+			bisect_range_candidate(st, set[i]);
 		s = BISECT_AMBIGUOUS;
 		goto out;
 	}
@@ -689,17 +696,20 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 	 * commit that builds could, but has max_runs samples already, the
 	 * most probable commit is the answer, as sure as the cap allows.
 	 */
-	if (n_set == 1 || range_capped(st, r)) {
-		s = range_confirm(st, r, cs, g, ng, shift, k_conf);
+	if (n_set == 1 || bisect_range_capped(st, r)) {
+		s = bisect_range_confirm(st, r, cs, g, ng, shift, k_conf);
 		goto out;
 	}
 	for (i = 0; i < n_set; i++)
-		range_candidate(st, set[i]);
+		bisect_range_candidate(st, set[i]);
 	s = BISECT_AMBIGUOUS;
 out:
-	/* a part decided inside range_confirm has shown its progress first */
+	/*
+	 * a part decided inside bisect_range_confirm has shown its progress
+	 * first
+	 */
 	if (s == BISECT_CONTINUE)
-		range_progress(st, n99);
+		bisect_range_progress(st, n99);
 	free(set);
 	free(g);
 	return s;

@@ -42,7 +42,7 @@ bisect_rounds_spec_cmp_score(const void *a, const void *b)
 }
 
 size_t
-bisect_rounds_speculate(size_t *out, size_t max, struct bisect_graph *g,
+bisect_rounds_spec(size_t *out, size_t max, struct bisect_graph *g,
     const double *post, const unsigned char *eligible,
     const unsigned char *built, const size_t *points, size_t nr_points,
     unsigned k, size_t nr)

@@ -138,7 +138,7 @@ bisect_rounds_regrow(unsigned k_re, unsigned k)
 }
 
 static void
-rounds_spec_add(struct bisect_state *st, const size_t *x, size_t n)
+bisect_rounds_spec_add(struct bisect_state *st, const size_t *x, size_t n)
 {
 	size_t	i, k;
 
@@ -154,7 +154,7 @@ rounds_spec_add(struct bisect_state *st, const size_t *x, size_t n)
 }
 
 static int
-rounds_built(const struct bisect_state *st, size_t i)
+bisect_rounds_built(const struct bisect_state *st, size_t i)
 {
 	return st->c[i].nr_samples > 0 || st->c[i].build != BISECT_BUILD_UNKNOWN;
 }
@@ -165,7 +165,7 @@ rounds_built(const struct bisect_state *st, size_t i)
  * round's decisive odds, at least a third of the batch.
  */
 static unsigned
-rounds_more(const struct bisect_state *st, size_t i, double effect,
+bisect_rounds_more(const struct bisect_state *st, size_t i, double effect,
     unsigned k, unsigned batch)
 {
 	size_t	n = st->c[i].nr_samples;
@@ -190,7 +190,7 @@ rounds_more(const struct bisect_state *st, size_t i, double effect,
 static const double *rounds_sort_post;
 
 static int
-rounds_cmp_post(const void *a, const void *b)
+bisect_rounds_cmp_post(const void *a, const void *b)
 {
 	size_t	x = *(const size_t *)a, y = *(const size_t *)b;
 
@@ -200,8 +200,8 @@ rounds_cmp_post(const void *a, const void *b)
 }
 
 static int
-rounds_testable(const struct bisect_state *st, const struct bisect_range *r,
-    size_t i)
+bisect_rounds_testable(const struct bisect_state *st,
+    const struct bisect_range *r, size_t i)
 {
 	return r->in[i] && i != r->top && st->c[i].build !=
 	    BISECT_BUILD_FAILED && st->c[i].nr_samples < st->max_runs;
@@ -215,7 +215,7 @@ rounds_testable(const struct bisect_state *st, const struct bisect_range *r,
  * them to out (at most k); 0 when they do not fit.
  */
 static size_t
-rounds_close(const struct bisect_state *st, const struct bisect_range *r,
+bisect_rounds_close(const struct bisect_state *st, const struct bisect_range *r,
     size_t *out, unsigned k)
 {
 	size_t	*ord = xcalloc(st->nr + 1, sizeof *ord);
@@ -226,7 +226,7 @@ rounds_close(const struct bisect_state *st, const struct bisect_range *r,
 		if (r->in[i] && st->post[i] > 0)
 			ord[no++] = i;
 	rounds_sort_post = st->post;
-	qsort(ord, no, sizeof *ord, rounds_cmp_post);
+	qsort(ord, no, sizeof *ord, bisect_rounds_cmp_post);
 	for (i = 0; i < no && mass < ROUNDS_MASS; i++) {
 		mass += st->post[ord[i]];
 		for (j = 0; j < 2; j++) {
@@ -236,7 +236,7 @@ rounds_close(const struct bisect_state *st, const struct bisect_range *r,
 					continue;
 				x = st->c[x].parents[0];
 			}
-			if (!rounds_testable(st, r, x))
+			if (!bisect_rounds_testable(st, r, x))
 				continue;
 			for (p = 0; p < n && out[p] != x; p++)
 				;
@@ -260,7 +260,8 @@ out:
  * How many commits of the range hold ROUNDS_MASS of the posterior.
  */
 static size_t
-rounds_mass_count(const struct bisect_state *st, const struct bisect_range *r)
+bisect_rounds_mass_count(const struct bisect_state *st,
+    const struct bisect_range *r)
 {
 	size_t	*ord = xcalloc(st->nr + 1, sizeof *ord);
 	size_t	 i, no = 0;
@@ -270,7 +271,7 @@ rounds_mass_count(const struct bisect_state *st, const struct bisect_range *r)
 		if (r->in[i] && st->post[i] > 0)
 			ord[no++] = i;
 	rounds_sort_post = st->post;
-	qsort(ord, no, sizeof *ord, rounds_cmp_post);
+	qsort(ord, no, sizeof *ord, bisect_rounds_cmp_post);
 	for (i = 0; i < no && mass < ROUNDS_MASS; i++)
 		mass += st->post[ord[i]];
 	free(ord);
@@ -285,7 +286,7 @@ rounds_mass_count(const struct bisect_state *st, const struct bisect_range *r)
  * the round that names the culprit when the guess is right.
  */
 static void
-rounds_tail(struct bisect_state *st, const struct bisect_range *r,
+bisect_rounds_tail(struct bisect_state *st, const struct bisect_range *r,
     const size_t *pts, size_t n, unsigned left)
 {
 	size_t		 i, j, c = (size_t)-1, p, in_c = 0, in_p = 0;
@@ -341,7 +342,7 @@ bisect_rounds_search(struct bisect_state *st, const struct bisect_range *r,
 		ng += st->c[r->goods[i]].nr_samples;
 	low = bisect_rounds_low(effect, ng, st->c[r->top].nr_samples);
 	for (i = 0; i < st->nr; i++) {
-		built[i] = (unsigned char)rounds_built(st, i);
+		built[i] = (unsigned char)bisect_rounds_built(st, i);
 		if (!r->in[i] || i == r->top ||
 		    st->c[i].build == BISECT_BUILD_FAILED)
 			continue;
@@ -384,11 +385,11 @@ bisect_rounds_search(struct bisect_state *st, const struct bisect_range *r,
 	batch = bisect_rounds_batch(effect, k, st->max_runs);
 	floor_ = bisect_rounds_floor(low, k, st->first_runs, st->max_runs);
 	/* a round among the last candidates: their runs confirm the culprit */
-	if (rounds_mass_count(st, r) <= k + 1)
+	if (bisect_rounds_mass_count(st, r) <= k + 1)
 		floor_ = (unsigned)ceil(ROUNDS_FLOOR * st->first_runs);
 	if (batch < floor_)
 		batch = floor_;
-	n = rounds_close(st, r, pts, left);
+	n = bisect_rounds_close(st, r, pts, left);
 	closing = n > 0;
 	if (n == 0)
 		n = bisect_rounds_points(pts, left, st->pbad, elig, built,
@@ -397,13 +398,13 @@ bisect_rounds_search(struct bisect_state *st, const struct bisect_range *r,
 	if (n > 0 && n < left)
 		batch *= (left + n - 1) / n;
 	for (i = 0; i < n; i++)
-		bisect_range_want(st, pts[i], rounds_more(st, pts[i], effect,
-		    k, batch));
+		bisect_range_want(st, pts[i], bisect_rounds_more(st, pts[i],
+		    effect, k, batch));
 	if (closing)
-		rounds_tail(st, r, pts, n, left);
-	nspec = bisect_rounds_speculate(spec, (size_t)k * (k + 1), &st->g,
+		bisect_rounds_tail(st, r, pts, n, left);
+	nspec = bisect_rounds_spec(spec, (size_t)k * (k + 1), &st->g,
 	    st->post, next, built, pts, n, k, st->nr);
-	rounds_spec_add(st, spec, nspec);
+	bisect_rounds_spec_add(st, spec, nspec);
 out:
 	free(elig);
 	free(next);
@@ -470,7 +471,7 @@ bisect_rounds_ends(struct bisect_state *st, const struct bisect_range *r)
 		for (i = 0; i < st->nr; i++)
 			post[i] = r->in[i] && n ? 1.0 / (double)n : 0;
 	for (i = 0; i < st->nr; i++)
-		built[i] = (unsigned char)rounds_built(st, i);
+		built[i] = (unsigned char)bisect_rounds_built(st, i);
 	bisect_graph_sums(&st->g, post, cdf);
 	for (i = 0; i < st->nr; i++) {
 		next[i] = r->in[i] && i != r->top &&
@@ -487,16 +488,16 @@ bisect_rounds_ends(struct bisect_state *st, const struct bisect_range *r)
 		    == 0 ? batch : st->c[pts[i]].nr_samples + (batch + 1) / 2));
 	if (n > 0) {
 		/* the next round's likeliest points, as builds */
-		nspec = bisect_rounds_speculate(spec, (size_t)k * (k + 1),
+		nspec = bisect_rounds_spec(spec, (size_t)k * (k + 1),
 		    &st->g, post, next, built, pts, n, k, st->nr);
-		rounds_spec_add(st, spec, nspec);
+		bisect_rounds_spec_add(st, spec, nspec);
 	} else {
 		/* no slot beside the ends: this round's points, as builds */
 		n = bisect_rounds_points(pts, k, cdf, elig, built, st->nr);
 		for (i = 0; i < n; i++)
 			if (!built[pts[i]])
 				pts[m++] = pts[i];
-		rounds_spec_add(st, pts, m);
+		bisect_rounds_spec_add(st, pts, m);
 	}
 	free(g);
 	free(post);
@@ -530,7 +531,7 @@ bisect_rounds_cap(const struct bisect_state *st, unsigned slots)
 }
 
 static int
-rounds_cmp_double(const void *a, const void *b)
+bisect_rounds_cmp_double(const void *a, const void *b)
 {
 	double	x = *(const double *)a, y = *(const double *)b;
 
@@ -545,8 +546,8 @@ rounds_cmp_double(const void *a, const void *b)
  * few runs moves a group's mean.
  */
 static int
-rounds_drift(const struct bisect_commit *ref, const struct bisect_time_run *runs,
-    const size_t *at, size_t na)
+bisect_rounds_drift(const struct bisect_commit *ref,
+    const struct bisect_time_run *runs, const size_t *at, size_t na)
 {
 	size_t	 j, g, ng = na / ROUNDS_SENTINEL, n = ng * ROUNDS_SENTINEL;
 	double	 all = 0, mean, l, between = 0, within = 0, f;
@@ -608,7 +609,7 @@ bisect_rounds_block(struct bisect_time *bt, struct bisect_commit *out,
 	if (bt->used) {
 		want = 1;
 		window = ROUNDS_NEXT;
-	} else if (!rounds_drift(ref, runs, at, na))
+	} else if (!bisect_rounds_drift(ref, runs, at, na))
 		goto out;
 	if (!bt->used) {
 		memcpy(out, commits, bt->nr * sizeof *out);
@@ -616,7 +617,7 @@ bisect_rounds_block(struct bisect_time *bt, struct bisect_commit *out,
 		bt->used = 1;
 	}
 	memcpy(v, ref->samples, ref->nr_samples * sizeof *v);
-	qsort(v, ref->nr_samples, sizeof *v, rounds_cmp_double);
+	qsort(v, ref->nr_samples, sizeof *v, bisect_rounds_cmp_double);
 	m = ref->nr_samples;
 	level = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
 	for (i = 0, hi = 0; i < n; i++) {
@@ -658,7 +659,7 @@ bisect_rounds_block(struct bisect_time *bt, struct bisect_commit *out,
 		if (nb < want || far > window)
 			continue;
 		/* their median: a burst that hits one of them is left out */
-		qsort(near, nb, sizeof *near, rounds_cmp_double);
+		qsort(near, nb, sizeof *near, bisect_rounds_cmp_double);
 		sum = nb % 2 ? near[nb / 2] : (near[nb / 2 - 1] +
 		    near[nb / 2]) / 2;
 		bt->samples[r->commit][r->k] *= level / sum;

@@ -85,7 +85,7 @@ unsigned bisect_rounds_regrow(unsigned k_re, unsigned k);
  * them. g is the range's graph over all nr commits (members = commits).
  * Returns how many were written to out.
  */
-size_t	 bisect_rounds_speculate(size_t *out, size_t max,
+size_t	 bisect_rounds_spec(size_t *out, size_t max,
 	    struct bisect_graph *g, const double *post,
 	    const unsigned char *eligible, const unsigned char *built,
 	    const size_t *points, size_t nr_points, unsigned k, size_t nr);

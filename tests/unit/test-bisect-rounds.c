@@ -193,7 +193,7 @@ test_speculate(void)
 	ok(bisect_graph_init(&g, line, NR, NULL, &cause) == 0,
 	    "graph of a line");
 	flat(post, cdf, elig);
-	n = bisect_rounds_speculate(out, 32, &g, post, elig, NULL, pts, 4, 4,
+	n = bisect_rounds_spec(out, 32, &g, post, elig, NULL, pts, 4, 4,
 	    NR);
 	is_int(n, 20, "four points, five outcomes, four next points each");
 	memset(seg, 0, sizeof seg);
@@ -211,7 +211,7 @@ test_speculate(void)
 	/* a part twice as likely: its next points first */
 	for (i = 1; i < NR; i++)
 		post[i] = i > 60 && i <= 80 ? 3.0 / 160 : 1.0 / 160;
-	n = bisect_rounds_speculate(out, 4, &g, post, elig, NULL, pts, 4, 4,
+	n = bisect_rounds_spec(out, 4, &g, post, elig, NULL, pts, 4, 4,
 	    NR);
 	ok(n == 4 && out[0] > 60 && out[3] < 80, "max 4: the likeliest "
 	    "part's points (%zu..%zu)", out[0], out[3]);
@@ -219,7 +219,7 @@ test_speculate(void)
 	flat(post, cdf, elig);
 	memset(built, 0, sizeof built);
 	built[24] = built[25] = built[23] = 1;
-	n = bisect_rounds_speculate(out, 32, &g, post, elig, built, pts, 4, 4,
+	n = bisect_rounds_spec(out, 32, &g, post, elig, built, pts, 4, 4,
 	    NR);
 	for (i = 0; i < n; i++)
 		if (built[out[i]])
@@ -227,7 +227,7 @@ test_speculate(void)
 	ok(i == n, "commits built already are not named again");
 	is_int(n, 19, "the built one near a quantile stands in for it");
 
-	n = bisect_rounds_speculate(out, 32, &g, post, elig, NULL, pts, 0, 4,
+	n = bisect_rounds_spec(out, 32, &g, post, elig, NULL, pts, 0, 4,
 	    NR);
 	ok(n == 4 && near(out[0], 20), "no point tested: the next round is "
 	    "this posterior's quintiles");
