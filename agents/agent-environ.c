@@ -19,7 +19,7 @@ extern char **environ;
 static int
 agent_environ_name(const char *key)
 {
-	return testcase_env_name(key) && strcmp(key, "run") != 0 &&
+	return testcase_check_env_name(key) && strcmp(key, "run") != 0 &&
 	    strcmp(key, "monitors") != 0;
 }
 

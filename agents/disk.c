@@ -347,7 +347,7 @@ disk_agent_fits(const struct job *job, const struct config_agent *a,
 	size_t			 i;
 	unsigned		 have = 0;
 
-	/* the adapter's own rules are testcase_validate's */
+	/* the adapter's own rules are testcase_check's */
 	if (disk_job(job, 0, &w, &key, &cause) != 0) {
 		*why = cause;
 		return 0;

@@ -31,9 +31,9 @@
 static const char *const testcase_check_bisectd[] = {
 	"testcase", "category", "suite", "run", "metric", "direction",
 	"runs", "timeout", "monitors", "programs", "disturbed", "need_memory",
-	/* LKP's: the monitors start that many seconds in (bisect-agent.c) */
+	/* LKP's: the monitors start that many seconds in (agent-monitor.c) */
 	"monitor_delay",
-	/* LKP's: a machine rebooted after the job (testcase_agent_fits) */
+	/* LKP's: a reboot after the job (testcase_check_agent_fits) */
 	"force_reboot",
 	NULL
 };
@@ -222,7 +222,7 @@ testcase_check_param(const struct job *job, const char *key)
 }
 
 int
-testcase_env_name(const char *key)
+testcase_check_env_name(const char *key)
 {
 	const char	*p;
 
@@ -653,7 +653,7 @@ testcase_check_one(const struct job *job, const struct testcase_adapter *ad,
 	}
 	if (ad != NULL && testcase_check_in(declared, p->key))
 		return 0;
-	if (ad == NULL && !testcase_env_name(p->key)) {
+	if (ad == NULL && !testcase_check_env_name(p->key)) {
 		msg = xasprintf("parameter '%s' of inline testcase "
 		    "'%s' cannot reach its 'run:' command: names of "
 		    "environment variables are lowercase letters, "
@@ -667,7 +667,7 @@ testcase_check_one(const struct job *job, const struct testcase_adapter *ad,
 }
 
 int
-testcase_validate(const struct job *job, char **cause)
+testcase_check(const struct job *job, char **cause)
 {
 	const struct job_param		**order = NULL;
 	const struct testcase_adapter	 *ad = NULL;
@@ -727,7 +727,7 @@ out:
 }
 
 int
-testcase_agent_fits(const struct job *job, const struct config_agent *a,
+testcase_check_agent_fits(const struct job *job, const struct config_agent *a,
     char **why)
 {
 	const char	*v = job_param(job, "force_reboot");

@@ -372,7 +372,7 @@ struct fio_metrics {
 };
 
 static void
-fio_put(struct fio_metrics *fm, size_t job, const char *name, double v,
+testcase_fio_put(struct fio_metrics *fm, size_t job, const char *name, double v,
     int sum)
 {
 	struct fio_metric	*m = NULL;
@@ -405,7 +405,7 @@ fio_put(struct fio_metrics *fm, size_t job, const char *name, double v,
 }
 
 static int
-fio_number(json_t *obj, const char *key, double *out)
+testcase_fio_number(json_t *obj, const char *key, double *out)
 {
 	json_t	*v = json_object_get(obj, key);
 
@@ -417,7 +417,7 @@ fio_number(json_t *obj, const char *key, double *out)
 
 /* clat_ns (fio 3) or clat (fio 2, in microseconds) as nanoseconds. */
 static json_t *
-fio_lat(json_t *op, const char *what, double *scale)
+testcase_fio_lat(json_t *op, const char *what, double *scale)
 {
 	char	 key[16];
 	json_t	*v;
@@ -433,8 +433,8 @@ fio_lat(json_t *op, const char *what, double *scale)
 }
 
 static void
-fio_op(struct fio_metrics *fm, size_t job, const char *name, json_t *op,
-    double *workload)
+testcase_fio_op(struct fio_metrics *fm, size_t job, const char *name,
+    json_t *op, double *workload)
 {
 	static const char *const pcts[] = { "90.000000", "95.000000",
 	    "99.000000" };
@@ -444,48 +444,48 @@ fio_op(struct fio_metrics *fm, size_t job, const char *name, json_t *op,
 	double		 v, scale;
 	size_t		 i;
 
-	if (fio_number(op, "bw", &v) == 0) {
+	if (testcase_fio_number(op, "bw", &v) == 0) {
 		strbuf_addf(&key, "%s_bw_MBps", name);
-		fio_put(fm, job, key.buf, v / 1024, 1);
+		testcase_fio_put(fm, job, key.buf, v / 1024, 1);
 	}
-	if (fio_number(op, "iops", &v) == 0) {
+	if (testcase_fio_number(op, "iops", &v) == 0) {
 		strbuf_reset(&key);
 		strbuf_addf(&key, "%s_iops", name);
-		fio_put(fm, job, key.buf, v, 1);
+		testcase_fio_put(fm, job, key.buf, v, 1);
 	}
-	if (fio_number(op, "total_ios", &v) == 0)
+	if (testcase_fio_number(op, "total_ios", &v) == 0)
 		*workload += v;
-	if ((lat = fio_lat(op, "clat", &scale)) != NULL) {
-		if (fio_number(lat, "mean", &v) == 0) {
+	if ((lat = testcase_fio_lat(op, "clat", &scale)) != NULL) {
+		if (testcase_fio_number(lat, "mean", &v) == 0) {
 			strbuf_reset(&key);
 			strbuf_addf(&key, "%s_clat_mean_ns", name);
-			fio_put(fm, job, key.buf, v * scale, 0);
+			testcase_fio_put(fm, job, key.buf, v * scale, 0);
 		}
-		if (fio_number(lat, "stddev", &v) == 0) {
+		if (testcase_fio_number(lat, "stddev", &v) == 0) {
 			strbuf_reset(&key);
 			strbuf_addf(&key, "%s_clat_stddev", name);
-			fio_put(fm, job, key.buf, v * scale, 0);
+			testcase_fio_put(fm, job, key.buf, v * scale, 0);
 		}
 		pct = json_object_get(lat, "percentile");
 		for (i = 0; json_is_object(pct) && i < 3; i++) {
-			if (fio_number(pct, pcts[i], &v) != 0)
+			if (testcase_fio_number(pct, pcts[i], &v) != 0)
 				continue;
 			strbuf_reset(&key);
 			strbuf_addf(&key, "%s_clat_%s%%_ns", name,
 			    pct_names[i]);
-			fio_put(fm, job, key.buf, v * scale, 0);
+			testcase_fio_put(fm, job, key.buf, v * scale, 0);
 		}
 	}
-	if ((lat = fio_lat(op, "slat", &scale)) != NULL) {
-		if (fio_number(lat, "mean", &v) == 0) {
+	if ((lat = testcase_fio_lat(op, "slat", &scale)) != NULL) {
+		if (testcase_fio_number(lat, "mean", &v) == 0) {
 			strbuf_reset(&key);
 			strbuf_addf(&key, "%s_slat_mean_us", name);
-			fio_put(fm, job, key.buf, v * scale / 1000, 0);
+			testcase_fio_put(fm, job, key.buf, v * scale / 1000, 0);
 		}
-		if (fio_number(lat, "stddev", &v) == 0) {
+		if (testcase_fio_number(lat, "stddev", &v) == 0) {
 			strbuf_reset(&key);
 			strbuf_addf(&key, "%s_slat_stddev", name);
-			fio_put(fm, job, key.buf, v * scale / 1000, 0);
+			testcase_fio_put(fm, job, key.buf, v * scale / 1000, 0);
 		}
 	}
 	strbuf_release(&key);
@@ -493,7 +493,7 @@ fio_op(struct fio_metrics *fm, size_t job, const char *name, json_t *op,
 
 /* latency_us: {"2": 0.0, "4": 45.1, ...}: latency_4us% and so on. */
 static void
-fio_buckets(struct fio_metrics *fm, size_t job, json_t *jobj,
+testcase_fio_buckets(struct fio_metrics *fm, size_t job, json_t *jobj,
     const char *key, const char *unit)
 {
 	struct strbuf	 name = STRBUF_INIT;
@@ -507,7 +507,7 @@ fio_buckets(struct fio_metrics *fm, size_t job, json_t *jobj,
 			continue;
 		strbuf_reset(&name);
 		strbuf_addf(&name, "latency_%s%s%%", k, unit);
-		fio_put(fm, job, name.buf, json_number_value(v), 0);
+		testcase_fio_put(fm, job, name.buf, json_number_value(v), 0);
 	}
 	strbuf_release(&name);
 }
@@ -547,13 +547,13 @@ testcase_fio_parse_json(const char *buf, size_t len, struct strbuf *metrics,
 		workload = 0;
 		if ((op = json_object_get(job, "read")) != NULL &&
 		    json_is_object(op))
-			fio_op(&fm, i, "read", op, &workload);
+			testcase_fio_op(&fm, i, "read", op, &workload);
 		if ((op = json_object_get(job, "write")) != NULL &&
 		    json_is_object(op))
-			fio_op(&fm, i, "write", op, &workload);
-		fio_buckets(&fm, i, job, "latency_us", "us");
-		fio_buckets(&fm, i, job, "latency_ms", "ms");
-		fio_put(&fm, i, "workload", workload, 1);
+			testcase_fio_op(&fm, i, "write", op, &workload);
+		testcase_fio_buckets(&fm, i, job, "latency_us", "us");
+		testcase_fio_buckets(&fm, i, job, "latency_ms", "ms");
+		testcase_fio_put(&fm, i, "workload", workload, 1);
 	}
 	if (fm.nr == 0) {
 		error_set(cause, "fio's JSON report has no read or write "

@@ -2,7 +2,7 @@
  * Testcase adapters: how the agent runs a named benchmark without an
  * inline "run:" (an argv built from the job's parameters, never a shell
  * line) and turns its output into LKP-named metrics; each declares the
- * parameters it takes, and testcase_validate refuses any other.
+ * parameters it takes, and testcase_check refuses any other.
  */
 #ifndef AGENTS_TESTCASE_H
 #define AGENTS_TESTCASE_H
@@ -81,14 +81,15 @@ char	*testcase_names(void);
  * its type. A testcase with neither "run:" nor an adapter is refused.
  * -1 with *cause "FILE:LINE:COL: message" (with "did you mean ...?").
  */
-int	 testcase_validate(const struct job *, char **cause);
+int	 testcase_check(const struct job *, char **cause);
 struct config_agent;
 /*
  * Whether an agent can run the job: the disks it asks for
  * (disk_agent_fits), and LKP's force_reboot: 1 only where every run boots
  * (kexec, qemu). 1, or 0 with *why.
  */
-int	 testcase_agent_fits(const struct job *, const struct config_agent *,
+int	 testcase_check_agent_fits(const struct job *,
+    const struct config_agent *,
 	     char **why);
 /*
  * The adapter's argv with its program's path found in PATH; else -1 and
@@ -191,6 +192,6 @@ int	 testcase_vmscale_main(int argc, char **argv);
  * variable of its name: lowercase letters, digits and '_', starting with
  * a letter (LKP's style). 1 when key is such a name.
  */
-int	 testcase_env_name(const char *key);
+int	 testcase_check_env_name(const char *key);
 
 #endif

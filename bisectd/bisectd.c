@@ -39,7 +39,7 @@ bisectd_daemonize(const char *logpath)
 		_exit(0);
 	fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (fd == -1)
-		fatal("couldn't open log '%s'", logpath);
+		log_fatal("couldn't open log '%s'", logpath);
 	dup2(fd, STDERR_FILENO);
 	close(fd);
 	fd = open("/dev/null", O_RDWR);
@@ -75,25 +75,25 @@ main(int argc, char **argv)
 	term_filter_std();
 	log_setup("bisectd", 1, LOG_INFO);
 	if (context_open(config, &ctx, &cause) != 0)
-		fatal("%s", cause);
+		log_fatal("%s", cause);
 	lock = context_lock_path(ctx);
 	if ((held = lock_try(lock, &fd, &cause)) < 0)
-		fatal("%s", cause);
+		log_fatal("%s", cause);
 	if (held == 1)
-		fatal("another scheduler holds '%s'", lock);
+		log_fatal("another scheduler holds '%s'", lock);
 	if (!foreground) {
 		/* No SQLite connection may cross a fork: reopen after it. */
 		logpath = path_join(ctx->config->workdir, "bisectd.log");
 		if (dir_create(ctx->config->workdir, &cause) != 0)
-			fatal("%s", cause);
+			log_fatal("%s", cause);
 		lock_release(fd);
 		context_free(ctx);
 		bisectd_daemonize(logpath);
 		free(logpath);
 		if (context_open(config, &ctx, &cause) != 0)
-			fatal("%s", cause);
+			log_fatal("%s", cause);
 		if ((held = lock_try(lock, &fd, &cause)) != 0)
-			fatal("%s", held < 0 ? cause : "lost the lock");
+			log_fatal("%s", held < 0 ? cause : "lost the lock");
 	}
 	log_info("bisectd: ready (database %s, pid %ld)", ctx->config->db,
 	    (long)getpid());

@@ -219,7 +219,7 @@ cmd_check_file(struct cmd_check *c, const char *path)
 	c->nr_repeats += repeats;
 	/* What queue refuses, check refuses: every parameter is checked. */
 	for (i = 0; i < nr && !c->format_only; i++) {
-		if (testcase_validate(jobs[i], &cause) != 0)
+		if (testcase_check(jobs[i], &cause) != 0)
 			goto out;
 	}
 	for (i = 0; i < nr; i++) {

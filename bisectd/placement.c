@@ -51,7 +51,7 @@ placement_job_placeable(struct context *ctx, const struct job *job,
 		one = NULL;
 		/* a monitor the agent's boot method cannot run (qemu) */
 		if (monitor_job_boot(job, a->boot, &one) != 0 ||
-		    !testcase_agent_fits(job, a, &one)) {
+		    !testcase_check_agent_fits(job, a, &one)) {
 			strbuf_addf(&reasons, "%sagent '%s': %s", reasons.len ?
 			    "; " : "", a->name, one);
 			free(one);
@@ -82,7 +82,7 @@ placement_job_placeable(struct context *ctx, const struct job *job,
 		}
 		if (row.state == STORE_AGENT_REFUSED)
 			one = xasprintf("refused (%s)", row.error);
-		else if (job_requires_met(job, row.nr_node, row.nr_cpu,
+		else if (job_param_requires_met(job, row.nr_node, row.nr_cpu,
 		    row.memory, &one)) {
 			r = 1;
 			goto out;
@@ -150,7 +150,7 @@ placement_eligible(const struct services *s, size_t i, const struct job *job,
 	const struct config_agent	*a = &s->ctx->config->agents[i];
 
 	if (job != NULL && (monitor_job_boot(job, a->boot, why) != 0 ||
-	    !testcase_agent_fits(job, a, why)))
+	    !testcase_check_agent_fits(job, a, why)))
 		return 0;
 	if (row->name != NULL && row->state == STORE_AGENT_REFUSED) {
 		*why = xasprintf("refused (%s)", row->error != NULL ?
@@ -166,8 +166,8 @@ placement_eligible(const struct services *s, size_t i, const struct job *job,
 		    row->error != NULL ? row->error : "no reason");
 		return 0;
 	}
-	return job_requires_met(job, row->nr_node, row->nr_cpu, row->memory,
-	    why);
+	return job_param_requires_met(job, row->nr_node, row->nr_cpu,
+	    row->memory, why);
 }
 
 /*

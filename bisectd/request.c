@@ -110,7 +110,7 @@ request_jobs(struct context *ctx, const struct request_spec *spec,
 	if (job_load_with(spec->job_file, &jopts, jobs, nr_jobs, cause) != 0)
 		return REQUEST_BAD_INPUT;
 	for (i = 0; i < *nr_jobs; i++) {
-		if (testcase_validate((*jobs)[i], cause) != 0)
+		if (testcase_check((*jobs)[i], cause) != 0)
 			return REQUEST_BAD_INPUT;
 	}
 	if (strcmp(spec->kind, "bisect") == 0) {

@@ -427,7 +427,7 @@ job_param_require_holds(const char *spec, int memory, unsigned long long have)
 }
 
 int
-job_requires_met(const struct job *job, unsigned nr_node, unsigned nr_cpu,
+job_param_requires_met(const struct job *job, unsigned nr_node, unsigned nr_cpu,
     unsigned long long memory, char **why)
 {
 	static const char	*keys[] = {

@@ -110,7 +110,7 @@ const char *job_direction_name(enum job_direction);
  * Whether a machine meets the job's requires: map (memory in bytes).
  * Returns 1, or 0 with *why (if not NULL) naming the first unmet key.
  */
-int	 job_requires_met(const struct job *, unsigned nr_node,
+int	 job_param_requires_met(const struct job *, unsigned nr_node,
 	     unsigned nr_cpu, unsigned long long memory, char **why);
 
 #endif

@@ -87,7 +87,7 @@ log_debug(const char *fmt, ...)
 }
 
 void
-fatal(const char *fmt, ...)
+log_fatal(const char *fmt, ...)
 {
 	va_list	ap;
 

@@ -13,6 +13,7 @@ void	log_warn(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	log_info(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	log_debug(const char *, ...) __attribute__((format(printf, 1, 2)));
 /* Start-up only: never reachable from the daemon's request paths. */
-void	fatal(const char *, ...) __attribute__((format(printf, 1, 2), noreturn));
+void	log_fatal(const char *, ...) __attribute__((format(printf, 1, 2),
+    noreturn));
 
 #endif

@@ -236,15 +236,15 @@ test_lkp_style(void)
 	    "block scalar command");
 	roundtrip(jobs[0], "LKP-style");
 
-	ok(job_requires_met(jobs[0], 2, 32, 64ULL << 30, NULL),
+	ok(job_param_requires_met(jobs[0], 2, 32, 64ULL << 30, NULL),
 	    "64G 32-cpu machine meets requires");
-	ok(!job_requires_met(jobs[0], 2, 32, 16ULL << 30, &why),
+	ok(!job_param_requires_met(jobs[0], 2, 32, 16ULL << 30, &why),
 	    "16G machine does not");
 	ok(why != NULL && strstr(why, "'requires.memory'") != NULL,
 	    "the reason names requires.memory");
 	free(why);
 	why = NULL;
-	ok(!job_requires_met(jobs[0], 2, 64, 64ULL << 30, &why),
+	ok(!job_param_requires_met(jobs[0], 2, 64, 64ULL << 30, &why),
 	    "64 cpus is not < 64");
 	ok(why != NULL && strstr(why, "'requires.nr_cpu'") != NULL,
 	    "the reason names requires.nr_cpu");
@@ -287,11 +287,12 @@ test_need_memory(void)
 		}
 		is_str(job_param(jobs[0], "need_memory"), t[i].normal,
 		    "need_memory: %s normalised", t[i].value);
-		ok(job_requires_met(jobs[0], 1, t[i].nr_cpu, t[i].fits, NULL),
-		    "%s fits %llu bytes", t[i].value, t[i].fits);
-		ok(!job_requires_met(jobs[0], 1, t[i].nr_cpu, t[i].short_of,
-		    &why) && why != NULL && strstr(why, "'need_memory'") != NULL,
-		    "%s does not fit one byte less", t[i].value);
+		ok(job_param_requires_met(jobs[0], 1, t[i].nr_cpu, t[i].fits,
+		    NULL), "%s fits %llu bytes", t[i].value, t[i].fits);
+		ok(!job_param_requires_met(jobs[0], 1, t[i].nr_cpu,
+		    t[i].short_of, &why) && why != NULL && strstr(why,
+		    "'need_memory'") != NULL, "%s does not fit one byte less",
+		    t[i].value);
 		free(why);
 		why = NULL;
 		job_list_free(jobs, nr);

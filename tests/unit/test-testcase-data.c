@@ -3,7 +3,7 @@
  * program files are refused at their position; line patterns and
  * expressions; the metrics of dbench's and hackbench's outputs, of JSON
  * records, of {VAR} groups and instances; argv from a job; and
- * testcase_validate, which applies or refuses every parameter.
+ * testcase_check, which applies or refuses every parameter.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -664,7 +664,7 @@ validate(const char *yaml)
 		return last;
 	}
 	for (i = 0; i < nr && cause == NULL; i++)
-		testcase_validate(jobs[i], &cause);
+		testcase_check(jobs[i], &cause);
 	job_list_free(jobs, nr);
 	last = cause != NULL ? cause : xstrdup("ok");
 	return last;
