@@ -109,9 +109,9 @@ testcase_fio_bool(const struct testcase_ctx *ctx, const char *key,
 	return 0;
 }
 
-/* The job's parameters, each checked; at fault: *key. */
+/* The options every fio-basic job sets, with LKP's defaults. */
 static int
-testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
+testcase_fio_opts_common(const struct testcase_ctx *ctx, struct fio_opts *o,
     const char **key, char **cause)
 {
 	static const char *const rws[] = { "read", "write", "randread",
@@ -126,12 +126,6 @@ testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
 	static const char *const services[] = { "roundrobin", "sequential",
 	    "random", NULL };
 	static const char *const yn[] = { "y", "n", NULL };
-	static const char *const gens[] = { "tausworthe", "lfsr",
-	    "tausworthe64", NULL };
-	static const char *const policies[] = { "split", "shared", NULL };
-	unsigned long	 max_cpu;
-	const char	*d;
-	char		*end;
 
 	if ((*key = "test_size", testcase_size(ctx, *key, 1ULL << 30,
 	    &o->test_size, cause)) != 0 ||
@@ -175,7 +169,18 @@ testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
 	    (*key = "stonewall", testcase_fio_bool(ctx, *key, "0",
 	    &o->stonewall)) != 0)
 		return -1;
-	/* written only when given, as fio-setup-basic writes them */
+	return 0;
+}
+
+/* The options fio-setup-basic writes only when given. */
+static int
+testcase_fio_opts_given(const struct testcase_ctx *ctx, struct fio_opts *o,
+    const char **key, char **cause)
+{
+	static const char *const gens[] = { "tausworthe", "lfsr",
+	    "tausworthe64", NULL };
+	char		*end;
+
 	*key = "random_generator";
 	o->randgen = NULL;
 	if (testcase_job_value(ctx->job, *key) != NULL &&
@@ -191,10 +196,23 @@ testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
 		    strcmp(end, "m") != 0 && strcmp(end, "h") != 0)
 			goto bad_ramp;
 	}
-	/*
-	 * cpus_allowed_policy: split or shared (fio's two); with split
-	 * LKP's setup needs cpus_allowed, without it refuses one.
-	 */
+	return 0;
+bad_ramp:
+	return error_set(cause, "'ramp_time' must be a duration in seconds "
+	    "(5, 5s, 1m, 1h), not '%s'", o->ramp);
+}
+
+/*
+ * cpus_allowed_policy: split or shared (fio's two); with split LKP's
+ * setup needs cpus_allowed, without it refuses one.
+ */
+static int
+testcase_fio_opts_cpus(const struct testcase_ctx *ctx, struct fio_opts *o,
+    const char **key, char **cause)
+{
+	static const char *const policies[] = { "split", "shared", NULL };
+	unsigned long	 max_cpu;
+
 	*key = "cpus_allowed_policy";
 	o->cpus_policy = NULL;
 	if (testcase_job_value(ctx->job, *key) != NULL &&
@@ -204,10 +222,12 @@ testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
 	*key = "cpus_allowed";
 	o->cpus = testcase_job_value(ctx->job, *key);
 	if (o->cpus_policy != NULL && strcmp(o->cpus_policy, "split") == 0 &&
-	    o->cpus == NULL)
-		return *key = "cpus_allowed_policy", error_set(cause, "'cpus_allowed_policy' is split and "
+	    o->cpus == NULL) {
+		*key = "cpus_allowed_policy";
+		return error_set(cause, "'cpus_allowed_policy' is split and "
 		    "'cpus_allowed' is not given (LKP's fio-setup-basic "
 		    "needs it then)");
+	}
 	if (o->cpus != NULL && (o->cpus_policy == NULL ||
 	    strcmp(o->cpus_policy, "split") != 0))
 		return error_set(cause, "'cpus_allowed' without "
@@ -222,6 +242,16 @@ testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
 		return error_set(cause, "'cpus_allowed' is '%s': CPU %lu, "
 		    "and the machine has %u CPUs (fio refuses a CPU it does "
 		    "not have)", o->cpus, max_cpu, ctx->nr_cpu);
+	return 0;
+}
+
+/* raw_disk and random_distribution, and the size against the block. */
+static int
+testcase_fio_opts_disk(const struct testcase_ctx *ctx, struct fio_opts *o,
+    const char **key, char **cause)
+{
+	const char	*d;
+
 	*key = "raw_disk";
 	if (strcmp(o->raw, "1") == 0 && (job_param(ctx->job, "fs") != NULL ||
 	    job_param(ctx->job, "fs.fs") != NULL))
@@ -243,15 +273,23 @@ testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
 		return error_set(cause, "'random_distribution' must be random, "
 		    "zipf:N, pareto:N, normal:N or zoned:..., not '%s'", d);
 	o->dist = d;
-	goto sizes;
-bad_ramp:
-	return error_set(cause, "'ramp_time' must be a duration in seconds "
-	    "(5, 5s, 1m, 1h), not '%s'", o->ramp);
-sizes:
 	*key = "test_size";
 	if (o->test_size / o->tasks < o->bs)
 		return error_set(cause, "'test_size' %llu is less than 'bs' "
 		    "%llu per task", o->test_size, o->bs);
+	return 0;
+}
+
+/* The job's parameters, each checked; at fault: *key. */
+static int
+testcase_fio_opts(const struct testcase_ctx *ctx, struct fio_opts *o,
+    const char **key, char **cause)
+{
+	if (testcase_fio_opts_common(ctx, o, key, cause) != 0 ||
+	    testcase_fio_opts_given(ctx, o, key, cause) != 0 ||
+	    testcase_fio_opts_cpus(ctx, o, key, cause) != 0 ||
+	    testcase_fio_opts_disk(ctx, o, key, cause) != 0)
+		return -1;
 	return 0;
 }
 

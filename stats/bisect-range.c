@@ -704,10 +704,7 @@ bisect_range_decide(struct bisect_state *st, const struct bisect_range *r)
 		bisect_range_candidate(st, set[i]);
 	s = BISECT_AMBIGUOUS;
 out:
-	/*
-	 * a part decided inside bisect_range_confirm has shown its progress
-	 * first
-	 */
+	/* one decided in bisect_range_confirm showed its progress there */
 	if (s == BISECT_CONTINUE)
 		bisect_range_progress(st, n99);
 	free(set);
