@@ -78,7 +78,7 @@ report_spread_of(const struct store_series *s, struct report_spread *out)
 	out->min = INFINITY;
 	out->max = -INFINITY;
 	for (r = 0; r < out->runs; r++) {
-		spread_compute(&one, s->instances + r * out->per, out->per);
+		summary_spread(&one, s->instances + r * out->per, out->per);
 		out->jain[r] = one.jain;
 		out->cv[r] = one.cv;
 		out->jain_mean += one.jain / (double)out->runs;

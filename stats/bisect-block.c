@@ -12,37 +12,13 @@
 #include <gsl/gsl_errno.h>
 
 #include "stats/bisect-block.h"
+#include "stats/bisect-block-factor.h"
 #include "util/xalloc.h"
-
-#define BISECT_BLOCK_NONE	((size_t)-1)
-
-/* the samples of the fit, one entry each */
-struct bisect_block_data {
-	size_t		 n;
-	double		*y;		/* log value, or value */
-	size_t		*com;		/* row: index into rows[] */
-	size_t		*lvl[2];	/* boot, window; NONE when unknown */
-	size_t		*unit;		/* unit within the commit's row */
-	double		*t;		/* time, NAN when unknown */
-	const char	**boot;
-	size_t		*src;		/* the sample's index in its commit */
-	size_t		*rows;		/* commit of each row */
-	size_t		 nr_rows;
-	size_t		*row_start;	/* samples grouped by row */
-};
 
 static int
 bisect_block_cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static size_t
-bisect_block_root(size_t *up, size_t x)
-{
-	while (up[x] != x)
-		x = up[x] = up[up[x]];
-	return x;
 }
 
 void
@@ -123,87 +99,6 @@ bisect_block_nested_f(const double *y, const size_t *group,
 	return p;
 }
 
-/*
- * Which levels of a factor can be fitted, as for machines: those sharing
- * enough commits with the other fitted ones (pruned until none falls
- * out), then only the largest group linked by shared commits. cnt is
- * rows x levels. Returns the number fitted.
- */
-static size_t
-bisect_block_select(unsigned char *fitted, const size_t *cnt, size_t rows,
-    size_t m)
-{
-	size_t	*up, *size, *nsamp, r, j, k, shared, best = 0, nr = 0, first;
-	int	 changed = 1, other;
-
-	if (m == 0)
-		return 0;
-	up = xcalloc(m, sizeof *up);
-	size = xcalloc(m, sizeof *size);
-	nsamp = xcalloc(m, sizeof *nsamp);
-	for (j = 0; j < m; j++) {
-		fitted[j] = 1;
-		for (r = 0; r < rows; r++)
-			nsamp[j] += cnt[r * m + j];
-	}
-	while (changed) {
-		changed = 0;
-		for (j = 0; j < m; j++) {
-			if (!fitted[j])
-				continue;
-			shared = 0;
-			for (r = 0; r < rows; r++) {
-				if (cnt[r * m + j] == 0)
-					continue;
-				other = 0;
-				for (k = 0; k < m && !other; k++)
-					other = k != j && fitted[k] &&
-					    cnt[r * m + k] > 0;
-				shared += other;
-			}
-			if (shared < BISECT_BLOCK_MIN_COMMITS) {
-				fitted[j] = 0;
-				changed = 1;
-			}
-		}
-	}
-	for (j = 0; j < m; j++)
-		up[j] = j;
-	for (r = 0; r < rows; r++) {
-		first = BISECT_BLOCK_NONE;
-		for (j = 0; j < m; j++) {
-			if (cnt[r * m + j] == 0 || !fitted[j])
-				continue;
-			if (first == BISECT_BLOCK_NONE)
-				first = j;
-			else
-				up[bisect_block_root(up, j)] =
-				    bisect_block_root(up, first);
-		}
-	}
-	for (j = 0; j < m; j++)
-		if (fitted[j])
-			size[bisect_block_root(up, j)] += nsamp[j];
-	for (j = 0; j < m; j++)
-		if (size[bisect_block_root(up, j)] >
-		    size[bisect_block_root(up, best)])
-			best = j;
-	best = bisect_block_root(up, best);
-	for (j = 0; j < m; j++) {
-		if (fitted[j] && bisect_block_root(up, j) != best)
-			fitted[j] = 0;
-		nr += fitted[j];
-	}
-	if (nr < 2) {
-		memset(fitted, 0, m);
-		nr = 0;
-	}
-	free(up);
-	free(size);
-	free(nsamp);
-	return nr;
-}
-
 /* a sample's time order: by time, then by where it came */
 static const double *bisect_block_sort_t;
 
@@ -218,21 +113,14 @@ bisect_block_cmp_time(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/*
- * The levels of both factors, and each sample's unit within its commit
- * (a new one where the boot changes or, in time order, more than
- * BISECT_BLOCK_BATCH_GAP other runs came between two of the commit's).
- * Returns the number of levels of each factor in m[].
- */
-static void
-bisect_block_levels(struct bisect_block_data *d, size_t m[2])
+/* each sample's boot level (NONE when unknown); returns the number */
+static size_t
+bisect_block_boot_levels(struct bisect_block_data *d)
 {
 	const char	**names;
-	size_t		 *order, *rank, i, k, nt = 0, nb = 0, r, u, prev;
-	size_t		  lo, hi, mid;
+	size_t		  i, k, nb = 0, m, lo, hi, mid;
 	int		  c;
 
-	m[0] = m[1] = 0;
 	names = xcalloc(d->n + 1, sizeof *names);
 	for (i = 0; i < d->n; i++)
 		if (d->boot[i] != NULL)
@@ -241,13 +129,13 @@ bisect_block_levels(struct bisect_block_data *d, size_t m[2])
 	for (i = 0, k = 0; i < nb; i++)
 		if (k == 0 || strcmp(names[i], names[k - 1]) != 0)
 			names[k++] = names[i];
-	m[0] = k;
+	m = k;
 	for (i = 0; i < d->n; i++) {
 		d->lvl[0][i] = BISECT_BLOCK_NONE;
 		if (d->boot[i] == NULL)
 			continue;
 		lo = 0;
-		hi = m[0];
+		hi = m;
 		while (lo < hi) {
 			mid = lo + (hi - lo) / 2;
 			c = strcmp(names[mid], d->boot[i]);
@@ -262,9 +150,19 @@ bisect_block_levels(struct bisect_block_data *d, size_t m[2])
 		}
 	}
 	free(names);
+	return m;
+}
+
+/*
+ * Each sample's time window (NONE when unknown) and its rank in time
+ * order (NONE when its time is); returns the number of windows.
+ */
+static size_t
+bisect_block_window_levels(struct bisect_block_data *d, size_t *rank)
+{
+	size_t	*order, i, k, nt = 0, m;
 
 	order = xcalloc(d->n + 1, sizeof *order);
-	rank = xcalloc(d->n + 1, sizeof *rank);
 	for (i = 0; i < d->n; i++) {
 		d->lvl[1][i] = BISECT_BLOCK_NONE;
 		rank[i] = BISECT_BLOCK_NONE;
@@ -278,7 +176,7 @@ bisect_block_levels(struct bisect_block_data *d, size_t m[2])
 		rank[order[k]] = k;
 		d->lvl[1][order[k]] = k / BISECT_BLOCK_WINDOW;
 	}
-	m[1] = nt ? (nt - 1) / BISECT_BLOCK_WINDOW + 1 : 0;
+	m = nt ? (nt - 1) / BISECT_BLOCK_WINDOW + 1 : 0;
 	/*
 	 * A window is a block only where its commits' runs are interleaved
 	 * (BISECT_BLOCK_SWITCHES changes of commit in it): in a window of
@@ -295,10 +193,18 @@ bisect_block_levels(struct bisect_block_data *d, size_t m[2])
 			for (q = k; q < e; q++)
 				d->lvl[1][order[q]] = BISECT_BLOCK_NONE;
 	}
+	free(order);
+	return m;
+}
 
-	/* units: walk each row's samples in time order */
+/* the units: walk each row's samples in time order */
+static void
+bisect_block_units(struct bisect_block_data *d, const size_t *rank)
+{
+	size_t	r, i, j, u, prev;
+
 	for (r = 0; r < d->nr_rows; r++) {
-		size_t	s0 = d->row_start[r], s1 = d->row_start[r + 1], j;
+		size_t	s0 = d->row_start[r], s1 = d->row_start[r + 1];
 		size_t	*ix = xcalloc(s1 - s0 + 1, sizeof *ix), ni = 0;
 
 		for (i = s0; i < s1; i++)
@@ -330,149 +236,229 @@ bisect_block_levels(struct bisect_block_data *d, size_t m[2])
 		}
 		free(ix);
 	}
-	free(order);
-	free(rank);
 }
 
 /*
- * Least squares for one factor beside the free commit levels: with the
- * commit levels eliminated, the offsets o of the fitted levels solve
- * C o = q, C = diag(n_l) - sum over commits of N_c N_c' / n_c and q the
- * levels' totals less what their commits' means predict (the reduced
- * normal equations of the unbalanced two-way layout). When every sample
- * of the fitted commits lies in a fitted level, C 1 = 0 and the offsets
- * are centred (C + 1 1' / L). The sum of squares the factor explains is
- * o' q on L - 1 (or L) degrees of freedom, tested by F against the
- * residual. Returns p, NaN when there is nothing to test.
+ * The levels of both factors, and each sample's unit within its commit
+ * (a new one where the boot changes or, in time order, more than
+ * BISECT_BLOCK_BATCH_GAP other runs came between two of the commit's).
+ * Returns the number of levels of each factor in m[].
  */
-static double
-bisect_block_factor_ls(const struct bisect_block_data *d, size_t f,
-    size_t m, const unsigned char *fitted, double *off, size_t *dfout)
+static void
+bisect_block_levels(struct bisect_block_data *d, size_t m[2])
 {
-	size_t	*map = xcalloc(m + 1, sizeof *map), L = 0, i, j, k, r, piv;
-	double	*C, *q, *rs, *rn, *N, rss0 = 0, ssf = 0, x, sum, scale = 0;
-	double	 fstat, dfr, p = NAN;
-	int	 deficient = 1;
-	gsl_error_handler_t *old;
+	size_t	*rank;
 
-	*dfout = 0;
-	for (j = 0; j < m; j++)
-		map[j] = fitted[j] ? L++ : BISECT_BLOCK_NONE;
-	for (j = 0; j < m; j++)
-		off[j] = 0;
-	if (L < 2) {
-		free(map);
-		return NAN;
-	}
-	C = xcalloc(L * L, sizeof *C);
-	q = xcalloc(L, sizeof *q);
-	rs = xcalloc(d->nr_rows + 1, sizeof *rs);
-	rn = xcalloc(d->nr_rows + 1, sizeof *rn);
-	N = xcalloc(L + 1, sizeof *N);
-	for (i = 0; i < d->n; i++) {
-		rs[d->com[i]] += d->y[i];
-		rn[d->com[i]]++;
-	}
-	for (i = 0; i < d->n; i++) {
-		x = d->y[i] - rs[d->com[i]] / rn[d->com[i]];
-		rss0 += x * x;
-		if (d->lvl[f][i] == BISECT_BLOCK_NONE ||
-		    (k = map[d->lvl[f][i]]) == BISECT_BLOCK_NONE)
+	m[0] = m[1] = 0;
+	m[0] = bisect_block_boot_levels(d);
+	rank = xcalloc(d->n + 1, sizeof *rank);
+	m[1] = bisect_block_window_levels(d, rank);
+	bisect_block_units(d, rank);
+	free(rank);
+}
+
+/* commit i's samples as the fit takes them: samples[i], or its own */
+static const double *
+bisect_block_source(const struct bisect_commit *commits,
+    const double *const *samples, size_t i)
+{
+	return samples != NULL && samples[i] != NULL ? samples[i] :
+	    commits[i].samples;
+}
+
+static void
+bisect_block_data_release(struct bisect_block_data *d)
+{
+	free(d->y);
+	free(d->com);
+	free(d->lvl[0]);
+	free(d->lvl[1]);
+	free(d->unit);
+	free(d->t);
+	free(d->boot);
+	free(d->src);
+	free(d->rows);
+	free(d->row_start);
+}
+
+/*
+ * The finite samples of the commits with times or boots (n of them at
+ * most), a row per commit that has any. *ratio becomes 0 when one is not
+ * positive. Returns 1 when any sample has a time or a boot.
+ */
+static int
+bisect_block_data_fill(struct bisect_block_data *d,
+    const struct bisect_commit *commits, const double *const *samples,
+    size_t nr, size_t n, int *ratio)
+{
+	const double	*s;
+	size_t		 i, k, base;
+	int		 any_time = 0, any_boot = 0;
+
+	d->y = xcalloc(n, sizeof *d->y);
+	d->com = xcalloc(n, sizeof *d->com);
+	d->lvl[0] = xcalloc(n, sizeof *d->lvl[0]);
+	d->lvl[1] = xcalloc(n, sizeof *d->lvl[1]);
+	d->unit = xcalloc(n, sizeof *d->unit);
+	d->t = xcalloc(n, sizeof *d->t);
+	d->boot = xcalloc(n, sizeof *d->boot);
+	d->src = xcalloc(n, sizeof *d->src);
+	d->rows = xcalloc(nr, sizeof *d->rows);
+	d->row_start = xcalloc(nr + 1, sizeof *d->row_start);
+	for (i = 0; i < nr; i++) {
+		const struct bisect_commit *cm = &commits[i];
+
+		if (cm->times == NULL && cm->boots == NULL)
 			continue;
-		C[k * L + k]++;
-		q[k] += d->y[i];
-	}
-	for (r = 0; r < d->nr_rows; r++) {
-		memset(N, 0, L * sizeof *N);
-		sum = 0;
-		for (i = d->row_start[r]; i < d->row_start[r + 1]; i++)
-			if (d->lvl[f][i] != BISECT_BLOCK_NONE &&
-			    (k = map[d->lvl[f][i]]) != BISECT_BLOCK_NONE) {
-				N[k]++;
-				sum++;
-			}
-		if (sum == 0)
-			continue;
-		if (sum < rn[r])
-			deficient = 0;
-		for (j = 0; j < L; j++) {
-			if (N[j] == 0)
+		s = bisect_block_source(commits, samples, i);
+		base = d->n;
+		for (k = 0; k < cm->nr_samples; k++) {
+			if (!isfinite(s[k]))
 				continue;
-			q[j] -= N[j] * rs[r] / rn[r];
-			for (k = 0; k < L; k++)
-				C[j * L + k] -= N[j] * N[k] / rn[r];
+			d->y[d->n] = s[k];
+			d->com[d->n] = d->nr_rows;
+			d->t[d->n] = cm->times != NULL ? cm->times[k] : NAN;
+			d->boot[d->n] = cm->boots != NULL ? cm->boots[k] : NULL;
+			d->src[d->n] = k;
+			any_time |= isfinite(d->t[d->n]);
+			any_boot |= d->boot[d->n] != NULL;
+			if (s[k] <= 0)
+				*ratio = 0;
+			d->n++;
+		}
+		if (d->n > base) {
+			d->row_start[d->nr_rows] = base;
+			d->rows[d->nr_rows++] = i;
 		}
 	}
-	for (j = 0; j < L; j++)
-		scale = fmax(scale, fabs(C[j * L + j]));
-	if (deficient)
-		for (j = 0; j < L * L; j++)
-			C[j] += 1.0 / (double)L;
-	/* Gaussian elimination with partial pivoting; q becomes o */
-	{
-		double	*A = xcalloc(L * L, sizeof *A), *b = xcalloc(L, sizeof *b);
+	d->row_start[d->nr_rows] = d->n;
+	return any_time || any_boot;
+}
 
-		memcpy(A, C, L * L * sizeof *A);
-		memcpy(b, q, L * sizeof *b);
-		for (k = 0; k < L; k++) {
-			piv = k;
-			for (j = k + 1; j < L; j++)
-				if (fabs(A[j * L + k]) > fabs(A[piv * L + k]))
-					piv = j;
-			if (!(fabs(A[piv * L + k]) > 1e-9 * scale)) {
-				free(A);
-				free(b);
-				goto out;
-			}
-			if (piv != k) {
-				for (j = 0; j < L; j++) {
-					x = A[k * L + j];
-					A[k * L + j] = A[piv * L + j];
-					A[piv * L + j] = x;
-				}
-				x = b[k];
-				b[k] = b[piv];
-				b[piv] = x;
-			}
-			for (j = k + 1; j < L; j++) {
-				x = A[j * L + k] / A[k * L + k];
-				if (x == 0)
-					continue;
-				for (i = k; i < L; i++)
-					A[j * L + i] -= x * A[k * L + i];
-				b[j] -= x * b[k];
-			}
-		}
-		for (k = L; k-- > 0;) {
-			x = b[k];
-			for (j = k + 1; j < L; j++)
-				x -= A[k * L + j] * b[j];
-			b[k] = x / A[k * L + k];
-		}
-		for (j = 0; j < L; j++)
-			ssf += b[j] * q[j];
-		for (j = 0; j < m; j++)
-			if (map[j] != BISECT_BLOCK_NONE)
-				off[j] = b[map[j]];
-		free(A);
-		free(b);
+/* which levels of each factor are fitted (bisect_block_factor_select) */
+static void
+bisect_block_select_all(struct bisect_block_fit *bf,
+    const struct bisect_block_data *d, const size_t m[2],
+    unsigned char *fitted[2])
+{
+	size_t	*cnt, i, j, f;
+
+	bf->boots.nr_levels = m[0];
+	bf->windows.nr_levels = m[1];
+	bf->boots.offset = xcalloc(m[0] + 1, sizeof *bf->boots.offset);
+	bf->windows.offset = xcalloc(m[1] + 1, sizeof *bf->windows.offset);
+	for (f = 0; f < 2; f++) {
+		fitted[f] = xcalloc(m[f] + 1, 1);
+		cnt = xcalloc(d->nr_rows * m[f] + 1, sizeof *cnt);
+		for (i = 0; i < d->n; i++)
+			if (d->lvl[f][i] != BISECT_BLOCK_NONE)
+				cnt[d->com[i] * m[f] + d->lvl[f][i]]++;
+		bisect_block_factor_select(fitted[f], cnt, d->nr_rows, m[f]);
+		free(cnt);
 	}
-	*dfout = deficient ? L - 1 : L;
-	dfr = (double)d->n - (double)d->nr_rows - (double)*dfout;
-	if (dfr > 0 && rss0 - ssf > 0 && ssf > 0) {
-		fstat = (ssf / (double)*dfout) / ((rss0 - ssf) / dfr);
-		old = gsl_set_error_handler_off();
-		p = gsl_cdf_fdist_Q(fstat, (double)*dfout, dfr);
-		gsl_set_error_handler(old);
+	bf->boots.nr_fitted = 0;
+	for (j = 0; j < m[0]; j++)
+		bf->boots.nr_fitted += fitted[0][j];
+	for (j = 0; j < m[1]; j++)
+		bf->windows.nr_fitted += fitted[1][j];
+}
+
+/*
+ * Each sample's unit numbered across commits (uid) and its commit's row
+ * (ug); returns the number of units.
+ */
+static size_t
+bisect_block_unit_ids(const struct bisect_block_data *d, size_t *uid,
+    size_t *ug)
+{
+	size_t	r, i, nu;
+
+	for (r = 0, nu = 0; r < d->nr_rows; r++) {
+		size_t	top = 0;
+
+		for (i = d->row_start[r]; i < d->row_start[r + 1]; i++) {
+			uid[i] = nu + d->unit[i];
+			ug[i] = r;
+			if (d->unit[i] + 1 > top)
+				top = d->unit[i] + 1;
+		}
+		nu += top;
 	}
-out:
-	free(map);
-	free(C);
-	free(q);
-	free(rs);
-	free(rn);
-	free(N);
-	return p;
+	return nu;
+}
+
+/*
+ * Widen every deviation from its unit's mean (nu units, uid[] each
+ * sample's) by sqrt(1 + m s_u^2 / s_r^2), m runs per unit, s_u^2 from
+ * n0 of the unbalanced nested design.
+ */
+static void
+bisect_block_widen(struct bisect_block_fit *bf, struct bisect_block_data *d,
+    const size_t *uid, size_t nu)
+{
+	double	*us, *un, x, ms_b, ms_w, n0, sumsq, su2, runs_per;
+	size_t	 i, j, r;
+
+	us = xcalloc(nu + 1, sizeof *us);
+	un = xcalloc(nu + 1, sizeof *un);
+	for (i = 0; i < d->n; i++) {
+		us[uid[i]] += d->y[i];
+		un[uid[i]]++;
+	}
+	ms_w = 0;
+	for (i = 0; i < d->n; i++) {
+		x = d->y[i] - us[uid[i]] / un[uid[i]];
+		ms_w += x * x;
+	}
+	ms_w /= bf->unit_df2;
+	ms_b = bf->unit_f * ms_w;
+	sumsq = 0;
+	for (r = 0; r < d->nr_rows; r++) {
+		double	q = 0;
+		size_t	u0 = uid[d->row_start[r]], u1 = u0;
+		size_t	rown = d->row_start[r + 1] - d->row_start[r];
+
+		for (i = d->row_start[r]; i < d->row_start[r + 1]; i++)
+			if (uid[i] > u1)
+				u1 = uid[i];
+		for (j = u0; j <= u1; j++)
+			q += un[j] * un[j];
+		sumsq += q / (double)rown;
+	}
+	n0 = ((double)d->n - sumsq) / bf->unit_df1;
+	su2 = n0 > 0 ? fmax(0, (ms_b - ms_w) / n0) : 0;
+	runs_per = (double)d->n / (double)nu;
+	bf->widen = sqrt(1 + runs_per * su2 / ms_w);
+	for (i = 0; i < d->n; i++) {
+		x = us[uid[i]] / un[uid[i]];
+		d->y[i] = x + (d->y[i] - x) * bf->widen;
+	}
+	free(us);
+	free(un);
+}
+
+/* the adjusted samples, the others of each commit as they came */
+static void
+bisect_block_samples_out(struct bisect_block_fit *bf,
+    const struct bisect_block_data *d, const struct bisect_commit *commits,
+    const double *const *samples, size_t nr)
+{
+	const double	*s;
+	size_t		 r, i, k;
+
+	bf->samples = xcalloc(nr, sizeof *bf->samples);
+	for (r = 0; r < d->nr_rows; r++) {
+		const struct bisect_commit *cm = &commits[d->rows[r]];
+
+		i = d->rows[r];
+		s = bisect_block_source(commits, samples, i);
+		bf->samples[i] = xcalloc(cm->nr_samples + 1,
+		    sizeof *bf->samples[i]);
+		memcpy(bf->samples[i], s, cm->nr_samples * sizeof *s);
+		for (k = d->row_start[r]; k < d->row_start[r + 1]; k++)
+			bf->samples[i][d->src[k]] = bf->ratio ? exp(d->y[k]) :
+			    d->y[k];
+	}
 }
 
 size_t
@@ -481,15 +467,10 @@ bisect_block_adjust(struct bisect_block_fit *bf,
     size_t nr)
 {
 	struct bisect_block_data d;
-	const double	*s;
-	size_t		 i, k, n = 0, r, f, m[2] = { 0, 0 }, j, nfit = 0;
-	size_t		*cnt = NULL, *rown = NULL;
-	size_t		*ug = NULL, *uid = NULL, nu, base;
+	size_t		 i, n = 0, f, m[2] = { 0, 0 }, nu;
+	size_t		*ug = NULL, *uid = NULL;
 	unsigned char	*fitted[2] = { NULL, NULL };
-	double		*off[2] = { NULL, NULL };
-	double		*us = NULL, *un = NULL, x, ms_b, ms_w, n0;
-	double		 sumsq, su2, runs_per;
-	int		 ratio = 1, any_time = 0, any_boot = 0, changed = 0;
+	int		 ratio = 1, changed = 0;
 
 	memset(bf, 0, sizeof *bf);
 	memset(&d, 0, sizeof d);
@@ -503,118 +484,25 @@ bisect_block_adjust(struct bisect_block_fit *bf,
 	}
 	if (n == 0)
 		return 0;
-	d.y = xcalloc(n, sizeof *d.y);
-	d.com = xcalloc(n, sizeof *d.com);
-	d.lvl[0] = xcalloc(n, sizeof *d.lvl[0]);
-	d.lvl[1] = xcalloc(n, sizeof *d.lvl[1]);
-	d.unit = xcalloc(n, sizeof *d.unit);
-	d.t = xcalloc(n, sizeof *d.t);
-	d.boot = xcalloc(n, sizeof *d.boot);
-	d.src = xcalloc(n, sizeof *d.src);
-	d.rows = xcalloc(nr, sizeof *d.rows);
-	d.row_start = xcalloc(nr + 1, sizeof *d.row_start);
-	for (i = 0; i < nr; i++) {
-		const struct bisect_commit *cm = &commits[i];
-
-		if (cm->times == NULL && cm->boots == NULL)
-			continue;
-		s = samples != NULL && samples[i] != NULL ? samples[i] :
-		    cm->samples;
-		base = d.n;
-		for (k = 0; k < cm->nr_samples; k++) {
-			if (!isfinite(s[k]))
-				continue;
-			d.y[d.n] = s[k];
-			d.com[d.n] = d.nr_rows;
-			d.t[d.n] = cm->times != NULL ? cm->times[k] : NAN;
-			d.boot[d.n] = cm->boots != NULL ? cm->boots[k] : NULL;
-			d.src[d.n] = k;
-			any_time |= isfinite(d.t[d.n]);
-			any_boot |= d.boot[d.n] != NULL;
-			if (s[k] <= 0)
-				ratio = 0;
-			d.n++;
-		}
-		if (d.n > base) {
-			d.row_start[d.nr_rows] = base;
-			d.rows[d.nr_rows++] = i;
-		}
-	}
-	d.row_start[d.nr_rows] = d.n;
-	if (d.n == 0 || (!any_time && !any_boot))
+	if (!bisect_block_data_fill(&d, commits, samples, nr, n, &ratio) ||
+	    d.n == 0)
 		goto out;
 	bf->ratio = ratio;
 	if (ratio)
 		for (i = 0; i < d.n; i++)
 			d.y[i] = log(d.y[i]);
 	bisect_block_levels(&d, m);
-
-	rown = xcalloc(d.nr_rows + 1, sizeof *rown);
-	for (r = 0; r < d.nr_rows; r++)
-		rown[r] = d.row_start[r + 1] - d.row_start[r];
-	bf->boots.nr_levels = m[0];
-	bf->windows.nr_levels = m[1];
-	bf->boots.offset = xcalloc(m[0] + 1, sizeof *bf->boots.offset);
-	bf->windows.offset = xcalloc(m[1] + 1, sizeof *bf->windows.offset);
-	for (f = 0; f < 2; f++) {
-		fitted[f] = xcalloc(m[f] + 1, 1);
-		off[f] = xcalloc(m[f] + 1, sizeof *off[f]);
-		cnt = xcalloc(d.nr_rows * m[f] + 1, sizeof *cnt);
-		for (i = 0; i < d.n; i++)
-			if (d.lvl[f][i] != BISECT_BLOCK_NONE)
-				cnt[d.com[i] * m[f] + d.lvl[f][i]]++;
-		nfit += bisect_block_select(fitted[f], cnt, d.nr_rows, m[f]);
-		free(cnt);
-		cnt = NULL;
-	}
-	bf->boots.nr_fitted = 0;
-	for (j = 0; j < m[0]; j++)
-		bf->boots.nr_fitted += fitted[0][j];
-	for (j = 0; j < m[1]; j++)
-		bf->windows.nr_fitted += fitted[1][j];
-
-	/*
-	 * Each factor in turn, on what the one before left: its offsets
-	 * come out only when they explain significantly more than noise.
-	 */
-	for (f = 0; f < 2; f++) {
-		struct bisect_block_factor *bk = f == 0 ? &bf->boots :
-		    &bf->windows;
-		size_t	df;
-
-		bk->p = bisect_block_factor_ls(&d, f, m[f], fitted[f],
-		    off[f], &df);
-		bk->df = df;
-		if (!(bk->p < BISECT_BLOCK_FACTOR_ALPHA))
-			continue;
-		bk->applied = 1;
-		for (i = 0; i < d.n; i++) {
-			if (d.lvl[f][i] == BISECT_BLOCK_NONE ||
-			    !fitted[f][d.lvl[f][i]])
-				continue;
-			x = off[f][d.lvl[f][i]];
-			if (x != 0)
-				changed = 1;
-			d.y[i] -= x;
-		}
-		for (j = 0; j < m[f]; j++)
-			bk->offset[j] = off[f][j];
-	}
+	bisect_block_select_all(bf, &d, m, fitted);
+	/* each factor in turn, on what the one before left */
+	changed |= bisect_block_factor_take_out(&bf->boots, &d, 0, m[0],
+	    fitted[0]);
+	changed |= bisect_block_factor_take_out(&bf->windows, &d, 1, m[1],
+	    fitted[1]);
 
 	/* the units within commits: do they differ more than runs do? */
 	uid = xcalloc(d.n, sizeof *uid);
 	ug = xcalloc(d.n, sizeof *ug);
-	for (r = 0, nu = 0; r < d.nr_rows; r++) {
-		size_t	top = 0;
-
-		for (i = d.row_start[r]; i < d.row_start[r + 1]; i++) {
-			uid[i] = nu + d.unit[i];
-			ug[i] = r;
-			if (d.unit[i] + 1 > top)
-				top = d.unit[i] + 1;
-		}
-		nu += top;
-	}
+	nu = bisect_block_unit_ids(&d, uid, ug);
 	bf->unit_p = bisect_block_nested_f(d.y, ug, uid, d.n, &bf->unit_f,
 	    &bf->unit_df1, &bf->unit_df2);
 	/*
@@ -624,79 +512,17 @@ bisect_block_adjust(struct bisect_block_fit *bf,
 	 * than it can get. BISECT_BLOCK_WIDEN turns it on.
 	 */
 	if (BISECT_BLOCK_WIDEN && bf->unit_p < BISECT_BLOCK_UNIT_ALPHA) {
-		us = xcalloc(nu + 1, sizeof *us);
-		un = xcalloc(nu + 1, sizeof *un);
-		for (i = 0; i < d.n; i++) {
-			us[uid[i]] += d.y[i];
-			un[uid[i]]++;
-		}
-		ms_w = 0;
-		for (i = 0; i < d.n; i++) {
-			x = d.y[i] - us[uid[i]] / un[uid[i]];
-			ms_w += x * x;
-		}
-		ms_w /= bf->unit_df2;
-		ms_b = bf->unit_f * ms_w;
-		/* n0 of the unbalanced nested design */
-		sumsq = 0;
-		for (r = 0; r < d.nr_rows; r++) {
-			double	q = 0;
-			size_t	u0 = uid[d.row_start[r]], u1 = u0;
-
-			for (i = d.row_start[r]; i < d.row_start[r + 1]; i++)
-				if (uid[i] > u1)
-					u1 = uid[i];
-			for (j = u0; j <= u1; j++)
-				q += un[j] * un[j];
-			sumsq += q / (double)rown[r];
-		}
-		n0 = ((double)d.n - sumsq) / bf->unit_df1;
-		su2 = n0 > 0 ? fmax(0, (ms_b - ms_w) / n0) : 0;
-		runs_per = (double)d.n / (double)nu;
-		bf->widen = sqrt(1 + runs_per * su2 / ms_w);
-		for (i = 0; i < d.n; i++) {
-			x = us[uid[i]] / un[uid[i]];
-			d.y[i] = x + (d.y[i] - x) * bf->widen;
-		}
+		bisect_block_widen(bf, &d, uid, nu);
 		changed = 1;
 	}
-
-	if (!changed)
-		goto out;
-	bf->samples = xcalloc(nr, sizeof *bf->samples);
-	for (r = 0; r < d.nr_rows; r++) {
-		const struct bisect_commit *cm = &commits[d.rows[r]];
-
-		i = d.rows[r];
-		s = samples != NULL && samples[i] != NULL ? samples[i] :
-		    cm->samples;
-		bf->samples[i] = xcalloc(cm->nr_samples + 1,
-		    sizeof *bf->samples[i]);
-		memcpy(bf->samples[i], s, cm->nr_samples * sizeof *s);
-		for (k = d.row_start[r]; k < d.row_start[r + 1]; k++)
-			bf->samples[i][d.src[k]] = ratio ? exp(d.y[k]) : d.y[k];
-	}
+	if (changed)
+		bisect_block_samples_out(bf, &d, commits, samples, nr);
 out:
-	free(d.y);
-	free(d.com);
-	free(d.lvl[0]);
-	free(d.lvl[1]);
-	free(d.unit);
-	free(d.t);
-	free(d.boot);
-	free(d.src);
-	free(d.rows);
-	free(d.row_start);
-	for (f = 0; f < 2; f++) {
+	bisect_block_data_release(&d);
+	for (f = 0; f < 2; f++)
 		free(fitted[f]);
-		free(off[f]);
-	}
-	free(cnt);
-	free(rown);
 	free(uid);
 	free(ug);
-	free(us);
-	free(un);
 	if (bf->samples == NULL)
 		return 0;
 	return (bf->boots.applied ? bf->boots.nr_fitted : 0) +

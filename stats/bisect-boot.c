@@ -31,7 +31,7 @@ bisect_boot_release(struct bisect_boot_units *bu)
 
 /* the index of boot b among the first n distinct of names[] */
 static size_t
-boot_find(const char *const *names, size_t n, const char *b)
+bisect_boot_find(const char *const *names, size_t n, const char *b)
 {
 	size_t	i;
 
@@ -84,7 +84,7 @@ bisect_boot_units(struct bisect_boot_units *bu, struct bisect_commit *out,
 			const char *b = commits[i].boots[k] != NULL ?
 			    commits[i].boots[k] : "";
 
-			if ((u = boot_find(names, nb, b)) == nb)
+			if ((u = bisect_boot_find(names, nb, b)) == nb)
 				names[nb++] = b;
 			y[n] = ratio ? log(x[k]) : x[k];
 			grp[n] = i;
@@ -115,7 +115,7 @@ bisect_boot_units(struct bisect_boot_units *bu, struct bisect_commit *out,
 			const char *b = commits[i].boots[k] != NULL ?
 			    commits[i].boots[k] : "";
 
-			if ((u = boot_find(names, nb, b)) == nb)
+			if ((u = bisect_boot_find(names, nb, b)) == nb)
 				names[nb++] = b;
 			sum[u] += x[k];
 			cnt[u]++;

@@ -13,7 +13,7 @@
 static const struct bisect_commit *image_sort_commits;
 
 static int
-image_cmp(const void *a, const void *b)
+bisect_image_cmp(const void *a, const void *b)
 {
 	size_t	x = *(const size_t *)a, y = *(const size_t *)b;
 	int	c;
@@ -60,7 +60,7 @@ bisect_image_pool(struct bisect_image *im, struct bisect_commit *out,
 			im->same_parent[i] = 1;
 	}
 	image_sort_commits = in;
-	qsort(order, no, sizeof *order, image_cmp);
+	qsort(order, no, sizeof *order, bisect_image_cmp);
 	image_sort_commits = NULL;
 	for (i = 0; i < no; i = j) {
 		head = order[i];
@@ -104,7 +104,7 @@ bisect_image_pool(struct bisect_image *im, struct bisect_commit *out,
 }
 
 static size_t
-image_rep(const struct bisect_image *im, const struct bisect_commit *raw,
+bisect_image_rep(const struct bisect_image *im, const struct bisect_commit *raw,
     size_t c)
 {
 	size_t	i, best = c, head = im->class[c];
@@ -126,7 +126,7 @@ bisect_image_member(const struct bisect_image *im,
 {
 	if (!im->used || c >= im->nr)
 		return c;
-	return image_rep(im, raw, c);
+	return bisect_image_rep(im, raw, c);
 }
 
 void
@@ -167,7 +167,7 @@ bisect_image_wants(const struct bisect_image *im,
 			 */
 			rep = c;
 			if (im->end == NULL || !im->end[c])
-				rep = image_rep(im, raw, c);
+				rep = bisect_image_rep(im, raw, c);
 			other = im->pooled[c] - raw[rep].nr_samples;
 			target = w[i].samples > other ?
 			    w[i].samples - (unsigned)other : 0;

@@ -243,28 +243,22 @@ bisect_machine_solve(struct bisect_machine_fit *mf, const double *y,
 	free(midx);
 }
 
+/*
+ * The machines of every sample with a machine and a finite value (n at
+ * most), sorted by name into mf->machines; rows[] gets the commits with
+ * any, and mf->ratio says whether every such sample is positive. Returns
+ * the number of those samples.
+ */
 static size_t
-bisect_machine_fit_machines(struct bisect_machine_fit *mf,
-    const struct bisect_commit *commits, size_t nr)
+bisect_machine_names(struct bisect_machine_fit *mf,
+    const struct bisect_commit *commits, size_t nr, size_t n, size_t *rows,
+    size_t *nr_rows)
 {
 	const struct bisect_commit *cm;
-	const char	**names = NULL;
-	size_t		 nr_names = 0, i, k, j, m, n = 0, c, many, r, nr_rows = 0;
-	size_t		*cnt = NULL, *com = NULL, *mac = NULL, *id = NULL;
-	size_t		*rows = NULL;
-	double		*y = NULL, *off = NULL, x;
+	const char	**names = xcalloc(n, sizeof *names);
+	size_t		 nr_names = 0, i, j, k;
 	int		 ratio = 1;
 
-	memset(mf, 0, sizeof *mf);
-	mf->nr_commits = nr;
-	for (i = 0; i < nr; i++)
-		if (commits[i].machines != NULL)
-			n += commits[i].nr_samples;
-	if (n == 0)
-		goto out;
-	names = xcalloc(n, sizeof *names);
-	rows = xcalloc(nr, sizeof *rows);
-	n = 0;
 	for (i = 0; i < nr; i++) {
 		cm = &commits[i];
 		if (cm->machines == NULL)
@@ -279,7 +273,7 @@ bisect_machine_fit_machines(struct bisect_machine_fit *mf,
 				ratio = 0;
 		}
 		if (nr_names > j)
-			rows[nr_rows++] = i;
+			rows[(*nr_rows)++] = i;
 	}
 	if (nr_names == 0)
 		goto out;
@@ -291,14 +285,24 @@ bisect_machine_fit_machines(struct bisect_machine_fit *mf,
 		mf->machines[mf->nr_machines++].name = names[i];
 	}
 	mf->ratio = ratio;
-	m = mf->nr_machines;
+out:
+	free(names);
+	return nr_names;
+}
 
-	/*
-	 * each sample's machine, and the samples in each cell of the table
-	 * of the commits with a known machine (rows) by machines
-	 */
-	id = xcalloc(nr_names, sizeof *id);
-	cnt = xcalloc(nr_rows * m, sizeof *cnt);
+/*
+ * Each sample's machine (id[], in the order bisect_machine_names met
+ * them), and the samples in each cell of the table of the commits with a
+ * known machine (rows) by machines.
+ */
+static void
+bisect_machine_count(struct bisect_machine_fit *mf,
+    const struct bisect_commit *commits, const size_t *rows, size_t nr_rows,
+    size_t *id, size_t *cnt)
+{
+	const struct bisect_commit *cm;
+	size_t	m = mf->nr_machines, r, j, k;
+
 	for (r = 0, j = 0; r < nr_rows; r++) {
 		cm = &commits[rows[r]];
 		for (k = 0; k < cm->nr_samples; k++) {
@@ -311,22 +315,37 @@ bisect_machine_fit_machines(struct bisect_machine_fit *mf,
 			j++;
 		}
 	}
-	if (m < 2 || (mf->nr_fitted = bisect_machine_select(mf, cnt,
-	    nr_rows)) < 2) {
-		for (j = 0; j < m; j++)
-			mf->machines[j].fitted = 0;
-		mf->nr_fitted = 0;
-		goto out;
-	}
+}
 
-	/* the samples of the fit, grouped by commit */
-	y = xcalloc(nr_names, sizeof *y);
-	com = xcalloc(nr_names, sizeof *com);
-	mac = xcalloc(nr_names, sizeof *mac);
+/* the fitted machines that sampled row r */
+static size_t
+bisect_machine_many(const struct bisect_machine_fit *mf, const size_t *cnt,
+    size_t r)
+{
+	size_t	m = mf->nr_machines, c, many = 0;
+
+	for (c = 0; c < m; c++)
+		many += cnt[r * m + c] > 0 && mf->machines[c].fitted;
+	return many;
+}
+
+/*
+ * The samples of the fit, grouped by commit: those of fitted machines on
+ * commits that two fitted machines or more sampled (log values when
+ * mf->ratio). Returns their number.
+ */
+static size_t
+bisect_machine_fit_samples(const struct bisect_machine_fit *mf,
+    const struct bisect_commit *commits, const size_t *rows, size_t nr_rows,
+    const size_t *cnt, const size_t *id, double *y, size_t *com, size_t *mac)
+{
+	const struct bisect_commit *cm;
+	size_t	r, j, k, c, many, n = 0;
+	double	x;
+
 	for (r = 0, j = 0; r < nr_rows; r++) {
 		cm = &commits[rows[r]];
-		for (c = 0, many = 0; c < m; c++)
-			many += cnt[r * m + c] > 0 && mf->machines[c].fitted;
+		many = bisect_machine_many(mf, cnt, r);
 		for (k = 0; k < cm->nr_samples; k++) {
 			if (cm->machines[k] == NULL ||
 			    !isfinite(cm->samples[k]))
@@ -335,27 +354,32 @@ bisect_machine_fit_machines(struct bisect_machine_fit *mf,
 			if (many < 2 || !mf->machines[c].fitted)
 				continue;
 			x = cm->samples[k];
-			y[n] = ratio ? log(x) : x;
+			y[n] = mf->ratio ? log(x) : x;
 			com[n] = r;
 			mac[n++] = c;
 		}
 	}
-	off = xcalloc(m, sizeof *off);
-	bisect_machine_solve(mf, y, com, mac, n, nr_rows, off);
-	for (j = 0; j < m; j++)
-		mf->machines[j].offset = !mf->machines[j].fitted ? 0 :
-		    ratio ? expm1(off[j]) : off[j];
+	return n;
+}
 
-	/* the samples with the offsets taken out */
+/* the samples with the offsets off[] (logs when mf->ratio) taken out */
+static void
+bisect_machine_take_out(struct bisect_machine_fit *mf,
+    const struct bisect_commit *commits, size_t nr, const size_t *rows,
+    size_t nr_rows, const size_t *cnt, const double *off)
+{
+	const struct bisect_commit *cm;
+	size_t	r, i, k, c;
+	double	x;
+
 	mf->samples = xcalloc(nr, sizeof *mf->samples);
 	for (r = 0; r < nr_rows; r++) {
 		i = rows[r];
 		cm = &commits[i];
-		for (c = 0, many = 0; c < m; c++)
-			many += cnt[r * m + c] > 0 && mf->machines[c].fitted;
-		if (many == 0)
+		if (bisect_machine_many(mf, cnt, r) == 0)
 			continue;
-		mf->samples[i] = xcalloc(cm->nr_samples, sizeof *mf->samples[i]);
+		mf->samples[i] = xcalloc(cm->nr_samples,
+		    sizeof *mf->samples[i]);
 		for (k = 0; k < cm->nr_samples; k++) {
 			x = cm->samples[k];
 			mf->samples[i][k] = x;
@@ -363,12 +387,55 @@ bisect_machine_fit_machines(struct bisect_machine_fit *mf,
 			    (c = bisect_machine_find(mf, cm->machines[k])) ==
 			    (size_t)-1 || !mf->machines[c].fitted)
 				continue;
-			mf->samples[i][k] = ratio ? x * exp(-off[c]) :
+			mf->samples[i][k] = mf->ratio ? x * exp(-off[c]) :
 			    x - off[c];
 		}
 	}
+}
+
+static size_t
+bisect_machine_fit_machines(struct bisect_machine_fit *mf,
+    const struct bisect_commit *commits, size_t nr)
+{
+	size_t	 nr_names, i, j, m, n = 0, nr_rows = 0;
+	size_t	*cnt = NULL, *com = NULL, *mac = NULL, *id = NULL;
+	size_t	*rows = NULL;
+	double	*y = NULL, *off = NULL;
+
+	memset(mf, 0, sizeof *mf);
+	mf->nr_commits = nr;
+	for (i = 0; i < nr; i++)
+		if (commits[i].machines != NULL)
+			n += commits[i].nr_samples;
+	if (n == 0)
+		goto out;
+	rows = xcalloc(nr, sizeof *rows);
+	nr_names = bisect_machine_names(mf, commits, nr, n, rows, &nr_rows);
+	if (nr_names == 0)
+		goto out;
+	m = mf->nr_machines;
+	id = xcalloc(nr_names, sizeof *id);
+	cnt = xcalloc(nr_rows * m, sizeof *cnt);
+	bisect_machine_count(mf, commits, rows, nr_rows, id, cnt);
+	if (m < 2 || (mf->nr_fitted = bisect_machine_select(mf, cnt,
+	    nr_rows)) < 2) {
+		for (j = 0; j < m; j++)
+			mf->machines[j].fitted = 0;
+		mf->nr_fitted = 0;
+		goto out;
+	}
+	y = xcalloc(nr_names, sizeof *y);
+	com = xcalloc(nr_names, sizeof *com);
+	mac = xcalloc(nr_names, sizeof *mac);
+	n = bisect_machine_fit_samples(mf, commits, rows, nr_rows, cnt, id, y,
+	    com, mac);
+	off = xcalloc(m, sizeof *off);
+	bisect_machine_solve(mf, y, com, mac, n, nr_rows, off);
+	for (j = 0; j < m; j++)
+		mf->machines[j].offset = !mf->machines[j].fitted ? 0 :
+		    mf->ratio ? expm1(off[j]) : off[j];
+	bisect_machine_take_out(mf, commits, nr, rows, nr_rows, cnt, off);
 out:
-	free(names);
 	free(rows);
 	free(id);
 	free(cnt);

@@ -32,7 +32,7 @@ bisect_pair_verdict_name(enum bisect_pair_verdict v)
 }
 
 static int
-pair_cmp_abs(const void *a, const void *b)
+bisect_pair_cmp_abs(const void *a, const void *b)
 {
 	double	x = fabs(*(const double *)a), y = fabs(*(const double *)b);
 
@@ -41,7 +41,7 @@ pair_cmp_abs(const void *a, const void *b)
 
 /* P(R+ <= r) and P(R+ >= r) for n untied ranks: subset sums of 1..n */
 static void
-pair_exact(size_t n, double r, double *le, double *ge)
+bisect_pair_exact(size_t n, double r, double *le, double *ge)
 {
 	size_t	 max = n * (n + 1) / 2, i, k;
 	double	*c = xcalloc(max + 1, sizeof *c), total = 0;
@@ -81,7 +81,7 @@ bisect_pair_signed_rank(const double *d, size_t n, enum bisect_stat_alt alt,
 		free(a);
 		return NAN;
 	}
-	qsort(a, m, sizeof *a, pair_cmp_abs);
+	qsort(a, m, sizeof *a, bisect_pair_cmp_abs);
 	se = (double)m * (m + 1) * (2.0 * m + 1);
 	for (i = 0; i < m; i = j) {
 		double r;
@@ -106,7 +106,7 @@ bisect_pair_signed_rank(const double *d, size_t n, enum bisect_stat_alt alt,
 	if (stat != NULL)
 		*stat = t;
 	if (m <= 50 && !ties) {
-		pair_exact(m, rplus, &le, &ge);
+		bisect_pair_exact(m, rplus, &le, &ge);
 		if (alt == BISECT_STAT_GREATER)
 			p = ge;
 		else if (alt == BISECT_STAT_LESS)
@@ -137,7 +137,7 @@ struct pair_run {
 };
 
 static int
-pair_cmp_time(const void *a, const void *b)
+bisect_pair_cmp_time(const void *a, const void *b)
 {
 	const struct pair_run *x = a, *y = b;
 
@@ -151,7 +151,7 @@ pair_cmp_time(const void *a, const void *b)
  * run whose machine is unknown.
  */
 static size_t
-pair_machine(const char **names, size_t *nr, const char *name)
+bisect_pair_machine(const char **names, size_t *nr, const char *name)
 {
 	size_t	i;
 
@@ -194,13 +194,13 @@ bisect_pair_find_on(double *d, int *ratio, const double *a, const double *ta,
 			runs[n].t = t[k];
 			runs[n].v = v[k];
 			runs[n].m = ma != NULL && mb != NULL ?
-			    pair_machine(names, &nm, mm[k]) : 0;
+			    bisect_pair_machine(names, &nm, mm[k]) : 0;
 			runs[n++].side = (int)i;
 			if (!(v[k] > 0))
 				positive = 0;
 		}
 	}
-	qsort(runs, n, sizeof *runs, pair_cmp_time);
+	qsort(runs, n, sizeof *runs, bisect_pair_cmp_time);
 	*ratio = positive;
 	/* each machine's runs, taken two by two from its last */
 	for (hi = n; hi > 0; hi = lo) {
@@ -266,7 +266,7 @@ bisect_pair_fresh(double *d, int *ratio, const struct bisect_commit *commits,
 }
 
 static int
-pair_cmp_val(const void *a, const void *b)
+bisect_pair_cmp_val(const void *a, const void *b)
 {
 	double	x = *(const double *)a, y = *(const double *)b;
 
@@ -287,7 +287,7 @@ bisect_pair_hl(const double *d, size_t n, double confidence, double *est,
 	for (i = 0; i < n; i++)
 		for (j = i; j < n; j++)
 			w[q++] = (d[i] + d[j]) / 2;
-	qsort(w, m, sizeof *w, pair_cmp_val);
+	qsort(w, m, sizeof *w, bisect_pair_cmp_val);
 	*est = m % 2 ? w[m / 2] : (w[m / 2 - 1] + w[m / 2]) / 2;
 	z = gsl_cdf_ugaussian_Qinv((1 - confidence) / 2);
 	k = floor((double)m / 2 - z * sqrt((double)n * (n + 1) *
@@ -301,7 +301,7 @@ bisect_pair_hl(const double *d, size_t n, double confidence, double *est,
 }
 
 static unsigned
-pair_grow(unsigned n)
+bisect_pair_grow(unsigned n)
 {
 	unsigned next = (unsigned)ceil(n * 1.5);
 
@@ -357,7 +357,7 @@ bisect_pair_decide(struct bisect_pair_check *out, const double *d, size_t n,
 		out->verdict = BISECT_PAIR_UNDECIDED;
 		goto out;
 	}
-	for (look = first; look <= n; look = pair_grow(look))
+	for (look = first; look <= n; look = bisect_pair_grow(look))
 		;
 	out->verdict = BISECT_PAIR_MORE;
 	out->want = look < cap ? look : cap;

@@ -288,18 +288,101 @@ bisect_posterior(struct bisect_state *st, const struct bisect_range *r,
  */
 #define BF_SECOND	1.0
 
+/* the samples of two or three levels (good, middle, bad) for a fit */
+struct posterior_levels {
+	double	*buf[3];
+	size_t	 n[3];
+};
+
+static int
+bisect_posterior_bit(const uint64_t *sig, size_t j)
+{
+	return (sig[j / 64] >> (j % 64)) & 1;
+}
+
+static void
+bisect_posterior_add(struct posterior_levels *pl, int grp,
+    const struct bisect_state *st, size_t who)
+{
+	size_t	q;
+
+	for (q = 0; q < bisect_posterior_n(st, who); q++)
+		pl->buf[grp][pl->n[grp]++] = st->c[who].samples[q];
+}
+
+/*
+ * Three levels with cs and a second culprit of signature sg, above cs
+ * (side 0) or below it (side 1); pl->buf[0] starts with the ng samples
+ * of the good ends. Returns 0 when no commit is in the middle or the
+ * middle is not between the others, else 1 with the fit's likelihood.
+ */
+static int
+bisect_posterior_three(struct posterior_levels *pl,
+    const struct bisect_state *st, const struct bisect_range *r,
+    const size_t *tested, size_t nt, const uint64_t *sc, const uint64_t *sg,
+    size_t side, size_t ng, double scale, double *ll3)
+{
+	double	loc[3];
+	size_t	j;
+	int	bad, two;
+
+	pl->n[0] = ng;
+	pl->n[1] = pl->n[2] = 0;
+	bisect_posterior_add(pl, 2, st, r->top);
+	for (j = 0; j < nt; j++) {
+		bad = bisect_posterior_bit(sc, j);
+		two = bisect_posterior_bit(sg, j);
+		/* above: c2 makes bad; below: cs does */
+		if (side == 0 ? two : bad)
+			bisect_posterior_add(pl, 2, st, tested[j]);
+		else if (side == 0 ? bad : two)
+			bisect_posterior_add(pl, 1, st, tested[j]);
+		else
+			bisect_posterior_add(pl, 0, st, tested[j]);
+	}
+	if (pl->n[1] == 0)
+		return 0;
+	*ll3 = bisect_model_level(pl->buf[0], pl->n[0], scale, &loc[0]) +
+	    bisect_model_level(pl->buf[1], pl->n[1], scale, &loc[1]) +
+	    bisect_model_level(pl->buf[2], pl->n[2], scale, &loc[2]);
+	/* both changes the same way: the middle in between */
+	return (loc[1] - loc[0]) * (loc[2] - loc[1]) > 0;
+}
+
+/* the two levels split at cs, the good ends' samples first in buf[0] */
+static double
+bisect_posterior_two(struct posterior_levels *pl,
+    const struct bisect_state *st, const struct bisect_range *r,
+    const size_t *tested, size_t nt, const uint64_t *sc, const double *g,
+    size_t ng, double scale)
+{
+	double	loc[3];
+	size_t	j;
+
+	pl->n[0] = pl->n[1] = pl->n[2] = 0;
+	memcpy(pl->buf[0], g, ng * sizeof *g);
+	pl->n[0] = ng;
+	bisect_posterior_add(pl, 2, st, r->top);
+	for (j = 0; j < nt; j++)
+		bisect_posterior_add(pl, bisect_posterior_bit(sc, j) ? 2 : 0,
+		    st, tested[j]);
+	return bisect_model_level(pl->buf[0], pl->n[0], scale, &loc[0]) +
+	    bisect_model_level(pl->buf[2], pl->n[2], scale, &loc[2]);
+}
+
 int
 bisect_posterior_second(struct bisect_state *st,
     const struct bisect_range *r, size_t cs, const double *g, size_t ng)
 {
 	struct posterior_sig	 rs;
-	size_t			*tested, nt = 0, *order, no = 0, i, j, k, run;
-	size_t			 n[3], total = ng, cnt[2], side, q;
-	double			*buf[3], loc[3], scale, ll2, ll3, lse[2];
+	struct posterior_levels	 pl;
+	size_t			*tested, nt = 0, *order, no = 0, i, k, run;
+	size_t			 total = ng, cnt[2], side, members;
+	double			 scale, ll2, ll3, lse[2];
 	double			 max[2] = { -INFINITY, -INFINITY };
 	unsigned char		*anc;
 	const uint64_t		*sc, *sg;
-	int			 ret = 0, bad, two;
+	int			 ret = 0;
 
 	tested = xcalloc(st->nr, sizeof *tested);
 	order = xcalloc(st->nr, sizeof *order);
@@ -317,24 +400,9 @@ bisect_posterior_second(struct bisect_state *st,
 	bisect_graph_ancestors(&st->g, cs, bisect_posterior_mark_fn, anc);
 	qsort_r(order, no, sizeof *order, bisect_posterior_cmp_sig, &rs);
 	for (k = 0; k < 3; k++)
-		buf[k] = xcalloc(total + 1, sizeof *buf[k]);
+		pl.buf[k] = xcalloc(total + 1, sizeof *pl.buf[k]);
 	sc = rs.sig + cs * rs.words;
-
-#define BIT(sig, j)	(((sig)[(j) / 64] >> ((j) % 64)) & 1)
-#define ADD(grp, who) do {					\
-	for (q = 0; q < bisect_posterior_n(st, (who)); q++)			\
-		buf[grp][n[grp]++] = st->c[(who)].samples[q];		\
-} while (0)
-
-	/* two levels, split at cs */
-	n[0] = n[1] = n[2] = 0;
-	memcpy(buf[0], g, ng * sizeof *g);
-	n[0] = ng;
-	ADD(2, r->top);
-	for (j = 0; j < nt; j++)
-		ADD(BIT(sc, j) ? 2 : 0, tested[j]);
-	ll2 = bisect_model_level(buf[0], n[0], scale, &loc[0]) +
-	    bisect_model_level(buf[2], n[2], scale, &loc[2]);
+	ll2 = bisect_posterior_two(&pl, st, r, tested, nt, sc, g, ng, scale);
 
 	lse[0] = lse[1] = 0;
 	cnt[0] = cnt[1] = 0;
@@ -348,44 +416,21 @@ bisect_posterior_second(struct bisect_state *st,
 		if (memcmp(sg, sc, rs.words * sizeof *sg) == 0)
 			continue;
 		for (side = 0; side < 2; side++) {
-			size_t members = 0;
-
+			members = 0;
 			for (i = k; i < run; i++)
 				members += (anc[order[i]] ? 1 : 0) == side;
-			if (members == 0)
-				continue;
-			n[0] = ng;
-			n[1] = n[2] = 0;
-			ADD(2, r->top);
-			for (j = 0; j < nt; j++) {
-				bad = BIT(sc, j);
-				two = BIT(sg, j);
-				/* above: c2 makes bad; below: cs does */
-				if (side == 0 ? two : bad)
-					ADD(2, tested[j]);
-				else if (side == 0 ? bad : two)
-					ADD(1, tested[j]);
-				else
-					ADD(0, tested[j]);
-			}
-			if (n[1] == 0)
-				continue;
-			ll3 = bisect_model_level(buf[0], n[0], scale, &loc[0]) +
-			    bisect_model_level(buf[1], n[1], scale, &loc[1]) +
-			    bisect_model_level(buf[2], n[2], scale, &loc[2]);
-			/* both changes the same way: the middle in between */
-			if (!((loc[1] - loc[0]) * (loc[2] - loc[1]) > 0))
+			if (members == 0 || !bisect_posterior_three(&pl, st, r,
+			    tested, nt, sc, sg, side, ng, scale, &ll3))
 				continue;
 			ll3 += log((double)members);
 			if (ll3 > max[side]) {
-				lse[side] = lse[side] * exp(max[side] - ll3) + 1;
+				lse[side] = lse[side] *
+				    exp(max[side] - ll3) + 1;
 				max[side] = ll3;
 			} else
 				lse[side] += exp(ll3 - max[side]);
 		}
 	}
-#undef ADD
-#undef BIT
 	for (side = 0; side < 2; side++) {
 		if (cnt[side] == 0 || lse[side] == 0)
 			continue;
@@ -394,11 +439,10 @@ bisect_posterior_second(struct bisect_state *st,
 			ret |= side == 0 ? 1 : 2;
 	}
 	for (k = 0; k < 3; k++)
-		free(buf[k]);
+		free(pl.buf[k]);
 	free(anc);
 	free(rs.sig);
 	free(tested);
 	free(order);
 	return ret;
 }
-

@@ -33,7 +33,7 @@ bisect_revert_verdict_name(enum bisect_revert_verdict v)
 }
 
 static unsigned
-revert_grow(unsigned n)
+bisect_revert_grow(unsigned n)
 {
 	unsigned next = (unsigned)ceil(n * 1.5);
 
@@ -42,7 +42,7 @@ revert_grow(unsigned n)
 
 /* every sample's time known (NaN: a run that recorded none) */
 static int
-revert_timed(const double *t, size_t n)
+bisect_revert_timed(const double *t, size_t n)
 {
 	size_t	i;
 
@@ -60,7 +60,8 @@ revert_timed(const double *t, size_t n)
  * decided as the fresh check decides (stats/bisect-pair.c).
  */
 static void
-revert_paired(struct bisect_revert *out, const struct bisect_revert_input *in)
+bisect_revert_paired(struct bisect_revert *out,
+    const struct bisect_revert_input *in)
 {
 	struct bisect_pair_check pc;
 	double			*dk, d, dlo, dhi, mb, change, est, lo, hi;
@@ -122,75 +123,73 @@ out:
 	free(dk);
 }
 
-enum bisect_revert_verdict
-bisect_revert_decide(struct bisect_revert *out,
+/* the samples of one check: the bad end, the good end, the revert */
+struct revert_samples {
+	const double	*bad, *good, *rev;
+	size_t		 nb, ng, nrv;
+	unsigned	 first;		/* the first look */
+	unsigned	 cap;		/* the last */
+};
+
+/*
+ * Where boots differ more than runs do, a boot's mean is one sample:
+ * rs then holds the boots' means (owned by bu) and the looks count
+ * boots. Returns 1 when it does.
+ */
+static int
+bisect_revert_units(struct revert_samples *rs, struct bisect_boot_units *bu,
     const struct bisect_revert_input *in)
 {
-	struct bisect_commit		 c[3], u[3];
-	struct bisect_boot_units	 bu;
-	const double			*bad, *good, *rev;
-	double				 d, dlo, dhi, r, rlo, rhi, base;
-	double				*half = NULL;
-	size_t				 nb, ng, nrv, i;
-	unsigned			 first, cap, stand, look;
+	struct bisect_commit	c[3], u[3];
 
-	memset(out, 0, sizeof *out);
-	memset(&bu, 0, sizeof bu);
-	out->restored_pct = out->restored_lo = out->restored_hi = NAN;
-	out->p_value = out->p_restores = NAN;
-	out->change_pct = NAN;
-	out->verdict = BISECT_REVERT_UNKNOWN;
-	bad = in->bad;
-	good = in->good;
-	rev = in->revert;
-	nb = in->nr_bad;
-	ng = in->nr_good;
-	nrv = in->nr_revert;
-	first = BISECT_REVERT_FIRST;
-	cap = in->runs > first ? in->runs : first;
-	/* boots that differ more than runs do: a boot's mean is one sample */
-	if (in->bad_boots != NULL && in->good_boots != NULL &&
-	    in->revert_boots != NULL && nrv > 0) {
-		memset(c, 0, sizeof c);
-		c[0].samples = bad;
-		c[0].nr_samples = nb;
-		c[0].boots = in->bad_boots;
-		c[1].samples = good;
-		c[1].nr_samples = ng;
-		c[1].boots = in->good_boots;
-		c[2].samples = rev;
-		c[2].nr_samples = nrv;
-		c[2].boots = in->revert_boots;
-		if (bisect_boot_units(&bu, u, c, NULL, 3)) {
-			out->boot_units = 1;
-			bad = u[0].samples;
-			nb = u[0].nr_samples;
-			good = u[1].samples;
-			ng = u[1].nr_samples;
-			rev = u[2].samples;
-			nrv = u[2].nr_samples;
-			first = BISECT_REVERT_FIRST_BOOTS;
-			/* as many boots as bad had, at least the first look */
-			cap = nb > first ? (unsigned)nb : first;
-		}
-	}
-	if (!out->boot_units && revert_timed(in->bad_times, in->nr_bad) &&
-	    revert_timed(in->revert_times, in->nr_revert)) {
-		revert_paired(out, in);
+	if (in->bad_boots == NULL || in->good_boots == NULL ||
+	    in->revert_boots == NULL || rs->nrv == 0)
+		return 0;
+	memset(c, 0, sizeof c);
+	c[0].samples = rs->bad;
+	c[0].nr_samples = rs->nb;
+	c[0].boots = in->bad_boots;
+	c[1].samples = rs->good;
+	c[1].nr_samples = rs->ng;
+	c[1].boots = in->good_boots;
+	c[2].samples = rs->rev;
+	c[2].nr_samples = rs->nrv;
+	c[2].boots = in->revert_boots;
+	if (!bisect_boot_units(bu, u, c, NULL, 3))
+		return 0;
+	rs->bad = u[0].samples;
+	rs->nb = u[0].nr_samples;
+	rs->good = u[1].samples;
+	rs->ng = u[1].nr_samples;
+	rs->rev = u[2].samples;
+	rs->nrv = u[2].nr_samples;
+	rs->first = BISECT_REVERT_FIRST_BOOTS;
+	/* as many boots as bad had, at least the first look */
+	rs->cap = rs->nb > rs->first ? (unsigned)rs->nb : rs->first;
+	return 1;
+}
+
+/*
+ * The unpaired check on the samples (or boots) of rs, with the revert's
+ * samples enough for the first look: fills out's shares and p-values,
+ * sets its verdict, and returns the revert's samples in all to want on
+ * MORE (0 otherwise).
+ */
+static unsigned
+bisect_revert_ranks(struct bisect_revert *out, const struct revert_samples *rs)
+{
+	double		 d, dlo, dhi, r, rlo, rhi, base, *half = NULL;
+	size_t		 i;
+	unsigned	 stand, look, want = 0;
+
+	stand = 2 * rs->first > rs->cap ? 2 * rs->first : rs->cap;
+	if (rs->nb < 2 || rs->ng < 2)
 		goto out;
-	}
-	out->units = nrv;
-	stand = 2 * first > cap ? 2 * first : cap;
-	if (nrv < first) {
-		out->verdict = BISECT_REVERT_MORE;
-		out->want = first;
-		goto want;
-	}
-	if (nb < 2 || ng < 2)
-		goto out;
-	bisect_stat_hl(bad, nb, good, ng, 0.95, &d, &dlo, &dhi);
-	bisect_stat_hl(bad, nb, rev, nrv, 0.95, &r, &rlo, &rhi);
-	base = fabs(bisect_stat_median(bad, nb));
+	bisect_stat_hl(rs->bad, rs->nb, rs->good, rs->ng, 0.95, &d, &dlo,
+	    &dhi);
+	bisect_stat_hl(rs->bad, rs->nb, rs->rev, rs->nrv, 0.95, &r, &rlo,
+	    &rhi);
+	base = fabs(bisect_stat_median(rs->bad, rs->nb));
 	if (base > 0)
 		out->change_pct = 100 * r / base;
 	if (d == 0)
@@ -198,39 +197,76 @@ bisect_revert_decide(struct bisect_revert *out,
 	out->restored_pct = 100 * r / d;
 	out->restored_lo = 100 * (d > 0 ? rlo : rhi) / d;
 	out->restored_hi = 100 * (d > 0 ? rhi : rlo) / d;
-	half = xcalloc(nb, sizeof *half);
-	for (i = 0; i < nb; i++)
-		half[i] = bad[i] + d / 2;
-	out->p_value = bisect_stat_mw(half, nb, rev, nrv,
+	half = xcalloc(rs->nb, sizeof *half);
+	for (i = 0; i < rs->nb; i++)
+		half[i] = rs->bad[i] + d / 2;
+	out->p_value = bisect_stat_mw(half, rs->nb, rs->rev, rs->nrv,
 	    d > 0 ? BISECT_STAT_LESS : BISECT_STAT_GREATER);
-	out->p_restores = bisect_stat_mw(bad, nb, rev, nrv,
+	out->p_restores = bisect_stat_mw(rs->bad, rs->nb, rs->rev, rs->nrv,
 	    d > 0 ? BISECT_STAT_GREATER : BISECT_STAT_LESS);
 	if (out->p_value < BISECT_REVERT_ALPHA) {
 		/* shown again, on more runs, before it stands */
-		if (nrv >= stand) {
+		if (rs->nrv >= stand) {
 			out->verdict = BISECT_REVERT_CONTRADICTS;
 			goto out;
 		}
 		out->verdict = BISECT_REVERT_MORE;
-		out->want = stand;
-		goto want;
+		want = stand;
+		goto out;
 	}
 	/* early only on a point estimate of half or more restored */
 	if ((out->p_restores < BISECT_REVERT_ALPHA_RESTORES &&
-	    out->restored_pct >= 50) || nrv >= cap) {
+	    out->restored_pct >= 50) || rs->nrv >= rs->cap) {
 		out->verdict = BISECT_REVERT_RESTORES;
 		goto out;
 	}
-	for (look = first; look <= nrv; look = revert_grow(look))
+	for (look = rs->first; look <= rs->nrv; look = bisect_revert_grow(look))
 		;
 	out->verdict = BISECT_REVERT_MORE;
-	out->want = look < cap ? look : cap;
-want:
-	/* in boots: one more boot of BISECT_BOOT_RUNS runs a look */
-	if (out->boot_units)
-		out->want = (unsigned)in->nr_revert + BISECT_BOOT_RUNS;
+	want = look < rs->cap ? look : rs->cap;
 out:
 	free(half);
+	return want;
+}
+
+enum bisect_revert_verdict
+bisect_revert_decide(struct bisect_revert *out,
+    const struct bisect_revert_input *in)
+{
+	struct bisect_boot_units	 bu;
+	struct revert_samples		 rs;
+
+	memset(out, 0, sizeof *out);
+	memset(&bu, 0, sizeof bu);
+	out->restored_pct = out->restored_lo = out->restored_hi = NAN;
+	out->p_value = out->p_restores = NAN;
+	out->change_pct = NAN;
+	out->verdict = BISECT_REVERT_UNKNOWN;
+	rs.bad = in->bad;
+	rs.good = in->good;
+	rs.rev = in->revert;
+	rs.nb = in->nr_bad;
+	rs.ng = in->nr_good;
+	rs.nrv = in->nr_revert;
+	rs.first = BISECT_REVERT_FIRST;
+	rs.cap = in->runs > rs.first ? in->runs : rs.first;
+	out->boot_units = bisect_revert_units(&rs, &bu, in);
+	if (!out->boot_units &&
+	    bisect_revert_timed(in->bad_times, in->nr_bad) &&
+	    bisect_revert_timed(in->revert_times, in->nr_revert)) {
+		bisect_revert_paired(out, in);
+		goto out;
+	}
+	out->units = rs.nrv;
+	if (rs.nrv < rs.first) {
+		out->verdict = BISECT_REVERT_MORE;
+		out->want = rs.first;
+	} else
+		out->want = bisect_revert_ranks(out, &rs);
+	/* in boots: one more boot of BISECT_BOOT_RUNS runs a look */
+	if (out->verdict == BISECT_REVERT_MORE && out->boot_units)
+		out->want = (unsigned)in->nr_revert + BISECT_BOOT_RUNS;
+out:
 	bisect_boot_release(&bu);
 	return out->verdict;
 }

@@ -233,7 +233,7 @@ bisect_stat_tlogpdf(double x, double loc, double scale, double nu)
  * as one, and never below floor_s.
  */
 static double
-stat_start_scale(const double *r, size_t n, double floor_s)
+bisect_stat_start_scale(const double *r, size_t n, double floor_s)
 {
 	double	s;
 	size_t	i;
@@ -289,7 +289,7 @@ bisect_stat_tfit(const double *const *x, const size_t *n, size_t groups,
 	}
 	/* a scale never below a millionth of the values' magnitude */
 	floor_s = floor_s * 1e-6 + 1e-300;
-	s = stat_start_scale(r, total, floor_s);
+	s = bisect_stat_start_scale(r, total, floor_s);
 	free(r);
 
 	for (it = 0; it < 200; it++) {
@@ -351,7 +351,7 @@ bisect_stat_tfit2(const double *x, const double *w1, size_t n, double nu,
 			floor_s = fabs(x[i]);
 	}
 	floor_s = floor_s * 1e-6 + 1e-300;
-	s = stat_start_scale(v, n, floor_s);
+	s = bisect_stat_start_scale(v, n, floor_s);
 	free(v);
 
 	for (it = 0; it < 200; it++) {

@@ -16,7 +16,7 @@
 #include "util/xalloc.h"
 
 static int
-time_cmp(const void *a, const void *b)
+bisect_time_cmp(const void *a, const void *b)
 {
 	const struct bisect_time_run *x = a, *y = b;
 
@@ -28,7 +28,7 @@ time_cmp(const void *a, const void *b)
 }
 
 static int
-time_cmp_val(const void *a, const void *b)
+bisect_time_cmp_val(const void *a, const void *b)
 {
 	double	x = **(const double *const *)a, y = **(const double *const *)b;
 
@@ -37,14 +37,14 @@ time_cmp_val(const void *a, const void *b)
 
 /* mid-ranks of v[n] into r[n] */
 static void
-time_ranks(const double *v, double *r, size_t n)
+bisect_time_ranks(const double *v, double *r, size_t n)
 {
 	const double	**p = xcalloc(n + 1, sizeof *p);
 	size_t		  i, j, k;
 
 	for (i = 0; i < n; i++)
 		p[i] = &v[i];
-	qsort(p, n, sizeof *p, time_cmp_val);
+	qsort(p, n, sizeof *p, bisect_time_cmp_val);
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && *p[j] == *p[i]; j++)
 			;
@@ -61,8 +61,8 @@ bisect_time_spearman(const double *x, const double *y, size_t n, double *rho)
 	double	 mx = 0, my = 0, sxy = 0, sxx = 0, syy = 0, t, p = NAN;
 	size_t	 i;
 
-	time_ranks(x, rx, n);
-	time_ranks(y, ry, n);
+	bisect_time_ranks(x, rx, n);
+	bisect_time_ranks(y, ry, n);
 	for (i = 0; i < n; i++) {
 		mx += rx[i];
 		my += ry[i];
@@ -126,7 +126,7 @@ bisect_time_runs(struct bisect_time_run **out, size_t *n,
 			runs[*n].commit = i;
 			runs[(*n)++].k = k;
 		}
-	qsort(runs, *n, sizeof *runs, time_cmp);
+	qsort(runs, *n, sizeof *runs, bisect_time_cmp);
 	*out = runs;
 	return 0;
 }

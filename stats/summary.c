@@ -107,7 +107,7 @@ summary_compute(struct summary *s, const double *x, size_t n)
 }
 
 void
-spread_compute(struct spread *sp, const double *x, size_t n)
+summary_spread(struct spread *sp, const double *x, size_t n)
 {
 	struct summary	s;
 	double		q, r;

@@ -29,6 +29,6 @@ struct spread {
 
 /* n == 0 gives zeros and NaNs, never a crash. */
 void	summary_compute(struct summary *, const double *, size_t);
-void	spread_compute(struct spread *, const double *, size_t);
+void	summary_spread(struct spread *, const double *, size_t);
 
 #endif

@@ -312,7 +312,7 @@ main(void)
 
 		summary_compute(&sa, cases[id].a, cases[id].na);
 		summary_compute(&sb, cases[id].b, cases[id].nb);
-		spread_compute(&sp, cases[id].a, cases[id].na);
+		summary_spread(&sp, cases[id].a, cases[id].na);
 		opts.alpha = cases[id].alpha;
 		opts.min_effect_pct = 0;
 		opts.direction = 1;

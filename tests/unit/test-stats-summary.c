@@ -35,7 +35,7 @@ test_empty_and_single(void)
 	ok(isnan(s.mean) && isnan(s.stddev) && isnan(s.stddev_pct) &&
 	    isnan(s.median) && isnan(s.min) && isnan(s.max),
 	    "n = 0: every statistic is NaN");
-	spread_compute(&sp, NULL, 0);
+	summary_spread(&sp, NULL, 0);
 	ok(sp.n == 0 && isnan(sp.cv) && isnan(sp.jain) &&
 	    isnan(sp.min_max_ratio), "n = 0: spread is NaN");
 
@@ -44,7 +44,7 @@ test_empty_and_single(void)
 	    s.max == one, "n = 1: mean, median, min, max are the value");
 	ok(isnan(s.stddev) && isnan(s.stddev_pct),
 	    "n = 1: the sample stddev is undefined (NaN), not 0");
-	spread_compute(&sp, &one, 1);
+	summary_spread(&sp, &one, 1);
 	ok(sp.jain == 1 && sp.min_max_ratio == 1 && isnan(sp.cv),
 	    "n = 1: one instance is perfectly fair, CV undefined");
 }
@@ -90,20 +90,20 @@ test_spread(void)
 	double		big[] = { 1e200, 3e200 };
 	struct spread	sp;
 
-	spread_compute(&sp, even, 4);
+	summary_spread(&sp, even, 4);
 	ok(sp.jain == 1 && sp.min_max_ratio == 1 && sp.cv == 0,
 	    "equal instances: Jain 1, min/max 1, CV 0");
-	spread_compute(&sp, one_busy, 4);
+	summary_spread(&sp, one_busy, 4);
 	is_close(sp.jain, 0.25, 1e-15, "one of four does all: Jain is 1/n");
 	ok(sp.min_max_ratio == 0, "one of four does all: min/max is 0");
-	spread_compute(&sp, two, 2);
+	summary_spread(&sp, two, 2);
 	/* (1 + 3)^2 / (2 (1 + 9)) = 16/20 */
 	is_close(sp.jain, 0.8, 1e-15, "Jain of 1 and 3 is 0.8");
 	is_close(sp.cv, 100 * sqrt(2.0) / 2, 1e-15,
 	    "CV uses the sample stddev");
-	spread_compute(&sp, zero, 2);
+	summary_spread(&sp, zero, 2);
 	ok(isnan(sp.jain), "all zero: Jain is 0/0, NaN");
-	spread_compute(&sp, big, 2);
+	summary_spread(&sp, big, 2);
 	is_close(sp.jain, 0.8, 1e-15, "no overflow squaring 1e200");
 }
 
@@ -112,8 +112,8 @@ test_seed_002(void)
 {
 	struct spread	p, c;
 
-	spread_compute(&p, vm_parent, 32);
-	spread_compute(&c, vm_commit, 32);
+	summary_spread(&p, vm_parent, 32);
+	summary_spread(&c, vm_commit, 32);
 	ok(c.mean < p.mean * 0.4, "seed 002: throughput per process "
 	    "fell (%.0f -> %.0f KB/s)", p.mean, c.mean);
 	ok(p.jain < 0.3 && c.jain > 0.99, "seed 002: Jain's index rose "
