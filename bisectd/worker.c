@@ -101,20 +101,27 @@ worker_build_child(struct context *parent, int64_t id)
 	if (build_run_kconfig(&req, kb.kconfig, b.recipe, repo, &out,
 	    &cause) != 0)
 		goto out;
-	if (store_build_finish(st, id, out.outcome == BUILD_OK ?
-	    STORE_BUILD_OK : STORE_BUILD_FAILED, out.artifact_dir, out.log_path, out.log_tail,
-	    out.seconds, out.outcome == BUILD_OK ? NULL : "build failed",
-	    &cause) != 0)
+	/*
+	 * One transaction: a build is never seen ok without its digests (a
+	 * bisection would take it for an image of its own and run it).
+	 */
+	if (store_begin(st, &cause) != 0)
 		goto out;
-	if (out.outcome == BUILD_OK && (store_kernel_finish(st, id,
+	if (store_build_finish(st, id, out.outcome == BUILD_OK ?
+	    STORE_BUILD_OK : STORE_BUILD_FAILED, out.artifact_dir,
+	    out.log_path, out.log_tail, out.seconds, out.outcome == BUILD_OK ?
+	    NULL : "build failed", &cause) != 0 ||
+	    (out.outcome == BUILD_OK && (store_kernel_finish(st, id,
 	    out.image_hash, out.kernel_release, &cause) != 0 ||
 	    store_kernel_set_artifacts(st, id, out.artifacts_hash,
-	    &cause) != 0))
-		goto out;
-	if (out.outcome != BUILD_OK && store_run_skip_build(st, b.repo,
+	    &cause) != 0)) ||
+	    (out.outcome != BUILD_OK && store_run_skip_build(st, b.repo,
 	    b.commit_oid, b.recipe, "untestable: the build failed",
-	    &cause) != 0)
+	    &cause) != 0) ||
+	    store_commit(st, &cause) != 0) {
+		store_rollback(st);
 		goto out;
+	}
 	r = 0;
 out:
 	if (r != 0 && cause != NULL) {
