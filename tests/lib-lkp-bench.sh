@@ -24,6 +24,23 @@ lkp_needs() {
 	done
 }
 
+# lkp_loop_why [PROGRAM...]: why an agent cannot make loop disks here
+# (not root, no loop device, no mkfs.ext4) or a PROGRAM is missing;
+# nothing when it can.
+lkp_loop_why() {
+	if [ "$(id -u)" != 0 ]; then
+		echo "not root: loop devices and mount need it"
+	elif ! [ -c /dev/loop-control ]; then
+		echo "no /dev/loop-control (the loop module)"
+	elif ! losetup -f >/dev/null 2>&1; then
+		echo "losetup -f finds no free loop device"
+	elif ! command -v mkfs.ext4 >/dev/null; then
+		echo "no mkfs.ext4 (e2fsprogs)"
+	else
+		lkp_needs "$@"
+	fi
+}
+
 # lkp_run JOB.yaml: queue it at HEAD and wait; its run must be done.
 lkp_run() {
 	bisectctl queue "$1" --commit HEAD --wait >"$1.out" 2>"$1.err" ||

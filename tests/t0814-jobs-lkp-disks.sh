@@ -18,20 +18,7 @@
 BISECT_AGENT_DISK_DIR=$TRASH/disks
 export BISECT_AGENT_DISK_DIR
 
-why=
-if [ "$(id -u)" != 0 ]; then
-	why="not root: loop devices and mount need it"
-elif ! [ -c /dev/loop-control ]; then
-	why="no /dev/loop-control (the loop module)"
-elif ! losetup -f >/dev/null 2>&1; then
-	why="losetup -f finds no free loop device"
-elif ! command -v mkfs.ext4 >/dev/null; then
-	why="no mkfs.ext4 (e2fsprogs)"
-else
-	for p in fio fs_mark dbench; do
-		command -v $p >/dev/null || why="missing $p: sh tools/install-deps check"
-	done
-fi
+why=$(lkp_loop_why fio fs_mark dbench)
 if [ -n "$why" ]; then
 	test_skip "LKP's disk and fs on loop devices" "$why"
 	test_done

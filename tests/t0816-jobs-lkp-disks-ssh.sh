@@ -16,18 +16,7 @@
 . "$(dirname "$0")/lib-lkp-bench.sh"
 . "$(dirname "$0")/lib-ssh.sh"
 
-why=
-if ! [ -c /dev/loop-control ]; then
-	why="no /dev/loop-control (the loop module)"
-elif ! losetup -f >/dev/null 2>&1; then
-	why="losetup -f finds no free loop device"
-elif ! command -v mkfs.ext4 >/dev/null; then
-	why="no mkfs.ext4 (e2fsprogs)"
-else
-	for p in fio dbench; do
-		command -v $p >/dev/null || why="missing $p: sh tools/install-deps check"
-	done
-fi
+why=$(lkp_loop_why fio dbench)
 if [ -n "$why" ]; then
 	[ -z "$SSH_NET_CLAIM" ] || rm -rf "$SSH_NET_CLAIM"
 	test_skip "LKP's disks over ssh" "$why"

@@ -15,14 +15,7 @@
 BISECT_AGENT_DISK_DIR=$TRASH/disks
 export BISECT_AGENT_DISK_DIR
 
-why=
-if [ "$(id -u)" != 0 ]; then
-	why="not root: loop devices need it"
-elif ! [ -c /dev/loop-control ] || ! losetup -f >/dev/null 2>&1; then
-	why="no free loop device"
-elif ! command -v fio >/dev/null; then
-	why="missing fio: sh tools/install-deps check"
-fi
+why=$(lkp_loop_why fio)
 if [ -n "$why" ]; then
 	test_skip "fio's raw_disk on a loop device" "$why"
 	test_done

@@ -16,16 +16,7 @@
 BISECT_AGENT_DISK_DIR=$TRASH/disks
 export BISECT_AGENT_DISK_DIR
 
-why=
-if [ "$(id -u)" != 0 ]; then
-	why="not root: loop devices and mount need it"
-elif ! [ -c /dev/loop-control ]; then
-	why="no /dev/loop-control (the loop module)"
-elif ! losetup -f >/dev/null 2>&1; then
-	why="losetup -f finds no free loop device"
-elif ! command -v mkfs.ext4 >/dev/null; then
-	why="no mkfs.ext4 (e2fsprogs)"
-fi
+why=$(lkp_loop_why)
 if [ -n "$why" ]; then
 	test_skip "vm-scalability's pre_setup on a loop disk" "$why"
 	test_done
