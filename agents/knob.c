@@ -15,6 +15,7 @@
 
 #include "agents/inventory.h"
 #include "agents/knob.h"
+#include "agents/testcase-vmscale.h"
 #include "jobs/job.h"
 #include "util/error.h"
 #include "util/fd.h"
@@ -255,6 +256,37 @@ knob_lkp_path(const char *root, const char *key, char **path,
 	return 1;
 }
 
+/*
+ * What the job's testcase sets for itself: vm-scalability's hugetlb
+ * cases, the huge pages LKP's setup_hugetlb allows them (a sysctl the
+ * job may not set too). 0, or -1 with *cause.
+ */
+static int
+knob_testcase(const struct job *job, const char *root, struct knob_set *ks,
+    char **cause)
+{
+	char	*value = NULL;
+	size_t	 i;
+	int	 r;
+
+	if ((r = testcase_vmscale_knob(job, root, &value, cause)) <= 0)
+		return r;
+	for (i = 0; i < ks->nr; i++) {
+		if (strcmp(ks->knobs[i].path, VMSCALE_HUGE_KNOB) == 0) {
+			error_set(cause, "'%s' sets '%s', which "
+			    "vm-scalability's hugetlb case sets to %s pages "
+			    "(LKP's setup_hugetlb)", ks->knobs[i].name,
+			    VMSCALE_HUGE_KNOB, value);
+			free(value);
+			return -1;
+		}
+	}
+	knob_add(ks, "sysctl.vm.nr_overcommit_hugepages", VMSCALE_HUGE_KNOB,
+	    value, 0);
+	free(value);
+	return 0;
+}
+
 int
 knob_set_from_job(const struct job *job, const char *root,
     struct knob_set **out, char **cause)
@@ -306,6 +338,10 @@ knob_set_from_job(const struct job *job, const char *root,
 		}
 		knob_add(ks, key, path, job->params[i].value, bracketed);
 		free(path);
+	}
+	if (knob_testcase(job, root, ks, cause) != 0) {
+		knob_set_free(ks);
+		return -1;
 	}
 	*out = ks;
 	return 0;

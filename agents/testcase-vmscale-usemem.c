@@ -30,6 +30,10 @@
 #include "agents/testcase-vmscale.h"
 #include "util/xalloc.h"
 
+#ifndef MAP_HUGE_2MB
+#define MAP_HUGE_2MB	(21 << MAP_HUGE_SHIFT)
+#endif
+
 struct vmscale_thread {
 	struct vmscale_run	*run;
 	unsigned		 idx;
@@ -48,6 +52,67 @@ testcase_vmscale_usemem_exceeded(const struct vmscale_run *run)
 	return (unsigned long)(now.tv_sec - run->start.tv_sec) > run->runtime;
 }
 
+/* A map's length: a hugetlb one is whole huge pages, as the kernel's. */
+static unsigned long
+testcase_vmscale_usemem_len(const struct vmscale_run *run, unsigned long bytes)
+{
+	if (!(run->flags & VMSCALE_HUGETLB))
+		return bytes;
+	return (bytes + VMSCALE_HUGE_PAGE - 1) & ~(VMSCALE_HUGE_PAGE - 1);
+}
+
+/* A line of /proc/meminfo's "KEY: N" figures, or -1. */
+static long long
+testcase_vmscale_usemem_meminfo(const char *key)
+{
+	long long	 v = -1;
+	size_t		 len = strlen(key);
+	FILE		*f;
+	char		 line[256];
+
+	if ((f = fopen("/proc/meminfo", "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strncmp(line, key, len) == 0 && line[len] == ':') {
+			v = strtoll(line + len + 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+/* A number file's value (a sysctl), or -1. */
+static long long
+testcase_vmscale_usemem_number(const char *path)
+{
+	long long	 v = -1;
+	FILE		*f;
+
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* Why a hugetlb map failed: the pool's figures as the kernel has them. */
+static void
+testcase_vmscale_usemem_huge_why(unsigned long bytes, int err)
+{
+	dprintf(2, "vm-scalability: couldn't map %lu bytes of 2 MiB hugetlb "
+	    "pages: %s: the kernel could not have the pages (%s %lld; "
+	    "HugePages_Total %lld, HugePages_Free %lld, HugePages_Rsvd %lld, "
+	    "HugePages_Surp %lld)\n", bytes, strerror(err),
+	    "vm.nr_overcommit_hugepages",
+	    testcase_vmscale_usemem_number(VMSCALE_HUGE_KNOB),
+	    testcase_vmscale_usemem_meminfo("HugePages_Total"),
+	    testcase_vmscale_usemem_meminfo("HugePages_Free"),
+	    testcase_vmscale_usemem_meminfo("HugePages_Rsvd"),
+	    testcase_vmscale_usemem_meminfo("HugePages_Surp"));
+}
+
 static unsigned long *
 testcase_vmscale_usemem_map(const struct vmscale_run *run, unsigned long bytes,
     int populate)
@@ -61,14 +126,26 @@ testcase_vmscale_usemem_map(const struct vmscale_run *run, unsigned long bytes,
 	/* --open-rw: writable, though the case may only read */
 	if (run->rw)
 		prot |= PROT_WRITE;
-	if (!(run->flags & VMSCALE_READ)) {
+	/*
+	 * usemem -O -U: hugetlb pages, reserved when mapped (as usemem
+	 * maps them: a shortfall fails the map, not a later fault)
+	 */
+	if (run->flags & VMSCALE_HUGETLB) {
+		prot |= PROT_WRITE;
+		flags |= MAP_HUGETLB | MAP_HUGE_2MB;
+	} else if (!(run->flags & VMSCALE_READ)) {
 		prot |= PROT_WRITE;
 		/* LKP's run sets vm.overcommit_memory=1; this asks per map */
 		flags |= MAP_NORESERVE;
 	}
 	if (populate)
 		flags |= MAP_POPULATE;
-	p = mmap(NULL, bytes, prot, flags, run->fd, 0);
+	p = mmap(NULL, testcase_vmscale_usemem_len(run, bytes), prot, flags,
+	    run->fd, 0);
+	if (p == MAP_FAILED && (run->flags & VMSCALE_HUGETLB)) {
+		testcase_vmscale_usemem_huge_why(bytes, errno);
+		return NULL;
+	}
 	if (p == MAP_FAILED) {
 		dprintf(2, "vm-scalability: couldn't map %lu bytes: %s%s\n",
 		    bytes, strerror(errno), errno == ENOMEM &&
@@ -184,7 +261,7 @@ testcase_vmscale_usemem_task(struct vmscale_run *run, unsigned idx)
 	ret = write(1, line, (size_t)len) == len ? 0 : 1;
 out:
 	for (i = 0; i < nr_maps; i++)
-		munmap(maps[i], lens[i]);
+		munmap(maps[i], testcase_vmscale_usemem_len(run, lens[i]));
 	free(maps);
 	free(lens);
 	return ret;
@@ -324,12 +401,18 @@ testcase_vmscale_usemem_one(struct vmscale_run *run)
 	for (i = 0; i < started; i++) {
 		while (waitpid(pids[i], &st, 0) == -1 && errno == EINTR)
 			;
+		if (WIFSIGNALED(st))
+			fprintf(stderr, "vm-scalability: task %u killed by "
+			    "signal %d (%s)%s\n", i, WTERMSIG(st),
+			    strsignal(WTERMSIG(st)), WTERMSIG(st) == SIGBUS &&
+			    (run->flags & VMSCALE_HUGETLB) ? ": a hugetlb page "
+			    "its copy on write needed could not be had" : "");
 		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
 			bad = 1;
 	}
 	free(pids);
 	if (run->prealloc != NULL)
-		munmap(run->prealloc, mapped);
+		munmap(run->prealloc, testcase_vmscale_usemem_len(run, mapped));
 	run->prealloc = NULL;
 	return bad;
 }
@@ -353,6 +436,8 @@ testcase_vmscale_usemem_hw(struct vmscale_hw *hw)
 			hw->mem = kb << 10;
 		else if (sscanf(line, "MemAvailable: %lu", &kb) == 1)
 			hw->mem_avail = kb << 10;
+		else if (sscanf(line, "Hugepagesize: %lu", &kb) == 1)
+			hw->hugepagesize = kb << 10;
 	}
 	fclose(f);
 	if (hw->mem == 0 || hw->mem_avail == 0) {
@@ -453,6 +538,94 @@ testcase_vmscale_usemem_bytes(enum vmscale_bytes kind,
 	}
 	/* usemem rounds nothing; a region is whole words */
 	return b - b % sizeof(unsigned long);
+}
+
+unsigned long long
+testcase_vmscale_usemem_unit(const struct vmscale_case *vc,
+    const struct vmscale_hw *hw, long ncpu, unsigned long long size,
+    unsigned long long unit, unsigned long long *repeat)
+{
+	*repeat = 1;
+	if (size == 0)
+		return unit;
+	/* LKP's run: size is spread over the nodes, in unit_size pieces */
+	size *= hw->nr_node;
+	/*
+	 * its set_def_unit_size: shm_size / 2 for lru-shm*, shm_size *
+	 * nr_cpu / 2 for the other shm- cases, mem / 2 for the others
+	 */
+	if (unit == 0 && (vc->flags & VMSCALE_SHM) &&
+	    strstr(vc->name, "lru") != NULL)
+		unit = hw->shm_size / 2;
+	else if (unit == 0)
+		unit = vc->flags & VMSCALE_SHM ? hw->shm_size *
+		    (unsigned long)(ncpu > 0 ? ncpu : 1) / 2 : hw->mem / 2;
+	if (unit > size)
+		unit = size;
+	*repeat = size / unit;
+	return unit;
+}
+
+unsigned long long
+testcase_vmscale_hugetlb_pages(const struct vmscale_hw *hw,
+    unsigned long long unit, unsigned nr_task)
+{
+	if (unit == 0)
+		unit = hw->mem / 2;
+	return unit / VMSCALE_HUGE_PAGE + nr_task + 1;
+}
+
+/*
+ * Before a hugetlb case: the 2 MiB pages LKP's setup_hugetlb allows it
+ * (vm.nr_overcommit_hugepages, which the agent sets for the job and
+ * restores) can be had: the default huge page size is the 2 MiB that
+ * usemem -U maps, and the free pages of the pool and the surplus still
+ * allowed are as many as the case's. Else the run fails saying so.
+ */
+static int
+testcase_vmscale_usemem_hugetlb(const struct vmscale_case *vc,
+    const struct vmscale_hw *hw, unsigned long long unit, unsigned nr_task)
+{
+	unsigned long long	need;
+	long long		over, freep, rsvd, surp, room;
+
+	if (hw->hugepagesize != VMSCALE_HUGE_PAGE) {
+		fprintf(stderr, "vm-scalability: %s maps 2 MiB hugetlb pages "
+		    "in the default size's pool (LKP's setup_hugetlb), and "
+		    "this machine's Hugepagesize is %lu kB\n", vc->name,
+		    hw->hugepagesize >> 10);
+		return -1;
+	}
+	need = testcase_vmscale_hugetlb_pages(hw, unit, nr_task);
+	over = testcase_vmscale_usemem_number(VMSCALE_HUGE_KNOB);
+	freep = testcase_vmscale_usemem_meminfo("HugePages_Free");
+	rsvd = testcase_vmscale_usemem_meminfo("HugePages_Rsvd");
+	surp = testcase_vmscale_usemem_meminfo("HugePages_Surp");
+	if (over < 0 || freep < 0 || rsvd < 0 || surp < 0) {
+		fprintf(stderr, "vm-scalability: %s maps hugetlb pages and "
+		    "this kernel has no %s or HugePages_ figures in "
+		    "/proc/meminfo (CONFIG_HUGETLBFS)\n", vc->name,
+		    VMSCALE_HUGE_KNOB);
+		return -1;
+	}
+	/* the pool's free pages not reserved, and the surplus allowed */
+	room = freep - rsvd + (over > surp ? over - surp : 0);
+	printf("hugetlb: %llu pages of 2 MiB for a unit of %llu bytes and %u "
+	    "tasks; vm.nr_overcommit_hugepages %lld, HugePages_Free %lld, "
+	    "HugePages_Rsvd %lld, HugePages_Surp %lld\n", need,
+	    unit > 0 ? unit : hw->mem / 2, nr_task, over, freep, rsvd, surp);
+	fflush(stdout);
+	if (room < 0 || (unsigned long long)room < need) {
+		fprintf(stderr, "vm-scalability: %s needs %llu hugetlb pages "
+		    "of 2 MiB (LKP's setup_hugetlb: unit_size / 2 MiB + "
+		    "nr_task + 1) and %lld can be had "
+		    "(vm.nr_overcommit_hugepages %lld, HugePages_Free %lld, "
+		    "HugePages_Rsvd %lld, HugePages_Surp %lld): bisect-agent "
+		    "sets vm.nr_overcommit_hugepages for the job\n", vc->name,
+		    need, room, over, freep, rsvd, surp);
+		return -1;
+	}
+	return 0;
 }
 
 #define VMSCALE_TMPFS	"vm-scalability-tmp"
@@ -658,25 +831,13 @@ testcase_vmscale_usemem_run(const struct vmscale_case *vc,
 	if ((vc->flags & VMSCALE_SHM) && !(vc->flags & VMSCALE_INST) &&
 	    testcase_vmscale_usemem_shm(vc, &hw, run) != 0)
 		goto out;
-	/* LKP's run: size is spread over the nodes, in unit_size pieces */
-	if (size > 0) {
-		size *= hw.nr_node;
-		/*
-		 * its set_def_unit_size: shm_size / 2 for lru-shm*,
-		 * shm_size * nr_cpu / 2 for the other shm- cases
-		 */
-		if (unit == 0 && (vc->flags & VMSCALE_SHM) &&
-		    strstr(vc->name, "lru") != NULL)
-			unit = hw.shm_size / 2;
-		else if (unit == 0)
-			unit = vc->flags & VMSCALE_SHM ? hw.shm_size *
-			    (unsigned long)(run->ncpu > 0 ? run->ncpu : 1) / 2 :
-			    hw.mem / 2;
-		if (unit > size)
-			unit = size;
-		repeat = size / unit;
+	unit = testcase_vmscale_usemem_unit(vc, &hw, run->ncpu, size, unit,
+	    &repeat);
+	if (size > 0)
 		printf("repeat count: %llu\n", repeat);
-	}
+	if ((vc->flags & VMSCALE_HUGETLB) &&
+	    testcase_vmscale_usemem_hugetlb(vc, &hw, unit, run->nr_task) != 0)
+		goto out;
 	run->unit = vc->bytes == VMSCALE_SMALL ? 10 * hw.pagesize : 0;
 	run->bytes = testcase_vmscale_usemem_bytes(vc->bytes, &hw, run->nr_task,
 	    (unsigned long)unit, run->ncpu);

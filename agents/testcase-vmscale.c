@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agents/inventory.h"
 #include "agents/testcase.h"
 #include "agents/testcase-vmscale.h"
 #include "jobs/job.h"
@@ -21,10 +22,14 @@
 static const struct vmscale_case testcase_vmscale_cases[] = {
 	{ "anon-cow-rand", VMSCALE_PREALLOC | VMSCALE_PREFAULT | VMSCALE_RAND,
 	  VMSCALE_HALF_TASK1 },
+	{ "anon-cow-rand-hugetlb", VMSCALE_HUGETLB | VMSCALE_PREALLOC |
+	  VMSCALE_PREFAULT | VMSCALE_RAND, VMSCALE_HALF_TASK1 },
 	{ "anon-cow-rand-mt", VMSCALE_MT | VMSCALE_PREALLOC |
 	  VMSCALE_PREFAULT | VMSCALE_RAND, VMSCALE_QUARTER },
 	{ "anon-cow-seq", VMSCALE_PREALLOC | VMSCALE_PREFAULT,
 	  VMSCALE_HALF_TASK1 },
+	{ "anon-cow-seq-hugetlb", VMSCALE_HUGETLB | VMSCALE_PREALLOC |
+	  VMSCALE_PREFAULT, VMSCALE_HALF_TASK1 },
 	{ "anon-cow-seq-mt", VMSCALE_MT | VMSCALE_PREALLOC | VMSCALE_PREFAULT,
 	  VMSCALE_QUARTER },
 	{ "anon-r-rand", VMSCALE_READ | VMSCALE_RAND, VMSCALE_ROTATE_TASK },
@@ -37,8 +42,11 @@ static const struct vmscale_case testcase_vmscale_cases[] = {
 	{ "anon-rx-seq-mt", VMSCALE_MT | VMSCALE_PREALLOC | VMSCALE_READ,
 	  VMSCALE_ROTATE },
 	{ "anon-w-rand", VMSCALE_RAND, VMSCALE_HALF_TASK },
+	{ "anon-w-rand-hugetlb", VMSCALE_HUGETLB | VMSCALE_RAND,
+	  VMSCALE_HALF_TASK },
 	{ "anon-w-rand-mt", VMSCALE_MT | VMSCALE_RAND, VMSCALE_HALF_TASK },
 	{ "anon-w-seq", 0, VMSCALE_HALF_TASK },
+	{ "anon-w-seq-hugetlb", VMSCALE_HUGETLB, VMSCALE_HALF_TASK },
 	{ "anon-w-seq-mt", VMSCALE_MT, VMSCALE_HALF_TASK },
 	{ "anon-wx-rand-mt", VMSCALE_MT | VMSCALE_PREALLOC | VMSCALE_RAND,
 	  VMSCALE_HALF_TASK },
@@ -109,16 +117,8 @@ static const struct {
 } testcase_vmscale_refused[] = {
 	{ "shm-lock-unlock", "it locks and unlocks a SysV shared memory "
 	  "segment (usemem -L), which the built-in worker does not do" },
-	{ "anon-cow-rand-hugetlb", "it maps hugetlbfs pages, which need "
-	  "vm.nr_hugepages reserved; the built-in worker reserves none" },
-	{ "anon-cow-seq-hugetlb", "it maps hugetlbfs pages, which need "
-	  "vm.nr_hugepages reserved; the built-in worker reserves none" },
-	{ "anon-w-rand-hugetlb", "it maps hugetlbfs pages, which need "
-	  "vm.nr_hugepages reserved; the built-in worker reserves none" },
-	{ "anon-w-seq-hugetlb", "it maps hugetlbfs pages, which need "
-	  "vm.nr_hugepages reserved; the built-in worker reserves none" },
-	{ "hugetlb", "it maps hugetlbfs pages, which need vm.nr_hugepages "
-	  "reserved; the built-in worker reserves none" },
+	{ "hugetlb", "it writes vm.nr_hugepages (a third of memory) and 0 "
+	  "back, and prints none of the lines LKP's parse reads" },
 	{ "migrate", "it moves a file's pages between NUMA nodes with "
 	  "numactl's migratepages, which the built-in worker does not do" },
 	{ "mbind", "it runs the suite's usemem_mbind (libnuma), which the "
@@ -464,6 +464,10 @@ testcase_vmscale_check(const struct job *job, const char **key,
 	if (testcase_word(&ctx, "thp", testcase_vmscale_thp, "none", &t,
 	    cause) != 0)
 		return -1;
+	if (strcmp(t, "madvise") == 0 && v != NULL &&
+	    (testcase_vmscale_find(v)->flags & VMSCALE_HUGETLB))
+		return error_set(cause, "'thp: madvise' asks for transparent "
+		    "huge pages, and test '%s' maps hugetlb pages", v);
 	*key = "pin";
 	if (testcase_word(&ctx, "pin", testcase_vmscale_pin, "0", &t,
 	    cause) != 0)
@@ -482,6 +486,79 @@ testcase_vmscale_check(const struct job *job, const char **key,
 		return -1;
 	*key = "nr_task";
 	return testcase_check_count(job, "nr_task", cause);
+}
+
+/* The machine's Hugepagesize (bytes) in ROOT/proc/meminfo, or 0. */
+static unsigned long
+testcase_vmscale_hugepagesize(const char *root)
+{
+	unsigned long	 kb = 0;
+	char		*text = inventory_read(root, "/proc/meminfo"), *p;
+
+	if (text != NULL && (p = strstr(text, "\nHugepagesize:")) != NULL &&
+	    sscanf(p + 1, "Hugepagesize: %lu kB", &kb) != 1)
+		kb = 0;
+	free(text);
+	return kb << 10;
+}
+
+int
+testcase_vmscale_knob(const struct job *job, const char *root, char **value,
+    char **cause)
+{
+	const struct vmscale_case	*vc;
+	struct inventory		*inv = NULL;
+	struct testcase_ctx		 ctx;
+	struct vmscale_hw		 hw;
+	unsigned long long		 size, unit, repeat;
+	const char			*test, *v;
+	unsigned			 n;
+	int				 r = -1;
+
+	*value = NULL;
+	if (strcmp(job->testcase, testcase_vmscale.name) != 0 ||
+	    (test = testcase_job_value(job, "test")) == NULL ||
+	    (vc = testcase_vmscale_find(test)) == NULL ||
+	    !(vc->flags & VMSCALE_HUGETLB))
+		return 0;
+	/* the run's figures: the adapter's nr_cpu, the worker's mem */
+	if (inventory_collect(root, &inv, cause) != 0)
+		return -1;
+	memset(&ctx, 0, sizeof ctx);
+	memset(&hw, 0, sizeof hw);
+	ctx.job = job;
+	ctx.nr_cpu = (v = inventory_get(inv, "nr_cpu")) != NULL ?
+	    (unsigned)strtoul(v, NULL, 10) : 1;
+	hw.nr_node = (v = inventory_get(inv, "nr_node")) != NULL ?
+	    (unsigned)strtoul(v, NULL, 10) : 1;
+	if ((v = inventory_get(inv, "memory")) != NULL &&
+	    (v = strchr(v, ' ')) != NULL)
+		hw.mem = strtoul(v + 1, NULL, 10);
+	hw.hugepagesize = testcase_vmscale_hugepagesize(root);
+	if (hw.mem == 0 || hw.nr_node == 0) {
+		error_set(cause, "test '%s': this machine's memory is not "
+		    "known (no MemTotal in /proc/meminfo)", test);
+		goto out;
+	}
+	if (hw.hugepagesize != VMSCALE_HUGE_PAGE) {
+		error_set(cause, "test '%s' maps 2 MiB hugetlb pages in the "
+		    "default size's pool (LKP's setup_hugetlb), and this "
+		    "machine's Hugepagesize is %s", test, hw.hugepagesize ?
+		    "not 2048 kB" : "unknown (no hugetlbfs)");
+		goto out;
+	}
+	if (testcase_count(&ctx, "nr_task", "100%", &n, cause) != 0 ||
+	    testcase_size(&ctx, "size", 0, &size, cause) != 0 ||
+	    testcase_size(&ctx, "unit_size", 0, &unit, cause) != 0)
+		goto out;
+	unit = testcase_vmscale_usemem_unit(vc, &hw, (long)ctx.nr_cpu, size,
+	    unit, &repeat);
+	*value = xasprintf("%llu", testcase_vmscale_hugetlb_pages(&hw, unit,
+	    n));
+	r = 1;
+out:
+	inventory_free(inv);
+	return r;
 }
 
 static const char *const testcase_vmscale_params[] = {

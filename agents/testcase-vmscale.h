@@ -47,6 +47,12 @@ enum vmscale_bytes {
 #define VMSCALE_DD2		0x2000	/* two of them per file */
 #define VMSCALE_TRUNC		0x4000	/* read the files in, then rm them */
 #define VMSCALE_SEQ		0x8000	/* truncate-seq: rm one by one */
+#define VMSCALE_HUGETLB		0x10000	/* usemem -O -U: 2 MiB hugetlb pages */
+
+/* The suite's hugetlb pages (usemem -U maps MAP_HUGE_2MB). */
+#define VMSCALE_HUGE_PAGE	(2UL << 20)
+/* Where LKP's setup_hugetlb allows them: the default (2 MiB) size's. */
+#define VMSCALE_HUGE_KNOB	"/proc/sys/vm/nr_overcommit_hugepages"
 
 struct vmscale_case {
 	const char		*name;
@@ -85,6 +91,7 @@ struct vmscale_hw {
 	unsigned long	mem, mem_avail, rotate, pte_limit, as_limit;
 	unsigned long	shm_size;	/* the tmpfs's size */
 	unsigned long	pagesize;
+	unsigned long	hugepagesize;	/* meminfo's Hugepagesize, bytes */
 	unsigned	nr_node;
 };
 
@@ -95,6 +102,30 @@ int	 testcase_vmscale_usemem_one(struct vmscale_run *);
 unsigned long testcase_vmscale_usemem_bytes(enum vmscale_bytes,
 	     const struct vmscale_hw *, unsigned nr_task, unsigned long unit,
 	     long ncpu);
+/*
+ * LKP's run: with size (0: none), the unit each run of the case takes
+ * (unit_size, or its set_def_unit_size; at most size x nr_node) and
+ * the runs (*repeat); without, unit as given (0: the case's default).
+ */
+unsigned long long testcase_vmscale_usemem_unit(const struct vmscale_case *,
+	     const struct vmscale_hw *, long ncpu, unsigned long long size,
+	     unsigned long long unit, unsigned long long *repeat);
+/*
+ * LKP's setup_hugetlb: the 2 MiB pages a hugetlb case may take, for its
+ * unit (0: mem / 2) and nr_task: the unit's pages, and nr_task + 1 for
+ * the regions' rounding.
+ */
+unsigned long long testcase_vmscale_hugetlb_pages(const struct vmscale_hw *,
+	     unsigned long long unit, unsigned nr_task);
+/*
+ * The knob a job's hugetlb case needs (agents/knob.c): 1 with *value,
+ * vm.nr_overcommit_hugepages for the machine at root (its memory, CPUs
+ * and nodes, as the run's inventory reads them); 0 when the job has no
+ * hugetlb case; -1 with *cause when the machine cannot have it.
+ */
+struct job;
+int	 testcase_vmscale_knob(const struct job *, const char *root,
+	     char **value, char **cause);
 /*
  * The cases on sparse files (testcase-vmscale-file.c): SPARSE_ROOT, an
  * ext4 on a loop image in the worker's tmpfs (at tmpfs/), made, and

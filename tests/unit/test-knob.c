@@ -6,7 +6,8 @@
  * changed during the run, a restore that cannot write, bad names; and
  * cpufreq_governor on every CPU, a governor the machine does not offer,
  * a machine without cpufreq; LKP's names (sc_NAME, sysctl: {sc_NAME},
- * transparent_hugepage: {...}).
+ * transparent_hugepage: {...}); vm-scalability's hugetlb cases'
+ * vm.nr_overcommit_hugepages.
  */
 #include <sys/stat.h>
 
@@ -373,6 +374,102 @@ test_lkp_names(void)
 	job_free(j);
 }
 
+/*
+ * vm-scalability's hugetlb cases: vm.nr_overcommit_hugepages as LKP's
+ * setup_hugetlb sizes it (unit_size / 2 MiB + nr_task + 1) for the
+ * machine at root (MemTotal 8 GiB, 4 CPUs, 1 node), applied and
+ * restored; none for another case; a machine without 2 MiB default
+ * pages, and a job that sets the sysctl too, refused.
+ */
+static void
+test_hugetlb(void)
+{
+	struct knob_set	*ks = NULL;
+	struct job	*j;
+	char		*cause = NULL, *v;
+	size_t		 i;
+	static const struct {
+		const char	*params;
+		const char	*want;
+	} cases[] = {
+		/* unit_size 64M: 32 pages, and 2 + 1 */
+		{ "test: anon-w-seq-hugetlb\nnr_task: 2\nunit_size: 64M\n",
+		  "35" },
+		/* mem / 2 = 4 GiB: 2048, and 4 tasks (100% of 4) + 1 */
+		{ "test: anon-cow-rand-hugetlb\n", "2053" },
+		/* size 100M: the unit at most size x nr_node */
+		{ "test: anon-w-rand-hugetlb\nnr_task: 50%\nsize: 100M\n",
+		  "53" },
+		/* size 8T: the unit is mem / 2 (LKP repeats it) */
+		{ "test: anon-cow-seq-hugetlb\nnr_task: 1\nsize: 8T\n",
+		  "2050" },
+	};
+
+	put("/proc/meminfo", "MemTotal:        8388608 kB\n"
+	    "MemAvailable:    8000000 kB\nHugepagesize:       2048 kB\n");
+	put("/sys/devices/system/cpu/online", "0-3\n");
+	put("/sys/devices/system/node/node0/cpulist", "0-3\n");
+	put("/proc/sys/vm/nr_overcommit_hugepages", "7\n");
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		v = xasprintf("testcase: vm-scalability\n%s", cases[i].params);
+		j = job(v);
+		free(v);
+		ok(knob_set_from_job(j, root, &ks, &cause) == 0,
+		    "hugetlb %zu: knobs: %s", i, cause ? cause : "");
+		ok(ks != NULL && ks->nr == 1 && strcmp(ks->knobs[0].name,
+		    "sysctl.vm.nr_overcommit_hugepages") == 0 &&
+		    strcmp(ks->knobs[0].path,
+		    "/proc/sys/vm/nr_overcommit_hugepages") == 0,
+		    "hugetlb %zu: the overcommit sysctl", i);
+		is_str(ks != NULL && ks->nr == 1 ? ks->knobs[0].want : "",
+		    cases[i].want, "hugetlb %zu: LKP's count", i);
+		knob_set_free(ks);
+		ks = NULL;
+		job_free(j);
+	}
+
+	j = job("testcase: vm-scalability\ntest: anon-w-seq-hugetlb\n"
+	    "nr_task: 2\nunit_size: 64M\n");
+	ok(knob_set_from_job(j, root, &ks, &cause) == 0 &&
+	    knob_apply(ks, &cause) == 0, "hugetlb: applied");
+	v = get("/proc/sys/vm/nr_overcommit_hugepages");
+	is_str(v, "35\n", "hugetlb: 35 pages allowed");
+	free(v);
+	ok(knob_restore(ks, &cause) == 0, "hugetlb: restored");
+	v = get("/proc/sys/vm/nr_overcommit_hugepages");
+	is_str(v, "7\n", "hugetlb: back to 7");
+	free(v);
+	knob_set_free(ks);
+	ks = NULL;
+	job_free(j);
+
+	j = job("testcase: vm-scalability\ntest: anon-w-seq\n");
+	ok(knob_set_from_job(j, root, &ks, &cause) == 0 && ks->nr == 0,
+	    "anon-w-seq: no knob");
+	knob_set_free(ks);
+	ks = NULL;
+	job_free(j);
+
+	j = job("testcase: vm-scalability\ntest: anon-w-seq-hugetlb\n"
+	    "sysctl: {vm.nr_overcommit_hugepages: 9}\n");
+	ok(knob_set_from_job(j, root, &ks, &cause) == -1 && cause != NULL &&
+	    strstr(cause, "'sysctl.vm.nr_overcommit_hugepages' sets") != NULL,
+	    "the job's own overcommit sysctl refused: %s", cause ? cause : "");
+	free(cause);
+	cause = NULL;
+	job_free(j);
+
+	put("/proc/meminfo", "MemTotal:        8388608 kB\n"
+	    "Hugepagesize:    1048576 kB\n");
+	j = job("testcase: vm-scalability\ntest: anon-w-seq-hugetlb\n");
+	ok(knob_set_from_job(j, root, &ks, &cause) == -1 && cause != NULL &&
+	    strstr(cause, "not 2048 kB") != NULL,
+	    "1 GiB default huge pages refused: %s", cause ? cause : "");
+	free(cause);
+	cause = NULL;
+	job_free(j);
+}
+
 int
 main(void)
 {
@@ -384,6 +481,7 @@ main(void)
 	test_cpufreq();
 	test_sysctl_path();
 	test_lkp_names();
+	test_hugetlb();
 	dir_remove_tree(root, NULL);
 	return tap_done();
 }
