@@ -41,6 +41,24 @@ lkp_loop_why() {
 	fi
 }
 
+# lkp_loop_agent DISK...: after lkp_setup, the local agent with those
+# loop disks (each a YAML line: "hdd: [loop:1G]") in ./bisectd.yaml, and
+# $TRASH/cleanup, run at exit whatever became of the test (a test that
+# attaches more adds to it), unmounting and detaching what the agent
+# made under $BISECT_AGENT_DISK_DIR.
+lkp_loop_agent() {
+	cat >"$TRASH/cleanup" <<-EOF &&
+	for m in $BISECT_AGENT_DISK_DIR/fs-*; do umount "\$m"; done
+	for d in \$(losetup -a | grep -F "$BISECT_AGENT_DISK_DIR/" | cut -d: -f1); do losetup -d "\$d"; done
+	EOF
+	test_at_exit 'sh "$TRASH/cleanup" 2>/dev/null' &&
+	printf 'agents:\n  - name: local\n    transport: local\n    disks:\n' \
+	    >>bisectd.yaml &&
+	for d in "$@"; do
+		printf '      %s\n' "$d" >>bisectd.yaml || return 1
+	done
+}
+
 # lkp_run JOB.yaml: queue it at HEAD and wait; its run must be done.
 lkp_run() {
 	bisectctl queue "$1" --commit HEAD --wait >"$1.out" 2>"$1.err" ||

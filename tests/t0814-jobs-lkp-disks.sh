@@ -34,23 +34,10 @@ disks_gone() {
 }
 
 # A test runs in a subshell: what it attaches it names in ./cleanup,
-# which this runs at exit whatever became of the test.
-test_at_exit 'sh "$TRASH/cleanup" 2>/dev/null'
-
+# which runs at exit whatever became of the test (lkp_loop_agent).
 test_expect_success 'setup: an agent with a loop hdd and a loop ssd' '
-	cat >cleanup <<-EOF &&
-	for m in $BISECT_AGENT_DISK_DIR/fs-*; do umount "\$m"; done
-	for d in \$(losetup -a | grep -F "$BISECT_AGENT_DISK_DIR/" | cut -d: -f1); do losetup -d "\$d"; done
-	EOF
 	lkp_setup &&
-	cat >>bisectd.yaml <<-\EOF
-	agents:
-	  - name: local
-	    transport: local
-	    disks:
-	      hdd: [loop:1G]
-	      ssd: [loop:1G]
-	EOF
+	lkp_loop_agent "hdd: [loop:1G]" "ssd: [loop:1G]"
 '
 
 test_expect_success 'fio-basic as LKP writes it: 1HDD, every fs, in the mount' '

@@ -22,20 +22,9 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 
-test_at_exit 'sh "$TRASH/cleanup" 2>/dev/null'
-
 test_expect_success 'setup: an agent with a loop hdd, the raw_disk job' '
-	cat >cleanup <<-EOF &&
-	for d in \$(losetup -a | grep -F "$BISECT_AGENT_DISK_DIR/" | cut -d: -f1); do losetup -d "\$d"; done
-	EOF
 	lkp_setup &&
-	cat >>bisectd.yaml <<-\EOF &&
-	agents:
-	  - name: local
-	    transport: local
-	    disks:
-	      hdd: [loop:256M]
-	EOF
+	lkp_loop_agent "hdd: [loop:256M]" &&
 	cat >raw.yaml <<-\EOF &&
 	suite: fio-basic
 	testcase: fio-basic

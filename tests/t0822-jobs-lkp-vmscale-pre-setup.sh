@@ -23,21 +23,9 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 
-test_at_exit 'sh "$TRASH/cleanup" 2>/dev/null'
-
 test_expect_success 'setup: an agent with a loop hdd, the job with pre_setup: 1' '
-	cat >cleanup <<-EOF &&
-	for m in $BISECT_AGENT_DISK_DIR/fs-*; do umount "\$m"; done
-	for d in \$(losetup -a | grep -F "$BISECT_AGENT_DISK_DIR/" | cut -d: -f1); do losetup -d "\$d"; done
-	EOF
 	lkp_setup &&
-	cat >>bisectd.yaml <<-\EOF &&
-	agents:
-	  - name: local
-	    transport: local
-	    disks:
-	      hdd: [loop:1G]
-	EOF
+	lkp_loop_agent "hdd: [loop:1G]" &&
 	cat >vm.yaml <<-\EOF &&
 	suite: vm-scalability
 	testcase: vm-scalability
