@@ -4,14 +4,11 @@
  * which works on every kernel a bisection may boot (pidfd needs 5.3); at
  * the timeout the group gets SIGTERM, then SIGKILL after a grace.
  */
-#include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,67 +16,38 @@
 #include <unistd.h>
 
 #include "agents/agent-testcase.h"
+#include "agents/child.h"
 #include "agents/result.h"
 #include "util/error.h"
 
 #define AGENT_TESTCASE_GRACE	5	/* seconds from SIGTERM to SIGKILL */
 
-static void
-agent_testcase_close_from(int lowfd)
-{
-	long	max, fd;
-
-#ifdef SYS_close_range
-	if (syscall(SYS_close_range, (unsigned)lowfd, ~0U, 0) == 0)
-		return;
-#endif
-	max = sysconf(_SC_OPEN_MAX);
-	if (max < 0 || max > 65536)
-		max = 65536;
-	for (fd = lowfd; fd < max; fd++)
-		close((int)fd);
-}
-
 /*
- * In the child: never returns. The standard signals go back to their
- * default dispositions and none is blocked (a daemon up the chain may
- * ignore SIGPIPE or block signals, and a benchmark must not inherit that).
+ * The testcase's process (agents/child.c): in a process group of its
+ * own, in its work directory, with its environment, no descriptor but
+ * stdin (/dev/null) and the output, the standard signals at their
+ * default dispositions and none blocked (a daemon up the chain may
+ * ignore SIGPIPE or block signals, and a benchmark must not inherit
+ * that), and SIGKILL when the agent dies.
  */
-static void
-agent_testcase_exec(struct agent_testcase *tc, pid_t parent)
+static int
+agent_testcase_spawn(struct agent_testcase *tc, pid_t *pid, char **cause)
 {
-	char		*argv[] = { "sh", "-c", (char *)tc->command, NULL };
-	sigset_t	 none;
-	int		 null, sig;
+	char			*sh[] = { "sh", "-c", (char *)tc->command, NULL };
+	struct child_opts	 o;
 
-	setpgid(0, 0);
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 || getppid() != parent)
-		_exit(127);
-	for (sig = 1; sig < 32; sig++) {
-		if (sig != SIGKILL && sig != SIGSTOP)
-			signal(sig, SIG_DFL);
-	}
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	if ((null = open("/dev/null", O_RDONLY)) == -1 ||
-	    dup2(null, 0) == -1 || dup2(tc->outfd, 1) == -1 ||
-	    dup2(tc->outfd, 2) == -1)
-		_exit(127);
-	agent_testcase_close_from(3);
-	if (chdir(tc->workdir) == -1) {
-		dprintf(2, "bisect-agent: couldn't enter '%s': %s\n",
-		    tc->workdir, strerror(errno));
-		_exit(127);
-	}
-	if (tc->argv != NULL) {
-		execve(tc->argv[0], tc->argv, tc->envp);
-		dprintf(2, "bisect-agent: couldn't run %s: %s\n", tc->argv[0],
-		    strerror(errno));
-		_exit(127);
-	}
-	execve("/bin/sh", argv, tc->envp);
-	dprintf(2, "bisect-agent: couldn't run /bin/sh: %s\n", strerror(errno));
-	_exit(127);
+	memset(&o, 0, sizeof o);
+	o.outfd = tc->outfd;
+	o.errfd = tc->outfd;
+	o.deathsig = SIGKILL;
+	o.path = tc->argv != NULL ? tc->argv[0] : "/bin/sh";
+	o.envp = tc->envp;
+	o.dir = tc->workdir;
+	o.pgroup = 1;
+	o.close_fds = 1;
+	o.name = "bisect-agent";
+	return child_spawn_with(tc->argv != NULL ? tc->argv : sh, &o, pid,
+	    cause);
 }
 
 static double
@@ -105,7 +73,7 @@ agent_testcase_run(struct agent_testcase *tc, char **cause)
 	sigset_t	 block, old;
 	siginfo_t	 info;
 	double		 deadline, left, late_at;
-	pid_t		 parent = getpid(), pid, w;
+	pid_t		 pid, w;
 	size_t		 i;
 	int		 phase = 0, sig, r = -1;
 
@@ -117,13 +85,8 @@ agent_testcase_run(struct agent_testcase *tc, char **cause)
 	sigprocmask(SIG_BLOCK, &block, &old);
 	clock_gettime(CLOCK_REALTIME, &tc->start_wall);
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	if ((pid = fork()) == -1) {
-		error_errno(cause, "couldn't fork");
+	if (agent_testcase_spawn(tc, &pid, cause) != 0)
 		goto out;
-	}
-	if (pid == 0)
-		agent_testcase_exec(tc, parent);
-	setpgid(pid, pid);
 	for (i = 0; i < tc->nr_mons; i++) {
 		if (tc->mons[i]->attach != NULL)
 			tc->mons[i]->attach(tc->states[i], (int)pid);
