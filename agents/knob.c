@@ -5,6 +5,7 @@
  * never a silent difference (docs/design.md, "File notes").
  */
 #include <dirent.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -42,6 +43,7 @@ knob_add(struct knob_set *ks, const char *name, const char *path,
 	k->path = xstrdup(path);
 	k->want = xstrdup(want);
 	k->bracketed = bracketed;
+	k->lockfd = -1;
 }
 
 void
@@ -52,6 +54,8 @@ knob_set_free(struct knob_set *ks)
 	if (ks == NULL)
 		return;
 	for (i = 0; i < ks->nr; i++) {
+		if (ks->knobs[i].lockfd != -1)
+			close(ks->knobs[i].lockfd);
 		free(ks->knobs[i].name);
 		free(ks->knobs[i].path);
 		free(ks->knobs[i].want);
@@ -283,6 +287,7 @@ knob_testcase(const struct job *job, const char *root, struct knob_set *ks,
 	}
 	knob_add(ks, "sysctl.vm.nr_overcommit_hugepages", VMSCALE_HUGE_KNOB,
 	    value, 0);
+	ks->knobs[ks->nr - 1].exclusive = 1;
 	free(value);
 	return 0;
 }
@@ -456,6 +461,45 @@ knob_wanted(const struct knob *k)
 	return w;
 }
 
+/*
+ * An exclusive knob's file locked (flock, which the kernel's files
+ * take too), waiting while another run on this machine holds it.
+ */
+static int
+knob_lock(const struct knob_set *ks, struct knob *k, char **cause)
+{
+	char	*full = inventory_path(ks->root, k->path);
+	int	 waited = 0, r = -1;
+
+	if ((k->lockfd = open(full, O_RDONLY | O_CLOEXEC)) == -1) {
+		error_errno(cause, "knob '%s': couldn't open '%s'", k->name,
+		    full);
+		goto out;
+	}
+	while (flock(k->lockfd, LOCK_EX | LOCK_NB) == -1) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			error_errno(cause, "knob '%s': couldn't lock '%s'",
+			    k->name, full);
+			goto out;
+		}
+		if (waited++ >= KNOB_LOCK_WAIT) {
+			error_set(cause, "knob '%s': another run on this "
+			    "machine has held '%s' for %d s", k->name, full,
+			    KNOB_LOCK_WAIT);
+			goto out;
+		}
+		sleep(1);
+	}
+	r = 0;
+out:
+	if (r != 0 && k->lockfd != -1) {
+		close(k->lockfd);
+		k->lockfd = -1;
+	}
+	free(full);
+	return r;
+}
+
 int
 knob_apply(struct knob_set *ks, char **cause)
 {
@@ -466,6 +510,8 @@ knob_apply(struct knob_set *ks, char **cause)
 
 	for (i = 0; i < ks->nr; i++) {
 		k = &ks->knobs[i];
+		if (k->exclusive && knob_lock(ks, k, cause) != 0)
+			goto out;
 		if ((k->orig = knob_read(ks, k)) == NULL) {
 			full = inventory_path(ks->root, k->path);
 			error_set(cause, "knob '%s': '%s' cannot be read on "
@@ -541,6 +587,13 @@ knob_restore(struct knob_set *ks, char **cause)
 			continue;
 		}
 		k->applied = 0;
+	}
+	/* the locks go once every knob is back (or cannot be) */
+	for (i = 0; i < ks->nr; i++) {
+		if (ks->knobs[i].lockfd != -1) {
+			close(ks->knobs[i].lockfd);
+			ks->knobs[i].lockfd = -1;
+		}
 	}
 	if (failed.len > 0)
 		r = error_set(cause, "couldn't restore every knob: %s",

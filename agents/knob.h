@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#define KNOB_LOCK_WAIT	1800	/* seconds for another run's knob */
+
 struct job;
 
 struct knob {
@@ -20,6 +22,13 @@ struct knob {
 	char	*orig;		/* as read before applying; NULL until then */
 	int	 bracketed;	/* "always [madvise] never" files */
 	int	 applied;
+	/*
+	 * A testcase's knob (vm-scalability's hugetlb pages): its file
+	 * held with flock from before it is read until it is restored,
+	 * so that two runs on one machine take it in turn; -1 when not.
+	 */
+	int	 exclusive;
+	int	 lockfd;
 };
 
 struct knob_set {
@@ -46,7 +55,9 @@ int	 knob_set_from_job(const struct job *, const char *root,
 	     struct knob_set **out, char **cause);
 void	 knob_set_free(struct knob_set *);
 /*
- * Read each knob's current value, write the job's, read it back. Stops
+ * Read each knob's current value, write the job's, read it back (an
+ * exclusive knob is first locked: while another run holds it, waited
+ * for, at most KNOB_LOCK_WAIT seconds, then an error). Stops
  * at the first knob that cannot be set (missing file, refused write, a
  * value that reads back different), with *cause naming it; the knobs
  * applied until then stay applied: call knob_restore.
@@ -54,7 +65,10 @@ void	 knob_set_free(struct knob_set *);
 int	 knob_apply(struct knob_set *, char **cause);
 /* After the run: every applied knob still has its value, else -1. */
 int	 knob_check(const struct knob_set *, char **cause);
-/* Write back the values read before; -1 naming those that failed. */
+/*
+ * Write back the values read before, and let go of the locks; -1
+ * naming those that failed.
+ */
 int	 knob_restore(struct knob_set *, char **cause);
 /* The current value of a knob as the environment records it. */
 char	*knob_read(const struct knob_set *, const struct knob *);

@@ -9,8 +9,10 @@
  * transparent_hugepage: {...}); vm-scalability's hugetlb cases'
  * vm.nr_overcommit_hugepages.
  */
+#include <sys/file.h>
 #include <sys/stat.h>
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -374,6 +376,21 @@ test_lkp_names(void)
 	job_free(j);
 }
 
+/* 1 when no one holds path's flock (it is taken and let go here). */
+static int
+locked_free(const char *path)
+{
+	char	*full = xasprintf("%s%s", root, path);
+	int	 fd = open(full, O_RDONLY), r;
+
+	free(full);
+	if (fd == -1)
+		return 0;
+	r = flock(fd, LOCK_EX | LOCK_NB) == 0;
+	close(fd);
+	return r;
+}
+
 /*
  * vm-scalability's hugetlb cases: vm.nr_overcommit_hugepages as LKP's
  * setup_hugetlb sizes it (unit_size / 2 MiB + nr_task + 1) for the
@@ -435,10 +452,14 @@ test_hugetlb(void)
 	v = get("/proc/sys/vm/nr_overcommit_hugepages");
 	is_str(v, "35\n", "hugetlb: 35 pages allowed");
 	free(v);
+	ok(!locked_free("/proc/sys/vm/nr_overcommit_hugepages"),
+	    "hugetlb: the sysctl is locked while the run has it");
 	ok(knob_restore(ks, &cause) == 0, "hugetlb: restored");
 	v = get("/proc/sys/vm/nr_overcommit_hugepages");
 	is_str(v, "7\n", "hugetlb: back to 7");
 	free(v);
+	ok(locked_free("/proc/sys/vm/nr_overcommit_hugepages"),
+	    "hugetlb: and let go once restored");
 	knob_set_free(ks);
 	ks = NULL;
 	job_free(j);
