@@ -279,43 +279,18 @@ bisect_rounds_mass_count(const struct bisect_state *st,
 }
 
 /*
- * The fresh check's first look in pairs for culprit c and its first
- * parent p, beyond every other want's runs, so that the batch ends with
- * them alone (bisectd/dispatch.c runs a commit's j-th run in the batch's
- * j-th round) and bisect_pair_fresh finds them after every other run.
- */
-static void
-bisect_rounds_pairs_last(struct bisect_state *st, size_t c, size_t p,
-    unsigned most)
-{
-	size_t		 j, x;
-	unsigned	 add, pairs;
-
-	for (j = 0; j < st->nr_wants; j++) {
-		x = st->wants[j].commit;
-		if (x == c || x == p)
-			continue;
-		add = st->wants[j].samples > st->c[x].nr_samples ?
-		    st->wants[j].samples - (unsigned)st->c[x].nr_samples : 0;
-		if (add > most)
-			most = add;
-	}
-	pairs = bisect_rounds_pairs(BISECT_PAIR_FIRST, st->in->slots);
-	bisect_range_want(st, c, (unsigned)st->c[c].nr_samples + most + pairs);
-	bisect_range_want(st, p, (unsigned)st->c[p].nr_samples + most + pairs);
-}
-
-/*
  * The last round's tail: the likeliest culprit and its first parent get
  * the fresh check's first look in pairs beyond every other point's runs,
- * so that the check passes in the round that names the culprit when the
- * guess is right.
+ * so that the batch ends with them alone (bisectd/dispatch.c runs a
+ * commit's j-th run in the batch's j-th round) and the check passes in
+ * the round that names the culprit when the guess is right.
  */
 static void
 bisect_rounds_tail(struct bisect_state *st, const struct bisect_range *r,
     const size_t *pts, size_t n, unsigned left)
 {
-	size_t		 i, c = (size_t)-1, p, in_c = 0, in_p = 0;
+	size_t		 i, j, c = (size_t)-1, p, in_c = 0, in_p = 0;
+	unsigned	 most = 0, add, pairs;
 	double		 best = -1;
 
 	for (i = 0; i < st->nr; i++)
@@ -334,29 +309,19 @@ bisect_rounds_tail(struct bisect_state *st, const struct bisect_range *r,
 	}
 	if (!in_c || (!in_p && n >= left))
 		return;
-	bisect_rounds_pairs_last(st, c, p, st->timed ? ROUNDS_SENTINEL : 0);
-}
+	for (j = 0; j < st->nr_wants; j++) {
+		size_t x = st->wants[j].commit;
 
-/*
- * A part's ends are looked at (a second culprit?) once one culprit is
- * found: its fresh check rides at the end of that batch, so that when the
- * part shows no change the check passes on it, with no round of its own.
- */
-static void
-bisect_rounds_found_tail(struct bisect_state *st)
-{
-	size_t	c, p;
-
-	if (st->nr_found != 1)
-		return;
-	c = st->found[0].commit;
-	if (st->c[c].nr_parents == 0)
-		return;
-	p = st->c[c].parents[0];
-	if (st->c[c].build == BISECT_BUILD_FAILED ||
-	    st->c[p].build == BISECT_BUILD_FAILED)
-		return;
-	bisect_rounds_pairs_last(st, c, p, st->timed ? ROUNDS_SENTINEL : 0);
+		if (x == c || x == p)
+			continue;
+		add = st->wants[j].samples > st->c[x].nr_samples ?
+		    st->wants[j].samples - (unsigned)st->c[x].nr_samples : 0;
+		if (add > most)
+			most = add;
+	}
+	pairs = bisect_rounds_pairs(BISECT_PAIR_FIRST, st->in->slots);
+	bisect_range_want(st, c, (unsigned)st->c[c].nr_samples + most + pairs);
+	bisect_range_want(st, p, (unsigned)st->c[p].nr_samples + most + pairs);
 }
 
 double
@@ -521,8 +486,6 @@ bisect_rounds_ends(struct bisect_state *st, const struct bisect_range *r)
 	for (i = 0; i < n; i++)
 		bisect_range_want(st, pts[i], (unsigned)(st->c[pts[i]].nr_samples
 		    == 0 ? batch : st->c[pts[i]].nr_samples + (batch + 1) / 2));
-	if (r->depth > 0)
-		bisect_rounds_found_tail(st);
 	if (n > 0) {
 		/* the next round's likeliest points, as builds */
 		nspec = bisect_rounds_spec(spec, (size_t)k * (k + 1),
