@@ -808,7 +808,7 @@ knob_lock_all(struct knob_set *ks, char **cause)
 	size_t		*order, i, j;
 	time_t		 deadline = time(NULL) + ks->lock_wait;
 	char		*full;
-	int		 got, r = -1;
+	int		 got, said, r = -1;
 
 	order = xcalloc(ks->nr + 1, sizeof *order);
 	for (i = 0; i < ks->nr; i++) {
@@ -820,9 +820,16 @@ knob_lock_all(struct knob_set *ks, char **cause)
 	for (i = 0; i < ks->nr; i++) {
 		k = &ks->knobs[order[i]];
 		full = inventory_path(ks->root, k->path);
+		said = 0;
 		while ((got = knob_lock_file(full, &k->lockfd, cause)) == 1 &&
-		    time(NULL) < deadline)
+		    time(NULL) < deadline) {
+			if (!said++)
+				fprintf(stderr, "bisect-agent: knob '%s': "
+				    "another run on this machine holds '%s', "
+				    "waiting (at most %d s)\n", k->name, full,
+				    ks->lock_wait);
 			sleep(1);
+		}
 		if (got != 0) {
 			if (got > 0)
 				error_set(cause, "another run on this machine "
