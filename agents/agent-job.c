@@ -38,6 +38,7 @@ struct agent_job_state {
 	struct inventory	*inv;
 	struct knob_set		*ks;
 	char			*kcause;
+	char			*reaped;	/* a killed run's knobs put back */
 	struct disk_run		*dr;
 	const struct testcase_adapter *ad;
 	struct testcase_ctx	 ctx;
@@ -186,13 +187,24 @@ agent_job_setup(struct agent_job_state *s, struct result *r, char **cause)
 {
 	const struct job	*job = s->aj.job;
 	const char		*mnt;
+	char			*both;
 	int			 knobs_ok = 0;
 
-	if (knob_set_from_job(job, s->aj.root, &s->ks, &s->kcause) == 0 &&
+	/* every run: a killed agent's knobs must not stay for this one */
+	if (knob_reap(s->aj.root, &s->reaped, &s->kcause) == 0 &&
+	    knob_set_from_job(job, s->aj.root, &s->ks, &s->kcause) == 0 &&
 	    knob_apply(s->ks, &s->kcause) == 0)
 		knobs_ok = 1;
 	if (agent_job_env(&s->aj, s->ks, &s->inv, r, cause) != 0)
 		return -1;
+	if (s->ks != NULL && s->ks->reaped != NULL) {
+		both = s->reaped == NULL ? xstrdup(s->ks->reaped) :
+		    xasprintf("%s; %s", s->reaped, s->ks->reaped);
+		free(s->reaped);
+		s->reaped = both;
+	}
+	if (s->reaped != NULL)
+		result_env_set(r, "knobs_reaped", s->reaped);
 	agent_job_record_boot(r, s->aj.root);
 	s->logpath = path_join(s->aj.resultdir, "output.log");
 	s->tc.outfd = open(s->logpath, O_WRONLY | O_CREAT | O_TRUNC |
@@ -286,6 +298,7 @@ agent_job_end(struct agent_job_state *s, struct result *r)
 	inventory_free(s->inv);
 	free(s->logpath);
 	free(s->kcause);
+	free(s->reaped);
 }
 
 int

@@ -2,7 +2,9 @@
  * A job's environment knobs applied, checked and restored: THP, NUMA
  * balancing, sysctls and the cpufreq governor, each a file whose value must
  * read back as written; a refused or changed value is an error of the run,
- * never a silent difference (docs/design.md, "File notes").
+ * never a silent difference (docs/design.md, "File notes"). Each file is
+ * locked while a run has it and its old value journaled until restored;
+ * a killed run's journals are put back by the next run (docs/agents.md).
  */
 #include <dirent.h>
 #include <sys/file.h>
@@ -10,8 +12,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agents/inventory.h"
@@ -20,6 +25,7 @@
 #include "jobs/job.h"
 #include "util/error.h"
 #include "util/fd.h"
+#include "util/file.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -28,6 +34,7 @@
 #define KNOB_MAX	65536
 
 static char *knob_read_text(const struct knob_set *, const char *path);
+static char *knob_text(const char *full);
 static void knob_normalize(char *);
 
 static void
@@ -56,6 +63,7 @@ knob_set_free(struct knob_set *ks)
 	for (i = 0; i < ks->nr; i++) {
 		if (ks->knobs[i].lockfd != -1)
 			close(ks->knobs[i].lockfd);
+		free(ks->knobs[i].journal);
 		free(ks->knobs[i].name);
 		free(ks->knobs[i].path);
 		free(ks->knobs[i].want);
@@ -63,6 +71,8 @@ knob_set_free(struct knob_set *ks)
 	}
 	free(ks->knobs);
 	free(ks->root);
+	free(ks->dir);
+	free(ks->reaped);
 	free(ks);
 }
 
@@ -303,6 +313,8 @@ knob_set_from_job(const struct job *job, const char *root,
 	int		 lkp, bracketed;
 
 	ks->root = root != NULL ? xstrdup(root) : NULL;
+	ks->dir = knob_dir(root);
+	ks->lock_wait = KNOB_LOCK_WAIT;
 	if ((v = job_param(job, "thp_enabled")) != NULL)
 		knob_add(ks, "thp_enabled", KNOB_THP "enabled", v, 1);
 	if ((v = job_param(job, "thp_defrag")) != NULL)
@@ -374,16 +386,15 @@ knob_normalize(char *s)
  * kernel interface that ignores writes reads back as /dev/null does).
  */
 static char *
-knob_read_text(const struct knob_set *ks, const char *path)
+knob_text(const char *full)
 {
 	struct stat	 st;
-	char		*full = inventory_path(ks->root, path), *buf = NULL;
+	char		*buf = NULL;
 	size_t		 len = 0;
 	ssize_t		 n;
 	int		 fd;
 
 	fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	free(full);
 	if (fd == -1)
 		return NULL;
 	if (fstat(fd, &st) == -1 || !(S_ISREG(st.st_mode) ||
@@ -404,14 +415,25 @@ knob_read_text(const struct knob_set *ks, const char *path)
 	return buf;
 }
 
-char *
-knob_read(const struct knob_set *ks, const struct knob *k)
+static char *
+knob_read_text(const struct knob_set *ks, const char *path)
+{
+	char	*full = inventory_path(ks->root, path), *v;
+
+	v = knob_text(full);
+	free(full);
+	return v;
+}
+
+/* A knob file's value as compared: the [choice], blanks normalized. */
+static char *
+knob_value(const char *full, int bracketed)
 {
 	char	*v, *open, *close;
 
-	if ((v = knob_read_text(ks, k->path)) == NULL)
+	if ((v = knob_text(full)) == NULL)
 		return NULL;
-	if (k->bracketed && (open = strchr(v, '[')) != NULL &&
+	if (bracketed && (open = strchr(v, '[')) != NULL &&
 	    (close = strchr(open, ']')) != NULL) {
 		memmove(v, open + 1, (size_t)(close - open - 1));
 		v[close - open - 1] = '\0';
@@ -420,11 +442,19 @@ knob_read(const struct knob_set *ks, const struct knob *k)
 	return v;
 }
 
-static int
-knob_write(const struct knob_set *ks, const struct knob *k,
-    const char *value, char **cause)
+char *
+knob_read(const struct knob_set *ks, const struct knob *k)
 {
-	char	*full = inventory_path(ks->root, k->path);
+	char	*full = inventory_path(ks->root, k->path), *v;
+
+	v = knob_value(full, k->bracketed);
+	free(full);
+	return v;
+}
+
+static int
+knob_write_full(const char *full, const char *value, char **cause)
+{
 	char	*text = xasprintf("%s\n", value);
 	int	 fd, r = -1;
 
@@ -446,8 +476,19 @@ knob_write(const struct knob_set *ks, const struct knob *k,
 out:
 	if (fd != -1)
 		close(fd);
-	free(full);
 	free(text);
+	return r;
+}
+
+static int
+knob_write(const struct knob_set *ks, const struct knob *k,
+    const char *value, char **cause)
+{
+	char	*full = inventory_path(ks->root, k->path);
+	int	 r;
+
+	r = knob_write_full(full, value, cause);
+	free(full);
 	return r;
 }
 
@@ -461,62 +502,387 @@ knob_wanted(const struct knob *k)
 	return w;
 }
 
-/*
- * An exclusive knob's file locked (flock, which the kernel's files
- * take too), waiting while another run on this machine holds it.
- */
-static int
-knob_lock(const struct knob_set *ks, struct knob *k, char **cause)
+char *
+knob_dir(const char *root)
 {
-	char	*full = inventory_path(ks->root, k->path);
-	int	 waited = 0, r = -1;
+	const char	*v = getenv(KNOB_JOURNAL_ENV);
 
-	if ((k->lockfd = open(full, O_RDONLY | O_CLOEXEC)) == -1) {
-		error_errno(cause, "knob '%s': couldn't open '%s'", k->name,
-		    full);
+	if (v != NULL && v[0] == '/')
+		return xstrdup(v);
+	return inventory_path(root, KNOB_JOURNAL_DIR);
+}
+
+/* A knob file's journal: DIR/knob-HASH, FNV-1a of its full path. */
+static char *
+knob_journal_path(const char *dir, const char *full)
+{
+	unsigned long long	 h = 14695981039346656037ULL;
+	const unsigned char	*p;
+
+	for (p = (const unsigned char *)full; *p != '\0'; p++) {
+		h ^= *p;
+		h *= 1099511628211ULL;
+	}
+	return xasprintf("%s/knob-%016llx", dir, h);
+}
+
+/* This boot's id under root; NULL when root has none. */
+static char *
+knob_boot_id(const char *root)
+{
+	char	*full = inventory_path(root, "/proc/sys/kernel/random/boot_id");
+	char	*v = knob_text(full);
+
+	free(full);
+	if (v != NULL)
+		knob_normalize(v);
+	if (v != NULL && v[0] == '\0') {
+		free(v);
+		v = NULL;
+	}
+	return v;
+}
+
+/* A bisect-agent of that id still runs (its comm says so). */
+static int
+knob_pid_alive(long pid)
+{
+	char	 path[64], *buf = NULL, *cause = NULL;
+	size_t	 len;
+	int	 alive;
+
+	if (pid <= 0 || (kill((pid_t)pid, 0) == -1 && errno == ESRCH))
+		return 0;
+	snprintf(path, sizeof path, "/proc/%ld/comm", pid);
+	if (file_read(path, &buf, &len, &cause) != 0) {
+		free(cause);
+		return 0;
+	}
+	alive = strncmp(buf, "bisect-agent", 12) == 0;
+	free(buf);
+	return alive;
+}
+
+/* The rename or unlink of a journal made durable. */
+static int
+knob_dir_sync(const char *dir, char **cause)
+{
+	int	fd, r = 0;
+
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
+	    fsync(fd) == -1)
+		r = error_errno(cause, "couldn't sync '%s'", dir);
+	if (fd != -1)
+		close(fd);
+	return r;
+}
+
+/*
+ * A knob's journal, one "key value" a line: the agent's pid, the boot's
+ * id, the knob's name and full path, whether bracketed, the value it had
+ * before the run ("old") and the run's ("new").
+ */
+struct knob_journal {
+	long	 pid;
+	char	*boot_id;
+	char	*name;
+	char	*path;
+	int	 bracketed;
+	char	*old;
+	char	*new;
+};
+
+static void
+knob_journal_release(struct knob_journal *j)
+{
+	free(j->boot_id);
+	free(j->name);
+	free(j->path);
+	free(j->old);
+	free(j->new);
+	memset(j, 0, sizeof *j);
+}
+
+/* Written before the knob is: temporary, fsync, rename, the dir synced. */
+static int
+knob_journal_write(const struct knob_set *ks, const struct knob *k,
+    const char *full, char **cause)
+{
+	struct strbuf	 sb = STRBUF_INIT;
+	char		*boot = knob_boot_id(ks->root), *want = knob_wanted(k);
+	int		 r = -1;
+
+	if (strchr(full, '\n') != NULL || strchr(k->name, '\n') != NULL) {
+		error_set(cause, "its name or path has a newline");
 		goto out;
 	}
-	while (flock(k->lockfd, LOCK_EX | LOCK_NB) == -1) {
-		if (errno != EWOULDBLOCK && errno != EINTR) {
-			error_errno(cause, "knob '%s': couldn't lock '%s'",
-			    k->name, full);
-			goto out;
+	strbuf_addf(&sb, "bisect-agent knob journal\npid %ld\nboot_id %s\n"
+	    "name %s\npath %s\nbracketed %d\nold %s\nnew %s\n", (long)getpid(),
+	    boot != NULL ? boot : "", k->name, full, k->bracketed, k->orig,
+	    want);
+	if (dir_create(ks->dir, cause) != 0 ||
+	    file_write_atomic(k->journal, sb.buf, sb.len, cause) != 0 ||
+	    knob_dir_sync(ks->dir, cause) != 0)
+		goto out;
+	r = 0;
+out:
+	strbuf_release(&sb);
+	free(boot);
+	free(want);
+	return r;
+}
+
+/* 0 with *j, 1 when there is no journal, -1 with *cause. */
+static int
+knob_journal_read(const char *jpath, struct knob_journal *j, char **cause)
+{
+	struct stat	 st;
+	char		*buf = NULL, *line, *save, *sp, **to;
+	size_t		 len;
+	int		 r = -1, magic = 0;
+
+	memset(j, 0, sizeof *j);
+	if (lstat(jpath, &st) == -1 && errno == ENOENT)
+		return 1;
+	if (file_read(jpath, &buf, &len, cause) != 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if (strcmp(line, "bisect-agent knob journal") == 0) {
+			magic = 1;
+			continue;
 		}
-		if (waited++ >= KNOB_LOCK_WAIT) {
-			error_set(cause, "knob '%s': another run on this "
-			    "machine has held '%s' for %d s", k->name, full,
-			    KNOB_LOCK_WAIT);
-			goto out;
+		if ((sp = strchr(line, ' ')) == NULL)
+			sp = line + strlen(line);
+		to = NULL;
+		if (strncmp(line, "pid ", 4) == 0)
+			j->pid = strtol(sp + 1, NULL, 10);
+		else if (strncmp(line, "bracketed ", 10) == 0)
+			j->bracketed = atoi(sp + 1);
+		else if (strncmp(line, "boot_id ", 8) == 0)
+			to = &j->boot_id;
+		else if (strncmp(line, "name ", 5) == 0)
+			to = &j->name;
+		else if (strncmp(line, "path ", 5) == 0)
+			to = &j->path;
+		else if (strncmp(line, "old", 3) == 0 && (line[3] == ' ' ||
+		    line[3] == '\0'))
+			to = &j->old;
+		else if (strncmp(line, "new", 3) == 0 && (line[3] == ' ' ||
+		    line[3] == '\0'))
+			to = &j->new;
+		if (to != NULL) {
+			free(*to);
+			*to = xstrdup(*sp != '\0' ? sp + 1 : "");
 		}
-		sleep(1);
+	}
+	if (!magic || j->name == NULL || j->path == NULL || j->old == NULL ||
+	    j->path[0] != '/') {
+		error_set(cause, "'%s' is not a knob journal", jpath);
+		knob_journal_release(j);
+		goto out;
+	}
+	if (j->boot_id != NULL && j->boot_id[0] == '\0') {
+		free(j->boot_id);
+		j->boot_id = NULL;
 	}
 	r = 0;
 out:
-	if (r != 0 && k->lockfd != -1) {
-		close(k->lockfd);
-		k->lockfd = -1;
+	free(buf);
+	return r;
+}
+
+static int
+knob_journal_remove(const char *jpath, char **cause)
+{
+	char	*dir;
+	int	 r;
+
+	if (unlink(jpath) == -1 && errno != ENOENT)
+		return error_errno(cause, "couldn't remove '%s'", jpath);
+	dir = path_dirname(jpath);
+	r = knob_dir_sync(dir, cause);
+	free(dir);
+	return r;
+}
+
+/*
+ * What a journal says put back, its knob's file held by the caller (no
+ * run has it): the old value written and read back, the journal
+ * removed, a note in done and on stderr. A journal of an earlier boot is
+ * only removed (the boot reset the knob), as is one whose file is gone.
+ * 0 (also when there is no journal), or -1 with *cause: the journal
+ * stays for the next run.
+ */
+static int
+knob_journal_replay(const char *root, const char *jpath, struct strbuf *done,
+    char **cause)
+{
+	struct knob_journal	 j;
+	struct stat		 st;
+	struct strbuf		 note = STRBUF_INIT;
+	char			*boot = NULL, *now = NULL, *back = NULL;
+	int			 r = -1, got;
+
+	if ((got = knob_journal_read(jpath, &j, cause)) != 0)
+		return got > 0 ? 0 : -1;
+	boot = knob_boot_id(root);
+	if (j.boot_id != NULL && boot != NULL && strcmp(j.boot_id, boot) != 0)
+		strbuf_addf(&note, "%s '%s' left at '%s' by pid %ld in an "
+		    "earlier boot: not written (the boot reset it)", j.name,
+		    j.path, j.new != NULL ? j.new : "", j.pid);
+	else if ((now = knob_value(j.path, j.bracketed)) == NULL) {
+		if (stat(j.path, &st) == 0 || errno != ENOENT) {
+			error_set(cause, "'%s' (%s) cannot be read to put back "
+			    "'%s'", j.path, j.name, j.old);
+			goto out;
+		}
+		strbuf_addf(&note, "%s '%s' left by pid %ld: the file is "
+		    "gone, nothing to put back", j.name, j.path, j.pid);
+	} else {
+		if (knob_write_full(j.path, j.old, cause) != 0) {
+			error_prefix(cause, "%s", j.name);
+			goto out;
+		}
+		back = knob_value(j.path, j.bracketed);
+		if (back == NULL || strcmp(back, j.old) != 0) {
+			error_set(cause, "%s: wrote '%s' back to '%s' but it "
+			    "reads '%s'", j.name, j.old, j.path,
+			    back != NULL ? back : "(unreadable)");
+			goto out;
+		}
+		strbuf_addf(&note, "%s '%s' %s -> %s (left by pid %ld)",
+		    j.name, j.path, now, j.old, j.pid);
 	}
-	free(full);
+	if (knob_journal_remove(jpath, cause) != 0)
+		goto out;
+	fprintf(stderr, "bisect-agent: knob of a killed run put back: %s\n",
+	    note.buf);
+	strbuf_addf(done, "%s%s", done->len ? "; " : "", note.buf);
+	r = 0;
+out:
+	strbuf_release(&note);
+	knob_journal_release(&j);
+	free(boot);
+	free(now);
+	free(back);
+	return r;
+}
+
+/*
+ * The file full locked with flock (the kernel's files take it too): 0
+ * when held (*fd, or -1 for a file that is missing or not a regular one,
+ * which is not locked), 1 when another holds it, -1 with *cause.
+ */
+static int
+knob_lock_file(const char *full, int *fd, char **cause)
+{
+	struct stat	st;
+
+	*fd = -1;
+	if ((*fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
+		return 0;
+	if (fstat(*fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		close(*fd);
+		*fd = -1;
+		return 0;
+	}
+	if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	if (errno == EWOULDBLOCK || errno == EINTR) {
+		close(*fd);
+		*fd = -1;
+		return 1;
+	}
+	error_errno(cause, "couldn't lock '%s'", full);
+	close(*fd);
+	*fd = -1;
+	return -1;
+}
+
+/* Every knob's file locked in the order of their paths, waiting. */
+static int
+knob_lock_all(struct knob_set *ks, char **cause)
+{
+	struct knob	*k;
+	size_t		*order, i, j;
+	time_t		 deadline = time(NULL) + ks->lock_wait;
+	char		*full;
+	int		 got, said, r = -1;
+
+	order = xcalloc(ks->nr + 1, sizeof *order);
+	for (i = 0; i < ks->nr; i++) {
+		for (j = i; j > 0 && strcmp(ks->knobs[order[j - 1]].path,
+		    ks->knobs[i].path) > 0; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	for (i = 0; i < ks->nr; i++) {
+		k = &ks->knobs[order[i]];
+		full = inventory_path(ks->root, k->path);
+		said = 0;
+		while ((got = knob_lock_file(full, &k->lockfd, cause)) == 1 &&
+		    time(NULL) < deadline) {
+			if (!said++)
+				fprintf(stderr, "bisect-agent: knob '%s': "
+				    "another run on this machine holds '%s', "
+				    "waiting (at most %d s)\n", k->name, full,
+				    ks->lock_wait);
+			sleep(1);
+		}
+		if (got != 0) {
+			if (got > 0)
+				error_set(cause, "another run on this machine "
+				    "has held '%s' for %d s", full,
+				    ks->lock_wait);
+			error_prefix(cause, "knob '%s'", k->name);
+			free(full);
+			goto out;
+		}
+		free(full);
+	}
+	r = 0;
+out:
+	free(order);
 	return r;
 }
 
 int
 knob_apply(struct knob_set *ks, char **cause)
 {
+	struct strbuf	 done = STRBUF_INIT;
 	struct knob	*k;
-	char		*now = NULL, *want = NULL, *full;
+	char		*now = NULL, *want = NULL, *full = NULL;
 	size_t		 i;
 	int		 r = -1;
 
+	if (knob_lock_all(ks, cause) != 0)
+		goto out;
 	for (i = 0; i < ks->nr; i++) {
 		k = &ks->knobs[i];
-		if (k->exclusive && knob_lock(ks, k, cause) != 0)
+		free(full);
+		full = inventory_path(ks->root, k->path);
+		free(k->journal);
+		k->journal = knob_journal_path(ks->dir, full);
+		/* held by no run: a journal is a killed run's */
+		if (knob_journal_replay(ks->root, k->journal, &done,
+		    cause) != 0) {
+			error_prefix(cause, "knob '%s': couldn't put back a "
+			    "killed run's value", k->name);
+			free(k->journal);
+			k->journal = NULL;
 			goto out;
+		}
 		if ((k->orig = knob_read(ks, k)) == NULL) {
-			full = inventory_path(ks->root, k->path);
 			error_set(cause, "knob '%s': '%s' cannot be read on "
 			    "this machine", k->name, full);
-			free(full);
+			free(k->journal);
+			k->journal = NULL;
+			goto out;
+		}
+		if (knob_journal_write(ks, k, full, cause) != 0) {
+			error_prefix(cause, "knob '%s': couldn't journal its "
+			    "old value", k->name);
 			goto out;
 		}
 		if (knob_write(ks, k, k->want, cause) != 0) {
@@ -537,6 +903,12 @@ knob_apply(struct knob_set *ks, char **cause)
 	}
 	r = 0;
 out:
+	if (done.len > 0) {
+		free(ks->reaped);
+		ks->reaped = strbuf_detach(&done, NULL);
+	}
+	strbuf_release(&done);
+	free(full);
 	free(now);
 	free(want);
 	return r;
@@ -571,22 +943,44 @@ knob_restore(struct knob_set *ks, char **cause)
 {
 	struct strbuf	 failed = STRBUF_INIT;
 	struct knob	*k;
-	char		*why = NULL;
+	char		*why = NULL, *back;
 	size_t		 i;
 	int		 r = 0;
 
 	for (i = ks->nr; i-- > 0;) {
 		k = &ks->knobs[i];
-		if (!k->applied)
-			continue;
-		if (knob_write(ks, k, k->orig, &why) != 0) {
+		if (k->applied) {
+			if (knob_write(ks, k, k->orig, &why) != 0) {
+				strbuf_addf(&failed, "%s%s", failed.len ?
+				    "; " : "", why);
+				free(why);
+				why = NULL;
+				continue;
+			}
+			back = knob_read(ks, k);
+			if (back == NULL || strcmp(back, k->orig) != 0) {
+				strbuf_addf(&failed, "%sknob '%s': wrote '%s' "
+				    "back to '%s' but it reads '%s'",
+				    failed.len ? "; " : "", k->name, k->orig,
+				    k->path, back != NULL ? back :
+				    "(unreadable)");
+				free(back);
+				continue;
+			}
+			free(back);
+			k->applied = 0;
+		}
+		/* restored (or never written): its journal goes */
+		if (k->journal != NULL &&
+		    knob_journal_remove(k->journal, &why) != 0) {
 			strbuf_addf(&failed, "%s%s", failed.len ? "; " : "",
 			    why);
 			free(why);
 			why = NULL;
 			continue;
 		}
-		k->applied = 0;
+		free(k->journal);
+		k->journal = NULL;
 	}
 	/* the locks go once every knob is back (or cannot be) */
 	for (i = 0; i < ks->nr; i++) {
@@ -599,5 +993,72 @@ knob_restore(struct knob_set *ks, char **cause)
 		r = error_set(cause, "couldn't restore every knob: %s",
 		    failed.buf);
 	strbuf_release(&failed);
+	return r;
+}
+
+int
+knob_reap(const char *root, char **done, char **cause)
+{
+	struct strbuf		 notes = STRBUF_INIT, failed = STRBUF_INIT;
+	struct knob_journal	 j;
+	struct dirent		*e;
+	DIR			*d;
+	char			*dir = knob_dir(root), *jpath, *why = NULL, *tmp;
+	int			 fd, got, r = 0;
+
+	*done = NULL;
+	if ((d = opendir(dir)) == NULL) {
+		if (errno != ENOENT)
+			r = error_errno(cause, "couldn't open '%s'", dir);
+		free(dir);
+		return r;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, "knob-", 5) != 0)
+			continue;
+		jpath = path_join(dir, e->d_name);
+		/* a killed agent's journal that was never renamed */
+		if ((tmp = strstr(e->d_name, ".tmp.")) != NULL) {
+			if (!knob_pid_alive(strtol(tmp + 5, NULL, 10)))
+				unlink(jpath);
+			free(jpath);
+			continue;
+		}
+		if ((got = knob_journal_read(jpath, &j, &why)) != 0) {
+			if (got < 0)
+				strbuf_addf(&failed, "%s%s", failed.len ?
+				    "; " : "", why);
+			free(why);
+			why = NULL;
+			free(jpath);
+			continue;
+		}
+		/* a run that holds the knob has it, or has put it back */
+		got = knob_lock_file(j.path, &fd, &why);
+		if (got == 0 && fd == -1 && j.pid != (long)getpid() &&
+		    knob_pid_alive(j.pid))
+			got = 1;	/* not lockable: its agent decides */
+		if (got == 0 &&
+		    knob_journal_replay(root, jpath, &notes, &why) != 0)
+			got = -1;
+		if (got < 0)
+			strbuf_addf(&failed, "%s%s", failed.len ? "; " : "",
+			    why);
+		free(why);
+		why = NULL;
+		if (fd != -1)
+			close(fd);
+		knob_journal_release(&j);
+		free(jpath);
+	}
+	closedir(d);
+	if (notes.len > 0)
+		*done = strbuf_detach(&notes, NULL);
+	if (failed.len > 0)
+		r = error_set(cause, "couldn't put back the knobs of a killed "
+		    "run: %s", failed.buf);
+	strbuf_release(&notes);
+	strbuf_release(&failed);
+	free(dir);
 	return r;
 }

@@ -4,7 +4,9 @@
  * the testcase runs, checked after it (a setting that did not stick is an
  * error of the run: its figures were not measured where the job said),
  * and restored afterwards. Files are written under the root path, so the
- * tests work on fixture trees.
+ * tests work on fixture trees. Each knob's file is locked while a run has
+ * it, and its old value journaled until restored, so that a killed
+ * agent's knobs are put back by the next run (docs/agents.md, "Knobs").
  */
 #ifndef AGENTS_KNOB_H
 #define AGENTS_KNOB_H
@@ -12,6 +14,9 @@
 #include <stddef.h>
 
 #define KNOB_LOCK_WAIT	1800	/* seconds for another run's knob */
+/* The journals of the knobs runs have set: ROOT/var/tmp/..., or the env's */
+#define KNOB_JOURNAL_DIR	"/var/tmp/bisect-agent-knobs"
+#define KNOB_JOURNAL_ENV	"BISECT_AGENT_KNOB_DIR"
 
 struct job;
 
@@ -22,19 +27,24 @@ struct knob {
 	char	*orig;		/* as read before applying; NULL until then */
 	int	 bracketed;	/* "always [madvise] never" files */
 	int	 applied;
-	/*
-	 * A testcase's knob (vm-scalability's hugetlb pages): its file
-	 * held with flock from before it is read until it is restored,
-	 * so that two runs on one machine take it in turn; -1 when not.
-	 */
+	/* a testcase's own knob (vm-scalability's hugetlb pages) */
 	int	 exclusive;
+	/*
+	 * Every knob's file is held with flock from before it is read
+	 * until it is restored, so that two runs on one machine take it
+	 * in turn; -1 when not held (a file that is not a regular one).
+	 */
 	int	 lockfd;
+	char	*journal;	/* its old value's journal, while it exists */
 };
 
 struct knob_set {
 	char		*root;
+	char		*dir;		/* the journals: knob_dir(root) */
 	struct knob	*knobs;
 	size_t		 nr;
+	int		 lock_wait;	/* seconds: KNOB_LOCK_WAIT */
+	char		*reaped;	/* the killed runs' knobs put back */
 };
 
 /*
@@ -55,21 +65,34 @@ int	 knob_set_from_job(const struct job *, const char *root,
 	     struct knob_set **out, char **cause);
 void	 knob_set_free(struct knob_set *);
 /*
- * Read each knob's current value, write the job's, read it back (an
- * exclusive knob is first locked: while another run holds it, waited
- * for, at most KNOB_LOCK_WAIT seconds, then an error). Stops
- * at the first knob that cannot be set (missing file, refused write, a
- * value that reads back different), with *cause naming it; the knobs
- * applied until then stay applied: call knob_restore.
+ * Lock every knob's file, in the order of their paths (while another run
+ * holds one, waited for, at most lock_wait seconds in all, then an
+ * error); then for each knob: put back what a killed run's journal says
+ * (recorded in ks->reaped), read its current value, journal it durably,
+ * write the job's, read it back. Stops at the first knob that cannot be
+ * set (missing file, refused write, a value that reads back different),
+ * with *cause naming it; the knobs applied until then stay applied:
+ * call knob_restore.
  */
 int	 knob_apply(struct knob_set *, char **cause);
 /* After the run: every applied knob still has its value, else -1. */
 int	 knob_check(const struct knob_set *, char **cause);
 /*
- * Write back the values read before, and let go of the locks; -1
- * naming those that failed.
+ * Write back the values read before, read them back, remove their
+ * journals, and let go of the locks; -1 naming those that failed (their
+ * journals stay, for the next run to put back).
  */
 int	 knob_restore(struct knob_set *, char **cause);
+/* Where the journals are (allocated): $BISECT_AGENT_KNOB_DIR or ROOT/... */
+char	*knob_dir(const char *root);
+/*
+ * Before a run: every journal under knob_dir(root) whose knob no run
+ * holds (its agent was killed, or could not restore it) is put back: the
+ * old value written, read back, the journal removed. 0 with *done (NULL
+ * or allocated: "NAME PATH now -> old (left by pid N); ..."), or -1 with
+ * *cause naming what could not be put back (its journal stays).
+ */
+int	 knob_reap(const char *root, char **done, char **cause);
 /* The current value of a knob as the environment records it. */
 char	*knob_read(const struct knob_set *, const struct knob *);
 

@@ -7,12 +7,16 @@
  * cpufreq_governor on every CPU, a governor the machine does not offer,
  * a machine without cpufreq; LKP's names (sc_NAME, sysctl: {sc_NAME},
  * transparent_hugepage: {...}); vm-scalability's hugetlb cases'
- * vm.nr_overcommit_hugepages.
+ * vm.nr_overcommit_hugepages; the journal of old values a killed run
+ * leaves and the next run puts back, and the locks taken in path order.
  */
 #include <sys/file.h>
 #include <sys/stat.h>
 
+#include <sys/wait.h>
+
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -491,11 +495,255 @@ test_hugetlb(void)
 	job_free(j);
 }
 
+/* The number of journals under root's journal directory. */
+static int
+journals(void)
+{
+	char	*dir = knob_dir(root), *cmd;
+	FILE	*f;
+	int	 n = -1;
+
+	cmd = xasprintf("ls '%s' 2>/dev/null | grep -c '^knob-'", dir);
+	if ((f = popen(cmd, "r")) != NULL) {
+		if (fscanf(f, "%d", &n) != 1)
+			n = -1;
+		pclose(f);
+	}
+	free(cmd);
+	free(dir);
+	return n;
+}
+
+/* A run killed after applying: a child applies and exits without restore. */
+static pid_t
+killed_run(const char *yaml)
+{
+	struct knob_set	*ks = NULL;
+	struct job	*j = job(yaml);
+	char		*cause = NULL;
+	pid_t		 pid;
+	int		 status;
+
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		if (j == NULL || knob_set_from_job(j, root, &ks, &cause) != 0 ||
+		    knob_apply(ks, &cause) != 0)
+			_exit(1);
+		_exit(0);	/* as if SIGKILLed: no knob_restore */
+	}
+	job_free(j);
+	if (pid == -1 || waitpid(pid, &status, 0) != pid ||
+	    !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return -1;
+	return pid;
+}
+
+/*
+ * The journal: written before a knob is, with the old value; a killed
+ * run's put back by knob_reap (and recorded), not while a live run holds
+ * the knob, not across a reboot; a knob that cannot be put back is an
+ * error and its journal stays.
+ */
+static void
+test_journal(void)
+{
+	struct knob_set	*ks = NULL;
+	struct job	*j;
+	char		*cause = NULL, *done = NULL, *v, *want, *full, *dir;
+	pid_t		 pid;
+	int		 r;
+
+	dir = knob_dir(root);
+	dir_remove_tree(dir, NULL);
+	fixture();
+	put("/proc/sys/kernel/random/boot_id", "boot-a\n");
+	is_int(journals(), 0, "journal: none before a run");
+
+	j = job("testcase: t\nrun: 'true'\nthp_enabled: never\n"
+	    "sysctl: {vm.swappiness: 10}\n");
+	ok(knob_set_from_job(j, root, &ks, &cause) == 0 &&
+	    knob_apply(ks, &cause) == 0, "journal: applied");
+	is_int(journals(), 2, "journal: one per knob while the run has them");
+	v = ks->knobs[0].journal != NULL ? get(ks->knobs[0].journal +
+	    strlen(root)) : xstrdup("");
+	want = xasprintf("pid %ld\nboot_id boot-a\nname thp_enabled\n"
+	    "path %s/sys/kernel/mm/transparent_hugepage/enabled\nbracketed 1\n"
+	    "old madvise\nnew never\n", (long)getpid(), root);
+	ok(strstr(v, want) != NULL, "journal: pid, boot, path, old and new "
+	    "value");
+	if (strstr(v, want) == NULL)
+		diag("journal: %s", v);
+	free(want);
+	free(v);
+	ok(knob_reap(root, &done, &cause) == 0 && done == NULL,
+	    "journal: a live run's knobs are not put back");
+	v = get("/proc/sys/vm/swappiness");
+	is_str(v, "10\n", "journal: the live run's value stays");
+	free(v);
+	ok(knob_restore(ks, &cause) == 0, "journal: restored");
+	is_int(journals(), 0, "journal: removed once restored");
+	knob_set_free(ks);
+	ks = NULL;
+	job_free(j);
+
+	pid = killed_run("testcase: t\nrun: 'true'\nthp_enabled: never\n"
+	    "sysctl: {vm.swappiness: 10}\n");
+	ok(pid > 0, "journal: a run killed after applying");
+	v = inventory_bracketed(root, "/sys/kernel/mm/transparent_hugepage/"
+	    "enabled");
+	is_str(v, "never", "journal: the killed run's THP stays never");
+	free(v);
+	is_int(journals(), 2, "journal: and its journals stay");
+	r = knob_reap(root, &done, &cause);
+	ok(r == 0, "journal: reaped: %s", r == 0 ? "" : cause);
+	want = xasprintf("thp_enabled '%s/sys/kernel/mm/transparent_hugepage/"
+	    "enabled' never -> madvise (left by pid %ld)", root, (long)pid);
+	ok(done != NULL && strstr(done, want) != NULL, "journal: what was put "
+	    "back is said: %s", done ? done : "(nothing)");
+	free(want);
+	ok(done != NULL && strstr(done, "sysctl.vm.swappiness") != NULL &&
+	    strstr(done, "10 -> 60") != NULL, "journal: the sysctl too");
+	free(done);
+	done = NULL;
+	v = inventory_bracketed(root, "/sys/kernel/mm/transparent_hugepage/"
+	    "enabled");
+	is_str(v, "madvise", "journal: THP back to madvise");
+	free(v);
+	v = get("/proc/sys/vm/swappiness");
+	is_str(v, "60\n", "journal: swappiness back to 60");
+	free(v);
+	is_int(journals(), 0, "journal: removed once put back");
+	ok(knob_reap(root, &done, &cause) == 0 && done == NULL,
+	    "journal: a second reap has nothing to do");
+
+	/* knob_apply puts back a journal of its own knob too */
+	pid = killed_run("testcase: t\nrun: 'true'\nthp_enabled: never\n");
+	j = job("testcase: t\nrun: 'true'\nthp_enabled: always\n");
+	ok(pid > 0 && knob_set_from_job(j, root, &ks, &cause) == 0 &&
+	    knob_apply(ks, &cause) == 0, "journal: applied over a killed run");
+	ok(ks->reaped != NULL && strstr(ks->reaped, "never -> madvise") !=
+	    NULL, "journal: its knob put back first: %s",
+	    ks->reaped ? ks->reaped : "(nothing)");
+	is_str(ks->knobs[0].orig, "madvise", "journal: so the old value is "
+	    "the one before the killed run");
+	ok(knob_restore(ks, &cause) == 0, "journal: restored");
+	knob_set_free(ks);
+	ks = NULL;
+	job_free(j);
+
+	/* a reboot reset the knob: the journal is not written back */
+	pid = killed_run("testcase: t\nrun: 'true'\nthp_enabled: never\n");
+	put("/proc/sys/kernel/random/boot_id", "boot-b\n");
+	put("/sys/kernel/mm/transparent_hugepage/enabled",
+	    "[always] madvise never\n");
+	ok(pid > 0 && knob_reap(root, &done, &cause) == 0 && done != NULL &&
+	    strstr(done, "earlier boot") != NULL, "journal: one of an "
+	    "earlier boot is dropped: %s", done ? done : "(nothing)");
+	free(done);
+	done = NULL;
+	v = inventory_bracketed(root, "/sys/kernel/mm/transparent_hugepage/"
+	    "enabled");
+	is_str(v, "always", "journal: and the knob left as the boot set it");
+	free(v);
+	is_int(journals(), 0, "journal: removed");
+
+	/* a knob that cannot be put back: an error, and the journal stays */
+	pid = killed_run("testcase: t\nrun: 'true'\nthp_enabled: never\n");
+	full = xasprintf("%s/sys/kernel/mm/transparent_hugepage/enabled",
+	    root);
+	unlink(full);
+	mkdir(full, 0755);
+	r = knob_reap(root, &done, &cause);
+	ok(pid > 0 && r == -1 && strstr(cause, "couldn't put back the knobs "
+	    "of a killed run") != NULL && strstr(cause, "thp_enabled") != NULL,
+	    "journal: one that cannot be put back is an error: %s",
+	    r ? cause : "");
+	is_int(journals(), 1, "journal: and stays for the next run");
+	rmdir(full);
+	free(full);
+	fixture();
+	ok(knob_reap(root, &done, &cause) == 0 && done != NULL,
+	    "journal: put back once it can be");
+	free(done);
+	done = NULL;
+	v = inventory_bracketed(root, "/sys/kernel/mm/transparent_hugepage/"
+	    "enabled");
+	is_str(v, "always", "journal: THP back to always, as the killed run "
+	    "found it");
+	free(v);
+	free(dir);
+	free(cause);
+}
+
+/*
+ * Every knob is locked, in the order of their paths whatever the job's
+ * order: a second run that wants the same knobs waits for the first,
+ * and says so when the wait is over, having written nothing.
+ */
+static void
+test_lock_order(void)
+{
+	struct knob_set	*a = NULL, *b = NULL;
+	struct job	*ja, *jb;
+	char		*cause = NULL, *v, *want;
+	size_t		 i;
+	int		 r, held;
+
+	fixture();
+	ja = job("testcase: t\nrun: 'true'\nthp_enabled: never\n"
+	    "sysctl: {vm.swappiness: 10, kernel.numa_balancing: 0}\n");
+	jb = job("testcase: t\nrun: 'true'\nthp_enabled: always\n"
+	    "sysctl: {vm.swappiness: 20}\n");
+	ok(knob_set_from_job(ja, root, &a, &cause) == 0 &&
+	    knob_apply(a, &cause) == 0, "lock: the first run applied");
+	ok(!locked_free("/sys/kernel/mm/transparent_hugepage/enabled") &&
+	    !locked_free("/proc/sys/vm/swappiness") &&
+	    !locked_free("/proc/sys/kernel/numa_balancing"),
+	    "lock: every knob it set is locked");
+	ok(knob_set_from_job(jb, root, &b, &cause) == 0, "lock: the second");
+	is_str(b->knobs[0].name, "thp_enabled", "lock: whose first knob is "
+	    "THP (/sys)");
+	b->lock_wait = 1;
+	r = knob_apply(b, &cause);
+	want = xasprintf("knob 'sysctl.vm.swappiness': another run on "
+	    "this machine has held '%s/proc/sys/vm/swappiness' for 1 s", root);
+	ok(r == -1 && strcmp(cause, want) == 0, "lock: waits for the first "
+	    "path in order (/proc before /sys), then an error: %s", cause);
+	free(want);
+	for (held = 0, i = 0; i < b->nr; i++)
+		held += b->knobs[i].lockfd != -1 || b->knobs[i].applied;
+	is_int(held, 0, "lock: the second holds and wrote nothing");
+	v = get("/proc/sys/vm/swappiness");
+	is_str(v, "10\n", "lock: the first run's value stays");
+	free(v);
+	ok(knob_restore(b, &cause) == 0 && knob_restore(a, &cause) == 0,
+	    "lock: both restored");
+	ok(locked_free("/proc/sys/vm/swappiness"), "lock: let go");
+	knob_set_free(b);
+	b = NULL;
+	ok(knob_set_from_job(jb, root, &b, &cause) == 0 &&
+	    knob_apply(b, &cause) == 0, "lock: the second runs once the first "
+	    "is done");
+	v = get("/proc/sys/vm/swappiness");
+	is_str(v, "20\n", "lock: with its value");
+	free(v);
+	ok(knob_restore(b, &cause) == 0, "lock: restored");
+	v = get("/proc/sys/vm/swappiness");
+	is_str(v, "60\n", "lock: back to the value before both");
+	free(v);
+	knob_set_free(a);
+	knob_set_free(b);
+	job_free(ja);
+	job_free(jb);
+	free(cause);
+}
+
 int
 main(void)
 {
 	char	tmpl[] = "/tmp/test-knob-XXXXXX";
 
+	unsetenv(KNOB_JOURNAL_ENV);
 	root = mkdtemp(tmpl);
 	test_apply_restore();
 	test_failures();
@@ -503,6 +751,8 @@ main(void)
 	test_sysctl_path();
 	test_lkp_names();
 	test_hugetlb();
+	test_journal();
+	test_lock_order();
 	dir_remove_tree(root, NULL);
 	return tap_done();
 }
