@@ -11,11 +11,13 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "agents/child.h"
 #include "util/error.h"
+#include "util/file.h"
 
 static void
 child_close_from(int lowfd)
@@ -109,4 +111,24 @@ child_spawn(char *const argv[], int outfd, int errfd, int deathsig,
 	o.errfd = errfd;
 	o.deathsig = deathsig;
 	return child_spawn_with(argv, &o, pid, cause);
+}
+
+/* A bisect-agent of that id still runs (its comm says so). */
+int
+child_agent_alive(long pid)
+{
+	char	 path[64], *buf = NULL, *cause = NULL;
+	size_t	 len;
+	int	 alive;
+
+	if (pid <= 0 || (kill((pid_t)pid, 0) == -1 && errno == ESRCH))
+		return 0;
+	snprintf(path, sizeof path, "/proc/%ld/comm", pid);
+	if (file_read(path, &buf, &len, &cause) != 0) {
+		free(cause);
+		return 0;
+	}
+	alive = strncmp(buf, "bisect-agent", 12) == 0;
+	free(buf);
+	return alive;
 }

@@ -4,7 +4,8 @@
  * its default and none blocked, and a signal of its own when its parent
  * dies, so that no child outlives the process that waits for it; with
  * options, in a process group of its own, a directory, an environment
- * and no descriptor but those three (the testcase's process).
+ * and no descriptor but those three (the testcase's process). And whether
+ * a bisect-agent of a pid still runs (what a killed one left is reaped).
  */
 #ifndef AGENTS_CHILD_H
 #define AGENTS_CHILD_H
@@ -26,5 +27,6 @@ int	child_spawn(char *const argv[], int outfd, int errfd, int deathsig,
 	    pid_t *pid, char **cause);
 int	child_spawn_with(char *const argv[], const struct child_opts *,
 	    pid_t *pid, char **cause);
+int	child_agent_alive(long pid);
 
 #endif

@@ -530,26 +530,6 @@ disk_run_env(const struct disk_run *dr, struct result *r)
 	strbuf_release(&back);
 }
 
-/* A bisect-agent of that id still runs (its comm says so). */
-static int
-disk_run_pid_alive(long pid)
-{
-	char	 path[64], *buf = NULL, *cause = NULL;
-	size_t	 len;
-	int	 alive;
-
-	if (pid <= 0 || (kill((pid_t)pid, 0) == -1 && errno == ESRCH))
-		return 0;
-	snprintf(path, sizeof path, "/proc/%ld/comm", pid);
-	if (file_read(path, &buf, &len, &cause) != 0) {
-		free(cause);
-		return 0;
-	}
-	alive = strncmp(buf, "bisect-agent", 12) == 0;
-	free(buf);
-	return alive;
-}
-
 /* The loop device whose backing file is path: "/dev/loopN", or NULL. */
 static char *
 disk_run_loop_of(const char *path)
@@ -696,7 +676,7 @@ disk_run_reap(const char *dir, int logfd, char **cause)
 			if (strncmp(e->d_name, pre, strlen(pre)) != 0)
 				continue;
 			pid = strtol(e->d_name + strlen(pre), &end, 10);
-			if (*end != '-' || disk_run_pid_alive(pid))
+			if (*end != '-' || child_agent_alive(pid))
 				continue;
 			path = path_join(dir, e->d_name);
 			one = NULL;

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agents/child.h"
 #include "agents/inventory.h"
 #include "agents/knob.h"
 #include "agents/testcase-vmscale.h"
@@ -543,26 +544,6 @@ knob_boot_id(const char *root)
 	return v;
 }
 
-/* A bisect-agent of that id still runs (its comm says so). */
-static int
-knob_pid_alive(long pid)
-{
-	char	 path[64], *buf = NULL, *cause = NULL;
-	size_t	 len;
-	int	 alive;
-
-	if (pid <= 0 || (kill((pid_t)pid, 0) == -1 && errno == ESRCH))
-		return 0;
-	snprintf(path, sizeof path, "/proc/%ld/comm", pid);
-	if (file_read(path, &buf, &len, &cause) != 0) {
-		free(cause);
-		return 0;
-	}
-	alive = strncmp(buf, "bisect-agent", 12) == 0;
-	free(buf);
-	return alive;
-}
-
 /* The rename or unlink of a journal made durable. */
 static int
 knob_dir_sync(const char *dir, char **cause)
@@ -1019,7 +1000,7 @@ knob_reap(const char *root, char **done, char **cause)
 		jpath = path_join(dir, e->d_name);
 		/* a killed agent's journal that was never renamed */
 		if ((tmp = strstr(e->d_name, ".tmp.")) != NULL) {
-			if (!knob_pid_alive(strtol(tmp + 5, NULL, 10)))
+			if (!child_agent_alive(strtol(tmp + 5, NULL, 10)))
 				unlink(jpath);
 			free(jpath);
 			continue;
@@ -1036,7 +1017,7 @@ knob_reap(const char *root, char **done, char **cause)
 		/* a run that holds the knob has it, or has put it back */
 		got = knob_lock_file(j.path, &fd, &why);
 		if (got == 0 && fd == -1 && j.pid != (long)getpid() &&
-		    knob_pid_alive(j.pid))
+		    child_agent_alive(j.pid))
 			got = 1;	/* not lockable: its agent decides */
 		if (got == 0 &&
 		    knob_journal_replay(root, jpath, &notes, &why) != 0)
