@@ -19,6 +19,7 @@
 #include "agents/disk.h"
 #include "agents/inventory.h"
 #include "agents/knob.h"
+#include "agents/knob-journal.h"
 #include "agents/monitor.h"
 #include "agents/result.h"
 #include "agents/testcase.h"
@@ -191,7 +192,7 @@ agent_job_setup(struct agent_job_state *s, struct result *r, char **cause)
 	int			 knobs_ok = 0;
 
 	/* every run: a killed agent's knobs must not stay for this one */
-	if (knob_reap(s->aj.root, &s->reaped, &s->kcause) == 0 &&
+	if (knob_journal_reap(s->aj.root, &s->reaped, &s->kcause) == 0 &&
 	    knob_set_from_job(job, s->aj.root, &s->ks, &s->kcause) == 0 &&
 	    knob_apply(s->ks, &s->kcause) == 0)
 		knobs_ok = 1;

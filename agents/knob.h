@@ -40,7 +40,7 @@ struct knob {
 
 struct knob_set {
 	char		*root;
-	char		*dir;		/* the journals: knob_dir(root) */
+	char		*dir;		/* the journals: knob_journal_dir */
 	struct knob	*knobs;
 	size_t		 nr;
 	int		 lock_wait;	/* seconds: KNOB_LOCK_WAIT */
@@ -83,17 +83,15 @@ int	 knob_check(const struct knob_set *, char **cause);
  * journals stay, for the next run to put back).
  */
 int	 knob_restore(struct knob_set *, char **cause);
-/* Where the journals are (allocated): $BISECT_AGENT_KNOB_DIR or ROOT/... */
-char	*knob_dir(const char *root);
-/*
- * Before a run: every journal under knob_dir(root) whose knob no run
- * holds (its agent was killed, or could not restore it) is put back: the
- * old value written, read back, the journal removed. 0 with *done (NULL
- * or allocated: "NAME PATH now -> old (left by pid N); ..."), or -1 with
- * *cause naming what could not be put back (its journal stays).
- */
-int	 knob_reap(const char *root, char **done, char **cause);
 /* The current value of a knob as the environment records it. */
 char	*knob_read(const struct knob_set *, const struct knob *);
+
+/* knob.c's reading, writing and locking of one file, for knob-journal.c */
+char	*knob_text(const char *full);
+char	*knob_value(const char *full, int bracketed);
+void	 knob_normalize(char *);
+int	 knob_write_full(const char *full, const char *value, char **cause);
+char	*knob_wanted(const struct knob *);
+int	 knob_lock_file(const char *full, int *fd, char **cause);
 
 #endif

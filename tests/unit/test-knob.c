@@ -23,6 +23,7 @@
 
 #include "agents/inventory.h"
 #include "agents/knob.h"
+#include "agents/knob-journal.h"
 #include "jobs/job.h"
 #include "tests/unit/tap.h"
 #include "util/file.h"
@@ -499,7 +500,7 @@ test_hugetlb(void)
 static int
 journals(void)
 {
-	char	*dir = knob_dir(root), *cmd;
+	char	*dir = knob_journal_dir(root), *cmd;
 	FILE	*f;
 	int	 n = -1;
 
@@ -540,7 +541,7 @@ killed_run(const char *yaml)
 
 /*
  * The journal: written before a knob is, with the old value; a killed
- * run's put back by knob_reap (and recorded), not while a live run holds
+ * run's put back by knob_journal_reap (and recorded), not while a live run holds
  * the knob, not across a reboot; a knob that cannot be put back is an
  * error and its journal stays.
  */
@@ -553,7 +554,7 @@ test_journal(void)
 	pid_t		 pid;
 	int		 r;
 
-	dir = knob_dir(root);
+	dir = knob_journal_dir(root);
 	dir_remove_tree(dir, NULL);
 	fixture();
 	put("/proc/sys/kernel/random/boot_id", "boot-a\n");
@@ -575,7 +576,7 @@ test_journal(void)
 		diag("journal: %s", v);
 	free(want);
 	free(v);
-	ok(knob_reap(root, &done, &cause) == 0 && done == NULL,
+	ok(knob_journal_reap(root, &done, &cause) == 0 && done == NULL,
 	    "journal: a live run's knobs are not put back");
 	v = get("/proc/sys/vm/swappiness");
 	is_str(v, "10\n", "journal: the live run's value stays");
@@ -594,7 +595,7 @@ test_journal(void)
 	is_str(v, "never", "journal: the killed run's THP stays never");
 	free(v);
 	is_int(journals(), 2, "journal: and its journals stay");
-	r = knob_reap(root, &done, &cause);
+	r = knob_journal_reap(root, &done, &cause);
 	ok(r == 0, "journal: reaped: %s", r == 0 ? "" : cause);
 	want = xasprintf("thp_enabled '%s/sys/kernel/mm/transparent_hugepage/"
 	    "enabled' never -> madvise (left by pid %ld)", root, (long)pid);
@@ -613,7 +614,7 @@ test_journal(void)
 	is_str(v, "60\n", "journal: swappiness back to 60");
 	free(v);
 	is_int(journals(), 0, "journal: removed once put back");
-	ok(knob_reap(root, &done, &cause) == 0 && done == NULL,
+	ok(knob_journal_reap(root, &done, &cause) == 0 && done == NULL,
 	    "journal: a second reap has nothing to do");
 
 	/* knob_apply puts back a journal of its own knob too */
@@ -636,7 +637,7 @@ test_journal(void)
 	put("/proc/sys/kernel/random/boot_id", "boot-b\n");
 	put("/sys/kernel/mm/transparent_hugepage/enabled",
 	    "[always] madvise never\n");
-	ok(pid > 0 && knob_reap(root, &done, &cause) == 0 && done != NULL &&
+	ok(pid > 0 && knob_journal_reap(root, &done, &cause) == 0 && done != NULL &&
 	    strstr(done, "earlier boot") != NULL, "journal: one of an "
 	    "earlier boot is dropped: %s", done ? done : "(nothing)");
 	free(done);
@@ -653,7 +654,7 @@ test_journal(void)
 	    root);
 	unlink(full);
 	mkdir(full, 0755);
-	r = knob_reap(root, &done, &cause);
+	r = knob_journal_reap(root, &done, &cause);
 	ok(pid > 0 && r == -1 && strstr(cause, "couldn't put back the knobs "
 	    "of a killed run") != NULL && strstr(cause, "thp_enabled") != NULL,
 	    "journal: one that cannot be put back is an error: %s",
@@ -662,7 +663,7 @@ test_journal(void)
 	rmdir(full);
 	free(full);
 	fixture();
-	ok(knob_reap(root, &done, &cause) == 0 && done != NULL,
+	ok(knob_journal_reap(root, &done, &cause) == 0 && done != NULL,
 	    "journal: put back once it can be");
 	free(done);
 	done = NULL;
