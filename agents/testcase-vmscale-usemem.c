@@ -567,7 +567,7 @@ testcase_vmscale_usemem_unit(const struct vmscale_case *vc,
 }
 
 unsigned long long
-testcase_vmscale_hugetlb_pages(const struct vmscale_hw *hw,
+testcase_vmscale_usemem_hugetlb_pages(const struct vmscale_hw *hw,
     unsigned long long unit, unsigned nr_task)
 {
 	if (unit == 0)
@@ -596,7 +596,7 @@ testcase_vmscale_usemem_hugetlb(const struct vmscale_case *vc,
 		    hw->hugepagesize >> 10);
 		return -1;
 	}
-	need = testcase_vmscale_hugetlb_pages(hw, unit, nr_task);
+	need = testcase_vmscale_usemem_hugetlb_pages(hw, unit, nr_task);
 	over = testcase_vmscale_usemem_number(VMSCALE_HUGE_KNOB);
 	freep = testcase_vmscale_usemem_meminfo("HugePages_Free");
 	rsvd = testcase_vmscale_usemem_meminfo("HugePages_Rsvd");
@@ -704,88 +704,6 @@ testcase_vmscale_usemem_tmpfs_done(const struct vmscale_case *vc, int fd,
 }
 
 /*
- * LKP's eatmem: per node, eatmem_size / nr_node bytes mapped, populated
- * and locked (bound to the node where there are several), held by a
- * child until the case is done. The pids in pids[] (nr_node of them,
- * 0 where none started); -1 when one could not hold its share.
- */
-static int
-testcase_vmscale_usemem_eatmem(unsigned long long bytes, unsigned nr_node,
-    pid_t *pids)
-{
-	unsigned long	 mask[16];
-	unsigned	 i;
-	size_t		 share = (size_t)(bytes / nr_node);
-	int		 fds[2], bad = 0;
-	char		 c;
-	void		*p;
-
-	if (pipe(fds) == -1) {
-		perror("vm-scalability: eatmem: pipe");
-		return -1;
-	}
-	for (i = 0; i < nr_node; i++) {
-		fflush(NULL);
-		if ((pids[i] = fork()) == -1) {
-			pids[i] = 0;
-			bad = 1;
-			break;
-		}
-		if (pids[i] != 0)
-			continue;
-		close(fds[0]);
-		memset(mask, 0, sizeof mask);
-		if (nr_node > 1 && i < 16 * 8 * sizeof mask[0]) {
-			mask[i / (8 * sizeof mask[0])] = 1UL << (i % (8 *
-			    sizeof mask[0]));
-			/* MPOL_BIND is 2 */
-			if (syscall(SYS_set_mempolicy, 2, mask,
-			    (unsigned long)(16 * 8 * sizeof mask[0])) != 0) {
-				dprintf(2, "vm-scalability: eatmem: couldn't "
-				    "bind to node %u: %s\n", i, strerror(errno));
-				_exit(1);
-			}
-		}
-		p = mmap(NULL, share, PROT_READ | PROT_WRITE, MAP_PRIVATE |
-		    MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-		if (p == MAP_FAILED || mlock(p, share) != 0) {
-			dprintf(2, "vm-scalability: eatmem: couldn't hold %zu "
-			    "bytes locked: %s\n", share, strerror(errno));
-			_exit(1);
-		}
-		memset(p, 1, share);
-		printf("eatmem: %zu bytes locked (node %u)\n", share, i);
-		fflush(stdout);
-		if (write(fds[1], "*", 1) != 1)
-			_exit(1);
-		for (;;)
-			pause();
-	}
-	close(fds[1]);
-	/* each holder says it holds its share, or exits (EOF) */
-	for (i = 0; !bad && i < nr_node; i++)
-		if (read(fds[0], &c, 1) != 1)
-			bad = 1;
-	close(fds[0]);
-	return bad ? -1 : 0;
-}
-
-static void
-testcase_vmscale_usemem_eatmem_stop(pid_t *pids, unsigned nr_node)
-{
-	unsigned	i;
-	int		st;
-
-	for (i = 0; i < nr_node; i++) {
-		if (pids[i] <= 0)
-			continue;
-		kill(pids[i], SIGKILL);
-		while (waitpid(pids[i], &st, 0) == -1 && errno == EINTR)
-			;
-	}
-}
-
-/*
  * LKP's run and the case script: nr_task tasks, size (if given) spread
  * over the nodes in unit_size pieces, each piece a sample, until runtime
  * has passed; eatmem's memory held meanwhile.
@@ -848,7 +766,7 @@ testcase_vmscale_usemem_run(const struct vmscale_case *vc,
 	}
 	if (o->eat > 0) {
 		eaters = xcalloc(hw.nr_node, sizeof *eaters);
-		if (testcase_vmscale_usemem_eatmem(o->eat, hw.nr_node, eaters) != 0)
+		if (testcase_vmscale_eatmem_start(o->eat, hw.nr_node, eaters) != 0)
 			goto out;
 	}
 	cur = time(NULL);
@@ -870,7 +788,7 @@ testcase_vmscale_usemem_run(const struct vmscale_case *vc,
 out:
 	fflush(stdout);
 	if (eaters != NULL)
-		testcase_vmscale_usemem_eatmem_stop(eaters, hw.nr_node);
+		testcase_vmscale_eatmem_stop(eaters, hw.nr_node);
 	free(eaters);
 	if (tmpfs)
 		testcase_vmscale_usemem_tmpfs_done(vc, run->fd, root);

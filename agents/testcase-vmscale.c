@@ -553,7 +553,7 @@ testcase_vmscale_knob(const struct job *job, const char *root, char **value,
 		goto out;
 	unit = testcase_vmscale_usemem_unit(vc, &hw, (long)ctx.nr_cpu, size,
 	    unit, &repeat);
-	*value = xasprintf("%llu", testcase_vmscale_hugetlb_pages(&hw, unit,
+	*value = xasprintf("%llu", testcase_vmscale_usemem_hugetlb_pages(&hw, unit,
 	    n));
 	r = 1;
 out:

@@ -7,6 +7,7 @@
 #define AGENTS_TESTCASE_VMSCALE_H
 
 #include <sys/time.h>
+#include <sys/types.h>
 
 #define VMSCALE_MAX_TASKS	65536
 #define VMSCALE_DEFAULT_RUNTIME	300	/* LKP's run */
@@ -115,7 +116,7 @@ unsigned long long testcase_vmscale_usemem_unit(const struct vmscale_case *,
  * unit (0: mem / 2) and nr_task: the unit's pages, and nr_task + 1 for
  * the regions' rounding.
  */
-unsigned long long testcase_vmscale_hugetlb_pages(const struct vmscale_hw *,
+unsigned long long testcase_vmscale_usemem_hugetlb_pages(const struct vmscale_hw *,
 	     unsigned long long unit, unsigned nr_task);
 /*
  * The knob a job's hugetlb case needs (agents/knob.c): 1 with *value,
@@ -140,5 +141,15 @@ void	 testcase_vmscale_file_root_done(const char *tmpfs);
 /* LKP's run of the case: 0, or 1 when it could not run. */
 int	 testcase_vmscale_usemem_run(const struct vmscale_case *,
 	     struct vmscale_run *, const struct vmscale_opts *);
+
+/*
+ * LKP's eatmem: bytes / nr_node per node mapped, populated and locked by
+ * a child each (bound to its node where there are several), held until
+ * testcase_vmscale_eatmem_stop; the pids in pids[] (0 where none
+ * started). -1 when one could not hold its share.
+ */
+int	testcase_vmscale_eatmem_start(unsigned long long bytes,
+	    unsigned nr_node, pid_t *pids);
+void	testcase_vmscale_eatmem_stop(pid_t *pids, unsigned nr_node);
 
 #endif
