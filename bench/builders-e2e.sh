@@ -19,7 +19,10 @@
 # machines would not have: the job says `disturbed: keep` on both sides
 # (BUILDERS_DISTURBED=repeat for the default, a disturbed run set aside
 # and run again), and each side prints the runs set aside and the runs
-# counted although disturbed ("marked"), so that the load shows.
+# counted although disturbed ("marked"), so that the load shows. Both
+# bisections allow drift (--allow-drift): other work on this host (a test
+# that sets nr_hugepages, say) would otherwise fail one for a setting no
+# agent of its own changed.
 #
 #   BUILDERS_COMMITS (64), BUILDERS_BUILD_S (4), BUILDERS_RUN_S (1),
 #   BUILDERS_DISTURBED (keep)
@@ -170,7 +173,7 @@ status=0
 bisect() {
 	t0=$(date +%s.%N)
 	bisectctl -c "$1/bisectd.yaml" bisect "$work/job.yaml" --good "$good" \
-		--bad master --wait --json >"$1.json" 2>"$1.err"
+		--bad master --allow-drift --wait --json >"$1.json" 2>"$1.err"
 	r=$?
 	t1=$(date +%s.%N)
 	echo "$t0 $t1" | awk '{ printf "%.1f\n", $2 - $1 }' >"$1.time"
