@@ -90,6 +90,44 @@ sim_driver_round(struct sim_history *h, struct sim_noise *s,
 		sim_cost_speculate(&sim_cost_time, h, st, res, o);
 }
 
+/*
+ * With several slots bisectd asks a round's builds alone while any of
+ * its runs is at a commit not built yet, then asks the driver again with
+ * the images known (bisectd/bisection.c, bisection_builds_first): the
+ * same round, its builds first. 1 when it built them.
+ */
+static int
+sim_driver_builds_first(struct sim_history *h, const struct bisect_input *in,
+    struct sim_noise *s, struct sim_store *st,
+    const struct bisect_result *res, struct sim_outcome *o, size_t *bx,
+    size_t *bn)
+{
+	struct bisect_result	 first = *res;
+	struct bisect_want	*w;
+	size_t			 k, n = 0;
+	int			 runs = 0;
+
+	if (in->slots <= 1)
+		return 0;
+	w = xcalloc(res->nr_wants + 1, sizeof *w);
+	for (k = 0; k < res->nr_wants; k++) {
+		if (st->built[res->wants[k].commit])
+			continue;
+		runs |= res->wants[k].samples > 0;
+		w[n].commit = res->wants[k].commit;
+		w[n++].samples = 0;
+	}
+	if (runs) {
+		first.wants = w;
+		first.nr_wants = n;
+		first.builds = NULL;
+		first.nr_builds = 0;
+		sim_driver_round(h, s, st, &first, o, bx, bn);
+	}
+	free(w);
+	return runs;
+}
+
 static void
 sim_driver_trace_round(const struct sim_outcome *o,
     const struct bisect_result *res)
@@ -212,6 +250,10 @@ sim_driver_run(struct sim_history *h, const struct sim_scenario *sc,
 			o->cut = res.budget_spent;
 			done = 1;
 			break;
+		}
+		if (sim_driver_builds_first(h, &in, s, &st, &res, o, bx, bn)) {
+			bisect_result_release(&res);
+			continue;
 		}
 		o->rounds++;
 		if ((long)trial == sim_trace)

@@ -525,25 +525,64 @@ bisection_plan_revert(struct services *s, struct bisection *bs,
 	return 0;
 }
 
+/*
+ * With several slots, runs wanted at a commit whose build has not ended
+ * would go out before its image is known: the scheduler holds their batch
+ * until its builds end (scheduler_held_batches), then runs it whole,
+ * though a point whose image an end or another point has is one test
+ * point with it and its runs are the other's to take. So the turn asks
+ * those builds alone (first[], as many as res's wants, the wants at them
+ * with 0 samples; their count returned), and the next turn, their images
+ * known, asks the driver again: the runs go where the images are new.
+ * Each such turn builds a commit not built before, so the turns end. One
+ * slot: 0 (its driver asks builds alone itself once an image is known).
+ */
+static size_t
+bisection_builds_first(const struct services *s, const struct bisection *bs,
+    const struct bisect_result *res, struct bisect_want *first)
+{
+	size_t	i, n = 0;
+	int	runs = 0;
+
+	if (services_slots(s) <= 1)
+		return 0;
+	for (i = 0; i < res->nr_wants; i++) {
+		if (bs->range.commits[res->wants[i].commit].build !=
+		    BISECT_BUILD_UNKNOWN)
+			continue;
+		runs |= res->wants[i].samples > 0;
+		first[n].commit = res->wants[i].commit;
+		first[n++].samples = 0;
+	}
+	return runs ? n : 0;
+}
+
 /* The driver's wants queued with the progress line, or the failure. */
 static int
 bisection_plan_queue(struct services *s, struct bisection *bs,
     const struct store_bisection *b, const struct bisect_result *res,
     char **cause)
 {
-	struct store	*st = s->ctx->store;
-	const char	*exhausted = NULL;
-	char		*progress = NULL, *why = NULL;
-	int		 added = 0, builds = 0, r = -1;
+	struct store		*st = s->ctx->store;
+	struct bisect_result	 now = *res;	/* shallow: never released */
+	struct bisect_want	*first;
+	const char		*exhausted = NULL;
+	char			*progress = NULL, *why = NULL;
+	int			 added = 0, builds = 0, r = -1;
 
+	first = xcalloc(res->nr_wants + 1, sizeof *first);
+	if ((now.nr_wants = bisection_builds_first(s, bs, res, first)) > 0)
+		now.wants = first;
+	else
+		now.nr_wants = res->nr_wants;
 	if (store_begin(st, cause) != 0)
-		return -1;
-	if (bisection_want(s, bs, b, res, &added, &builds, &exhausted,
+		goto out;
+	if (bisection_want(s, bs, b, &now, &added, &builds, &exhausted,
 	    cause) != 0) {
 		store_rollback(st);
-		return -1;
+		goto out;
 	}
-	progress = bisection_progress(bs, res, b->progress);
+	progress = bisection_progress(bs, &now, b->progress);
 	if (store_bisection_progress(st, b->id, progress, cause) != 0 ||
 	    store_commit(st, cause) != 0) {
 		store_rollback(st);
@@ -560,6 +599,7 @@ bisection_plan_queue(struct services *s, struct bisection *bs,
 	s->progress = 1;
 	r = 0;
 out:
+	free(first);
 	free(progress);
 	free(why);
 	return r;

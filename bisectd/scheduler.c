@@ -303,40 +303,47 @@ scheduler_repo_building(const struct scheduler *s, const char *repo)
 static int
 scheduler_start_builds(struct scheduler *s, char **cause)
 {
-	struct store_build	 b;
+	struct store_build	*b = NULL;
+	unsigned char		*spec = NULL;
 	int64_t			*ids = NULL;
-	size_t			 nr = 0, i, pass;
+	size_t			 nr = 0, i, k, pass;
 	pid_t			 pid;
 	int			 r = -1;
 
-	memset(&b, 0, sizeof b);
 	if (store_build_pending(s->ctx->store, &ids, &nr, cause) != 0)
 		return -1;
+	b = xcalloc(nr + 1, sizeof *b);
+	spec = xcalloc(nr + 1, 1);
+	for (i = 0; i < nr; i++) {
+		if (store_build_get(s->ctx->store, ids[i], &b[i], cause) != 0)
+			goto out;
+		spec[i] = (unsigned char)bisection_speculative(&s->sv,
+		    b[i].commit_oid);
+	}
 	/* the builds asked for first, then the speculative ones */
-	for (pass = 0; pass < 2 * nr; pass++) {
-		i = pass % nr;
-		store_build_release(&b);
-		if (store_build_get(s->ctx->store, ids[i], &b, cause) != 0)
-			goto out;
-		if ((pass < nr) == bisection_speculative(&s->sv, b.commit_oid))
-			continue;
-		if (scheduler_repo_building(s, b.repo) >=
-		    builder_slot_capacity(s->ctx->config))
-			continue;
-		if (store_build_start(s->ctx->store, ids[i], cause) != 0)
-			goto out;
-		if ((pid = worker_build(s->ctx, ids[i], cause)) == -1) {
-			store_build_retry(s->ctx->store, ids[i], *cause,
-			    s->ctx->config->max_attempts, NULL);
-			goto out;
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < nr; i++) {
+			if (spec[i] != pass || scheduler_repo_building(s,
+			    b[i].repo) >= builder_slot_capacity(s->ctx->config))
+				continue;
+			if (store_build_start(s->ctx->store, ids[i], cause) != 0)
+				goto out;
+			if ((pid = worker_build(s->ctx, ids[i], cause)) == -1) {
+				store_build_retry(s->ctx->store, ids[i], *cause,
+				    s->ctx->config->max_attempts, NULL);
+				goto out;
+			}
+			scheduler_child_add(s, pid, SCHEDULER_CHILD_BUILD,
+			    ids[i], 0, b[i].repo, NULL);
+			s->sv.progress = 1;
 		}
-		scheduler_child_add(s, pid, SCHEDULER_CHILD_BUILD, ids[i], 0,
-		    b.repo, NULL);
-		s->sv.progress = 1;
 	}
 	r = 0;
 out:
-	store_build_release(&b);
+	for (k = 0; k < nr; k++)
+		store_build_release(&b[k]);
+	free(b);
+	free(spec);
 	free(ids);
 	return r;
 }

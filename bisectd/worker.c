@@ -72,6 +72,7 @@ worker_build_child(struct context *parent, int64_t id)
 	struct store			*st = NULL;
 	struct store_build		 b;
 	struct store_kernel_build	 kb;
+	struct store_kernel_end		 end;
 	const struct config_repo	*cr;
 	struct repo			*repo = NULL;
 	struct build_request		 req;
@@ -79,6 +80,7 @@ worker_build_child(struct context *parent, int64_t id)
 	char				*cause = NULL;
 	int				 r = 1;
 
+	memset(&end, 0, sizeof end);
 	memset(&b, 0, sizeof b);
 	memset(&kb, 0, sizeof kb);
 	memset(&out, 0, sizeof out);
@@ -101,27 +103,20 @@ worker_build_child(struct context *parent, int64_t id)
 	if (build_run_kconfig(&req, kb.kconfig, b.recipe, repo, &out,
 	    &cause) != 0)
 		goto out;
-	/*
-	 * One transaction: a build is never seen ok without its digests (a
-	 * bisection would take it for an image of its own and run it).
-	 */
-	if (store_begin(st, &cause) != 0)
+	/* its end in one transaction (store_kernel_end) */
+	end.ok = out.outcome == BUILD_OK;
+	end.artifact_dir = out.artifact_dir;
+	end.log_path = out.log_path;
+	end.log_tail = out.log_tail;
+	end.seconds = out.seconds;
+	end.image_hash = out.image_hash;
+	end.kernel_release = out.kernel_release;
+	end.artifacts_hash = out.artifacts_hash;
+	end.repo = b.repo;
+	end.oid = b.commit_oid;
+	end.recipe = b.recipe;
+	if (store_kernel_end(st, id, &end, &cause) != 0)
 		goto out;
-	if (store_build_finish(st, id, out.outcome == BUILD_OK ?
-	    STORE_BUILD_OK : STORE_BUILD_FAILED, out.artifact_dir,
-	    out.log_path, out.log_tail, out.seconds, out.outcome == BUILD_OK ?
-	    NULL : "build failed", &cause) != 0 ||
-	    (out.outcome == BUILD_OK && (store_kernel_finish(st, id,
-	    out.image_hash, out.kernel_release, &cause) != 0 ||
-	    store_kernel_set_artifacts(st, id, out.artifacts_hash,
-	    &cause) != 0)) ||
-	    (out.outcome != BUILD_OK && store_run_skip_build(st, b.repo,
-	    b.commit_oid, b.recipe, "untestable: the build failed",
-	    &cause) != 0) ||
-	    store_commit(st, &cause) != 0) {
-		store_rollback(st);
-		goto out;
-	}
 	r = 0;
 out:
 	if (r != 0 && cause != NULL) {

@@ -78,6 +78,28 @@ store_kernel_set_artifacts(struct store *st, int64_t build,
 }
 
 int
+store_kernel_end(struct store *st, int64_t build,
+    const struct store_kernel_end *e, char **cause)
+{
+	if (store_begin(st, cause) != 0)
+		return -1;
+	if (store_build_finish(st, build, e->ok ? STORE_BUILD_OK :
+	    STORE_BUILD_FAILED, e->artifact_dir, e->log_path, e->log_tail,
+	    e->seconds, e->ok ? NULL : "build failed", cause) != 0 ||
+	    (e->ok && (store_kernel_finish(st, build, e->image_hash,
+	    e->kernel_release, cause) != 0 ||
+	    store_kernel_set_artifacts(st, build, e->artifacts_hash,
+	    cause) != 0)) ||
+	    (!e->ok && store_run_skip_build(st, e->repo, e->oid, e->recipe,
+	    "untestable: the build failed", cause) != 0) ||
+	    store_commit(st, cause) != 0) {
+		store_rollback(st);
+		return -1;
+	}
+	return 0;
+}
+
+int
 store_kernel_get(struct store *st, int64_t build,
     struct store_kernel_build *out, char **cause)
 {

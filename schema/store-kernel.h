@@ -29,6 +29,27 @@ int	 store_kernel_finish(struct store *, int64_t build,
 /* After build_run succeeded: the digest of every artifact (0007). */
 int	 store_kernel_set_artifacts(struct store *, int64_t build,
 	     const char *artifacts_hash, char **cause);
+/*
+ * A build's end in one transaction, so that no reader sees it ok without
+ * its digests (a bisection would take it for an image of its own) and no
+ * crash leaves it so: its status and log, and when ok its image, release
+ * and artifacts' digests, when failed its runs skipped as untestable.
+ */
+struct store_kernel_end {
+	int		 ok;
+	const char	*artifact_dir;
+	const char	*log_path;
+	const char	*log_tail;
+	double		 seconds;
+	const char	*image_hash;		/* ok */
+	const char	*kernel_release;	/* ok; NULL: not a kernel */
+	const char	*artifacts_hash;	/* ok */
+	const char	*repo;			/* failed: whose runs skip */
+	const char	*oid;
+	const char	*recipe;
+};
+int	 store_kernel_end(struct store *, int64_t build,
+	     const struct store_kernel_end *, char **cause);
 int	 store_kernel_get(struct store *, int64_t build,
 	     struct store_kernel_build *out, char **cause);
 /*
