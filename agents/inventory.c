@@ -557,28 +557,65 @@ inventory_name_list_free(char **names)
 }
 
 /*
- * PREFIXhugepages-NkB.nr_hugepages and .nr_overcommit_hugepages for every
- * size of hugetlbfs pool under ROOT/dir (a node has no overcommit file).
+ * A pool's persistent pages, what vm.nr_hugepages sets: its nr_hugepages
+ * less its surplus_hugepages. The pool's nr_hugepages counts the surplus
+ * pages a process holds under vm.nr_overcommit_hugepages while it holds
+ * them (usemem -U of another job on the machine), which is no setting.
+ */
+static void
+inventory_hugepage_persistent(struct inventory *inv, const char *root,
+    const char *key, const char *pool)
+{
+	char			*path, *total, *surplus, *v, *end;
+	unsigned long long	 t, s;
+
+	path = xasprintf("%s/nr_hugepages", pool);
+	total = inventory_read_line(root, path);
+	free(path);
+	path = xasprintf("%s/surplus_hugepages", pool);
+	surplus = inventory_read_line(root, path);
+	free(path);
+	if (total != NULL && surplus != NULL) {
+		t = strtoull(total, &end, 10);
+		if (*end == '\0' && (s = strtoull(surplus, &end, 10), *end ==
+		    '\0') && s <= t) {
+			v = xasprintf("%llu", t - s);
+			free(total);
+			total = v;
+		}
+	}
+	if (total != NULL)
+		inventory_set(inv, key, total);
+	free(total);
+	free(surplus);
+}
+
+/*
+ * PREFIXhugepages-NkB.nr_hugepages (the persistent pages) and
+ * .nr_overcommit_hugepages for every size of hugetlbfs pool under
+ * ROOT/dir (a node has no overcommit file).
  */
 static void
 inventory_hugepage_pools(struct inventory *inv, const char *root,
     const char *dir, const char *prefix)
 {
-	static const char *const	 files[] = {
-		"nr_hugepages", "nr_overcommit_hugepages", NULL
-	};
-	char				**sizes, *path, *key;
-	size_t				  i, f;
+	char	**sizes, *path, *key;
+	size_t	  i;
 
 	sizes = inventory_hugepage_sizes(root, dir);
 	for (i = 0; sizes[i] != NULL; i++) {
-		for (f = 0; files[f] != NULL; f++) {
-			path = xasprintf("%s/%s/%s", dir, sizes[i], files[f]);
-			key = xasprintf("%s%s.%s", prefix, sizes[i], files[f]);
-			inventory_line(inv, root, key, path);
-			free(key);
-			free(path);
-		}
+		path = xasprintf("%s/%s", dir, sizes[i]);
+		key = xasprintf("%s%s.nr_hugepages", prefix, sizes[i]);
+		inventory_hugepage_persistent(inv, root, key, path);
+		free(key);
+		free(path);
+		path = xasprintf("%s/%s/nr_overcommit_hugepages", dir,
+		    sizes[i]);
+		key = xasprintf("%s%s.nr_overcommit_hugepages", prefix,
+		    sizes[i]);
+		inventory_line(inv, root, key, path);
+		free(key);
+		free(path);
 	}
 	inventory_name_list_free(sizes);
 }

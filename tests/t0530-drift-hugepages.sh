@@ -5,7 +5,8 @@
 # nr_hugepages 0 -> 16384 between the sides makes compare refuse and a
 # bisection stop, naming the key; memory 0.05% apart across the GiB
 # rounding ("5G | 6G") is no difference, and that bisection finds its
-# culprit.
+# culprit. A pool's surplus pages (held under nr_overcommit_hugepages
+# by a process, such as another job's hugetlb case) are no setting.
 . "$(dirname "$0")/test-lib.sh"
 . "$BISECTD_SRC/tests/lib-bisect.sh"
 
@@ -74,6 +75,21 @@ test_expect_success 'bisect-agent info records every hugepage setting' '
 	while read -r line; do
 		grep -Fx "$line" info || { echo "missing: $line"; return 1; }
 	done <want
+'
+
+test_expect_success 'surplus pages a process holds are no setting: the pools record nr_hugepages less surplus_hugepages' '
+	cp -R m m-surplus &&
+	pool=m-surplus/sys/kernel/mm/hugepages/hugepages-2048kB &&
+	npool=m-surplus/sys/devices/system/node/node0/hugepages/hugepages-2048kB &&
+	echo 6 >$pool/nr_hugepages && echo 4 >$pool/surplus_hugepages &&
+	echo 4 >$npool/nr_hugepages && echo 4 >$npool/surplus_hugepages &&
+	bisect-agent info --root m-surplus >info-s &&
+	grep -Fx "hugepages-2048kB.nr_hugepages 2" info-s &&
+	grep -Fx "node0.hugepages-2048kB.nr_hugepages 0" info-s &&
+	echo 3 >$pool/nr_hugepages && echo 4 >$pool/surplus_hugepages &&
+	bisect-agent info --root m-surplus >info-s2 &&
+	grep -Fx "hugepages-2048kB.nr_hugepages 3" info-s2 &&
+	rm -rf m-surplus
 '
 
 test_expect_success 'runs at good with no hugepages, at bad with 16384' '
